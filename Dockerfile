@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every QDC process; the command picks the service (default: the gateway).
+#   gateway           node dist/apps/gateway/src/main.js        HTTP on PORT (8000): /livez, /readyz
+#   model-runner      node dist/apps/model-runner/src/main.js   probes on QDC_HEALTH_PORT (9101)
+#   inference worker  node dist/apps/model-runner/src/worker.js probes on QDC_HEALTH_PORT (9111)
+#   results           node dist/apps/results/src/main.js        probes on QDC_HEALTH_PORT (9102); migrates on boot
+#   qpu-broker        node dist/apps/qpu-broker/src/main.js     probes on QDC_HEALTH_PORT (9103)
+#   assistant         node dist/apps/assistant/src/main.js      probes on QDC_HEALTH_PORT (9104)
+#   API keys          node dist/apps/results/src/cli.js keys create --name alice --owner lab --scopes control,coda,admin
+#
+# No HEALTHCHECK here: each service has its own probe port, so docker-compose.yml and the
+# Kubernetes manifests (deploy/) declare the checks per service.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS base
+WORKDIR /app
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    NPM_CONFIG_FUND=false \
+    NPM_CONFIG_AUDIT=false \
+    SCARF_ANALYTICS=false
+
+# --- build: all dependencies (tsc, prisma CLI, jest types), Prisma client generation, tsc ---
+FROM base AS build
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci
+COPY . .
+RUN npm run build
+
+# --- production dependencies only ---
+FROM base AS prod-deps
+COPY package.json package-lock.json ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
+
+# --- runtime ---
+FROM base AS runtime
+ENV NODE_ENV=production
+# Files stay owned by root and read-only for the service user (works with a read-only root fs).
+COPY --from=prod-deps /app/node_modules ./node_modules
+# package.json carries the "imports" map (#qdc/* -> ./dist/libs/*/src/index.js) and "type": "module".
+COPY package.json ./
+# prisma/migrations is read at runtime (results applies migrations on boot; the keys CLI too).
+COPY prisma ./prisma
+# The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
+COPY --from=build /app/dist ./dist
+# The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.
+USER 1000:1000
+EXPOSE 8000
+CMD ["node", "dist/apps/gateway/src/main.js"]

@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { KeysCreateRequest, Subjects, type ApiKeyDto, type CreatedApiKeyDto } from '#qdc/contracts';
+import { NatsService } from '#qdc/platform';
+import { RequireScope } from '../auth/auth.decorators.js';
+import { ValidationFailed } from '../http/api-errors.js';
+
+/** API keys over HTTP, for `admin` keys (the CLI does the same against the database). */
+@Controller('v0/admin/keys')
+@RequireScope('admin')
+export class AdminKeysController {
+  constructor(private readonly nats: NatsService) {}
+
+  @Get()
+  list(@Query('owner') owner?: string): Promise<ApiKeyDto[]> {
+    return this.nats.request(Subjects.KeysList, { ownerName: owner || undefined });
+  }
+
+  /** Body `{"name", "owner", "scopes": ["control", "coda"]}`; the reply holds the token, once. */
+  @Post()
+  create(@Body() body: unknown): Promise<CreatedApiKeyDto> {
+    const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const parsed = KeysCreateRequest.safeParse({ name: raw.name, ownerName: raw.owner ?? raw.name, scopes: raw.scopes ?? ['control', 'coda'] });
+    if (!parsed.success) {
+      throw new ValidationFailed(
+        parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (p === 'ownerName' ? 'owner' : typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),
+      );
+    }
+    return this.nats.request(Subjects.KeysCreate, parsed.data);
+  }
+
+  @Delete(':id')
+  revoke(@Param('id') id: string): Promise<ApiKeyDto> {
+    return this.nats.request(Subjects.KeysRevoke, { id });
+  }
+}

@@ -1,0 +1,48 @@
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Events, KeyRevokedEvent, Subjects, type Principal } from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
+
+/**
+ * Resolves an API key to its owner and scopes through apps/results, caching hits for
+ * QDC_AUTH_CACHE_MS. Revocations are pushed as events, so a revoked key stops working at once
+ * (or, if that event is lost, when its cache entry expires).
+ */
+@Injectable()
+export class ApiKeyVerifier implements OnApplicationBootstrap {
+  /** Keyed by the token itself so a hit costs no hashing; entries remember their hash for revocation. */
+  private readonly cache = new Map<string, { principal: Principal; tokenHash: string; until: number }>();
+
+  constructor(
+    private readonly nats: NatsService,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.nats.connect();
+    this.nats.subscribe(Events.KeyRevoked, async ({ payload }) => {
+      const event = KeyRevokedEvent.safeParse(payload);
+      if (!event.success) return;
+      for (const [token, entry] of this.cache) if (entry.tokenHash === event.data.tokenHash) this.cache.delete(token);
+    });
+  }
+
+  /** The principal, or null when the key is unknown or revoked. */
+  async verify(token: string): Promise<Principal | null> {
+    const now = Date.now();
+    const hit = this.cache.get(token);
+    if (hit && hit.until > now) return hit.principal;
+    const tokenHash = hashApiKey(token, this.config.QDC_API_KEY_PEPPER);
+    try {
+      const principal = await this.nats.request<Principal>(Subjects.KeysVerify, { tokenHash }, { timeoutMs: 5000 });
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(token, { principal, tokenHash, until: now + this.config.QDC_AUTH_CACHE_MS });
+      return principal;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'unauthorized') {
+        this.cache.delete(token);
+        return null;
+      }
+      throw error;
+    }
+  }
+}

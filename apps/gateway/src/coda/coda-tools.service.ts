@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import {
+  CircuitTargetFramework,
+  MAX_SHOTS,
+  RpcError,
+  SimulationMethod,
+  Subjects,
+  type CircuitsResourcesResponse,
+  type CircuitsSimulateResponse,
+  type CircuitsSplitResponse,
+  type CircuitsToQasm3Response,
+  type CircuitsTranspileResponse,
+} from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+
+const code = (field: string) => z.string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` }).trim().min(1, `${field} must not be empty`);
+
+const TranspileBody = z.object({ source_code: code('source_code'), target: z.string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` }) });
+const SimulateBody = z.object({
+  code: code('code'),
+  method: SimulationMethod.default('qasm'),
+  shots: z.number().int().min(1).max(MAX_SHOTS).default(1024),
+  backend: z.string().default('auto'),
+  seed_simulator: z.number().int().nonnegative().nullish(),
+});
+const CodeBody = z.object({ code: code('code') });
+const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number().int().min(1).max(64).nullish() });
+
+/** Simulator names clients send; all run on the built-in statevector simulator. */
+const BACKENDS = ['auto', 'default', 'local', 'simulator', 'statevector', 'statevector_simulator', 'qasm_simulator', 'aer_simulator', 'aer_simulator_statevector', 'qiskit', 'qiskit_aer', 'cirq', 'cirq_simulator', 'default.qubit', 'lightning.qubit', 'braket_sv', 'local_simulator'];
+/** Simulations may take the whole simulation timeout; the NATS request waits a little longer. */
+const SIMULATE_TIMEOUT_MS = Number(process.env.QDC_SIM_TIMEOUT_MS ?? 300_000) + 5_000;
+
+/** Validates a body; a bad one is the caller's fault (422 with what was expected and what came). */
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue.path.join('.');
+  throw new RpcError('invalid_input', where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message);
+}
+
+/** Coda circuit tools: HTTP bodies (SPEC §4 field names) ⇄ qpu-broker messages. */
+@Injectable()
+export class CodaToolsService {
+  constructor(
+    private readonly nats: NatsService,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+  ) {}
+
+  async transpile(body: unknown, requestId: string) {
+    const { source_code, target } = parse(TranspileBody, body);
+    const r = await this.nats.request<CircuitsTranspileResponse>(Subjects.CircuitsTranspile, { code: source_code, target }, { requestId });
+    return { success: true, source_framework: r.sourceFramework, target_framework: r.targetFramework, converted_code: r.code };
+  }
+
+  async simulate(body: unknown, requestId: string) {
+    const b = parse(SimulateBody, body);
+    if (!BACKENDS.includes(b.backend)) throw new RpcError('invalid_input', `backend '${b.backend}' is not available; use one of ${BACKENDS.join(', ')}`);
+    const r = await this.nats.request<CircuitsSimulateResponse>(
+      Subjects.CircuitsSimulate,
+      { code: b.code, method: b.method, shots: b.shots, backend: b.backend, ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }) },
+      { requestId, timeoutMs: Math.max(SIMULATE_TIMEOUT_MS, this.config.QDC_NATS_TIMEOUT_MS) },
+    );
+    return {
+      success: true,
+      method: r.method,
+      counts: r.counts,
+      ...(r.statevector ? { statevector: r.statevector } : {}),
+      shots: r.shots,
+      backend: r.backend,
+      seed_simulator: r.seed,
+      qubit_count: r.qubitCount,
+      execution_time_ms: r.elapsedMs,
+    };
+  }
+
+  async toOpenQasm3(body: unknown, requestId: string) {
+    const r = await this.nats.request<CircuitsToQasm3Response>(Subjects.CircuitsToQasm3, parse(CodeBody, body), { requestId });
+    return { success: true, openqasm3: r.openqasm3, source_framework: r.sourceFramework };
+  }
+
+  async estimateResources(body: unknown, requestId: string) {
+    const r = await this.nats.request<CircuitsResourcesResponse>(Subjects.CircuitsResources, parse(CodeBody, body), { requestId });
+    return {
+      success: true,
+      qubit_count: r.qubitCount,
+      clbit_count: r.clbitCount,
+      depth: r.depth,
+      gate_counts: r.gateCounts,
+      gate_count: r.gateCount,
+      two_qubit_gate_count: r.twoQubitGateCount,
+      multi_qubit_gate_count: r.multiQubitGateCount,
+      t_count: r.tCount,
+      measurement_count: r.measurementCount,
+      reset_count: r.resetCount,
+      source_framework: r.sourceFramework,
+    };
+  }
+
+  async split(body: unknown, requestId: string) {
+    const b = parse(SplitBody, body);
+    const r = (await this.nats.request<CircuitsSplitResponse>(Subjects.CircuitsSplit, { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }) }, { requestId })) as Record<string, unknown>;
+    return { success: true, ...snakeCase(r) as Record<string, unknown> };
+  }
+}
+
+/** camelCase keys → snake_case, recursively (the split description is built by libs/circuits). */
+function snakeCase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCase);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [/^[0-9+]|^[A-Z]$|^\+i$/.test(k) ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]));
+  }
+  return value;
+}

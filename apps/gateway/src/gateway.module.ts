@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ConfigModule, NatsModule } from '#qdc/platform';
+import { AuthGuard } from './auth/auth.guard.js';
+import { ApiKeyVerifier } from './auth/api-key.verifier.js';
+import { RateLimiter } from './auth/rate-limiter.js';
+import { ApiExceptionFilter } from './http/exception.filter.js';
+import { ModelsController } from './models/models.controller.js';
+import { ModelsService } from './models/models.service.js';
+import { RunCountsCache } from './models/run-counts.cache.js';
+import { ModelResultsController } from './model-results/model-results.controller.js';
+import { ModelResultsService } from './model-results/model-results.service.js';
+import { AdminKeysController } from './admin/admin-keys.controller.js';
+import { HealthController } from './system/health.controller.js';
+import { RemovedRoutesController } from './system/removed-routes.controller.js';
+import { DocsController } from './system/docs.controller.js';
+import { CodaToolsController } from './coda/coda-tools.controller.js';
+import { CodaToolsService } from './coda/coda-tools.service.js';
+import { CodaBodyErrors } from './coda/coda-body-errors.js';
+
+/** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
+@Module({
+  imports: [ConfigModule.forService('gateway'), NatsModule],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController],
+  providers: [
+    ApiKeyVerifier,
+    RateLimiter,
+    RunCountsCache,
+    ModelsService,
+    ModelResultsService,
+    CodaToolsService,
+    CodaBodyErrors,
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+  ],
+})
+export class GatewayModule {}

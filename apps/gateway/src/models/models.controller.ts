@@ -1,0 +1,36 @@
+import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '#qdc/contracts';
+import { Caller, RequireScope } from '../auth/auth.decorators.js';
+import { readMultipart } from '../http/multipart-upload.js';
+import { intQuery } from '../http/query.js';
+import { ModelsService } from './models.service.js';
+
+@Controller(['v0/control/models', 'v0/models'])
+@RequireScope('control')
+export class ModelsController {
+  constructor(private readonly models: ModelsService) {}
+
+  @Get()
+  @Header('content-type', 'application/json; charset=utf-8')
+  list(@Query('skip') skip?: string, @Query('limit') limit?: string) {
+    return this.models.listJson(intQuery(skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), intQuery(limit, 'limit', 100, 1, 1000));
+  }
+
+  @Get(':modelId')
+  get(@Param('modelId') modelId: string) {
+    return this.models.get(modelId);
+  }
+
+  @Post()
+  @HttpCode(200)
+  async run(@Caller() caller: Principal, @Req() request: FastifyRequest) {
+    return this.models.run(caller, await readMultipart(request, 'data'), false, request.id);
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  async runBatch(@Caller() caller: Principal, @Req() request: FastifyRequest) {
+    return this.models.run(caller, await readMultipart(request, 'data'), true, request.id);
+  }
+}

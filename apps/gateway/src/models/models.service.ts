@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
+import { Subjects, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { ApiError, invalid } from '../http/api-errors.js';
+import type { MultipartUpload } from '../http/multipart-upload.js';
+import { boolField } from '../http/query.js';
+import { RunCountsCache } from './run-counts.cache.js';
+
+export interface ModelDto {
+  id: string;
+  name: string;
+  description: string;
+  released: string;
+  number_of_runs: number;
+  input_shape_requirements: string;
+  nn_input_shape_requirements: string[] | null;
+  nn_output_shape_requirements: string[] | null;
+}
+
+/** Room for the queue and the reply on top of the inference timeout itself. */
+const RUN_REPLY_MARGIN_MS = 5_000;
+
+@Injectable()
+export class ModelsService {
+  constructor(
+    private readonly nats: NatsService,
+    private readonly runCounts: RunCountsCache,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+  ) {}
+
+  /** The serialised page last asked for; `GET /models` is the hottest route and rarely changes. */
+  private listed?: { key: string; json: string };
+
+  /** The page as a JSON string, rebuilt only when a run count changed or another page is asked for. */
+  async listJson(skip: number, limit: number): Promise<string> {
+    const counts = await this.runCounts.all();
+    const key = `${this.runCounts.version}:${skip}:${limit}`;
+    if (this.listed?.key !== key) {
+      const models = MODEL_CATALOGUE.slice(skip, skip + limit).map((spec) => toDto(spec, counts.get(spec.id) ?? 0));
+      this.listed = { key, json: JSON.stringify(models) };
+    }
+    return this.listed.json;
+  }
+
+  async get(id: string): Promise<ModelDto> {
+    const spec = findModel(id);
+    if (!spec) throw new ApiError(404, 'Model not found');
+    return toDto(spec, (await this.runCounts.all()).get(spec.id) ?? 0);
+  }
+
+  /** Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result. */
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelsRunResponse['result']> {
+    const model = upload.fields.model;
+    if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
+    if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
+    const plot = boolField(upload.fields.plot, ['body', 'plot']);
+    const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
+    if (!findModel(model)) throw new ApiError(404, 'Model not found');
+    const bytes = upload.file.bytes;
+    const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(bytes);
+    const request: ModelsRunRequest = {
+      ownerId: principal.ownerId,
+      model,
+      batch,
+      plot: batch ? false : plot,
+      darkMode,
+      inputFileName: upload.file.fileName,
+      inputFileSize: bytes.length,
+      input: ref,
+      inputSha256: sha256,
+    };
+    const response = await this.nats.request<ModelsRunResponse>(Subjects.ModelsRun, request, {
+      requestId,
+      timeoutMs: this.config.QDC_INFERENCE_TIMEOUT_MS + RUN_REPLY_MARGIN_MS,
+    });
+    this.runCounts.observe(model, response.numberOfRuns);
+    return response.result;
+  }
+}
+
+function toDto(spec: ModelSpec, numberOfRuns: number): ModelDto {
+  return {
+    id: spec.id,
+    name: spec.name,
+    description: spec.description,
+    released: spec.released,
+    number_of_runs: numberOfRuns,
+    input_shape_requirements: spec.inputShapeRequirements,
+    nn_input_shape_requirements: spec.nnInputShapeRequirements,
+    nn_output_shape_requirements: spec.nnOutputShapeRequirements,
+  };
+}

@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import { ArrayDecodeError, decodeArray, findNonFinite } from '#qdc/arrays';
+import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
+import {
+  InferenceJobData,
+  QueueName,
+  Subjects,
+  healthSubject,
+  toResultDto,
+  type ModelsRunResponse,
+  type ResultsCreateRequest,
+  type ResultsCreateResponse,
+} from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, workerOptions, type QdcConfig } from '#qdc/platform';
+import type { InferenceOutcome } from './inference-outcome.js';
+
+const invalid = (message: string, type: string): InferenceOutcome => ({ ok: false, error: { code: 'invalid_input', message, details: { type } } });
+
+/**
+ * The inference worker: decode the upload, run the model, persist the result through
+ * apps/results, and only then complete the job. If this process dies mid-job, BullMQ hands
+ * the job to another worker (stalled-job recovery); persisting is idempotent by job id.
+ */
+@Injectable()
+export class InferenceProcessor implements OnModuleDestroy {
+  private readonly logger = new Logger(InferenceProcessor.name);
+  readonly worker: Worker<InferenceJobData, InferenceOutcome>;
+
+  constructor(
+    private readonly nats: NatsService,
+    @Inject(QDC_CONFIG) config: QdcConfig,
+  ) {
+    this.worker = new Worker(QueueName.Inference, (job) => this.process(job), workerOptions(config));
+    this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
+    this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
+  }
+
+  /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
+  async start(): Promise<void> {
+    await this.nats.connect();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.nats.request(healthSubject('results'), {}, { timeoutMs: 2000 });
+        if ((await this.worker.getBackend().client).status !== 'ready') throw new Error('Redis is not ready');
+        break;
+      } catch (error) {
+        if (attempt % 10 === 0) this.logger.warn(`waiting for dependencies: ${(error as Error).message}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    void this.worker.run();
+    this.logger.log('inference worker running');
+  }
+
+  async process(job: Job<InferenceJobData, InferenceOutcome>): Promise<InferenceOutcome> {
+    const data = InferenceJobData.parse(job.data);
+    const started = performance.now();
+    const bytes = await this.nats.fromBinaryRef(data.input);
+    const fetched = performance.now();
+    let array;
+    try {
+      array = decodeArray(bytes);
+    } catch (error: unknown) {
+      if (error instanceof ArrayDecodeError) return invalid(error.message, error.type);
+      throw error;
+    }
+    const bad = findNonFinite(array);
+    if (bad >= 0) {
+      return invalid(`expected finite numbers; got ${array.data[bad]} at flat index ${bad} of an array of shape [${array.shape.join(', ')}]`, 'value_error.not_finite');
+    }
+    let output: Record<string, unknown>;
+    try {
+      if (data.batch) {
+        output = { outputs: runModelBatch(data.model, array) };
+      } else {
+        output = runModel(data.model, array);
+        if (data.plot) output = { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) };
+      }
+    } catch (error) {
+      if (error instanceof ModelInputError) return invalid(error.message, 'value_error.shape');
+      throw error;
+    }
+    const create: ResultsCreateRequest = {
+      ownerId: data.ownerId,
+      jobId: String(job.id),
+      model: data.model,
+      inputFileName: data.inputFileName,
+      inputFileSize: data.inputFileSize,
+      input: data.input,
+      batchSize: data.batch ? array.shape[0] : null,
+      output,
+    };
+    const ran = performance.now();
+    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { requestId: data.requestId });
+    const result =
+      stored.replayed ??
+      toResultDto({ id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize: create.batchSize, output, userVote: null });
+    const response: ModelsRunResponse = { result, numberOfRuns: stored.numberOfRuns };
+    const ms = (a: number, b: number) => (b - a).toFixed(1);
+    this.logger.debug(`[${data.requestId}] ${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
+    return { ok: true, response };
+  }
+
+  async isRedisReady(): Promise<boolean> {
+    try {
+      return (await this.worker.getBackend().client).status === 'ready';
+    } catch {
+      return false;
+    }
+  }
+
+  /** SIGTERM: stop taking jobs, let the current one finish, then exit. */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker.close();
+  }
+}

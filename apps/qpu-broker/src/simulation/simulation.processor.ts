@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import { QueueName, RpcError, SimulationJobData } from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, workerOptions, type QdcConfig } from '#qdc/platform';
+import { runSimulation } from './run-simulation.js';
+import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
+import type { SimulationOutcome } from './simulation-outcome.js';
+
+/**
+ * A simulation worker: runs one large simulation at a time (CPU-bound: scale processes). The
+ * simulation blocks the event loop, so the job lock lasts as long as the simulation may take;
+ * a worker that dies mid-job leaves the job to BullMQ's stalled-job recovery.
+ */
+@Injectable()
+export class SimulationProcessor implements OnModuleDestroy {
+  private readonly logger = new Logger(SimulationProcessor.name);
+  readonly worker: Worker<SimulationJobData, SimulationOutcome>;
+
+  constructor(
+    private readonly nats: NatsService,
+    @Inject(QDC_CONFIG) config: QdcConfig,
+    @Inject(SIMULATION_CONFIG) private readonly sim: SimulationConfig,
+  ) {
+    const lockDuration = sim.QDC_SIM_TIMEOUT_MS + 30_000;
+    this.worker = new Worker(QueueName.Simulation, (job) => this.process(job), { ...workerOptions(config), lockDuration, stalledInterval: lockDuration });
+    this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
+    this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
+  }
+
+  /** Starts taking jobs once NATS (health) and Redis answer. */
+  async start(): Promise<void> {
+    await this.nats.connect();
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        if ((await this.worker.getBackend().client).status !== 'ready') throw new Error('Redis is not ready');
+        break;
+      } catch (error) {
+        if (attempt % 10 === 0) this.logger.warn(`waiting for dependencies: ${(error as Error).message}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    void this.worker.run();
+    this.logger.log('simulation worker running');
+  }
+
+  async process(job: Job<SimulationJobData, SimulationOutcome>): Promise<SimulationOutcome> {
+    const data = SimulationJobData.parse(job.data);
+    try {
+      const response = runSimulation(data, this.sim, 'queue');
+      this.logger.debug(`[${data.requestId}] ${response.qubitCount} qubits, ${data.shots} shots: ${response.elapsedMs} ms`);
+      return { ok: true, response };
+    } catch (error) {
+      if (error instanceof RpcError && error.code === 'invalid_input') return { ok: false, error: error.toBody() };
+      throw error;
+    }
+  }
+
+  async isRedisReady(): Promise<boolean> {
+    try {
+      return (await this.worker.getBackend().client).status === 'ready';
+    } catch {
+      return false;
+    }
+  }
+
+  /** SIGTERM: stop taking jobs, let the current one finish. */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker.close();
+  }
+}

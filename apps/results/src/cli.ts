@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { Scope } from '#qdc/contracts';
+import { ConfigModule, NatsService, PrismaService, applyMigrations, ensureDatabase, loadConfig } from '#qdc/platform';
+import { KeysRepository } from './keys/keys.repository.js';
+import { KeysService } from './keys/keys.service.js';
+import { migrationsDir } from './migrations-dir.js';
+
+/**
+ * `npm run qdc -- keys create --name alice --scopes control,coda [--owner lab-a]`
+ * `npm run qdc -- keys list [--owner lab-a]`
+ * `npm run qdc -- keys revoke <key-id>`
+ * Runs the results service's own key code against Postgres (the table's owner writes it).
+ */
+@Module({
+  imports: [ConfigModule.forService('qdc-cli')],
+  providers: [PrismaService, NatsService, KeysRepository, KeysService],
+})
+class CliModule {}
+
+const USAGE = `usage:
+  qdc keys create --name <name> [--owner <owner>] [--scopes control,coda,admin]
+  qdc keys list [--owner <owner>]
+  qdc keys revoke <key-id>`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, owner: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  const [area, command, ...rest] = positionals;
+  if (values.help || area !== 'keys' || !command) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  await ensureDatabase(config.DATABASE_URL);
+  await applyMigrations(config.DATABASE_URL, migrationsDir());
+  const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+  try {
+    const keys = app.get(KeysService);
+    switch (command) {
+      case 'create': {
+        if (!values.name) throw new UsageError('keys create needs --name');
+        const scopes = (values.scopes ?? 'control,coda').split(',').map((s) => s.trim());
+        const bad = scopes.filter((s) => !Scope.safeParse(s).success);
+        if (bad.length) throw new UsageError(`unknown scope(s) ${bad.join(', ')}; expected control, coda or admin`);
+        const created = await keys.create({ name: values.name, ownerName: values.owner ?? values.name, scopes: scopes as Scope[] });
+        console.log(`created key ${created.id} for owner ${created.owner} with scopes ${created.scopes.join(',')}`);
+        console.log('the key is shown once; store it now:');
+        console.log(created.token);
+        return 0;
+      }
+      case 'list': {
+        const rows = await keys.list(values.owner);
+        for (const k of rows) {
+          console.log(`${k.id}  ${k.owner.padEnd(16)} ${k.name.padEnd(16)} ${k.scopes.join(',').padEnd(18)} ${k.token_hint}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`);
+        }
+        if (rows.length === 0) console.log('no keys');
+        return 0;
+      }
+      case 'revoke': {
+        const id = rest[0];
+        if (!id) throw new UsageError('keys revoke needs a key id');
+        // Tell running gateways now; if NATS is down their cache expires within QDC_AUTH_CACHE_MS.
+        await Promise.race([app.get(NatsService).connect(), new Promise((r) => setTimeout(r, 2000))]).catch(() => undefined);
+        const revoked = await keys.revoke(id);
+        console.log(`revoked key ${revoked.id} (${revoked.name}, owner ${revoked.owner})`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command keys ${command}`);
+    }
+  } finally {
+    await app.close();
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2))
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    console.error(error instanceof UsageError ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  });

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { KeysCreateRequest, KeysListRequest, KeysRevokeRequest, KeysVerifyRequest, Subjects } from '#qdc/contracts';
+import { RpcHandler } from '#qdc/platform';
+import { KeysService } from './keys.service.js';
+
+@Injectable()
+export class KeysHandlers {
+  constructor(private readonly keys: KeysService) {}
+
+  @RpcHandler(Subjects.KeysVerify, KeysVerifyRequest)
+  verify(msg: KeysVerifyRequest) {
+    return this.keys.verify(msg.tokenHash);
+  }
+
+  @RpcHandler(Subjects.KeysCreate, KeysCreateRequest)
+  create(msg: KeysCreateRequest) {
+    return this.keys.create(msg);
+  }
+
+  @RpcHandler(Subjects.KeysList, KeysListRequest)
+  list(msg: KeysListRequest) {
+    return this.keys.list(msg.ownerName);
+  }
+
+  @RpcHandler(Subjects.KeysRevoke, KeysRevokeRequest)
+  revoke(msg: KeysRevokeRequest) {
+    return this.keys.revoke(msg.id);
+  }
+}

@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import {
+  Events,
+  RpcError,
+  type MaskedResultDto,
+  type ModelBatchResultDto,
+  type ModelResultDto,
+  type ResultsCreateRequest,
+  type ResultsCreateResponse,
+  type ResultsDownloadResponse,
+  type ResultsListRequest,
+  type VoteDto,
+  type VotesPutRequest,
+  toResultDto,
+} from '#qdc/contracts';
+import { NatsService } from '#qdc/platform';
+import { ResultsRepository } from './results.repository.js';
+
+type ResultRow = {
+  id: string;
+  model: string;
+  createdAt: Date;
+  inputFileName: string;
+  inputFileSize: number;
+  batchSize: number | null;
+  output: unknown;
+  votes?: { vote: number }[];
+};
+
+const notFound = (): RpcError => new RpcError('not_found', 'Model result not found');
+
+/** A unique violation (here: the job id), from pg (23505) or from Prisma (P2002). */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === '23505' || code === 'P2002';
+}
+
+@Injectable()
+export class ResultsService {
+  private readonly logger = new Logger(ResultsService.name);
+
+  constructor(
+    private readonly repository: ResultsRepository,
+    private readonly nats: NatsService,
+  ) {}
+
+  /**
+   * Persists a finished inference job. Idempotent by job id: a retried job (its worker died
+   * after this call) gets the stored result back and the run is counted once.
+   */
+  async create(request: ResultsCreateRequest): Promise<ResultsCreateResponse> {
+    const existing = await this.repository.findByJobId(request.jobId);
+    if (existing) return this.replay(existing);
+    const started = performance.now();
+    const inputBytes = await this.nats.fromBinaryRef(request.input);
+    const fetched = performance.now();
+    const id = randomUUID();
+    try {
+      const { createdAt, numberOfRuns } = await this.repository.createWithRun({
+        id,
+        ownerId: request.ownerId,
+        jobId: request.jobId,
+        model: request.model,
+        inputFileName: request.inputFileName,
+        inputFileSize: request.inputFileSize,
+        batchSize: request.batchSize,
+        output: request.output,
+        inputBytes,
+      });
+      void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
+      this.logger.debug(`stored result ${id} (${inputBytes.length} input bytes): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`);
+      return { id, createdAt: createdAt.toISOString(), numberOfRuns, replayed: null };
+    } catch (error) {
+      // Two deliveries of one job raced; the other one stored it.
+      if (isUniqueViolation(error)) {
+        const stored = await this.repository.findByJobId(request.jobId);
+        if (stored) return this.replay(stored);
+      }
+      throw error;
+    }
+  }
+
+  private async replay(row: ResultRow): Promise<ResultsCreateResponse> {
+    this.logger.log(`result for a retried job already stored (${row.id}); returning it`);
+    return { id: row.id, createdAt: row.createdAt.toISOString(), numberOfRuns: await this.repository.runCount(row.model), replayed: this.toDto(row) };
+  }
+
+  async list(request: ResultsListRequest): Promise<MaskedResultDto[]> {
+    const rows = await this.repository.list(request.ownerId, {
+      skip: request.skip,
+      limit: request.limit,
+      model: request.model,
+      from: request.startDate ? new Date(request.startDate) : undefined,
+      to: request.endDate ? new Date(request.endDate) : undefined,
+    });
+    return rows.map((r) => ({ id: r.id, model: r.model, created_at: r.createdAt.toISOString(), output: r.output as Record<string, unknown> }));
+  }
+
+  async get(ownerId: string, id: string): Promise<ModelResultDto | ModelBatchResultDto> {
+    const row = await this.repository.findOwned(ownerId, id);
+    if (!row) throw notFound();
+    return this.toDto(row);
+  }
+
+  async delete(ownerId: string, id: string): Promise<void> {
+    if (!(await this.repository.deleteOwned(ownerId, id))) throw notFound();
+  }
+
+  async download(ownerId: string, id: string): Promise<ResultsDownloadResponse> {
+    const row = await this.repository.findOwned(ownerId, id);
+    if (!row) throw notFound();
+    const file = await this.repository.inputFile(row.id);
+    if (!file) throw new RpcError('internal', `result ${row.id} has no stored input file`);
+    return { result: this.toDto(row), inputFileName: file.name, input: await this.nats.toBinaryRef(file.bytes) };
+  }
+
+  async putVote(request: VotesPutRequest): Promise<VoteDto> {
+    const row = await this.repository.findOwned(request.ownerId, request.id);
+    if (!row) throw notFound();
+    const vote = await this.repository.upsertVote(row.id, request.ownerId, request.vote, request.feedback);
+    return { model_result_id: row.id, vote: vote.vote as 1 | -1, feedback: vote.feedback };
+  }
+
+  async deleteVote(ownerId: string, id: string): Promise<void> {
+    const row = await this.repository.findOwned(ownerId, id);
+    if (!row) throw notFound();
+    if (!(await this.repository.deleteVote(row.id, ownerId))) throw new RpcError('not_found', 'Vote not found');
+  }
+
+  runCounts(): Promise<Record<string, number>> {
+    return this.repository.runCounts();
+  }
+
+  private toDto(row: ResultRow): ModelResultDto | ModelBatchResultDto {
+    return toResultDto({ ...row, createdAt: row.createdAt.toISOString(), userVote: row.votes?.[0]?.vote ?? null });
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * `npm run bench:accuracy` — accuracy of the characterization models on held-out synthetic data (BENCHMARK_SEEDS;
+ * models were tuned on TUNING_SEEDS only) and what they say on measured traces. A report: always exits 0.
+ *
+ * Data: libs/device-physics generators. Coulomb peaks: cosh⁻² thermal lineshape (Beenakker 1991), 0–13 peaks,
+ * mean peak amplitude / noise std log-uniform in [6, 100], white + 1/f (70 % of traces) + telegraph (35 %)
+ * noise, sloped/curved background, 15 % negatives (noise, flat, step). Peaks < 3σ and peaks centred ≤ 2 samples
+ * outside the window are "don't care". Resonators: Probst et al. (2015) notch model, 0–4 dips, ripple, tilt,
+ * linear or dB, dip depth / noise ≥ 6.
+ * Metric: F1 with one-to-one matching, peaks within ±2 samples, dips within ±½ linewidth (≥ 1 sample).
+ */
+import {
+  detectCoulombPeaksV0,
+  detectCoulombPeaksV1,
+  detectCoulombPeaksV1Mini,
+  detectCoulombPeaksV2,
+  runModel,
+  scoreCoulombPeakDetector,
+  scoreResonatorDipFinder,
+  type DetectionScore,
+  type TraceDetector,
+} from '#qdc/characterization';
+import { benchmarkSeeds, generateCoulombPeakTrace, generateResonatorNotchTrace, SNR_MAX, SNR_MIN, RESONATOR_SNR_MIN, RESONATOR_SNR_MAX } from '#qdc/device-physics';
+import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
+import { countTargets, printTable, type ReportRow } from './accuracy/report-table.js';
+
+const F1_TARGET = 0.97;
+const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
+const FAMILY_LENGTHS = [100, 128, 500, 777];
+
+const PEAK_MODELS = [
+  { id: 'coulomb-blockade-peak-detector-v0', nominal: 100, algorithm: (t: Float64Array) => detectCoulombPeaksV0(t).peakIndices },
+  { id: 'coulomb-blockade-peak-detector-v1', nominal: 500, algorithm: (t: Float64Array) => detectCoulombPeaksV1(t).peakIndices },
+  { id: 'coulomb-blockade-peak-detector-v1-mini', nominal: 500, algorithm: (t: Float64Array) => detectCoulombPeaksV1Mini(t).peakIndices },
+  { id: 'coulomb-blockade-peak-detector-v2', nominal: 128, algorithm: (t: Float64Array) => detectCoulombPeaksV2(t).peakIndices },
+] as const;
+/** Newer-or-equal relations checked on the family benchmark: [older, newer]. v1-mini is a variant of v1's generation. */
+const ORDER: [string, string][] = [
+  ['coulomb-blockade-peak-detector-v0', 'coulomb-blockade-peak-detector-v1'],
+  ['coulomb-blockade-peak-detector-v0', 'coulomb-blockade-peak-detector-v1-mini'],
+  ['coulomb-blockade-peak-detector-v1', 'coulomb-blockade-peak-detector-v2'],
+  ['coulomb-blockade-peak-detector-v1-mini', 'coulomb-blockade-peak-detector-v2'],
+];
+
+const viaRunner =
+  (id: string): TraceDetector =>
+  (trace) =>
+    runModel(id, { shape: [trace.length], data: trace })['peak_indices'] as number[];
+
+function f(value: number, digits = 4): string {
+  return value.toFixed(digits);
+}
+
+function pr(score: DetectionScore): string {
+  return `${f(score.precision, 3)} / ${f(score.recall, 3)}`;
+}
+
+function coulombMix(seeds: number[], options: (position: number) => { length: number }): string {
+  let pink = 0;
+  let telegraph = 0;
+  let negatives = 0;
+  let peaks = 0;
+  seeds.forEach((seed, position) => {
+    const t = generateCoulombPeakTrace(seed, options(position));
+    if (t.noiseMix.pink > 0) pink++;
+    if (t.noiseMix.telegraph > 0) telegraph++;
+    if (t.kind !== 'peaks') negatives++;
+    peaks += t.peakIndices.length;
+  });
+  const pct = (k: number) => `${Math.round((100 * k) / seeds.length)}%`;
+  return `SNR ${SNR_MIN}–${SNR_MAX}, 1/f ${pct(pink)}, RTN ${pct(telegraph)}, neg ${pct(negatives)}, ${peaks} peaks`;
+}
+
+function negativeFalsePeaks(detect: TraceDetector, seeds: number[], length: number): string {
+  const parts: string[] = [];
+  for (const kind of ['noise', 'flat', 'step'] as const) {
+    let found = 0;
+    for (const seed of seeds) found += detect(generateCoulombPeakTrace(seed, { length, kind }).trace).length;
+    parts.push(`${kind} ${(found / seeds.length).toFixed(2)}`);
+  }
+  return parts.join(', ');
+}
+
+function main(): void {
+  const rows: ReportRow[] = [];
+  const header = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'P / R', 'target'];
+
+  // 1. Each model on its nominal input, through the catalogue runner.
+  for (const model of PEAK_MODELS) {
+    const seeds = benchmarkSeeds(TRACES_PER_DATASET);
+    const score = scoreCoulombPeakDetector(viaRunner(model.id), seeds, { length: model.nominal });
+    rows.push({
+      cells: [model.id, `Coulomb (${model.nominal},): ${coulombMix(seeds, () => ({ length: model.nominal }))}`, String(seeds.length), 'F1 ±2 samples', f(score.f1), pr(score), `≥ ${F1_TARGET}`],
+      pass: score.f1 >= F1_TARGET,
+    });
+  }
+  {
+    const seeds = benchmarkSeeds(TRACES_PER_DATASET);
+    const detect: TraceDetector = (trace) => runModel('resonator-dip-finder-v0', { shape: [trace.length], data: trace })['dip_indices'] as number[];
+    const score = scoreResonatorDipFinder(detect, seeds);
+    let linear = 0;
+    let dips = 0;
+    for (const seed of seeds) {
+      const t = generateResonatorNotchTrace(seed);
+      if (t.format === 'linear') linear++;
+      dips += t.dips.length;
+    }
+    const mix = `notch L 201–2001: SNR ${RESONATOR_SNR_MIN}–${RESONATOR_SNR_MAX}, ripple ≤4%, tilt ≤15%, linear ${Math.round((100 * linear) / seeds.length)}% / dB, ${dips} dips`;
+    rows.push({ cells: ['resonator-dip-finder-v0', mix, String(seeds.length), 'F1 ±½ linewidth', f(score.f1), pr(score), `≥ ${F1_TARGET}`], pass: score.f1 >= F1_TARGET });
+  }
+  printTable('Nominal inputs (via runModel)', header, rows);
+
+  // 2. The peak-detector family on one common held-out set of mixed lengths (algorithms called directly, since
+  //    v0 and v1-mini only accept their nominal length through the runner).
+  const familyRows: ReportRow[] = [];
+  const familySeeds = benchmarkSeeds(2 * TRACES_PER_DATASET, 100_000);
+  const familyOptions = (_: number, position: number) => ({ length: FAMILY_LENGTHS[position % FAMILY_LENGTHS.length]! });
+  const familyScores = new Map<string, DetectionScore>();
+  const familyMix = coulombMix(familySeeds, (position) => familyOptions(0, position));
+  for (const model of PEAK_MODELS) {
+    const score = scoreCoulombPeakDetector(model.algorithm, familySeeds, familyOptions);
+    familyScores.set(model.id, score);
+    familyRows.push({
+      cells: [model.id, `Coulomb L ∈ {${FAMILY_LENGTHS.join(', ')}}: ${familyMix}`, String(familySeeds.length), 'F1 ±2 samples', f(score.f1), pr(score), `≥ ${F1_TARGET}`],
+      pass: score.f1 >= F1_TARGET,
+    });
+  }
+  for (const [older, newer] of ORDER) {
+    const a = familyScores.get(older)!.f1;
+    const b = familyScores.get(newer)!.f1;
+    familyRows.push({ cells: [`${newer.replace('coulomb-blockade-peak-detector-', '')} vs ${older.replace('coulomb-blockade-peak-detector-', '')}`, 'family set above', String(familySeeds.length), 'F1 newer − older', f(b - a), '', '≥ 0'], pass: b >= a });
+  }
+  const negativeSeeds = benchmarkSeeds(200, 200_000);
+  for (const model of PEAK_MODELS) {
+    familyRows.push({ cells: [model.id, `negatives at L=${model.nominal} (no peaks)`, String(3 * negativeSeeds.length), 'false peaks / trace', negativeFalsePeaks(model.algorithm, negativeSeeds, model.nominal), '', ''], pass: null });
+  }
+  printTable('Peak-detector family: common held-out set', header, familyRows);
+
+  // 3. Measured traces.
+  const realRows: ReportRow[] = [];
+  if (!realDataAvailable()) {
+    console.log(`\nReal cases skipped: ${REAL_DATA_DIR} not found.`);
+  } else {
+    const sd2b = loadRealCase('qtt_coulomb_peak_SD2b');
+    const top = argExtreme(sd2b.data, 1);
+    for (const model of PEAK_MODELS) {
+      let said: string;
+      let pass: boolean | null = null;
+      try {
+        const found = runModel(model.id, sd2b)['peak_indices'] as number[];
+        said = `[${found.join(', ')}]`;
+        pass = found.length === 1 && Math.abs(found[0]! - top) <= 5;
+      } catch (error) {
+        said = `rejects (${(error as Error).message}); algorithm on the raw trace: [${model.algorithm(sd2b.data).join(', ')}]`;
+      }
+      realRows.push({ cells: [model.id, `qtt_coulomb_peak_SD2b (${sd2b.shape.join(',')},), argmax ${top}`, '1', 'peak indices', said, '', 'one peak ≤ 5 of argmax'], pass });
+    }
+    for (const name of ['resonator_tools_S21testdata', 'scres_nyu_al_inp_30mK']) {
+      const input = loadRealCase(name);
+      const bottom = argExtreme(input.data, -1);
+      const out = runModel('resonator-dip-finder-v0', input) as { dip_indices: number[]; linewidths: number[]; depths: number[] };
+      const said = out.dip_indices.map((d, k) => `${d} (κ ${out.linewidths[k]!.toFixed(1)}, depth ${out.depths[k]!.toPrecision(3)})`).join('; ') || 'none';
+      const pass = out.dip_indices.length === 1 && Math.abs(out.dip_indices[0]! - bottom) <= 3 * Math.max(1, out.linewidths[0]!);
+      realRows.push({ cells: ['resonator-dip-finder-v0', `${name} (${input.shape.join(',')},), argmin ${bottom}`, '1', 'dips (linewidth, depth)', said, '', 'one dip ≤ 3 κ of argmin'], pass });
+    }
+    printTable('Measured traces (../shared/data/real)', ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], realRows);
+  }
+
+  const all = [rows, familyRows, realRows].flat();
+  const { met, total } = countTargets(all);
+  console.log(`\naccuracy: ${met} of ${total} targets met`);
+}
+
+try {
+  main();
+} catch (error) {
+  console.error('accuracy benchmark failed:', error);
+}
+process.exitCode = 0;

@@ -1,0 +1,6 @@
+export { ArrayDecodeError } from './array-decode-error.js';
+export { decodeArray } from './decode-array.js';
+export { DTYPES, elementCount, findNonFinite, type DType, type NdArray } from './nd-array.js';
+export { decodeNpy } from './npy.decode.js';
+export { encodeNpy, type EncodeNpyOptions } from './npy.encode.js';
+export { decodeTorch } from './torch.decode.js';

@@ -1,0 +1,75 @@
+import { ArrayDecodeError, NPY_ERROR } from './array-decode-error.js';
+import { MAX_DECODED_ELEMENTS } from './decode-limits.js';
+import { decodeElements, itemSize } from './element-decoding.js';
+import { hexBytes } from './byte-text.js';
+import { assertNonEmpty, elementCount, formatShape, type NdArray } from './nd-array.js';
+import { NPY_MAGIC, parseNpyHeader } from './npy-header.js';
+import { columnMajorStrides, gatherStrided } from './strided-gather.js';
+
+function fail(message: string): never {
+  throw new ArrayDecodeError(message, NPY_ERROR);
+}
+
+/** Reads the header text: v1 has a u16 length, v2/v3 a u32; v3 headers are UTF-8, older ones latin-1. */
+function readHeaderText(bytes: Uint8Array): { text: string; dataStart: number } {
+  const major = bytes[6];
+  const minor = bytes[7];
+  if (!((major === 1 || major === 2 || major === 3) && minor === 0)) {
+    fail(`expected .npy format version 1.0, 2.0 or 3.0; got ${major}.${minor}`);
+  }
+  const lengthSize = major === 1 ? 2 : 4;
+  const start = 8 + lengthSize;
+  if (bytes.length < start) fail(`truncated .npy file: expected at least ${start} bytes; got ${bytes.length}`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
+  const dataStart = start + headerLength;
+  if (dataStart > bytes.length) {
+    fail(`truncated .npy file: header says ${headerLength} header bytes; only ${bytes.length - start} follow`);
+  }
+  const raw = bytes.subarray(start, dataStart);
+  if (major < 3) return { text: latin1(raw), dataStart };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(raw), dataStart };
+  } catch {
+    return fail('expected a UTF-8 header in a version 3.0 .npy file; got invalid UTF-8');
+  }
+}
+
+/** Latin-1 text, converted in chunks so a hostile multi-megabyte header stays within argument limits. */
+function latin1(raw: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < raw.length; i += 8192) text += String.fromCharCode(...raw.subarray(i, i + 8192));
+  return text;
+}
+
+/** Decodes a NumPy .npy file (format versions 1.0, 2.0, 3.0) into a C-order float64 array. */
+export function decodeNpy(bytes: Uint8Array): NdArray {
+  const magicLength = Math.min(bytes.length, NPY_MAGIC.length);
+  for (let i = 0; i < magicLength; i++) {
+    if (bytes[i] !== NPY_MAGIC[i]) {
+      fail(`expected a .npy file (magic \\x93NUMPY); got bytes starting ${hexBytes(bytes.subarray(0, 4))}`);
+    }
+  }
+  if (bytes.length < 10) fail(`truncated .npy file: expected at least 10 bytes; got ${bytes.length}`);
+
+  const { text, dataStart } = readHeaderText(bytes);
+  const header = parseNpyHeader(text);
+  const { shape, dtype } = header;
+  assertNonEmpty(shape);
+
+  const count = elementCount(shape);
+  const size = itemSize(dtype);
+  const expected = count * size;
+  const actual = bytes.length - dataStart;
+  if (actual !== expected) {
+    const what = actual < expected ? 'truncated .npy file: expected' : 'expected';
+    fail(`${what} ${expected} bytes of '${dtype}' data for shape ${formatShape(shape)}; got ${actual}`);
+  }
+  if (count > MAX_DECODED_ELEMENTS) {
+    fail(`expected at most ${MAX_DECODED_ELEMENTS} elements; got shape ${formatShape(shape)}`);
+  }
+
+  const flat = decodeElements(bytes.subarray(dataStart), dtype, header.littleEndian);
+  const data = header.fortranOrder && shape.length > 1 ? gatherStrided(flat, 0, shape, columnMajorStrides(shape)) : flat;
+  return { shape, data, dtype };
+}

@@ -1,0 +1,10 @@
+export { ModelInputError } from './model-input-error.js';
+export { MODEL_CATALOGUE, findModel, type ModelSpec } from './model-catalogue.js';
+export { runModel, runModelBatch, renderPlot, type ModelInput } from './model-runner.js';
+export { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
+export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './models/coulomb-peak-detector-v1.model.js';
+export { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
+export { detectCoulombPeaksV2, detectCoulombPeaksV2Batch, createPeakDetectorV2Workspace, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
+export { findResonatorDips, type DipDetection } from './models/resonator-dip-finder-v0.model.js';
+export { countDetections, addDetectionCounts, scoreDetections, type DetectionCounts, type DetectionScore, type DetectionTruth } from './evaluation/detection-score.js';
+export { scoreCoulombPeakDetector, scoreResonatorDipFinder, PEAK_MATCH_TOLERANCE_SAMPLES, type TraceDetector, type PerSeed } from './evaluation/synthetic-scores.js';

@@ -1,0 +1,191 @@
+// The implemented characterization models: public metadata (what GET /models lists) and, internally, how each
+// one validates, runs and plots a 1-D trace.
+import { ModelInputError } from './model-input-error.js';
+import { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
+import { detectCoulombPeaksV1 } from './models/coulomb-peak-detector-v1.model.js';
+import { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
+import { createPeakDetectorV2Workspace, detectCoulombPeaksV2, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
+import { findResonatorDips } from './models/resonator-dip-finder-v0.model.js';
+
+export interface ModelSpec {
+  id: string;
+  name: string;
+  description: string;
+  /** ISO-8601 UTC. */
+  released: string;
+  inputShapeRequirements: string;
+  nnInputShapeRequirements: string[] | null;
+  nnOutputShapeRequirements: string[] | null;
+  batch: boolean;
+}
+
+export type PlotKind = 'peaks' | 'dips';
+
+/** Accepted trace lengths: exactly `nominal`, or any length ≥ `min` when `anyLength`. */
+interface LengthRule {
+  nominal: number;
+  anyLength: boolean;
+  min: number;
+}
+
+export interface ModelEntry {
+  spec: ModelSpec;
+  lengths: LengthRule;
+  plot: PlotKind;
+  run(trace: Float64Array): Record<string, unknown>;
+  /** Rows of a C-order (count, length) block; element i must equal run(row i). */
+  runRows?(data: Float64Array, count: number, length: number): Record<string, unknown>[];
+}
+
+export function peakOutput(detection: PeakDetection): Record<string, unknown> {
+  const output: Record<string, unknown> = { peak_indices: detection.peakIndices, peak_heights: detection.peakHeights };
+  if (detection.peakWidths) output['peak_widths'] = detection.peakWidths;
+  return output;
+}
+
+/**
+ * v2 scratch workspaces by trace length, reused across single-trace runs (allocation is about half the cost of a
+ * 128-point run). Pure scratch: every run overwrites what it reads, so outputs never depend on earlier calls.
+ */
+const V2_WORKSPACES = new Map<number, PeakDetectorV2Workspace>();
+const V2_WORKSPACE_CACHE_SIZE = 8;
+
+function v2Workspace(length: number): PeakDetectorV2Workspace {
+  let workspace = V2_WORKSPACES.get(length);
+  if (!workspace) {
+    if (V2_WORKSPACES.size >= V2_WORKSPACE_CACHE_SIZE) V2_WORKSPACES.delete(V2_WORKSPACES.keys().next().value!);
+    workspace = createPeakDetectorV2Workspace(length);
+    V2_WORKSPACES.set(length, workspace);
+  }
+  return workspace;
+}
+
+const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (trace units), ';
+
+const ENTRIES: readonly ModelEntry[] = [
+  {
+    spec: {
+      id: 'coulomb-blockade-peak-detector-v0',
+      name: 'Coulomb blockade peak detector v0',
+      description:
+        'Indices of Coulomb peak maxima in a current/conductance trace. Classical peak picking: binomial smoothing, local maxima, ' +
+        'topographic prominence ≥ 3.2 σ within ±8 samples, σ from the median absolute first difference away from provisional peaks ' +
+        `(like scipy.signal.find_peaks). Never reports the first or last sample. Output: ${PEAK_OUTPUT.slice(0, -2)}.`,
+      released: '2023-03-01T00:00:00Z',
+      inputShapeRequirements: '(100,): a 1-D trace of exactly 100 samples',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    lengths: { nominal: 100, anyLength: false, min: 100 },
+    plot: 'peaks',
+    run: (trace) => peakOutput(detectCoulombPeaksV0(trace)),
+  },
+  {
+    spec: {
+      id: 'coulomb-blockade-peak-detector-v1',
+      name: 'Coulomb blockade peak detector v1',
+      description:
+        'Multi-scale matched filter with the thermally broadened cosh⁻² Coulomb-peak lineshape (Beenakker 1991), zero-mean kernels ' +
+        '(background-free), per-scale noise re-estimated away from detections (robust to 1/f and telegraph noise), both-sides fall ' +
+        `check (rejects steps) and a lineshape fit for peaks cut by the window ends. Output: ${PEAK_OUTPUT}peak_widths (FWHM, samples).`,
+      released: '2024-02-01T00:00:00Z',
+      inputShapeRequirements: '(500,) nominal; any 1-D length ≥ 1',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    lengths: { nominal: 500, anyLength: true, min: 1 },
+    plot: 'peaks',
+    run: (trace) => peakOutput(detectCoulombPeaksV1(trace)),
+  },
+  {
+    spec: {
+      id: 'coulomb-blockade-peak-detector-v1-mini',
+      name: 'Coulomb blockade peak detector v1-mini',
+      description:
+        'v1 with two matched-filter kernels (FWHM 3.8 and 9.8 samples) instead of about eight: ~3× faster on 500-sample sweeps, ' +
+        `less sensitive to the narrowest and widest peaks. Output: ${PEAK_OUTPUT}peak_widths (FWHM, samples).`,
+      released: '2024-02-01T00:00:00Z',
+      inputShapeRequirements: '(500,): a 1-D trace of exactly 500 samples',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    lengths: { nominal: 500, anyLength: false, min: 500 },
+    plot: 'peaks',
+    run: (trace) => peakOutput(detectCoulombPeaksV1Mini(trace)),
+  },
+  {
+    spec: {
+      id: 'coulomb-blockade-peak-detector-v2',
+      name: 'Coulomb blockade peak detector v2',
+      description:
+        'Best version: v1 rebuilt for throughput (octave kernel bank evaluated on a stride matched to each width, preallocated ' +
+        'workspace, selections instead of sorts) plus width consensus across the peaks of a trace and a height check for peaks ' +
+        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM, samples).`,
+      released: '2025-01-15T00:00:00Z',
+      inputShapeRequirements: '(128,) nominal; any 1-D length ≥ 1; batch (N, L)',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: true,
+    },
+    lengths: { nominal: 128, anyLength: true, min: 1 },
+    plot: 'peaks',
+    run: (trace) => peakOutput(detectCoulombPeaksV2(trace, 0, trace.length, v2Workspace(trace.length))),
+    runRows: (data, count, length) => {
+      const workspace = v2Workspace(length);
+      const rows: Record<string, unknown>[] = new Array(count);
+      for (let i = 0; i < count; i++) rows[i] = peakOutput(detectCoulombPeaksV2(data, i * length, length, workspace));
+      return rows;
+    },
+  },
+  {
+    spec: {
+      id: 'resonator-dip-finder-v0',
+      name: 'Resonator dip finder v0',
+      description:
+        'Resonance dips in a transmission magnitude trace, linear or dB (any negative value means dB). Lorentzian matched filter ' +
+        '(cancels gain tilt, suppresses standing-wave ripple), then a notch-model fit (Probst et al., Rev. Sci. Instrum. 86, 024706 ' +
+        '(2015), Eq. 1) per dip. Dips shallower than 4 % (0.35 dB) are not reported. Output: dip_indices (resonance positions), ' +
+        'linewidths (fr/Ql in samples), depths (baseline minus dip bottom, input units).',
+      released: '2024-06-01T00:00:00Z',
+      inputShapeRequirements: '(L,): any 1-D length ≥ 8, linear or dB magnitude',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    lengths: { nominal: 1001, anyLength: true, min: 8 },
+    plot: 'dips',
+    run: (trace) => {
+      const dips = findResonatorDips(trace);
+      return { dip_indices: dips.dipIndices, linewidths: dips.linewidths, depths: dips.depths };
+    },
+  },
+];
+
+export const MODEL_CATALOGUE: readonly ModelSpec[] = ENTRIES.map((e) => e.spec);
+
+export function findModel(id: string): ModelSpec | undefined {
+  return ENTRIES.find((e) => e.spec.id === id)?.spec;
+}
+
+export function modelEntry(id: string): ModelEntry {
+  const entry = ENTRIES.find((e) => e.spec.id === id);
+  if (!entry) throw new ModelInputError(`expected a known model id; got ${JSON.stringify(id)}`);
+  return entry;
+}
+
+function lengthExpectation(rule: LengthRule): string {
+  return rule.anyLength ? `of length ≥ ${rule.min}` : `of length ${rule.nominal}`;
+}
+
+export function checkTraceLength(entry: ModelEntry, length: number, shape: readonly number[]): void {
+  const rule = entry.lengths;
+  const ok = rule.anyLength ? length >= rule.min : length === rule.nominal;
+  if (!ok) throw new ModelInputError(`expected a 1-D trace ${lengthExpectation(rule)}; got shape [${shape.join(', ')}]`);
+}
+
+export function describeExpectedTrace(entry: ModelEntry): string {
+  return `a 1-D trace ${lengthExpectation(entry.lengths)}`;
+}

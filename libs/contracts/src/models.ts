@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { BinaryRef } from './payload.js';
+
+/** gateway → model-runner: run one model (or a batch) on an uploaded array file. */
+export const ModelsRunRequest = z.object({
+  ownerId: z.string().uuid(),
+  model: z.string().min(1),
+  batch: z.boolean(),
+  plot: z.boolean(),
+  darkMode: z.boolean(),
+  inputFileName: z.string(),
+  inputFileSize: z.number().int().nonnegative(),
+  input: BinaryRef,
+  /** SHA-256 of the uploaded bytes (part of the job id, so a reused request id cannot alias another upload). */
+  inputSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ModelsRunRequest = z.infer<typeof ModelsRunRequest>;
+
+/** Wire shape of a ModelResult (SPEC §3), produced by apps/results and served as is. */
+export const ModelResultDto = z.object({
+  id: z.string().uuid(),
+  model: z.string(),
+  created_at: z.string(),
+  input_file_name: z.string(),
+  input_file_size: z.number().int(),
+  output: z.record(z.string(), z.unknown()),
+  user_vote: z.union([z.literal(1), z.literal(-1), z.null()]),
+});
+export type ModelResultDto = z.infer<typeof ModelResultDto>;
+
+export const ModelBatchResultDto = z.object({
+  id: z.string().uuid(),
+  model: z.string(),
+  created_at: z.string(),
+  input_file_name: z.string(),
+  batch_size: z.number().int(),
+  output: z.object({ outputs: z.array(z.record(z.string(), z.unknown())) }),
+});
+export type ModelBatchResultDto = z.infer<typeof ModelBatchResultDto>;
+
+export const ModelsRunResponse = z.object({
+  result: z.union([ModelResultDto, ModelBatchResultDto]),
+  /** The model's run counter after this run (monotonic; lets the gateway's cache stay exact). */
+  numberOfRuns: z.number().int(),
+});
+export type ModelsRunResponse = z.infer<typeof ModelsRunResponse>;
+
+/** BullMQ job data of the inference queue. */
+export const InferenceJobData = ModelsRunRequest.extend({
+  requestId: z.string(),
+});
+export type InferenceJobData = z.infer<typeof InferenceJobData>;
+
+/** The fields a stored result is made of; `toResultDto` turns them into the wire shape. */
+export interface ResultFields {
+  id: string;
+  model: string;
+  createdAt: string;
+  inputFileName: string;
+  inputFileSize: number;
+  /** Set for batch runs only. */
+  batchSize: number | null;
+  output: unknown;
+  userVote: number | null;
+}
+
+/** ModelResult for single runs, ModelBatchResult (no input_file_size, no user_vote) for batches. */
+export function toResultDto(row: ResultFields): ModelResultDto | ModelBatchResultDto {
+  const base = { id: row.id, model: row.model, created_at: row.createdAt, input_file_name: row.inputFileName };
+  if (row.batchSize !== null) return { ...base, batch_size: row.batchSize, output: row.output as ModelBatchResultDto['output'] };
+  const vote = row.userVote === 1 || row.userVote === -1 ? row.userVote : null;
+  return { ...base, input_file_size: row.inputFileSize, output: row.output as Record<string, unknown>, user_vote: vote };
+}

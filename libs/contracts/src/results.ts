@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { BinaryRef } from './payload.js';
+import { ModelResultDto, ModelBatchResultDto } from './models.js';
+
+const OwnerScoped = z.object({ ownerId: z.string().uuid() });
+const ResultRef = OwnerScoped.extend({ id: z.string() });
+
+/** inference worker → results: persist a finished run (idempotent by jobId). */
+export const ResultsCreateRequest = OwnerScoped.extend({
+  jobId: z.string().min(1),
+  model: z.string(),
+  inputFileName: z.string(),
+  inputFileSize: z.number().int().nonnegative(),
+  input: BinaryRef,
+  batchSize: z.number().int().positive().nullable(),
+  output: z.record(z.string(), z.unknown()),
+});
+export type ResultsCreateRequest = z.infer<typeof ResultsCreateRequest>;
+
+/**
+ * Slim on purpose: the worker already holds the output, so only what the database decided travels
+ * back — except for a replayed job, whose stored result is returned whole.
+ */
+export const ResultsCreateResponse = z.object({
+  id: z.string().uuid(),
+  createdAt: z.string(),
+  numberOfRuns: z.number().int(),
+  replayed: z.union([ModelResultDto, ModelBatchResultDto]).nullable(),
+});
+export type ResultsCreateResponse = z.infer<typeof ResultsCreateResponse>;
+
+export const ResultsListRequest = OwnerScoped.extend({
+  skip: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  model: z.string().optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+export type ResultsListRequest = z.infer<typeof ResultsListRequest>;
+
+export const MaskedResultDto = z.object({
+  id: z.string(),
+  model: z.string(),
+  created_at: z.string(),
+  output: z.record(z.string(), z.unknown()),
+});
+export type MaskedResultDto = z.infer<typeof MaskedResultDto>;
+
+export const ResultsGetRequest = ResultRef;
+export type ResultsGetRequest = z.infer<typeof ResultsGetRequest>;
+export const ResultsDeleteRequest = ResultRef;
+export type ResultsDeleteRequest = z.infer<typeof ResultsDeleteRequest>;
+export const ResultsDownloadRequest = ResultRef;
+export type ResultsDownloadRequest = z.infer<typeof ResultsDownloadRequest>;
+
+export const ResultsDownloadResponse = z.object({
+  result: z.union([ModelResultDto, ModelBatchResultDto]),
+  inputFileName: z.string(),
+  input: BinaryRef,
+});
+export type ResultsDownloadResponse = z.infer<typeof ResultsDownloadResponse>;
+
+export const VotesPutRequest = ResultRef.extend({
+  vote: z.union([z.literal(1), z.literal(-1)]),
+  feedback: z.string().max(4000).nullable(),
+});
+export type VotesPutRequest = z.infer<typeof VotesPutRequest>;
+
+export const VoteDto = z.object({
+  model_result_id: z.string(),
+  vote: z.union([z.literal(1), z.literal(-1)]),
+  feedback: z.string().nullable(),
+});
+export type VoteDto = z.infer<typeof VoteDto>;
+
+export const VotesDeleteRequest = ResultRef;
+export type VotesDeleteRequest = z.infer<typeof VotesDeleteRequest>;
+
+export const RunCountsResponse = z.object({ counts: z.record(z.string(), z.number().int()) });
+export type RunCountsResponse = z.infer<typeof RunCountsResponse>;
+
+/** Event: a model's run counter changed (absolute value, so receivers can apply max()). */
+export const RunRecordedEvent = z.object({ model: z.string(), numberOfRuns: z.number().int() });
+export type RunRecordedEvent = z.infer<typeof RunRecordedEvent>;

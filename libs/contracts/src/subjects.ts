@@ -1,0 +1,44 @@
+/**
+ * NATS subjects, one place. A subject is `<namespace>.<service>.<entity>.<action>.v<N>`;
+ * the namespace (QDC_NAMESPACE, default `qdc`) lets several QDC instances share one NATS.
+ *
+ * WARNING: subjects are a wire contract between separately deployed services.
+ * Never rename one in place: add a `.v2` subject, serve both, then retire the old one.
+ */
+export const Subjects = {
+  ModelsRun: 'models.run.v1',
+  ResultsCreate: 'results.result.create.v1',
+  ResultsList: 'results.result.list.v1',
+  ResultsGet: 'results.result.get.v1',
+  ResultsDelete: 'results.result.delete.v1',
+  ResultsDownload: 'results.result.download.v1',
+  VotesPut: 'results.vote.put.v1',
+  VotesDelete: 'results.vote.delete.v1',
+  RunCounts: 'results.run-counter.list.v1',
+  KeysVerify: 'results.key.verify.v1',
+  KeysCreate: 'results.key.create.v1',
+  KeysList: 'results.key.list.v1',
+  KeysRevoke: 'results.key.revoke.v1',
+  CircuitsTranspile: 'qpu.tools.transpile.v1',
+  CircuitsSimulate: 'qpu.tools.simulate.v1',
+  CircuitsToQasm3: 'qpu.tools.to-openqasm3.v1',
+  CircuitsResources: 'qpu.tools.estimate-resources.v1',
+  CircuitsSplit: 'qpu.tools.split-circuit.v1',
+} as const;
+
+/** Events (publish, no reply). */
+export const Events = {
+  RunRecorded: 'results.run-counter.changed.v1',
+  KeyRevoked: 'results.key.revoked.v1',
+} as const;
+
+/** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */
+export const ServiceNames = ['gateway', 'model-runner', 'results', 'qpu-broker', 'assistant', 'inference-worker', 'simulation-worker'] as const;
+export type ServiceName = (typeof ServiceNames)[number];
+
+export const healthSubject = (service: ServiceName): string => `${service}.health.v1`;
+
+export const qualify = (namespace: string, subject: string): string => `${namespace}.${subject}`;
+
+/** NATS header carrying the request id through every hop. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';

@@ -1,0 +1,25 @@
+export { createSeededRandom, deriveSeed, type SeededRandom } from './seeded-random.js';
+export { TUNING_SEEDS, BENCHMARK_SEEDS, tuningSeeds, benchmarkSeeds } from './seeds.js';
+export { whiteNoise, pinkNoise, telegraphNoise, mixedNoise, standardDeviation, type NoiseMix } from './measurement-noise.js';
+export {
+  generateCoulombPeakTrace,
+  COULOMB_TRACE_LENGTHS,
+  SNR_MIN,
+  SNR_MAX,
+  FAINT_PEAK_SNR,
+  FWHM_PER_THERMAL_WIDTH,
+  EDGE_DONT_CARE_SAMPLES,
+  type CoulombTraceKind,
+  type CoulombPeakTraceOptions,
+  type CoulombPeakTrace,
+} from './coulomb-peak-trace.generator.js';
+export {
+  generateResonatorNotchTrace,
+  RESONATOR_TRACE_LENGTHS,
+  RESONATOR_SNR_MIN,
+  RESONATOR_SNR_MAX,
+  type MagnitudeFormat,
+  type ResonatorDip,
+  type ResonatorNotchTraceOptions,
+  type ResonatorNotchTrace,
+} from './resonator-notch-trace.generator.js';

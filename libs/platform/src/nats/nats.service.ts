@@ -1,0 +1,233 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import {
+  connect,
+  headers as natsHeaders,
+  nanos,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  INLINE_PAYLOAD_LIMIT_BYTES,
+  REQUEST_ID_HEADER,
+  RpcError,
+  RpcErrorBody,
+  qualify,
+  type BinaryRef,
+  type RpcReply,
+} from '#qdc/contracts';
+import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
+import type { QdcConfig } from '../config/config.js';
+
+/** Header naming an object-store key that holds a message body too large for NATS. */
+const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
+/** Objects are transient hand-offs between services; JetStream expires them. */
+const OBJECT_TTL_MS = 60 * 60 * 1000;
+/** Room for NATS headers inside max_payload when chunking objects. */
+const CHUNK_HEADROOM_BYTES = 16 * 1024;
+
+// node:crypto instead of the pure-JS SHA-256 the object store defaults to: ~5× faster for MB payloads.
+setSha256Backend('native');
+
+export interface RequestOptions {
+  requestId?: string;
+  timeoutMs?: number;
+}
+
+export interface IncomingMessage<T = unknown> {
+  payload: T;
+  requestId: string;
+}
+
+/**
+ * One NATS connection per process: request/reply with timeouts and a JSON reply envelope,
+ * events, queue-group subscriptions, and the JetStream Object Store for large payloads.
+ */
+@Injectable()
+export class NatsService implements OnModuleDestroy {
+  private readonly logger = new Logger(NatsService.name);
+  private connection?: NatsConnection;
+  private objectStore?: ObjectStore;
+  private readonly encoder = new TextEncoder();
+  private readonly decoder = new TextDecoder();
+
+  constructor(
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    @Inject(SERVICE_NAME) private readonly serviceName: string,
+  ) {}
+
+  async connect(): Promise<void> {
+    if (this.connection) return;
+    this.connection = await connect({
+      servers: this.config.NATS_URL,
+      name: `${this.config.QDC_NAMESPACE}-${this.serviceName}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+    const objm = new Objm(this.connection);
+    const bucket = `${this.config.QDC_NAMESPACE}-payloads`;
+    this.objectStore = await objm.create(bucket, { ttl: nanos(OBJECT_TTL_MS) }).catch(() => objm.open(bucket));
+    this.logger.log(`connected to NATS ${this.config.NATS_URL} (namespace ${this.config.QDC_NAMESPACE})`);
+  }
+
+  get isConnected(): boolean {
+    return !!this.connection && !this.connection.isClosed();
+  }
+
+  private get nc(): NatsConnection {
+    if (!this.connection) throw new RpcError('unavailable', 'NATS is not connected');
+    return this.connection;
+  }
+
+  subject(name: string): string {
+    return qualify(this.config.QDC_NAMESPACE, name);
+  }
+
+  /** Request/reply; throws RpcError with the callee's code, or `unavailable`/`timeout`. */
+  async request<T>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
+    const hdrs = natsHeaders();
+    const requestId = options.requestId ?? randomUUID();
+    hdrs.set(REQUEST_ID_HEADER, requestId);
+    const body = await this.encodeBody(payload, hdrs);
+    const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;
+    let msg: Msg;
+    try {
+      msg = await this.nc.request(this.subject(subject), body, { timeout, headers: hdrs });
+    } catch (error) {
+      const text = String((error as Error)?.message ?? error);
+      if (/no responders/i.test(text) || (error as Error)?.name === 'NoRespondersError') {
+        throw new RpcError('unavailable', `no service is answering ${subject}`);
+      }
+      if (/timeout/i.test(text) || (error as Error)?.name === 'TimeoutError') {
+        throw new RpcError('timeout', `${subject} did not answer within ${timeout} ms`);
+      }
+      throw new RpcError('unavailable', `NATS request ${subject} failed: ${text}`);
+    }
+    const reply = (await this.decodeBody(msg.data, msg.headers)) as RpcReply<T>;
+    if (reply && reply.ok === true) return reply.data;
+    const parsed = RpcErrorBody.safeParse(reply?.ok === false ? reply.error : undefined);
+    if (!parsed.success) throw new RpcError('internal', `malformed reply from ${subject}`);
+    throw new RpcError(parsed.data.code, parsed.data.message, parsed.data.details);
+  }
+
+  async publish(subject: string, payload: unknown): Promise<void> {
+    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)));
+  }
+
+  /** Subscribe with a queue group (replicas share the work) or, for events, without one. */
+  subscribe(
+    subject: string,
+    handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+    options: { queue?: string } = {},
+  ): Subscription {
+    return this.nc.subscribe(this.subject(subject), {
+      queue: options.queue,
+      callback: (err, msg) => {
+        if (err) {
+          this.logger.error(`subscription ${subject} failed: ${err.message}`);
+          return;
+        }
+        void this.dispatch(msg, handler);
+      },
+    });
+  }
+
+  private async dispatch(
+    msg: Msg,
+    handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+  ): Promise<void> {
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
+    const reply = async (body: RpcReply<unknown>): Promise<void> => {
+      if (!msg.reply) return;
+      const hdrs = natsHeaders();
+      hdrs.set(REQUEST_ID_HEADER, requestId);
+      msg.respond(await this.encodeBody(body, hdrs), { headers: hdrs });
+    };
+    let payload: unknown;
+    try {
+      payload = await this.decodeBody(msg.data, msg.headers);
+    } catch (error) {
+      await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
+      return;
+    }
+    await handler({ payload, requestId }, reply);
+  }
+
+  private async encodeBody(payload: unknown, hdrs: MsgHdrs): Promise<Uint8Array> {
+    const bytes = this.encoder.encode(JSON.stringify(payload));
+    if (bytes.length <= INLINE_PAYLOAD_LIMIT_BYTES) return bytes;
+    const key = await this.putObject(bytes);
+    hdrs.set(PAYLOAD_OBJECT_HEADER, key);
+    return new Uint8Array(0);
+  }
+
+  private async decodeBody(data: Uint8Array, hdrs?: MsgHdrs): Promise<unknown> {
+    const key = hdrs?.get(PAYLOAD_OBJECT_HEADER);
+    if (key) {
+      const bytes = await this.getObject(key);
+      void this.deleteObject(key);
+      return JSON.parse(this.decoder.decode(bytes));
+    }
+    return data.length === 0 ? undefined : JSON.parse(this.decoder.decode(data));
+  }
+
+  async putObject(bytes: Uint8Array): Promise<string> {
+    return (await this.putObjectWithDigest(bytes)).key;
+  }
+
+  /** Stores bytes; returns the key and the SHA-256 (hex) the object store computed anyway. */
+  private async putObjectWithDigest(bytes: Uint8Array): Promise<{ key: string; sha256: string }> {
+    const key = randomUUID();
+    // Chunks as large as the server allows (default 128 KiB): fewer round trips for big uploads.
+    const maxChunk = Math.max(128 * 1024, (this.connection?.info?.max_payload ?? 1024 * 1024) - CHUNK_HEADROOM_BYTES);
+    const info = await this.store().putBlob({ name: key, options: { max_chunk_size: maxChunk } }, bytes);
+    const sha256 = Buffer.from(info.digest.replace(/^SHA-256=/, ''), 'base64url').toString('hex');
+    return { key, sha256 };
+  }
+
+  async getObject(key: string): Promise<Uint8Array> {
+    const bytes = await this.store().getBlob(key);
+    if (!bytes) throw new RpcError('not_found', `payload ${key} is no longer in the object store`);
+    return bytes;
+  }
+
+  async deleteObject(key: string): Promise<void> {
+    await this.store()
+      .delete(key)
+      .catch((error: Error) => this.logger.warn(`could not delete payload ${key}: ${error.message}`));
+  }
+
+  /** Small bytes inline, large ones by object-store key. */
+  async toBinaryRef(bytes: Uint8Array): Promise<BinaryRef> {
+    return (await this.toBinaryRefWithDigest(bytes)).ref;
+  }
+
+  /** Like toBinaryRef, plus the SHA-256 of the bytes (computed once, by the object store when it stores them). */
+  async toBinaryRefWithDigest(bytes: Uint8Array): Promise<{ ref: BinaryRef; sha256: string }> {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes.length <= INLINE_PAYLOAD_LIMIT_BYTES) {
+      return { ref: { inline: view.toString('base64') }, sha256: createHash('sha256').update(view).digest('hex') };
+    }
+    const { key, sha256 } = await this.putObjectWithDigest(bytes);
+    return { ref: { objectKey: key, size: bytes.length }, sha256 };
+  }
+
+  async fromBinaryRef(ref: BinaryRef): Promise<Uint8Array> {
+    if ('inline' in ref) return new Uint8Array(Buffer.from(ref.inline, 'base64'));
+    return this.getObject(ref.objectKey);
+  }
+
+  private store(): ObjectStore {
+    if (!this.objectStore) throw new RpcError('unavailable', 'NATS object store is not open');
+    return this.objectStore;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.connection) return;
+    await this.connection.drain().catch(() => undefined);
+    this.connection = undefined;
+  }
+}

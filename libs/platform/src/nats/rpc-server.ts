@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import { RpcError, healthSubject, type ServiceName } from '#qdc/contracts';
+import { SERVICE_NAME } from '../config/config.module.js';
+import { NatsService } from './nats.service.js';
+import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator.js';
+
+/**
+ * Finds every @RpcHandler/@EventHandler method and subscribes it, with the service name as
+ * queue group so replicas share requests. Replies use the {ok, data | error} envelope.
+ */
+@Injectable()
+export class RpcServer implements OnApplicationBootstrap {
+  private readonly logger = new Logger(RpcServer.name);
+  private readonly subjects = new Set<string>();
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+    private readonly nats: NatsService,
+    @Inject(SERVICE_NAME) private readonly serviceName: string,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.nats.connect();
+    // Every service answers its health subject, so peers can wait for it before taking work.
+    this.bind({ subject: healthSubject(this.serviceName as ServiceName) }, () => ({ status: 'ok' }), 'health');
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance);
+      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
+        const method = instance[methodName] as (...args: unknown[]) => unknown;
+        const meta = this.reflector.get<RpcHandlerMetadata | undefined>(RPC_HANDLER, method);
+        if (meta) this.bind(meta, method.bind(instance), `${wrapper.name}.${methodName}`);
+      }
+    }
+  }
+
+  private bind(meta: RpcHandlerMetadata, handler: (...args: unknown[]) => unknown, name: string): void {
+    const key = `${meta.event ? 'event' : 'rpc'}:${meta.subject}`;
+    if (this.subjects.has(key)) throw new Error(`two handlers for ${meta.subject} (second: ${name})`);
+    this.subjects.add(key);
+    this.nats.subscribe(
+      meta.subject,
+      async ({ payload, requestId }, reply) => {
+        try {
+          const parsed = meta.schema ? meta.schema.safeParse(payload) : { success: true as const, data: payload };
+          if (!parsed.success) {
+            throw new RpcError('internal', `message on ${meta.subject} does not match its contract`, parsed.error.issues);
+          }
+          const data = await handler(parsed.data, { requestId });
+          await reply({ ok: true, data: data ?? null });
+        } catch (error) {
+          if (error instanceof RpcError) {
+            if (error.code === 'internal') this.logger.error(`[${requestId}] ${name}: ${error.message}`);
+            await reply({ ok: false, error: error.toBody() });
+            return;
+          }
+          const errorId = randomUUID();
+          this.logger.error(`[${requestId}] error_id=${errorId} ${name}: ${(error as Error)?.stack ?? error}`);
+          await reply({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: errorId } } });
+        }
+      },
+      { queue: meta.event ? undefined : this.serviceName },
+    );
+    this.logger.log(`${meta.event ? 'event' : 'rpc'} ${this.nats.subject(meta.subject)} → ${name}`);
+  }
+}

@@ -1,0 +1,31 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from './generated/client.js';
+import { QDC_CONFIG } from '../config/config.module.js';
+import type { QdcConfig } from '../config/config.js';
+
+/** The Prisma client's lifecycle, in one place: connect on init, disconnect on destroy. */
+@Injectable()
+export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
+  /**
+   * The pg pool under Prisma's adapter, for the few statements where Prisma's parameter
+   * serialisation dominates (multi-MB bytea and jsonb writes); same connections, same database.
+   */
+  readonly pool: pg.Pool;
+
+  constructor(@Inject(QDC_CONFIG) config: QdcConfig) {
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+    super({ adapter: new PrismaPg(pool) });
+    this.pool = pool;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.$connect();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+    await this.pool.end().catch(() => undefined);
+  }
+}

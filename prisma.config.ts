@@ -1,0 +1,9 @@
+// Prisma 7 CLI configuration (used by `prisma generate`, and by `prisma migrate deploy`
+// on machines where the CLI can download its schema engine).
+import { defineConfig } from 'prisma/config';
+
+export default defineConfig({
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+  datasource: { url: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/qdc' },
+});

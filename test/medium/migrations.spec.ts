@@ -1,0 +1,50 @@
+import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { applyMigrations, ensureDatabase } from '#qdc/platform';
+
+describe('migrations (real Postgres)', () => {
+  const name = `qdc_migrate_${Date.now().toString(36)}`;
+  const url = `postgresql://root@127.0.0.1:5432/${name}`;
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: 'postgresql://root@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('creates the database, applies every migration once, and records them like prisma migrate deploy', async () => {
+    expect(await ensureDatabase(url)).toBe(true);
+    expect(await ensureDatabase(url)).toBe(false);
+    const dir = resolve('prisma/migrations');
+    const [first, second] = await Promise.all([applyMigrations(url, dir), applyMigrations(url, dir)]);
+    expect(first.applied.length + second.applied.length).toBeGreaterThan(0);
+    expect(first.applied.length === 0 || second.applied.length === 0).toBe(true);
+    const again = await applyMigrations(url, dir);
+    expect(again.applied).toEqual([]);
+    const rows = await query('SELECT migration_name, finished_at IS NOT NULL AS done, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name');
+    expect(rows.every((r) => r.done && r.applied_steps_count === 1)).toBe(true);
+    const tables = (await query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")).map((r) => r.tablename);
+    expect(tables).toEqual(['_prisma_migrations', 'api_keys', 'input_files', 'model_results', 'model_run_counters', 'owners', 'votes']);
+  });
+
+  it('refuses to run when an applied migration was edited', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qdc-migrations-'));
+    cpSync(resolve('prisma/migrations'), dir, { recursive: true });
+    const [firstName] = (await query('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name LIMIT 1')).map((r) => r.migration_name);
+    mkdirSync(join(dir, firstName), { recursive: true });
+    writeFileSync(join(dir, firstName, 'migration.sql'), '-- edited\nSELECT 1;');
+    await expect(applyMigrations(url, dir)).rejects.toThrow(/edited after it was applied/);
+  });
+});

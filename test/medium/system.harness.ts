@@ -1,0 +1,137 @@
+/**
+ * Starts a real QDC (the built services as separate processes) against the real Postgres, Redis
+ * and NATS, isolated by a fresh database and its own QDC_NAMESPACE, so it can run beside a dev
+ * instance. Logs go to a temp dir (path printed on failure).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { applyMigrations, ensureDatabase } from '#qdc/platform';
+
+const root = process.cwd(); // jest runs from the repository root
+
+export interface TestSystem {
+  baseUrl: string;
+  namespace: string;
+  databaseUrl: string;
+  env: Record<string, string>;
+  logDir: string;
+  /** Creates an API key through the real CLI; returns the plaintext token. */
+  createKey(owner: string, scopes: string): Promise<string>;
+  startWorker(name?: string, extraEnv?: Record<string, string>): ChildProcess;
+  processes: Map<string, ChildProcess>;
+  query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolvePort(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function startSystem(options: { workers?: number; env?: Record<string, string> } = {}): Promise<TestSystem> {
+  const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const namespace = `t${id}`;
+  const databaseUrl = `postgresql://root@127.0.0.1:5432/qdc_test_${id}`;
+  const port = await freePort();
+  const logDir = mkdtempSync(join(tmpdir(), `qdc-${namespace}-`));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DATABASE_URL: databaseUrl,
+    QDC_NAMESPACE: namespace,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    QDC_HEALTH_PORT: '0',
+    QDC_MIGRATE_ON_BOOT: 'false',
+    LOG_LEVEL: 'log',
+    ...options.env,
+  };
+  await ensureDatabase(databaseUrl);
+  await applyMigrations(databaseUrl, resolve(root, 'prisma/migrations'));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const processes = new Map<string, ChildProcess>();
+
+  const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}): ChildProcess => {
+    const child = spawn(process.execPath, [resolve(root, entry)], { cwd: root, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const log = createWriteStream(join(logDir, `${name}.log`));
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    processes.set(name, child);
+    child.on('exit', () => {
+      if (processes.get(name) === child) processes.delete(name);
+    });
+    return child;
+  };
+
+  launch('results', 'dist/apps/results/src/main.js');
+  launch('model-runner', 'dist/apps/model-runner/src/main.js');
+  for (let i = 0; i < (options.workers ?? 1); i++) launch(`worker-${i}`, 'dist/apps/model-runner/src/worker.js');
+  launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js');
+  launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js');
+  launch('gateway', 'dist/apps/gateway/src/main.js');
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`test system did not become ready; logs in ${logDir}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const system: TestSystem = {
+    baseUrl,
+    namespace,
+    databaseUrl,
+    env,
+    logDir,
+    processes,
+    createKey: (owner, scopes) =>
+      new Promise((resolveKey, reject) => {
+        const cli = spawn(process.execPath, [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes], { cwd: root, env });
+        let out = '';
+        let err = '';
+        cli.stdout.on('data', (d) => (out += d));
+        cli.stderr.on('data', (d) => (err += d));
+        cli.on('exit', (code) => (code === 0 ? resolveKey(out.trim().split('\n').at(-1) ?? '') : reject(new Error(`keys create failed (${code}): ${err}`))));
+      }),
+    startWorker: (name = `worker-${processes.size}`, extraEnv = {}) => launch(name, 'dist/apps/model-runner/src/worker.js', extraEnv),
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    stop: async () => {
+      await Promise.all(
+        [...processes.values()].map(
+          (child) =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+              setTimeout(() => child.kill('SIGKILL'), 8000).unref();
+            }),
+        ),
+      );
+      await pool.end();
+      const admin = new pg.Client({ connectionString: databaseUrl.replace(/\/[^/]+$/, '/postgres') });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "qdc_test_${id}" WITH (FORCE)`).catch(() => undefined);
+      await admin.end();
+    },
+  };
+  return system;
+}
+
+/** A minimal multipart/form-data request. */
+export function multipart(fields: Record<string, string>, file?: { field?: string; name: string; bytes: Uint8Array }): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file) form.append(file.field ?? "data", new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
+  return form;
+}
