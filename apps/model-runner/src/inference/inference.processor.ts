@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import { ArrayDecodeError, decodeArray, findNonFinite } from '#qdc/arrays';
+import { ArrayDecodeError, decodeArray, findNonFinite, type NdArray } from '#qdc/arrays';
 import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
   InferenceJobData,
@@ -14,6 +14,9 @@ import {
 } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, workerOptions, type QdcConfig } from '#qdc/platform';
 import type { InferenceOutcome } from './inference-outcome.js';
+
+/** Rows of a batch run between two yields to the event loop (≈ 256k samples, tens of ms). */
+const BATCH_SLICE_SAMPLES = 1 << 18;
 
 const invalid = (message: string, type: string): InferenceOutcome => ({ ok: false, error: { code: 'invalid_input', message, details: { type } } });
 
@@ -72,7 +75,7 @@ export class InferenceProcessor implements OnModuleDestroy {
     let output: Record<string, unknown>;
     try {
       if (data.batch) {
-        output = { outputs: runModelBatch(data.model, array) };
+        output = { outputs: await runBatchInSlices(data.model, array) };
       } else {
         output = runModel(data.model, array);
         if (data.plot) output = { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) };
@@ -114,4 +117,23 @@ export class InferenceProcessor implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.worker.close();
   }
+}
+
+/**
+ * Runs a batch slice by slice, yielding to the event loop in between, so that a large batch
+ * never blocks BullMQ's lock renewal for longer than one slice (a blocked worker loses its lock
+ * and the job is wrongly taken for stalled).
+ */
+async function runBatchInSlices(model: string, array: NdArray): Promise<Record<string, unknown>[]> {
+  if (array.shape.length !== 2) return runModelBatch(model, array); // rejects the shape with the model's message
+  const [count, length] = array.shape as [number, number];
+  const rowsPerSlice = Math.max(1, Math.floor(BATCH_SLICE_SAMPLES / Math.max(1, length)));
+  const outputs: Record<string, unknown>[] = [];
+  for (let start = 0; start < count || start === 0; start += rowsPerSlice) {
+    const end = Math.min(count, start + rowsPerSlice);
+    const slice = { ...array, shape: [end - start, length], data: array.data.subarray(start * length, end * length) };
+    for (const row of runModelBatch(model, slice)) outputs.push(row);
+    if (end < count) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return outputs;
 }

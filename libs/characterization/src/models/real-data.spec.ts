@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import { decodeNpy } from '#qdc/arrays';
 import { runModel } from '../model-runner.js';
 
-const REAL_DATA = resolve(process.cwd(), '../shared/data/real');
+const REAL_DATA =
+  [process.env.QDC_REAL_DATA, resolve(process.cwd(), '../shared/data/real'), '/work/shared/data/real'].find((dir) => dir && existsSync(dir)) ??
+  resolve(process.cwd(), '../shared/data/real');
 const available = existsSync(REAL_DATA);
 if (!available) console.warn(`real-data tests skipped: ${REAL_DATA} not found`);
 const describeReal = available ? describe : describe.skip;
