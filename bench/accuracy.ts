@@ -22,7 +22,10 @@ import {
 } from '#qdc/characterization';
 import { benchmarkSeeds, generateCoulombPeakTrace, generateResonatorNotchTrace, SNR_MAX, SNR_MIN, RESONATOR_SNR_MIN, RESONATOR_SNR_MAX } from '#qdc/device-physics';
 import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
-import { countTargets, printTable, type ReportRow } from './accuracy/report-table.js';
+import { countTargets, printTable, type AccuracySection, type ReportRow } from './accuracy/report-table.js';
+import { accuracySections as oneDSections } from './accuracy/one-d.js';
+import { accuracySections as chargeStabilitySections } from './accuracy/charge-stability.js';
+import { accuracySections as coulombDiamondSections } from './accuracy/coulomb-diamonds.js';
 
 const F1_TARGET = 0.97;
 const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
@@ -81,7 +84,33 @@ function negativeFalsePeaks(detect: TraceDetector, seeds: number[], length: numb
   return parts.join(', ');
 }
 
+/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds (comma-separated) runs only those families. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+const wanted = (family: string): boolean => !ONLY || ONLY.has(family);
+
 function main(): void {
+  const sections: AccuracySection[] = [];
+  if (wanted('peaks')) sections.push(...peakAndDipSections());
+  const families: [string, (n: number) => AccuracySection[]][] = [
+    ['one-d', oneDSections],
+    ['charge-stability', chargeStabilitySections],
+    ['coulomb-diamonds', coulombDiamondSections],
+  ];
+  for (const [family, run] of families) {
+    if (!wanted(family)) continue;
+    const started = performance.now();
+    const produced = run(TRACES_PER_DATASET);
+    for (const section of produced) printTable(section.title, section.header, section.rows);
+    if (produced.length) console.log(`(${family}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    sections.push(...produced);
+  }
+  const { met, total } = countTargets(sections.flatMap((s) => s.rows));
+  console.log(`\naccuracy: ${met} of ${total} targets met`);
+}
+
+/** The Coulomb-peak detectors and the resonator dip finder (issue #2). */
+function peakAndDipSections(): AccuracySection[] {
+  const sections: AccuracySection[] = [];
   const rows: ReportRow[] = [];
   const header = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'P / R', 'target'];
 
@@ -109,6 +138,7 @@ function main(): void {
     rows.push({ cells: ['resonator-dip-finder-v0', mix, String(seeds.length), 'F1 ±½ linewidth', f(score.f1), pr(score), `≥ ${F1_TARGET}`], pass: score.f1 >= F1_TARGET });
   }
   printTable('Nominal inputs (via runModel)', header, rows);
+  sections.push({ title: 'Nominal inputs (via runModel)', header, rows });
 
   // 2. The peak-detector family on one common held-out set of mixed lengths (algorithms called directly, since
   //    v0 and v1-mini only accept their nominal length through the runner).
@@ -135,6 +165,7 @@ function main(): void {
     familyRows.push({ cells: [model.id, `negatives at L=${model.nominal} (no peaks)`, String(3 * negativeSeeds.length), 'false peaks / trace', negativeFalsePeaks(model.algorithm, negativeSeeds, model.nominal), '', ''], pass: null });
   }
   printTable('Peak-detector family: common held-out set', header, familyRows);
+  sections.push({ title: 'Peak-detector family: common held-out set', header, rows: familyRows });
 
   // 3. Measured traces.
   const realRows: ReportRow[] = [];
@@ -164,11 +195,9 @@ function main(): void {
       realRows.push({ cells: ['resonator-dip-finder-v0', `${name} (${input.shape.join(',')},), argmin ${bottom}`, '1', 'dips (linewidth, depth)', said, '', 'one dip ≤ 3 κ of argmin'], pass });
     }
     printTable('Measured traces (../shared/data/real)', ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], realRows);
+    sections.push({ title: 'Measured traces', header: ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], rows: realRows });
   }
-
-  const all = [rows, familyRows, realRows].flat();
-  const { met, total } = countTargets(all);
-  console.log(`\naccuracy: ${met} of ${total} targets met`);
+  return sections;
 }
 
 try {

@@ -5,6 +5,7 @@
  *  (b) p50/p99 of one 128-point peak-detector run end to end at concurrency 1 and 16
  *  (c) traces/s of a (10000, 128) batch end to end vs the pure algorithm in one process
  *  (d) per-trace peak detection vs scipy.signal.find_peaks on identical traces (ratio ≤ 1.0)
+ *  (e) per-call latency of every catalogue model in process vs decoding its input (also `npm run bench:models`)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { runModel, runModelBatch } from '#qdc/characterization';
 import { generateCoulombPeakTrace, benchmarkSeeds } from '#qdc/device-physics';
 import { multipart, startSystem } from '../test/medium/system.harness.js';
 import { httpLoad, percentile } from './perf/http-load.js';
+import { measureModelLatency, printLatencyTable } from './perf/model-latency.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 const rows: string[][] = [];
@@ -138,6 +140,9 @@ async function main(): Promise<void> {
     await sut.stop();
   }
   printTable();
+  // (e) every catalogue model in process, vs decoding its input (bench/perf/model-latency.ts)
+  const latency = measureModelLatency();
+  printLatencyTable(latency.rows, latency.missing);
 }
 
 function printTable(): void {

@@ -3,7 +3,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeNpy } from '#qdc/arrays';
 
-export const REAL_DATA_DIR = resolve(process.cwd(), '../shared/data/real');
+export const REAL_DATA_DIR =
+  [process.env.QDC_REAL_DATA, resolve(process.cwd(), '../shared/data/real'), '/work/shared/data/real'].find((dir) => dir && existsSync(dir)) ??
+  resolve(process.cwd(), '../shared/data/real');
 
 export function realDataAvailable(): boolean {
   return existsSync(REAL_DATA_DIR);

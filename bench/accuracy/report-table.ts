@@ -17,3 +17,10 @@ export function countTargets(rows: ReportRow[]): { met: number; total: number } 
   const judged = rows.filter((r) => r.pass !== null);
   return { met: judged.filter((r) => r.pass).length, total: judged.length };
 }
+
+/** One printed table of the accuracy report. */
+export interface AccuracySection {
+  title: string;
+  header: string[];
+  rows: ReportRow[];
+}

@@ -1,5 +1,8 @@
 export { ModelInputError } from './model-input-error.js';
-export { MODEL_CATALOGUE, findModel, type ModelSpec } from './model-catalogue.js';
+export { MODEL_CATALOGUE, findModel } from './model-catalogue.js';
+export { requireShape, type ModelSpec, type ModelEntry, type ArrayModelEntry, type TraceModelEntry, type PlotFunction, type PlotOptions } from './model-entry.js';
+export { renderHeatmapSvg, type HeatmapSpec, type HeatmapSegment, type HeatmapPoint, type HeatmapBox } from './plot/heatmap.svg.js';
+export { renderLinePlotSvg, svgDataUri, type LinePlotSpec, type PlotMarker, type PlotBar } from './plot/line-plot.svg.js';
 export { runModel, runModelBatch, renderPlot, type ModelInput } from './model-runner.js';
 export { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
 export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './models/coulomb-peak-detector-v1.model.js';
@@ -8,3 +11,6 @@ export { detectCoulombPeaksV2, detectCoulombPeaksV2Batch, createPeakDetectorV2Wo
 export { findResonatorDips, type DipDetection } from './models/resonator-dip-finder-v0.model.js';
 export { countDetections, addDetectionCounts, scoreDetections, type DetectionCounts, type DetectionScore, type DetectionTruth } from './evaluation/detection-score.js';
 export { scoreCoulombPeakDetector, scoreResonatorDipFinder, PEAK_MATCH_TOLERANCE_SAMPLES, type TraceDetector, type PerSeed } from './evaluation/synthetic-scores.js';
+export * from './one-d/index.js';
+export * from './charge-stability/index.js';
+export * from './coulomb-diamonds/index.js';

@@ -1,41 +1,15 @@
-// The implemented characterization models: public metadata (what GET /models lists) and, internally, how each
-// one validates, runs and plots a 1-D trace.
+// The implemented characterization models: the Coulomb-peak detectors and the resonator dip finder defined here,
+// then each family's entries from its own folder (one-d/, charge-stability/, coulomb-diamonds/).
 import { ModelInputError } from './model-input-error.js';
+import type { LengthRule, ModelEntry, ModelSpec, TraceModelEntry } from './model-entry.js';
+import { ONE_D_ENTRIES } from './one-d/index.js';
+import { CHARGE_STABILITY_ENTRIES } from './charge-stability/index.js';
+import { COULOMB_DIAMOND_ENTRIES } from './coulomb-diamonds/index.js';
 import { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV1 } from './models/coulomb-peak-detector-v1.model.js';
 import { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
 import { createPeakDetectorV2Workspace, detectCoulombPeaksV2, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
 import { findResonatorDips } from './models/resonator-dip-finder-v0.model.js';
-
-export interface ModelSpec {
-  id: string;
-  name: string;
-  description: string;
-  /** ISO-8601 UTC. */
-  released: string;
-  inputShapeRequirements: string;
-  nnInputShapeRequirements: string[] | null;
-  nnOutputShapeRequirements: string[] | null;
-  batch: boolean;
-}
-
-export type PlotKind = 'peaks' | 'dips';
-
-/** Accepted trace lengths: exactly `nominal`, or any length ≥ `min` when `anyLength`. */
-interface LengthRule {
-  nominal: number;
-  anyLength: boolean;
-  min: number;
-}
-
-export interface ModelEntry {
-  spec: ModelSpec;
-  lengths: LengthRule;
-  plot: PlotKind;
-  run(trace: Float64Array): Record<string, unknown>;
-  /** Rows of a C-order (count, length) block; element i must equal run(row i). */
-  runRows?(data: Float64Array, count: number, length: number): Record<string, unknown>[];
-}
 
 export function peakOutput(detection: PeakDetection): Record<string, unknown> {
   const output: Record<string, unknown> = { peak_indices: detection.peakIndices, peak_heights: detection.peakHeights };
@@ -62,7 +36,7 @@ function v2Workspace(length: number): PeakDetectorV2Workspace {
 
 const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (trace units), ';
 
-const ENTRIES: readonly ModelEntry[] = [
+const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
   {
     spec: {
       id: 'coulomb-blockade-peak-detector-v0',
@@ -164,6 +138,8 @@ const ENTRIES: readonly ModelEntry[] = [
   },
 ];
 
+const ENTRIES: readonly ModelEntry[] = [...PEAK_AND_DIP_ENTRIES, ...ONE_D_ENTRIES, ...CHARGE_STABILITY_ENTRIES, ...COULOMB_DIAMOND_ENTRIES];
+
 export const MODEL_CATALOGUE: readonly ModelSpec[] = ENTRIES.map((e) => e.spec);
 
 export function findModel(id: string): ModelSpec | undefined {
@@ -180,12 +156,12 @@ function lengthExpectation(rule: LengthRule): string {
   return rule.anyLength ? `of length ≥ ${rule.min}` : `of length ${rule.nominal}`;
 }
 
-export function checkTraceLength(entry: ModelEntry, length: number, shape: readonly number[]): void {
+export function checkTraceLength(entry: TraceModelEntry, length: number, shape: readonly number[]): void {
   const rule = entry.lengths;
   const ok = rule.anyLength ? length >= rule.min : length === rule.nominal;
   if (!ok) throw new ModelInputError(`expected a 1-D trace ${lengthExpectation(rule)}; got shape [${shape.join(', ')}]`);
 }
 
-export function describeExpectedTrace(entry: ModelEntry): string {
+export function describeExpectedTrace(entry: TraceModelEntry): string {
   return `a 1-D trace ${lengthExpectation(entry.lengths)}`;
 }

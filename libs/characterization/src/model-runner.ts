@@ -1,12 +1,10 @@
 // Running and plotting catalogue models on arrays given as { shape, data } (C order, float64).
 import { ModelInputError } from './model-input-error.js';
 import { checkTraceLength, describeExpectedTrace, modelEntry } from './model-catalogue.js';
+import type { ModelInput } from './model-entry.js';
 import { renderLinePlotSvg, svgDataUri, type PlotBar, type PlotMarker } from './plot/line-plot.svg.js';
 
-export interface ModelInput {
-  shape: number[];
-  data: Float64Array;
-}
+export type { ModelInput } from './model-entry.js';
 
 function checkData(input: ModelInput): void {
   if (!Array.isArray(input.shape) || input.shape.some((d) => !Number.isInteger(d) || d < 0)) {
@@ -22,10 +20,11 @@ function checkData(input: ModelInput): void {
   }
 }
 
-/** Runs model `id` on one 1-D trace. Throws ModelInputError for an unknown id, a wrong shape or non-finite data. */
+/** Runs model `id` on one input. Throws ModelInputError for an unknown id, a wrong shape or non-finite data. */
 export function runModel(id: string, input: ModelInput): Record<string, unknown> {
   const entry = modelEntry(id);
   checkData(input);
+  if (entry.kind === 'array') return entry.run(input);
   if (input.shape.length !== 1) {
     throw new ModelInputError(`expected ${describeExpectedTrace(entry)}; got shape [${input.shape.join(', ')}]`);
   }
@@ -36,7 +35,7 @@ export function runModel(id: string, input: ModelInput): Record<string, unknown>
 /** Runs a batching model on every row of an (N, L) array; element i equals runModel on row i. */
 export function runModelBatch(id: string, input: ModelInput): Record<string, unknown>[] {
   const entry = modelEntry(id);
-  if (!entry.spec.batch) throw new ModelInputError(`expected a model that supports batches; ${id} does not`);
+  if (!entry.spec.batch || entry.kind === 'array') throw new ModelInputError(`expected a model that supports batches; ${id} does not`);
   checkData(input);
   if (input.shape.length !== 2) {
     throw new ModelInputError(`expected a 2-D array (batch_size, trace_length); got shape [${input.shape.join(', ')}]`);
@@ -52,13 +51,15 @@ function numbers(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)) : [];
 }
 
-/** An SVG line plot of the trace with the model's detections drawn on it, as a data: URI. */
+/** A figure of the input with the model's detections drawn on it, as a data: URI. */
 export function renderPlot(id: string, input: ModelInput, output: Record<string, unknown>, options: { darkMode: boolean }): string {
   const entry = modelEntry(id);
   checkData(input);
+  if (entry.kind === 'array') return entry.plot(input, output, options);
   if (input.shape.length !== 1) {
     throw new ModelInputError(`expected ${describeExpectedTrace(entry)} to plot; got shape [${input.shape.join(', ')}]`);
   }
+  if (typeof entry.plot === 'function') return entry.plot(input, output, options);
   const trace = input.data;
   const inRange = (i: number): boolean => Number.isInteger(i) && i >= 0 && i < trace.length;
   let markers: PlotMarker[] = [];

@@ -23,3 +23,6 @@ export {
   type ResonatorNotchTraceOptions,
   type ResonatorNotchTrace,
 } from './resonator-notch-trace.generator.js';
+export * from './one-d/index.js';
+export * from './charge-stability/index.js';
+export * from './coulomb-diamonds/index.js';

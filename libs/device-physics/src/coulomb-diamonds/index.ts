@@ -1,0 +1,2 @@
+// Simulators with exact labels for the Coulomb diamonds, anticrossings and electron unloading (issue #5).
+export {};
