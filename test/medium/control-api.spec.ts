@@ -345,7 +345,7 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect(await (await call('/v0/health', null)).json()).toEqual({ status: 'ok' });
       const doc = await (await call('/v0/openapi.json', null)).json();
       expect(doc.openapi).toMatch(/^3\./);
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v0/control/models', '/v0/models', '/v0/control/model-results/{id}/vote']));
+      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v0/control/models', '/v0/models', '/v0/control/model-results/{id}/vote', '/v0/coda/tools/simulate', '/v0/simulate']));
       const docs = await call('/docs', null);
       expect(docs.headers.get('content-type')).toMatch(/text\/html/);
       expect((await call('/docs/assets/swagger-ui-bundle.js', null)).status).toBe(200);

@@ -20,16 +20,17 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: NATS is up and the services behind the control API answer. */
+  /** Readiness: NATS is up and the services behind the control and coda APIs answer (pinged in parallel). */
   @Get('readyz')
   @HttpCode(200)
   async readyz(@Res() reply: FastifyReply) {
-    const ping = (service: 'results' | 'model-runner') =>
+    const ping = (service: 'results' | 'model-runner' | 'qpu-broker') =>
       this.nats.request(healthSubject(service), {}, { timeoutMs: 1500 }).then(
         () => true,
         () => false,
       );
-    const checks = { nats: this.nats.isConnected, results: await ping('results'), 'model-runner': await ping('model-runner') };
+    const [results, modelRunner, qpuBroker] = await Promise.all([ping('results'), ping('model-runner'), ping('qpu-broker')]);
+    const checks = { nats: this.nats.isConnected, results, 'model-runner': modelRunner, 'qpu-broker': qpuBroker };
     const ok = Object.values(checks).every(Boolean);
     await reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   }

@@ -95,6 +95,76 @@ function withBases(paths: Record<string, object>, bases: string[]): Record<strin
   return out;
 }
 
+const codaError = { type: 'object', properties: { success: { const: false }, error: { type: 'string' } } };
+const codaResponses = (ok: object) => ({
+  200: { description: 'OK', content: json(ok) },
+  401: { description: 'Missing, malformed, unknown or revoked API key', content: json(error) },
+  403: { description: 'The key lacks the coda scope', content: json(error) },
+  413: { description: 'Circuit or statevector larger than the configured limits', content: json(codaError) },
+  422: { description: 'Bad body, or source outside the supported subset (line and construct in `error`)', content: json(codaError) },
+  429: { description: 'Rate limit exceeded (see Retry-After)', content: json(error) },
+});
+const codeProperty = { type: 'string', description: 'Qiskit or Cirq Python source (parsed, never executed), OpenQASM 2 or OpenQASM 3; the framework is detected' };
+const frameworks = ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'];
+const tool = (summary: string, body: object, ok: object) => ({ post: { summary, tags: ['coda tools'], requestBody: { required: true, content: json(body) }, responses: codaResponses(ok) } });
+
+/** Circuit tools (SPEC §4): canonical /v0/coda/tools/<tool>; legacy /v0/coda/<tool>, /v0/tools/<tool>, /v0/<tool>. */
+const codaToolPaths: Record<string, object> = {
+  '/transpile': tool(
+    'Convert a circuit between frameworks',
+    { type: 'object', required: ['source_code', 'target'], properties: { source_code: codeProperty, target: { type: 'string', enum: frameworks } } },
+    { type: 'object', properties: { success: { const: true }, source_framework: { type: 'string' }, target_framework: { type: 'string' }, converted_code: { type: 'string' } } },
+  ),
+  '/simulate': tool(
+    'Simulate a circuit (statevector simulator; counts are little-endian: classical bit 0 rightmost)',
+    {
+      type: 'object',
+      required: ['code'],
+      properties: {
+        code: codeProperty,
+        method: { type: 'string', enum: ['qasm', 'statevector'], default: 'qasm' },
+        shots: { type: 'integer', minimum: 1, default: 1024 },
+        backend: { type: 'string', default: 'auto' },
+        seed_simulator: { type: ['integer', 'null'] },
+      },
+    },
+    {
+      type: 'object',
+      properties: {
+        success: { const: true },
+        method: { type: 'string' },
+        counts: { type: 'object', additionalProperties: { type: 'integer' } },
+        statevector: { type: 'array', items: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 }, description: 'amplitudes as [re, im] (method=statevector)' },
+      },
+    },
+  ),
+  '/to-openqasm3': tool(
+    'Convert a circuit to OpenQASM 3',
+    { type: 'object', required: ['code'], properties: { code: codeProperty } },
+    { type: 'object', properties: { success: { const: true }, openqasm3: { type: 'string' } } },
+  ),
+  '/estimate-resources': tool(
+    'Count qubits, clbits, depth and gates',
+    { type: 'object', required: ['code'], properties: { code: codeProperty } },
+    {
+      type: 'object',
+      properties: {
+        success: { const: true },
+        qubit_count: { type: 'integer' },
+        clbit_count: { type: 'integer' },
+        depth: { type: 'integer' },
+        gate_counts: { type: 'object', additionalProperties: { type: 'integer' } },
+        two_qubit_gate_count: { type: 'integer' },
+      },
+    },
+  ),
+  '/split-circuit': tool(
+    'Cut a circuit into subcircuits of at most max_subcircuit_qubits qubits',
+    { type: 'object', required: ['code'], properties: { code: codeProperty, max_subcircuit_qubits: { type: ['integer', 'null'], minimum: 1 } } },
+    { type: 'object', properties: { success: { type: 'boolean' }, original_qubit_count: { type: 'integer' }, subcircuits: { type: 'array', items: { type: 'object' } }, error: { type: 'string' } } },
+  ),
+};
+
 export function openApiDocument(): object {
   return {
     openapi: '3.1.0',
@@ -107,6 +177,7 @@ export function openApiDocument(): object {
     security: [{ bearer: [] }],
     paths: {
       ...withBases(controlPaths, ['/v0/control', '/v0']),
+      ...withBases(codaToolPaths, ['/v0/coda/tools', '/v0/coda', '/v0/tools', '/v0']),
       '/v0/health': { get: { summary: 'Health', security: [], responses: { 200: { description: 'ok', content: json({ type: 'object', properties: { status: { type: 'string' } } }) } } } },
       '/v0/admin/keys': {
         get: { summary: 'List API keys (admin)', parameters: [query('owner', { type: 'string' })], responses: responses({ type: 'array', items: { $ref: '#/components/schemas/ApiKey' } }) },
