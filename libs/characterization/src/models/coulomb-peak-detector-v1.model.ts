@@ -8,6 +8,7 @@
 // A&A Suppl. 117, 393 (1996)), so 1/f and telegraph noise leaking into wide kernels raise that scale's
 // threshold. A peak must fall on both sides (steps do not), and a peak cut by an end of the window is kept only
 // if a cosh⁻² fit of that end puts its centre inside the window (not the flank of a peak outside).
+import { measurePeakShape, peakShapeReach } from '../signal/peak-shape.js';
 import { estimateWhiteNoiseStd, quietDifferenceNoise } from '../signal/robust-noise.js';
 import { medianInPlace } from '../signal/order-statistics.js';
 import { matchedResponse, smoothedAt, smoothingNoiseGain, thermalPeakKernel, type ThermalPeakKernel } from '../signal/thermal-peak-kernel.js';
@@ -204,7 +205,13 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
     accepted = peaks.filter((p) => !p.cut || p.height >= options.edgeRelativeHeight * typical);
   }
   accepted.sort((a, b) => a.index - b.index);
-  return { peakIndices: accepted.map((p) => p.index), peakHeights: accepted.map((p) => p.height), peakWidths: accepted.map((p) => p.width) };
+  // Report heights and widths measured on the trace (uncut peaks); cut peaks keep their lineshape fit.
+  const shapes = accepted.map((p) => (p.cut ? undefined : measurePeakShape(trace, 0, n, p.index, peakShapeReach(p.width))));
+  return {
+    peakIndices: accepted.map((p) => p.index),
+    peakHeights: accepted.map((p, k) => shapes[k]?.height ?? p.height),
+    peakWidths: accepted.map((p, k) => shapes[k]?.fwhm ?? p.width),
+  };
 }
 
 export function detectCoulombPeaksV1(trace: Float64Array): PeakDetection {

@@ -15,6 +15,7 @@
 // - one workspace of preallocated typed arrays per trace length, reused across a batch: no per-sample
 //   allocation, selections (quickselect) instead of sorts, insertion sort for the short candidate lists.
 // Noise handling, the both-sides fall check and the end-of-window lineshape fit follow v1.
+import { measurePeakShape, peakShapeReach } from '../signal/peak-shape.js';
 import type { PeakDetection } from './coulomb-peak-detector-v0.model.js';
 import { selectInPlace } from '../signal/order-statistics.js';
 import { FWHM_PER_COSH_SCALE } from '../signal/thermal-peak-kernel.js';
@@ -632,9 +633,12 @@ export function detectCoulombPeaksV2(trace: Float64Array, offset = 0, length = t
     const p = order[a]!;
     if (ws.peakCut[p] && ws.peakHeight[p]! < (uncut > 0 ? V2_EDGE_RELATIVE_HEIGHT * typicalHeight : V2_LONE_EDGE_AMPLITUDE_SIGMA * sigma)) continue;
     if (out.peakIndices.length > 0 && out.peakIndices[out.peakIndices.length - 1] === ws.peakIndex[p]) continue;
+    const kernelFwhm = PEAK_FWHM[ws.peakScale[p]!]!;
+    // Heights and widths measured on the trace (uncut peaks); cut peaks keep their lineshape fit.
+    const shape = ws.peakCut[p] ? undefined : measurePeakShape(trace, offset, n, ws.peakIndex[p]!, peakShapeReach(kernelFwhm));
     out.peakIndices.push(ws.peakIndex[p]!);
-    out.peakHeights.push(ws.peakHeight[p]!);
-    out.peakWidths!.push(PEAK_FWHM[ws.peakScale[p]!]!);
+    out.peakHeights.push(shape?.height ?? ws.peakHeight[p]!);
+    out.peakWidths!.push(shape?.fwhm ?? kernelFwhm);
   }
   return out;
 }

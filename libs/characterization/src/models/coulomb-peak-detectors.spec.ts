@@ -135,3 +135,24 @@ describe('coulomb-blockade-peak-detector-v2 batch', () => {
     expect(() => runModelBatch('coulomb-blockade-peak-detector-v0', { shape: [2, 100], data: new Float64Array(200) })).toThrow(ModelInputError);
   });
 });
+
+describe.each(['coulomb-blockade-peak-detector-v1', 'coulomb-blockade-peak-detector-v2'])('%s peak_heights and peak_widths', (id) => {
+  it('measure the amplitude above background and the FWHM of clean peaks within 15 % (median)', () => {
+    const heightErrors: number[] = [];
+    const widthErrors: number[] = [];
+    for (const seed of tuningSeeds(60, 7000)) {
+      const truth = generateCoulombPeakTrace(seed, { length: 500, kind: 'peaks', snrRange: [40, 60], noiseMix: { white: 1, pink: 0, telegraph: 0, telegraphDwellSamples: 10 } });
+      const out = runModel(id, { shape: [500], data: truth.trace }) as { peak_indices: number[]; peak_heights: number[]; peak_widths: number[] };
+      truth.peakIndices.forEach((index, k) => {
+        const found = out.peak_indices.findIndex((i) => Math.abs(i - index) <= 1);
+        if (found < 0 || index < 3 * truth.peakFwhm || index > 500 - 3 * truth.peakFwhm) return;
+        heightErrors.push(Math.abs(out.peak_heights[found]! / truth.peakAmplitudes[k]! - 1));
+        widthErrors.push(Math.abs(out.peak_widths[found]! / truth.peakFwhm - 1));
+      });
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    expect(heightErrors.length).toBeGreaterThan(100);
+    expect(median(heightErrors)).toBeLessThan(0.15);
+    expect(median(widthErrors)).toBeLessThan(0.15);
+  });
+});
