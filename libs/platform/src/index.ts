@@ -10,3 +10,4 @@ export * from './jobs/queue-defaults.js';
 export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';
+export * from './jobs/wait-for-dependencies.js';

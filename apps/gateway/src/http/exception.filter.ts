@@ -29,7 +29,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const { status, body, headers } = this.describe(exception, request);
     if (headers) for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-    void reply.status(status).send(body);
+    void reply.status(status).send(this.render(body, exception));
+  }
+
+  /** The body as sent; FastAPI-style here, overridden by routes with another error format. */
+  protected render(body: unknown, _exception: unknown): unknown {
+    return body;
   }
 
   private describe(exception: unknown, request: FastifyRequest): { status: number; body: unknown; headers?: Record<string, string> } {

@@ -12,7 +12,7 @@ import {
   type ResultsCreateRequest,
   type ResultsCreateResponse,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import type { InferenceOutcome } from './inference-outcome.js';
 
 /** Rows of a batch run between two yields to the event loop (≈ 256k samples, tens of ms). */
@@ -42,16 +42,10 @@ export class InferenceProcessor implements OnModuleDestroy {
   /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
   async start(): Promise<void> {
     await this.nats.connect();
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await this.nats.request(healthSubject('results'), {}, { timeoutMs: 2000 });
-        if ((await this.worker.getBackend().client).status !== 'ready') throw new Error('Redis is not ready');
-        break;
-      } catch (error) {
-        if (attempt % 10 === 0) this.logger.warn(`waiting for dependencies: ${(error as Error).message}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
+    await waitForDependencies(async () => {
+      await this.nats.request(healthSubject('results'), {}, { timeoutMs: 2000 });
+      await requireRedisReady(this.worker.getBackend().client);
+    }, this.logger);
     void this.worker.run();
     this.logger.log('inference worker running');
   }
@@ -105,12 +99,8 @@ export class InferenceProcessor implements OnModuleDestroy {
     return { ok: true, response };
   }
 
-  async isRedisReady(): Promise<boolean> {
-    try {
-      return (await this.worker.getBackend().client).status === 'ready';
-    } catch {
-      return false;
-    }
+  isRedisReady(): Promise<boolean> {
+    return isRedisReady(this.worker.getBackend().client);
   }
 
   /** SIGTERM: stop taking jobs, let the current one finish, then exit. */

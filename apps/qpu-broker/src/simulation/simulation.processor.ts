@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { QueueName, RpcError, SimulationJobData } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { runSimulation } from './run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
@@ -30,15 +30,7 @@ export class SimulationProcessor implements OnModuleDestroy {
   /** Starts taking jobs once NATS (health) and Redis answer. */
   async start(): Promise<void> {
     await this.nats.connect();
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        if ((await this.worker.getBackend().client).status !== 'ready') throw new Error('Redis is not ready');
-        break;
-      } catch (error) {
-        if (attempt % 10 === 0) this.logger.warn(`waiting for dependencies: ${(error as Error).message}`);
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
+    await waitForDependencies(() => requireRedisReady(this.worker.getBackend().client), this.logger);
     void this.worker.run();
     this.logger.log('simulation worker running');
   }
@@ -55,12 +47,8 @@ export class SimulationProcessor implements OnModuleDestroy {
     }
   }
 
-  async isRedisReady(): Promise<boolean> {
-    try {
-      return (await this.worker.getBackend().client).status === 'ready';
-    } catch {
-      return false;
-    }
+  isRedisReady(): Promise<boolean> {
+    return isRedisReady(this.worker.getBackend().client);
   }
 
   /** SIGTERM: stop taking jobs, let the current one finish. */
