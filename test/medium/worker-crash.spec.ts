@@ -56,5 +56,7 @@ describe('inference worker crash', () => {
     expect(body.output.outputs).toHaveLength(rows);
     expect(await sut.query('SELECT job_id FROM model_results')).toEqual([{ job_id: jobId }]);
     expect(await sut.query('SELECT runs FROM model_run_counters')).toEqual([{ runs: 1 }]);
+    // Both attempts staged the input while running; it is stored once, linked to the one result.
+    expect(await sut.query('SELECT job_id, size, result_id = (SELECT id FROM model_results) AS linked FROM input_files')).toEqual([{ job_id: jobId, size: bytes.length, linked: true }]);
   });
 });

@@ -18,6 +18,18 @@ export const ResultsCreateRequest = OwnerScoped.extend({
 export type ResultsCreateRequest = z.infer<typeof ResultsCreateRequest>;
 
 /**
+ * Stores an inference job's input file while its model runs (idempotent by job id), so that
+ * creating the result afterwards only links it instead of moving megabytes on the critical path.
+ */
+export const ResultsStageInputRequest = z.object({
+  jobId: z.string().min(1),
+  inputFileName: z.string(),
+  inputFileSize: z.number().int().nonnegative(),
+  input: BinaryRef,
+});
+export type ResultsStageInputRequest = z.infer<typeof ResultsStageInputRequest>;
+
+/**
  * Slim on purpose: the worker already holds the output, so only what the database decided travels
  * back — except for a replayed job, whose stored result is returned whole.
  */

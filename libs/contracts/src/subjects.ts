@@ -8,6 +8,7 @@
 export const Subjects = {
   ModelsRun: 'models.run.v1',
   ResultsCreate: 'results.result.create.v1',
+  ResultsStageInput: 'results.input.stage.v1',
   ResultsList: 'results.result.list.v1',
   ResultsGet: 'results.result.get.v1',
   ResultsDelete: 'results.result.delete.v1',

@@ -11,6 +11,7 @@ import {
   type ModelsRunResponse,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
+  type ResultsStageInputRequest,
 } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import type { InferenceOutcome } from './inference-outcome.js';
@@ -66,6 +67,16 @@ export class InferenceProcessor implements OnModuleDestroy {
     if (bad >= 0) {
       return invalid(`expected finite numbers; got ${array.data[bad]} at flat index ${bad} of an array of shape [${array.shape.join(', ')}]`, 'value_error.not_finite');
     }
+    // A large valid input (one that came through the object store) is stored by results while the model
+    // runs, so persisting the result only links it; a small one travels with the result.
+    let staging: Promise<unknown> = Promise.resolve();
+    if ('objectKey' in data.input) {
+      const stage: ResultsStageInputRequest = { jobId: String(job.id), inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
+      staging = this.nats
+        .request(Subjects.ResultsStageInput, stage, { requestId: data.requestId })
+        .catch((error: Error) => this.logger.warn(`[${data.requestId}] staging the input failed (results stores it with the result): ${error.message}`));
+      await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
+    }
     let output: Record<string, unknown>;
     try {
       if (data.batch) {
@@ -75,6 +86,7 @@ export class InferenceProcessor implements OnModuleDestroy {
         if (data.plot) output = { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) };
       }
     } catch (error) {
+      await staging;
       if (error instanceof ModelInputError) return invalid(error.message, 'value_error.shape');
       throw error;
     }
@@ -89,6 +101,7 @@ export class InferenceProcessor implements OnModuleDestroy {
       output,
     };
     const ran = performance.now();
+    await staging;
     const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { requestId: data.requestId });
     const result =
       stored.replayed ??

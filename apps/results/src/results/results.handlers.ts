@@ -5,6 +5,7 @@ import {
   ResultsDownloadRequest,
   ResultsGetRequest,
   ResultsListRequest,
+  ResultsStageInputRequest,
   Subjects,
   VotesDeleteRequest,
   VotesPutRequest,
@@ -20,6 +21,11 @@ export class ResultsHandlers {
   @RpcHandler(Subjects.ResultsCreate, ResultsCreateRequest)
   create(msg: ResultsCreateRequest) {
     return this.results.create(msg);
+  }
+
+  @RpcHandler(Subjects.ResultsStageInput, ResultsStageInputRequest)
+  stageInput(msg: ResultsStageInputRequest) {
+    return this.results.stageInput(msg);
   }
 
   @RpcHandler(Subjects.ResultsList, ResultsListRequest)

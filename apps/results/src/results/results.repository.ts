@@ -12,9 +12,20 @@ export interface NewResult {
   inputFileSize: number;
   batchSize: number | null;
   output: Record<string, unknown>;
-  inputBytes: Uint8Array;
+  /** The input file, unless it was staged for this job already (then it is linked, not sent again). */
+  inputBytes: Uint8Array | null;
 }
 
+/** Staged input files not linked to a result after this long belong to failed jobs and are deleted. */
+export const STAGED_INPUT_TTL_MS = 60 * 60 * 1000;
+
+
+/** The staged input file of a job disappeared between the check and the link (swept): store it again. */
+export class StagedInputMissing extends Error {
+  constructor(readonly jobId: string) {
+    super(`no staged input file for job ${jobId}`);
+  }
+}
 
 /** Prisma access for results, input files, votes and run counters. Nothing else. */
 @Injectable()
@@ -39,12 +50,16 @@ export class ResultsRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) RETURNING created_at`,
         [result.id, result.ownerId, result.jobId, result.model, result.inputFileName, result.inputFileSize, result.batchSize, JSON.stringify(result.output)],
       );
-      await client.query('INSERT INTO input_files (result_id, name, size, bytes) VALUES ($1, $2, $3, $4)', [
-        result.id,
-        result.inputFileName,
-        result.inputFileSize,
-        Buffer.from(result.inputBytes.buffer, result.inputBytes.byteOffset, result.inputBytes.byteLength),
-      ]);
+      if (result.inputBytes) {
+        await client.query(
+          `INSERT INTO input_files (job_id, result_id, name, size, bytes) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id`,
+          [result.jobId, result.id, result.inputFileName, result.inputFileSize, Buffer.from(result.inputBytes.buffer, result.inputBytes.byteOffset, result.inputBytes.byteLength)],
+        );
+      } else {
+        const linked = await client.query('UPDATE input_files SET result_id = $1 WHERE job_id = $2 AND result_id IS NULL', [result.id, result.jobId]);
+        if (linked.rowCount !== 1) throw new StagedInputMissing(result.jobId);
+      }
       const counter = await client.query<{ runs: number }>(
         `INSERT INTO model_run_counters (model_id, runs) VALUES ($1, 1)
          ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + 1 RETURNING runs`,
@@ -58,6 +73,28 @@ export class ResultsRepository {
     } finally {
       client.release();
     }
+  }
+
+  /** Whether the input file of `jobId` is stored and not yet linked to a result. */
+  async hasStagedInput(jobId: string): Promise<boolean> {
+    const row = await this.prisma.pool.query('SELECT 1 FROM input_files WHERE job_id = $1 AND result_id IS NULL', [jobId]);
+    return (row.rowCount ?? 0) > 0;
+  }
+
+  /** Stores a job's input file before its result exists; a second call for the same job does nothing. */
+  async stageInput(jobId: string, name: string, size: number, bytes: Uint8Array): Promise<void> {
+    await this.prisma.pool.query('INSERT INTO input_files (job_id, name, size, bytes) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id) DO NOTHING', [
+      jobId,
+      name,
+      size,
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    ]);
+  }
+
+  /** Deletes staged input files older than `ttlMs` that never got a result (their job failed). */
+  async sweepStagedInputs(ttlMs: number): Promise<number> {
+    const swept = await this.prisma.pool.query(`DELETE FROM input_files WHERE result_id IS NULL AND staged_at < now() - make_interval(secs => $1)`, [ttlMs / 1000]);
+    return swept.rowCount ?? 0;
   }
 
   async runCount(model: string): Promise<number> {

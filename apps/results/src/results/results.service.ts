@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   Events,
@@ -8,6 +8,7 @@ import {
   type ModelResultDto,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
+  type ResultsStageInputRequest,
   type ResultsDownloadResponse,
   type ResultsListRequest,
   type VoteDto,
@@ -15,7 +16,7 @@ import {
   toResultDto,
 } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
-import { ResultsRepository } from './results.repository.js';
+import { ResultsRepository, STAGED_INPUT_TTL_MS, StagedInputMissing } from './results.repository.js';
 
 type ResultRow = {
   id: string;
@@ -36,9 +37,12 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'P2002';
 }
 
+const STAGED_INPUT_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
 @Injectable()
-export class ResultsService {
+export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ResultsService.name);
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly repository: ResultsRepository,
@@ -53,32 +57,65 @@ export class ResultsService {
     const existing = await this.repository.findByJobId(request.jobId);
     if (existing) return this.replay(existing);
     const started = performance.now();
-    const inputBytes = await this.nats.fromBinaryRef(request.input);
+    // Normally the worker staged the input file while the model ran; otherwise it is fetched and stored now.
+    let inputBytes = (await this.repository.hasStagedInput(request.jobId)) ? null : await this.nats.fromBinaryRef(request.input);
     const fetched = performance.now();
     const id = randomUUID();
-    try {
-      const { createdAt, numberOfRuns } = await this.repository.createWithRun({
-        id,
-        ownerId: request.ownerId,
-        jobId: request.jobId,
-        model: request.model,
-        inputFileName: request.inputFileName,
-        inputFileSize: request.inputFileSize,
-        batchSize: request.batchSize,
-        output: request.output,
-        inputBytes,
-      });
-      void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
-      this.logger.debug(`stored result ${id} (${inputBytes.length} input bytes): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`);
-      return { id, createdAt: createdAt.toISOString(), numberOfRuns, replayed: null };
-    } catch (error) {
-      // Two deliveries of one job raced; the other one stored it.
-      if (isUniqueViolation(error)) {
-        const stored = await this.repository.findByJobId(request.jobId);
-        if (stored) return this.replay(stored);
+    for (;;) {
+      try {
+        const { createdAt, numberOfRuns } = await this.repository.createWithRun({
+          id,
+          ownerId: request.ownerId,
+          jobId: request.jobId,
+          model: request.model,
+          inputFileName: request.inputFileName,
+          inputFileSize: request.inputFileSize,
+          batchSize: request.batchSize,
+          output: request.output,
+          inputBytes,
+        });
+        void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
+        const input = inputBytes ? `${inputBytes.length} input bytes fetched in ${(fetched - started).toFixed(1)} ms` : 'staged input';
+        this.logger.debug(`stored result ${id} (${input}): insert ${(performance.now() - fetched).toFixed(1)} ms`);
+        return { id, createdAt: createdAt.toISOString(), numberOfRuns, replayed: null };
+      } catch (error) {
+        if (error instanceof StagedInputMissing && !inputBytes) {
+          inputBytes = await this.nats.fromBinaryRef(request.input);
+          continue;
+        }
+        // Two deliveries of one job raced; the other one stored it.
+        if (isUniqueViolation(error)) {
+          const stored = await this.repository.findByJobId(request.jobId);
+          if (stored) return this.replay(stored);
+        }
+        throw error;
       }
-      throw error;
     }
+  }
+
+  /** Stores a job's input file while its model runs (see ResultsStageInputRequest); idempotent by job id. */
+  async stageInput(request: ResultsStageInputRequest): Promise<Record<string, never>> {
+    const started = performance.now();
+    const bytes = await this.nats.fromBinaryRef(request.input);
+    await this.repository.stageInput(request.jobId, request.inputFileName, request.inputFileSize, bytes);
+    this.logger.debug(`staged input of job ${request.jobId} (${bytes.length} bytes) in ${(performance.now() - started).toFixed(1)} ms`);
+    return {};
+  }
+
+  /** Deletes input files staged by jobs that never produced a result; runs at boot and then periodically. */
+  onApplicationBootstrap(): void {
+    const sweep = () =>
+      this.repository.sweepStagedInputs(STAGED_INPUT_TTL_MS).then(
+        (n) => n > 0 && this.logger.log(`swept ${n} staged input file(s) of failed jobs`),
+        (error: Error) => this.logger.warn(`sweeping staged input files failed: ${error.message}`),
+      );
+    void sweep();
+    this.sweeper = setInterval(sweep, STAGED_INPUT_SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
   }
 
   private async replay(row: ResultRow): Promise<ResultsCreateResponse> {
