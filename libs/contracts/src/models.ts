@@ -39,7 +39,14 @@ export const ModelBatchResultDto = z.object({
 export type ModelBatchResultDto = z.infer<typeof ModelBatchResultDto>;
 
 export const ModelsRunResponse = z.object({
-  result: z.union([ModelResultDto, ModelBatchResultDto]),
+  /** The stored result as the API returns it — inline when its JSON is small … */
+  result: z.union([ModelResultDto, ModelBatchResultDto]).optional(),
+  /**
+   * … or, when it is large (batches), its JSON bytes in the object store: the gateway sends them as they
+   * are, and neither Redis (job return values, events) nor model-runner carries or re-parses megabytes.
+   */
+  resultJson: BinaryRef.optional(),
+  resultId: z.string().uuid(),
   /** The model's run counter after this run (monotonic; lets the gateway's cache stay exact). */
   numberOfRuns: z.number().int(),
 });

@@ -24,12 +24,14 @@ export class ModelsController {
 
   @Post()
   @HttpCode(200)
+  @Header('content-type', 'application/json; charset=utf-8')
   async run(@Caller() caller: Principal, @Req() request: FastifyRequest) {
     return this.models.run(caller, await readMultipart(request, 'data'), false, request.id);
   }
 
   @Post('batch')
   @HttpCode(200)
+  @Header('content-type', 'application/json; charset=utf-8')
   async runBatch(@Caller() caller: Principal, @Req() request: FastifyRequest) {
     return this.models.run(caller, await readMultipart(request, 'data'), true, request.id);
   }

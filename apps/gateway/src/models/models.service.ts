@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
-import { Subjects, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
+import { RpcError, Subjects, type ModelBatchResultDto, type ModelResultDto, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { ApiError, invalid } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
@@ -50,7 +50,8 @@ export class ModelsService {
   }
 
   /** Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result. */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelsRunResponse['result']> {
+  /** The stored result: an object, or (large batches) its JSON text as stored, to be sent unchanged. */
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelResultDto | ModelBatchResultDto | string> {
     const model = upload.fields.model;
     if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
@@ -75,7 +76,15 @@ export class ModelsService {
       timeoutMs: this.config.QDC_INFERENCE_TIMEOUT_MS + RUN_REPLY_MARGIN_MS,
     });
     this.runCounts.observe(model, response.numberOfRuns);
-    return response.result;
+    if (response.result) return response.result;
+    try {
+      // Large results arrive as their JSON bytes: sent as they are (the route's content type is JSON).
+      return Buffer.from(await this.nats.fromBinaryRef(response.resultJson!)).toString('utf8');
+    } catch (error) {
+      // A replayed request after the payload expired: read the stored result instead.
+      if (!(error instanceof RpcError && error.code === 'not_found')) throw error;
+      return this.nats.request<ModelResultDto | ModelBatchResultDto>(Subjects.ResultsGet, { ownerId: principal.ownerId, id: response.resultId }, { requestId });
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import { Worker, type Job } from 'bullmq';
 import { ArrayDecodeError, decodeArray, findNonFinite, type NdArray } from '#qdc/arrays';
 import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
+  INLINE_PAYLOAD_LIMIT_BYTES,
   InferenceJobData,
   QueueName,
   Subjects,
@@ -106,7 +107,11 @@ export class InferenceProcessor implements OnModuleDestroy {
     const result =
       stored.replayed ??
       toResultDto({ id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize: create.batchSize, output, userVote: null });
-    const response: ModelsRunResponse = { result, numberOfRuns: stored.numberOfRuns };
+    const json = Buffer.from(JSON.stringify(result));
+    const response: ModelsRunResponse =
+      json.length <= INLINE_PAYLOAD_LIMIT_BYTES
+        ? { result, resultId: result.id, numberOfRuns: stored.numberOfRuns }
+        : { resultJson: await this.nats.toBinaryRef(json), resultId: result.id, numberOfRuns: stored.numberOfRuns };
     const ms = (a: number, b: number) => (b - a).toFixed(1);
     this.logger.debug(`[${data.requestId}] ${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
     return { ok: true, response };
