@@ -88,6 +88,8 @@ export interface ChargeStabilityDiagram {
 /** A family counts as visible with at least this many crossings per pixel of the window's smaller side. */
 export const FAMILY_MIN_FRACTION = 0.25;
 export const CSD_SNR_RANGE = [4, 40] as const;
+/** Mean dwell of the sensor charge-jump fluctuator, measured points. */
+export const JUMP_DWELL_SAMPLES = [500, 5000] as const;
 
 function defaultTransitions(size: number): readonly [number, number] {
   if (size <= 24) return [0.8, 2.5];
@@ -95,8 +97,32 @@ function defaultTransitions(size: number): readonly [number, number] {
   return [2.5, 7];
 }
 
-/** Random double/single-dot electrostatics for a rows × cols window with `across` transitions per axis. */
+/** Lines of two families must differ by at least this angle (pixel space) to count as "different slopes". */
+export const MIN_FAMILY_ANGLE_DEGREES = 20;
+
+/** Acute angle, degrees, between the dot-1 and dot-2 addition lines of `model` in pixel space. */
+export function familyAngleDegrees(model: DoubleDotElectrostatics): number {
+  // ∇ of U(N + e_j) − U(N) with respect to (x, y) is −Aᵀ E_C e_j (E_C = [[1, ecm], [ecm, ec2]]).
+  const g1x = model.a11 * 1 + model.a21 * model.ecm;
+  const g1y = model.a12 * 1 + model.a22 * model.ecm;
+  const g2x = model.a11 * model.ecm + model.a21 * model.ec2;
+  const g2y = model.a12 * model.ecm + model.a22 * model.ec2;
+  const cos = Math.abs(g1x * g2x + g1y * g2y) / (Math.hypot(g1x, g1y) * Math.hypot(g2x, g2y) || 1);
+  return (Math.acos(Math.min(1, cos)) * 180) / Math.PI;
+}
+
+/**
+ * Random double/single-dot electrostatics for a rows × cols window with `across` transitions per axis. Double
+ * dots are redrawn until their two line families differ by ≥ MIN_FAMILY_ANGLE_DEGREES.
+ */
 export function randomElectrostatics(random: SeededRandom, rows: number, cols: number, across: readonly [number, number], singleDot: boolean): DoubleDotElectrostatics {
+  for (;;) {
+    const model = drawElectrostatics(random, rows, cols, across, singleDot);
+    if (singleDot || familyAngleDegrees(model) >= MIN_FAMILY_ANGLE_DEGREES) return model;
+  }
+}
+
+function drawElectrostatics(random: SeededRandom, rows: number, cols: number, across: readonly [number, number], singleDot: boolean): DoubleDotElectrostatics {
   const p1 = cols / random.between(across[0], across[1]);
   const p2 = rows / random.between(across[0], across[1]);
   const r1 = random.between(0.08, 0.6);
@@ -429,7 +455,9 @@ export function generateChargeStabilityDiagram(seed: number, options: ChargeStab
     nuisance.plane = random.chance(0.5);
     if (nuisance.pink) pink = pinkNoise(random, n);
     if (nuisance.telegraph) telegraph = telegraphNoise(random, n, random.between(cols / 4, 4 * cols));
-    if (nuisance.jumps) jumps = telegraphNoise(random, n, random.between(2 * cols, 10 * cols));
+    // A charge trap near the sensor switches at a physical rate: mean dwell in measured points, independent of
+    // the window size (a 16×16 patch sees a jump far less often than a 128×128 map).
+    if (nuisance.jumps) jumps = telegraphNoise(random, n, random.logBetween(JUMP_DWELL_SAMPLES[0], JUMP_DWELL_SAMPLES[1]));
   }
   const pinkShare = pink ? random.between(0.2, 0.6) : 0;
   const telegraphShare = telegraph ? random.between(0.1, 0.3) : 0;

@@ -12,6 +12,8 @@ export {
   generateChargeStabilityDiagram,
   groundStateLabels,
   randomElectrostatics,
+  familyAngleDegrees,
+  MIN_FAMILY_ANGLE_DEGREES,
   classFromCrossings,
   FAMILY_MIN_FRACTION,
   CSD_SNR_RANGE,
