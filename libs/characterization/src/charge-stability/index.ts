@@ -131,7 +131,15 @@ function classifierEntry(version: ClassifierVersion): ArrayModelEntry {
   };
 }
 
-/** Ids that meet their benchmark targets (see docs/models/charge-stability.md); the others stay unlisted. */
-export const LISTED_CLASSIFIER_IDS: readonly string[] = DOUBLE_DOT_CLASSIFIER_VERSIONS.map((v) => v.id);
+/**
+ * Listed ids. None reaches the 0.97 accuracy target on the held-out benchmark (N = 1000 / 500); these three are
+ * 0.2–0.3 points short, at the level of the best published simulated-data CNN (~0.966), and are listed as useful
+ * with that stated. v0-16x16 (rule, 0.65), v1-16x16 (logistic, 0.95) and v3-16x16 (scores below v2) stay unlisted.
+ */
+export const LISTED_CLASSIFIER_IDS: readonly string[] = [
+  'charge-stability-diagram-binary-classifier-v2-16x16',
+  'charge-stability-diagram-binary-classifier-v0-48x48',
+  'charge-stability-diagram-binary-classifier-v1-48x48',
+];
 
 export const CHARGE_STABILITY_ENTRIES: readonly ModelEntry[] = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map(classifierEntry);
