@@ -1,0 +1,62 @@
+// API tests of every listed charge-stability model through the real system (gateway → NATS → worker → results).
+import { encodeNpy } from '#qdc/arrays';
+import { MODEL_CATALOGUE } from '#qdc/characterization';
+import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
+import { multipart, startSystem, type TestSystem } from './system.harness.js';
+
+const IDS = MODEL_CATALOGUE.map((m) => m.id).filter((id) => id.startsWith('charge-stability-diagram-'));
+const sizeOf = (id: string): number => (id.endsWith('-48x48') ? 48 : 16);
+
+describe('charge-stability models through the control API', () => {
+  let sut: TestSystem;
+  let token: string;
+  const post = (model: string, shape: number[], data: Float64Array, extra: Record<string, string> = {}) =>
+    fetch(`${sut.baseUrl}/v0/models`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: multipart({ model, ...extra }, { name: 'csd.npy', bytes: encodeNpy({ shape, data }) }),
+    });
+
+  beforeAll(async () => {
+    sut = await startSystem();
+    token = await sut.createKey('csd-lab', 'control');
+  });
+  afterAll(async () => {
+    await sut?.stop();
+  });
+
+  it('lists every charge-stability id', async () => {
+    expect(IDS.length).toBeGreaterThanOrEqual(1);
+    const listed = (await (await fetch(`${sut.baseUrl}/v0/models?limit=1000`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
+    for (const id of IDS) expect(listed.map((m) => m.id)).toContain(id);
+  });
+
+  it.each(IDS)('%s: finds a clean simulated double dot, rejects a single dot, plots, and rejects a wrong shape', async (id) => {
+    const size = sizeOf(id);
+    const double = generateChargeStabilityDiagram(tuningSeeds(1, 9_500)[0]!, { rows: size, cols: size, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    expect(double.label).toBe('double');
+    const yes = await post(id, [size, size], double.data, { plot: 'true' });
+    expect(yes.status).toBe(200);
+    const out = (await yes.json()).output;
+    expect(out.classification).toBe(true);
+    expect(out.score).toBeGreaterThan(0.5);
+    expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
+
+    const single = generateChargeStabilityDiagram(tuningSeeds(1, 9_501)[0]!, { rows: size, cols: size, kind: 'single', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const no = (await (await post(id, [size, size], single.data)).json()).output;
+    expect(no.classification).toBe(false);
+
+    const wrong = await post(id, [size + 1, size], new Float64Array((size + 1) * size));
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(await wrong.json())).toContain(`(${size}, ${size})`);
+  });
+
+  it.each(IDS)('%s: answers pure noise with classification false', async (id) => {
+    const size = sizeOf(id);
+    let state = 7;
+    const noise = Float64Array.from({ length: size * size }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const res = await post(id, [size, size], noise);
+    expect(res.status).toBe(200);
+    expect((await res.json()).output.classification).toBe(false);
+  });
+});
