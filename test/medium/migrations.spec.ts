@@ -47,4 +47,31 @@ describe('migrations (real Postgres)', () => {
     writeFileSync(join(dir, firstName, 'migration.sql'), '-- edited\nSELECT 1;');
     await expect(applyMigrations(url, dir)).rejects.toThrow(/edited after it was applied/);
   });
+
+  it('keeps existing results and their input files through the later migrations', async () => {
+    const other = `${name}_upgrade`;
+    const otherUrl = `postgresql://root@127.0.0.1:5432/${other}`;
+    const dir = mkdtempSync(join(tmpdir(), 'qdc-migrations-first-'));
+    cpSync(resolve('prisma/migrations/20261122000000_init'), join(dir, '20261122000000_init'), { recursive: true });
+    await ensureDatabase(otherUrl);
+    const client = new pg.Client({ connectionString: otherUrl });
+    await client.connect();
+    try {
+      await applyMigrations(otherUrl, dir);
+      await client.query(`INSERT INTO owners (id, name) VALUES ('00000000-0000-4000-8000-000000000001', 'lab')`);
+      await client.query(`INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, output)
+        VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'run-old', 'm', 'a.npy', 3, '{}')`);
+      await client.query(`INSERT INTO input_files (result_id, name, size, bytes) VALUES ('00000000-0000-4000-8000-000000000002', 'a.npy', 3, '\\x010203')`);
+      const report = await applyMigrations(otherUrl, resolve('prisma/migrations'));
+      expect(report.applied.length).toBeGreaterThan(0);
+      const rows = (await client.query('SELECT job_id, result_id, size, bytes FROM input_files')).rows;
+      expect(rows).toEqual([{ job_id: 'run-old', result_id: '00000000-0000-4000-8000-000000000002', size: 3, bytes: Buffer.from([1, 2, 3]) }]);
+    } finally {
+      await client.end();
+      const admin = new pg.Client({ connectionString: 'postgresql://root@127.0.0.1:5432/postgres' });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS "${other}" WITH (FORCE)`);
+      await admin.end();
+    }
+  });
 });
