@@ -9,8 +9,14 @@ import { estimateWhiteNoiseStd } from '../signal/robust-noise.js';
 
 /** Height (σ) a peak needs to count in the peak-count features. */
 export const COUNTED_PEAK_SIGMA = 5;
-/** v1's rule: the second-strongest matched-filter peak stands ≥ this many σ above its local background. */
+/** v1's rule: ≥ 2 matched-filter peaks, the second ≥ V1_SECOND_PEAK_SIGMA above its local background, confirmed by
+ * the prominence detector (its second peak ≥ V1_CONFIRM_PEAK_SIGMA): two detectors with different failure modes. */
 export const V1_SECOND_PEAK_SIGMA = 1.5;
+export const V1_CONFIRM_PEAK_SIGMA = 2.5;
+
+export function v1Rule(matched: PeakStatistics, prominence: PeakStatistics): boolean {
+  return matched.count >= 2 && matched.second >= V1_SECOND_PEAK_SIGMA && prominence.second >= V1_CONFIRM_PEAK_SIGMA;
+}
 const LOG_CAP = 4;
 
 export interface PeakStatistics {
@@ -69,20 +75,21 @@ function shapeFeatures(trace: Float64Array, sigma: number): [number, number] {
 }
 
 function detectorFeatures(stats: PeakStatistics): number[] {
-  return [stats.second >= V1_SECOND_PEAK_SIGMA ? 1 : 0, Math.min(stats.count, 6), Math.min(stats.counted, 6), logSigma(stats.first), logSigma(stats.second), stats.first > 0 ? stats.second / stats.first : 0, Math.min(2, stats.widthSpread)];
+  return [Math.min(stats.count, 6), Math.min(stats.counted, 6), logSigma(stats.first), logSigma(stats.second), stats.first > 0 ? stats.second / stats.first : 0, Math.min(2, stats.widthSpread)];
 }
 
-/** v2 features: the matched-filter detector's peak statistics and the trace shape. */
+/** v2 features: v1's decision, the matched-filter detector's peak statistics and the trace shape. */
 export function blockadeFeaturesV2(trace: Float64Array): number[] {
   const sigma = noiseSigma(trace);
   const v2 = peakStatistics(detectCoulombPeaksV2(trace), sigma);
-  return [...detectorFeatures(v2), ...shapeFeatures(trace, sigma)];
+  const v0 = peakStatistics(detectCoulombPeaksV0(trace), sigma);
+  return [v1Rule(v2, v0) ? 1 : 0, ...detectorFeatures(v2), ...shapeFeatures(trace, sigma)];
 }
 
-/** v3 features: v2's plus the prominence detector's statistics (two detectors with different failure modes). */
+/** v3 features: v2's plus the prominence detector's full statistics. */
 export function blockadeFeaturesV3(trace: Float64Array): number[] {
   const sigma = noiseSigma(trace);
   const v2 = peakStatistics(detectCoulombPeaksV2(trace), sigma);
   const v0 = peakStatistics(detectCoulombPeaksV0(trace), sigma);
-  return [...detectorFeatures(v2), ...shapeFeatures(trace, sigma), ...detectorFeatures(v0).slice(1, 6)];
+  return [v1Rule(v2, v0) ? 1 : 0, ...detectorFeatures(v2), ...shapeFeatures(trace, sigma), ...detectorFeatures(v0).slice(0, 5)];
 }

@@ -5,16 +5,15 @@
 //   stands ≥ 3.5 σ above its surroundings. Any length ≥ 32.
 // - v1: rule on the cosh⁻² matched-filter detector (peak-detector v2: per-scale noise, both-sides fall check, so
 //   1/f wander, telegraph jumps and steps do not make peaks): ≥ 2 peaks, the second ≥ 1.5 σ above its local
-//   background. (100,).
+//   background, confirmed by the prominence detector (second peak ≥ 2.5 σ): both detectors must agree. (100,).
 // - v2: logistic regression (Newton/IRLS, trained by `npm run train:coulomb-blockade-classifier-v2` on tuning
-//   seeds) on the matched-filter peak statistics and the trace shape: adds a calibrated `score` (probability of
+//   seeds) on v1's decision, the matched-filter peak statistics and the trace shape: adds a calibrated `score` (probability of
 //   blockade). Long traces: the whole trace and windows of 128 (stride 64) are scored; the maximum counts, with
 //   the window indices reported in the caller's coordinates. Any length ≥ 32.
-// - v3: v2's features plus the prominence detector's (two detectors with different failure modes): the most
-//   robust, calibrated `score`. (128,).
+// - v3: v2's features plus the prominence detector's full peak statistics: the most robust, calibrated `score`. (128,).
 import { detectCoulombPeaksV0 } from '../models/coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV2 } from '../models/coulomb-peak-detector-v2.model.js';
-import { blockadeFeaturesV2, blockadeFeaturesV3, noiseSigma, peakStatistics, V1_SECOND_PEAK_SIGMA } from './blockade-features.js';
+import { blockadeFeaturesV2, blockadeFeaturesV3, noiseSigma, peakStatistics, v1Rule } from './blockade-features.js';
 import { logisticScore } from './logistic-regression.js';
 import { BLOCKADE_V2_MODEL } from './coulomb-blockade-classifier-v2.weights.js';
 import { BLOCKADE_V3_MODEL } from './coulomb-blockade-classifier-v3.weights.js';
@@ -31,9 +30,11 @@ export function classifyCoulombBlockadeV0(trace: Float64Array): Record<string, u
 }
 
 export function classifyCoulombBlockadeV1(trace: Float64Array): Record<string, unknown> {
+  const sigma = noiseSigma(trace);
   const detection = detectCoulombPeaksV2(trace);
-  const stats = peakStatistics(detection, noiseSigma(trace));
-  return { classification: stats.count >= 2 && stats.second >= V1_SECOND_PEAK_SIGMA, peak_indices: detection.peakIndices, second_peak_sigma: stats.second };
+  const stats = peakStatistics(detection, sigma);
+  const confirm = peakStatistics(detectCoulombPeaksV0(trace), sigma);
+  return { classification: v1Rule(stats, confirm), peak_indices: detection.peakIndices, second_peak_sigma: stats.second };
 }
 
 /** Start offsets of the sliding windows of a trace longer than one window (the last one flush with the end). */

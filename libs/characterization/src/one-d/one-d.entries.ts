@@ -47,7 +47,7 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'coulomb-blockade-classifier-v1',
       'Coulomb blockade classifier v1',
       'Same task, more robust: peaks from the cosh⁻² matched filter (per-scale noise, both-sides fall check: 1/f wander, telegraph ' +
-        `jumps and steps make no peaks); blockade when ≥ 2 peaks stand clear of their local background. ${BLOCKADE_OUTPUT}, second_peak_sigma.`,
+        `jumps and steps make no peaks); blockade when ≥ 2 peaks stand clear of their local background and the prominence detector confirms the second. ${BLOCKADE_OUTPUT}, second_peak_sigma.`,
       '2024-02-01T00:00:00Z',
       '(100,): a 1-D trace of exactly 100 samples',
     ),
@@ -59,7 +59,7 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
     spec: spec(
       'coulomb-blockade-classifier-v2',
       'Coulomb blockade classifier v2',
-      'Logistic regression on matched-filter peak statistics and trace shape, trained on simulated traces: score ∈ [0, 1] is the ' +
+      'Logistic regression on v1\'s decision, matched-filter peak statistics and trace shape, trained on simulated traces: score ∈ [0, 1] is the ' +
         'calibrated probability of blockade, classification = score ≥ 0.5. Traces longer than 128 are also scored in windows of 128 ' +
         `(stride 64), the best window counts. ${BLOCKADE_OUTPUT}, score, window [first, last] index of the deciding window.`,
       '2025-01-15T00:00:00Z',
@@ -73,7 +73,7 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
     spec: spec(
       'coulomb-blockade-classifier-v3',
       'Coulomb blockade classifier v3',
-      'Best version: v2 with the statistics of two peak detectors (matched filter and prominence), calibrated score ∈ [0, 1], ' +
+      'Best version: v2 plus the full statistics of the second (prominence) peak detector, calibrated score ∈ [0, 1], ' +
         `classification = score ≥ 0.5. ${BLOCKADE_OUTPUT}, score.`,
       '2025-06-01T00:00:00Z',
       '(128,): a 1-D trace of exactly 128 samples',
