@@ -1,0 +1,94 @@
+// Shared physics of a gate sweep (pinch-off or turn-on): the bounded tanh-step fit, which plateau is the
+// pinched-off/closed one (the one nearer zero current: a closed channel carries no current, whatever the sign of
+// the conducting current and the direction of the sweep), and fit-quality measures that the classifiers gate on.
+import { fitTanhStep, type TanhStepFit } from './tanh-step-fit.js';
+
+/** Running-median half width used for the shape measures (samples): removes telegraph spikes, keeps steps. */
+export const MEDIAN_HALF_WIDTH = 2;
+
+export interface GateSweepAnalysis {
+  fit: TanhStepFit;
+  /** Full current swing of the fitted step, |2A| (trace units). */
+  swing: number;
+  /** Swing / robust noise σ (∞ for a noise-free step). */
+  snr: number;
+  /** True when the closed (near-zero) level lies at the high-index end: the current falls along the trace. */
+  closing: boolean;
+  /** |closed level| / swing: ≈ 0 for a real channel (only the instrument offset). */
+  closedLevelRatio: number;
+  /** tanh u at the closed-side and open-side ends of the window (→ 1 when each plateau is reached). */
+  closedEndReach: number;
+  openEndReach: number;
+  /** Largest excursion of the median-filtered trace against the step's direction, / swing. */
+  counterExcursion: number;
+  /** Largest |median-filtered trace − fit| / swing. */
+  maxDeviation: number;
+  /** RMS residual / swing. */
+  nrmse: number;
+}
+
+export function runningMedian(trace: Float64Array, halfWidth: number): Float64Array {
+  const n = trace.length;
+  const out = new Float64Array(n);
+  const window = new Float64Array(2 * halfWidth + 1);
+  for (let i = 0; i < n; i++) {
+    const lo = Math.max(0, i - halfWidth);
+    const hi = Math.min(n - 1, i + halfWidth);
+    const m = hi - lo + 1;
+    for (let j = 0; j < m; j++) window[j] = trace[lo + j]!;
+    // Insertion sort: at most 5 values.
+    for (let a = 1; a < m; a++) {
+      const v = window[a]!;
+      let b = a - 1;
+      while (b >= 0 && window[b]! > v) {
+        window[b + 1] = window[b]!;
+        b--;
+      }
+      window[b + 1] = v;
+    }
+    out[i] = m % 2 ? window[(m - 1) / 2]! : 0.5 * (window[m / 2 - 1]! + window[m / 2]!);
+  }
+  return out;
+}
+
+export function analyseGateSweep(trace: Float64Array, symmetric: boolean): GateSweepAnalysis {
+  const n = trace.length;
+  const fit = fitTanhStep(trace, symmetric);
+  const swing = 2 * Math.abs(fit.amplitude);
+  const tiny = 1e-300;
+  const levelLeft = fit.offset - fit.amplitude + (fit.slope * (fit.centre - n / 2)) / n;
+  const levelRight = fit.offset + fit.amplitude + (fit.slope * (fit.centre - n / 2)) / n;
+  const closing = Math.abs(levelRight) < Math.abs(levelLeft);
+  const sign = Math.sign(fit.amplitude) || 1;
+  // tanh u at both ends, oriented so +1 means "on the plateau".
+  const leftReach = Math.tanh(fit.centre / fit.widthLeft);
+  const rightReach = Math.tanh((n - 1 - fit.centre) / fit.widthRight);
+  const closedEndReach = closing ? rightReach : leftReach;
+  const openEndReach = closing ? leftReach : rightReach;
+
+  const smooth = runningMedian(trace, MEDIAN_HALF_WIDTH);
+  // Direction of the step along i: +1 rising, −1 falling.
+  const direction = sign;
+  let counter = 0;
+  let extreme = direction * smooth[0]!;
+  let maxDeviation = 0;
+  for (let i = 0; i < n; i++) {
+    const v = direction * smooth[i]!;
+    extreme = Math.max(extreme, v);
+    counter = Math.max(counter, extreme - v);
+    maxDeviation = Math.max(maxDeviation, Math.abs(smooth[i]! - fit.curve[i]!));
+  }
+  const norm = Math.max(swing, tiny);
+  return {
+    fit,
+    swing,
+    snr: fit.noiseStd > 0 ? swing / fit.noiseStd : swing > 0 ? Infinity : 0,
+    closing,
+    closedLevelRatio: Math.min(Math.abs(levelLeft), Math.abs(levelRight)) / norm,
+    closedEndReach,
+    openEndReach,
+    counterExcursion: counter / norm,
+    maxDeviation: maxDeviation / norm,
+    nrmse: fit.rmse / norm,
+  };
+}

@@ -1,0 +1,96 @@
+// turn-on-classifier-v0 and turn-on-parameter-extractor-v0 — global accumulation sweeps. A bounded asymmetric
+// tanh fit (tanh-step-fit.ts: sharp onset, slow saturation; Darulová et al., Phys. Rev. Appl. 13, 054005 (2020)
+// fit turn-on and pinch-off curves with the same tanh model) is the noise-robust curve; the closed level is the
+// plateau nearer zero current, so rising and reversed sweeps and either current sign are handled.
+// Threshold (MODELS.md): the first sample, counted from the floor side, where the fitted step exceeds
+// floor + 5 % of its in-window swing (the leakage slope is a nuisance term, left out).
+// Gates (tuned on TUNING_SEEDS): swing ≥ 5 σ; floor within 15 % of the swing of zero current; the floor plateau
+// reached at the floor-side end (|tanh u| ≥ 0.7); the steepest point inside the window; monotonic (counter
+// excursion ≤ 50 %, deviation from the fit ≤ 25 % of the swing); R² ≥ 0.8.
+import { analyseGateSweep, type GateSweepAnalysis } from './gate-sweep-analysis.js';
+
+export const TURN_ON_NOMINAL_LENGTH = 100;
+export const TURN_ON_THRESHOLD_FRACTION = 0.05;
+export const TURN_ON_MIN_SNR = 5;
+export const TURN_ON_MAX_FLOOR_LEVEL = 0.15;
+export const TURN_ON_MIN_FLOOR_REACH = 0.7;
+export const TURN_ON_MIN_OPEN_REACH = 0;
+export const TURN_ON_MAX_COUNTER_EXCURSION = 0.5;
+export const TURN_ON_MAX_DEVIATION = 0.25;
+export const TURN_ON_MIN_R_SQUARED = 0.8;
+
+export interface TurnOnFit {
+  classification: boolean;
+  /** Threshold sample (null when the fitted step never leaves the floor inside the window). */
+  thresholdIndex: number | null;
+  /** 'rising' when the current rises along the trace. */
+  sweepDirection: 'rising' | 'falling';
+  analysis: GateSweepAnalysis;
+  failedGates: string[];
+}
+
+function fittedThreshold(analysis: GateSweepAnalysis, n: number): number | null {
+  const f = analysis.fit;
+  const step = (i: number): number => {
+    const d = i - f.centre;
+    return f.amplitude * Math.tanh(d / (d < 0 ? f.widthLeft : f.widthRight));
+  };
+  // Closed level of the step part: −A at the left end, +A at the right end.
+  const floor = analysis.closing ? f.amplitude : -f.amplitude;
+  let swing = 0;
+  for (let i = 0; i < n; i++) swing = Math.max(swing, Math.abs(step(i) - floor));
+  if (!(swing > 0)) return null;
+  for (let k = 0; k < n; k++) {
+    const i = analysis.closing ? n - 1 - k : k;
+    if (Math.abs(step(i) - floor) > TURN_ON_THRESHOLD_FRACTION * swing) return i;
+  }
+  return null;
+}
+
+export function fitTurnOn(trace: Float64Array): TurnOnFit {
+  const n = trace.length;
+  const analysis = analyseGateSweep(trace, false);
+  const failedGates: string[] = [];
+  if (!(analysis.snr >= TURN_ON_MIN_SNR)) failedGates.push('swing/noise');
+  if (!(analysis.closedLevelRatio <= TURN_ON_MAX_FLOOR_LEVEL)) failedGates.push('floor not at zero current');
+  if (!(analysis.closedEndReach >= TURN_ON_MIN_FLOOR_REACH)) failedGates.push('no noise floor in the sweep');
+  if (!(analysis.openEndReach >= TURN_ON_MIN_OPEN_REACH)) failedGates.push('does not reach a conducting level');
+  if (!(analysis.counterExcursion <= TURN_ON_MAX_COUNTER_EXCURSION)) failedGates.push('non-monotonic');
+  if (!(analysis.maxDeviation <= TURN_ON_MAX_DEVIATION)) failedGates.push('not one step');
+  if (!(analysis.fit.rSquared >= TURN_ON_MIN_R_SQUARED)) failedGates.push('R²');
+  return {
+    classification: failedGates.length === 0,
+    thresholdIndex: fittedThreshold(analysis, n),
+    sweepDirection: analysis.closing ? 'falling' : 'rising',
+    analysis,
+    failedGates,
+  };
+}
+
+function fitSummary(t: TurnOnFit): Record<string, unknown> {
+  const a = t.analysis;
+  return {
+    centre: a.fit.centre,
+    width_left: a.fit.widthLeft,
+    width_right: a.fit.widthRight,
+    amplitude: a.fit.amplitude,
+    offset: a.fit.offset,
+    slope: a.fit.slope,
+    r_squared: a.fit.rSquared,
+    nrmse: a.nrmse,
+    snr: Number.isFinite(a.snr) ? a.snr : null,
+  };
+}
+
+export function classifyTurnOn(trace: Float64Array): Record<string, unknown> {
+  const t = fitTurnOn(trace);
+  return { classification: t.classification, sweep_direction: t.sweepDirection, failed_gates: t.failedGates, fit: fitSummary(t) };
+}
+
+/** The threshold is reported for a significant step with its floor at zero current; otherwise null ("nothing found"). */
+export function extractTurnOnThreshold(trace: Float64Array): Record<string, unknown> {
+  const t = fitTurnOn(trace);
+  const a = t.analysis;
+  const found = a.snr >= TURN_ON_MIN_SNR && a.fit.rSquared >= TURN_ON_MIN_R_SQUARED && a.closedLevelRatio <= TURN_ON_MAX_FLOOR_LEVEL;
+  return { threshold_index: found ? t.thresholdIndex : null, classification: t.classification, sweep_direction: t.sweepDirection, fit: fitSummary(t) };
+}
