@@ -71,15 +71,11 @@ describe(decodeNpy.name, () => {
     expect(decodeNpy(shifted.subarray(3))).toEqual(expected);
   });
 
-  it('decodes a (10000, 128) float64 array in a few milliseconds', () => {
-    const data = Float64Array.from({ length: 10000 * 128 }, (_, i) => i * 0.5);
-    const file = encodeNpy({ shape: [10000, 128], data });
-    decodeNpy(file); // warm-up
-    const started = performance.now();
-    const sut = decodeNpy(file);
-    const elapsed = performance.now() - started;
+  it('round-trips a (10000, 128) float64 array exactly (its speed is measured by bench:models, not here)', () => {
+    const data = Float64Array.from({ length: 10000 * 128 }, (_, i) => i * 0.5 - 1e-300 * i);
+    const sut = decodeNpy(encodeNpy({ shape: [10000, 128], data }));
+    expect(sut.shape).toEqual([10000, 128]);
     expect(sut.data).toEqual(data);
-    expect(elapsed).toBeLessThan(50); // typically ~2 ms; generous for a loaded CI machine
   });
 
   describe('rejects', () => {
