@@ -13,7 +13,7 @@ describe('double-dot classifiers', () => {
     let correct = 0;
     let positives = 0;
     let misses = 0;
-    const seeds = tuningSeeds(size === 16 ? 200 : 80, 9_000);
+    const seeds = tuningSeeds(200, 9_000); // 100 double-dot patches: a miss rate resolved to 0.01
     seeds.forEach((seed, k) => {
       const d = generateChargeStabilityDiagram(seed, { rows: size, cols: size, kind: KINDS[k % 4]! });
       const yes = runModel(id, { shape: [size, size], data: d.data })['classification'] === true;
