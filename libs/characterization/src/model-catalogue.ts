@@ -11,9 +11,21 @@ import { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini
 import { createPeakDetectorV2Workspace, detectCoulombPeaksV2, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
 import { findResonatorDips } from './models/resonator-dip-finder-v0.model.js';
 
+/** `value` rounded to `digits` significant digits (the shortest JSON of the rounded decimal). */
+export function roundSignificant(value: number, digits: number): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  const exponent = digits - 1 - Math.floor(Math.log10(Math.abs(value)));
+  if (exponent > 22) return Number(value.toPrecision(digits)); // 10^exponent is no longer exact
+  return exponent >= 0 ? Math.round(value * 10 ** exponent) / 10 ** exponent : Math.round(value / 10 ** -exponent) * 10 ** -exponent;
+}
+
+/**
+ * Heights to 4 significant digits and widths to 0.01 sample: far finer than either can be measured on a noisy
+ * trace, and it keeps a (10000, 128) batch's output at about a third of its full-precision JSON.
+ */
 export function peakOutput(detection: PeakDetection): Record<string, unknown> {
-  const output: Record<string, unknown> = { peak_indices: detection.peakIndices, peak_heights: detection.peakHeights };
-  if (detection.peakWidths) output['peak_widths'] = detection.peakWidths;
+  const output: Record<string, unknown> = { peak_indices: detection.peakIndices, peak_heights: detection.peakHeights.map((h) => roundSignificant(h, 4)) };
+  if (detection.peakWidths) output['peak_widths'] = detection.peakWidths.map((w) => Math.round(w * 100) / 100);
   return output;
 }
 

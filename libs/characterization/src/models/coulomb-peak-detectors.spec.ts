@@ -1,6 +1,7 @@
 // Metric tests of the Coulomb-peak detectors through the catalogue runner, on tuning seeds only.
 import { createSeededRandom, generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { runModel, runModelBatch } from '../model-runner.js';
+import { roundSignificant } from '../model-catalogue.js';
 import { ModelInputError } from '../model-input-error.js';
 import { scoreCoulombPeakDetector } from '../evaluation/synthetic-scores.js';
 
@@ -154,5 +155,16 @@ describe.each(['coulomb-blockade-peak-detector-v1', 'coulomb-blockade-peak-detec
     expect(heightErrors.length).toBeGreaterThan(100);
     expect(median(heightErrors)).toBeLessThan(0.15);
     expect(median(widthErrors)).toBeLessThan(0.15);
+  });
+});
+
+describe('roundSignificant', () => {
+  it('keeps 4 significant digits at every magnitude and the shortest decimal', () => {
+    expect(roundSignificant(0.13879367006507648, 4)).toBe(0.1388);
+    expect(JSON.stringify(roundSignificant(4.418133877032855e-12, 4))).toBe('4.418e-12');
+    expect(roundSignificant(123456.7, 4)).toBe(123500);
+    expect(roundSignificant(-0.00099951, 3)).toBe(-0.001);
+    expect(roundSignificant(0, 4)).toBe(0);
+    expect(roundSignificant(3.3e-30, 2)).toBe(3.3e-30);
   });
 });
