@@ -46,7 +46,7 @@ function v2Workspace(length: number): PeakDetectorV2Workspace {
   return workspace;
 }
 
-const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units), ';
+const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units, 4 significant digits), ';
 
 const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
   {
@@ -74,7 +74,7 @@ const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
       description:
         'Multi-scale matched filter with the thermally broadened cosh⁻² Coulomb-peak lineshape (Beenakker 1991), zero-mean kernels ' +
         '(background-free), per-scale noise re-estimated away from detections (robust to 1/f and telegraph noise), both-sides fall ' +
-        `check (rejects steps) and a lineshape fit for peaks cut by the window ends. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples).`,
+        `check (rejects steps) and a lineshape fit for peaks cut by the window ends. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
       released: '2024-02-01T00:00:00Z',
       inputShapeRequirements: '(500,) nominal; any 1-D length ≥ 1',
       nnInputShapeRequirements: null,
@@ -91,7 +91,7 @@ const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
       name: 'Coulomb blockade peak detector v1-mini',
       description:
         'v1 with two matched-filter kernels (FWHM 3.8 and 9.8 samples) instead of about eight: ~3× faster on 500-sample sweeps, ' +
-        `less sensitive to the narrowest and widest peaks. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples).`,
+        `less sensitive to the narrowest and widest peaks. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
       released: '2024-02-01T00:00:00Z',
       inputShapeRequirements: '(500,): a 1-D trace of exactly 500 samples',
       nnInputShapeRequirements: null,
@@ -109,7 +109,7 @@ const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
       description:
         'Best version: v1 rebuilt for throughput (octave kernel bank evaluated on a stride matched to each width, preallocated ' +
         'workspace, selections instead of sorts) plus width consensus across the peaks of a trace and a height check for peaks ' +
-        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples).`,
+        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
       released: '2025-01-15T00:00:00Z',
       inputShapeRequirements: '(128,) nominal; any 1-D length ≥ 1; batch (N, L)',
       nnInputShapeRequirements: null,
