@@ -1,0 +1,153 @@
+// Global Coulomb-diamond lattice fit (used by coulomb-diamond-detector-v2). In the constant-interaction model every
+// diamond of one dot shares the zero-bias row and the two edge slopes (they depend only on the capacitances:
+// −C_g/C_s and C_g/(C_g + C_d); Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3), and neighbouring diamonds
+// touch at the degeneracy points x_k. So the blockade edges of the whole map are one model with K + 4 parameters
+// (y0, a, c, x_0 … x_K): in diamond k the upper edge is y0 − min(a(x − x_k), c(x_{k+1} − x)) and the lower edge
+// y0 + min(c(x − x_k), a(x_{k+1} − x)). It is fitted to the per-column sub-pixel edges by damped Gauss–Newton
+// (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k (bias half-height, rows)
+// = a·c·(x_{k+1} − x_k)/(a + c); lever arm (rows per column) = charging energy / gate width = a·c/(a + c).
+import type { DiamondVertices, Vertex } from './diamond-score.js';
+
+export interface DiamondLattice {
+  zeroBiasRow: number;
+  slopeA: number;
+  slopeC: number;
+  degeneracy: number[];
+}
+
+const ITERATIONS = 12;
+const DAMPING = 1e-3;
+const TRIM_SIGMA = 3;
+/** Edge points within this many columns of a degeneracy point are left out (the edges merge there). */
+const DEGENERACY_GUARD = 1;
+
+interface EdgePoint {
+  x: number;
+  y: number;
+  upper: boolean;
+}
+
+/** Model edge and its derivatives for a point; k = the diamond index (between degeneracy k and k + 1). */
+function evaluate(l: DiamondLattice, p: EdgePoint, k: number, grad: Float64Array): number {
+  const xl = l.degeneracy[k]!;
+  const xr = l.degeneracy[k + 1]!;
+  const n = 3 + l.degeneracy.length;
+  grad.fill(0, 0, n);
+  grad[0] = 1;
+  if (p.upper) {
+    const ul = l.slopeA * (p.x - xl);
+    const ur = l.slopeC * (xr - p.x);
+    if (ul <= ur) {
+      grad[1] = -(p.x - xl);
+      grad[3 + k] = l.slopeA;
+      return l.zeroBiasRow - ul;
+    }
+    grad[2] = -(xr - p.x);
+    grad[3 + k + 1] = -l.slopeC;
+    return l.zeroBiasRow - ur;
+  }
+  const ll = l.slopeC * (p.x - xl);
+  const lr = l.slopeA * (xr - p.x);
+  if (ll <= lr) {
+    grad[2] = p.x - xl;
+    grad[3 + k] = -l.slopeC;
+    return l.zeroBiasRow + ll;
+  }
+  grad[1] = xr - p.x;
+  grad[3 + k + 1] = l.slopeA;
+  return l.zeroBiasRow + lr;
+}
+
+function diamondIndex(degeneracy: readonly number[], x: number): number {
+  for (let k = 0; k + 1 < degeneracy.length; k++) if (x < degeneracy[k + 1]!) return k;
+  return degeneracy.length - 2;
+}
+
+function solveDense(a: Float64Array, b: Float64Array, n: number): Float64Array | null {
+  const m = Float64Array.from(a);
+  const v = Float64Array.from(b);
+  for (let i = 0; i < n; i++) {
+    let p = i;
+    for (let r = i + 1; r < n; r++) if (Math.abs(m[r * n + i]!) > Math.abs(m[p * n + i]!)) p = r;
+    if (Math.abs(m[p * n + i]!) < 1e-14) return null;
+    if (p !== i) {
+      for (let k = 0; k < n; k++) [m[i * n + k], m[p * n + k]] = [m[p * n + k]!, m[i * n + k]!];
+      [v[i], v[p]] = [v[p]!, v[i]!];
+    }
+    for (let r = i + 1; r < n; r++) {
+      const f = m[r * n + i]! / m[i * n + i]!;
+      if (f === 0) continue;
+      for (let k = i; k < n; k++) m[r * n + k]! -= f * m[i * n + k]!;
+      v[r]! -= f * v[i]!;
+    }
+  }
+  const x = new Float64Array(n);
+  for (let i = n - 1; i >= 0; i--) {
+    let s = v[i]!;
+    for (let k = i + 1; k < n; k++) s -= m[i * n + k]! * x[k]!;
+    x[i] = s / m[i * n + i]!;
+  }
+  return x;
+}
+
+/** Fits the lattice to per-column upper/lower edges (NaN = none) starting from `init`. */
+export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init: DiamondLattice): DiamondLattice {
+  const points: EdgePoint[] = [];
+  for (let x = 0; x < upper.length; x++) {
+    if (!Number.isNaN(upper[x]!)) points.push({ x, y: upper[x]!, upper: true });
+    if (!Number.isNaN(lower[x]!)) points.push({ x, y: lower[x]!, upper: false });
+  }
+  let lattice: DiamondLattice = { ...init, degeneracy: [...init.degeneracy] };
+  const n = 3 + lattice.degeneracy.length;
+  const grad = new Float64Array(n);
+  const use = new Uint8Array(points.length).fill(1);
+  for (let iter = 0; iter < ITERATIONS; iter++) {
+    const jtj = new Float64Array(n * n);
+    const jtr = new Float64Array(n);
+    const residuals = new Float64Array(points.length);
+    points.forEach((p, i) => {
+      const k = diamondIndex(lattice.degeneracy, p.x);
+      const nearest = Math.min(Math.abs(p.x - lattice.degeneracy[k]!), Math.abs(p.x - lattice.degeneracy[k + 1]!));
+      const r = p.y - evaluate(lattice, p, k, grad);
+      residuals[i] = Math.abs(r);
+      if (!use[i] || nearest < DEGENERACY_GUARD) return;
+      for (let u = 0; u < n; u++) {
+        if (grad[u] === 0) continue;
+        jtr[u]! += grad[u]! * r;
+        for (let v = 0; v < n; v++) jtj[u * n + v]! += grad[u]! * grad[v]!;
+      }
+    });
+    for (let u = 0; u < n; u++) jtj[u * n + u]! += DAMPING * (1 + jtj[u * n + u]!);
+    const step = solveDense(jtj, jtr, n);
+    if (!step) break;
+    const next: DiamondLattice = {
+      zeroBiasRow: lattice.zeroBiasRow + step[0]!,
+      slopeA: Math.max(0.05, lattice.slopeA + step[1]!),
+      slopeC: Math.max(0.05, lattice.slopeC + step[2]!),
+      degeneracy: lattice.degeneracy.map((x, k) => x + step[3 + k]!),
+    };
+    // Degeneracy points stay ordered.
+    for (let k = 1; k < next.degeneracy.length; k++) next.degeneracy[k] = Math.max(next.degeneracy[k]!, next.degeneracy[k - 1]! + 1);
+    lattice = next;
+    const sorted = Float64Array.from(residuals).sort();
+    const scale = Math.max(0.4, 1.4826 * sorted[sorted.length >> 1]!);
+    residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale ? 1 : 0));
+  }
+  return lattice;
+}
+
+export function latticeLeverArm(l: DiamondLattice): number {
+  return (l.slopeA * l.slopeC) / (l.slopeA + l.slopeC);
+}
+
+/** Vertices [left, top, right, bottom] of diamond k of the lattice. */
+export function latticeDiamond(l: DiamondLattice, k: number): DiamondVertices {
+  const xl = l.degeneracy[k]!;
+  const xr = l.degeneracy[k + 1]!;
+  const { slopeA: a, slopeC: c, zeroBiasRow: y0 } = l;
+  const xTop = (a * xl + c * xr) / (a + c);
+  const xBottom = (c * xl + a * xr) / (a + c);
+  const top: Vertex = [xTop, y0 - a * (xTop - xl)];
+  const bottom: Vertex = [xBottom, y0 + c * (xBottom - xl)];
+  return [[xl, y0], top, [xr, y0], bottom];
+}
