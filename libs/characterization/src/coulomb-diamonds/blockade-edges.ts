@@ -44,9 +44,17 @@ const CURRENT_DERIVATIVE_ROWS = 2;
 const STRONG_EDGE_SIGMA = 6;
 const STRUCTURE_FRACTION = 0.35;
 /** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
-const ONE_SIGNED_RATIO = 0.35;
+const ONE_SIGNED_RATIO = 0.45;
+/** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
+const SPARSE_FRACTION = 0.3;
+const LARGE_FRACTION_OF_TAIL = 0.25;
+/** Current read-out: a map is structured when STRUCTURED_AREA of the pixels carry current above STRONG_EDGE_SIGMA noise std. */
+const STRUCTURED_AREA = 0.2;
 /** Conductance read-out: the zero-bias row is searched within ±SYMMETRY_BAND/2 of the window height around its centre. */
 const SYMMETRY_BAND = 0.4;
+const LINE_SIGMA = 5;
+/** Current read-out: the zero-bias row is searched within ±CURRENT_BAND/2 of the window height around its centre. */
+const CURRENT_BAND = 0.6;
 
 const MAD_TO_SIGMA = 1.4826;
 
@@ -194,6 +202,37 @@ function pointSymmetryRow(evidence: Float64Array, rows: number, cols: number): n
   return (2 * bestSy + 1 + subPixelArgMin(profile) - 4) / 2;
 }
 
+/**
+ * Zero-bias row of a conductance map: the lines of both slopes merge pairwise at the degeneracy points there and no
+ * excited-state line reaches it, so a row crosses the fewest lines (local maxima above LINE_SIGMA noise std).
+ * Searched in the middle SYMMETRY_BAND of the rows; the centre of the run of rows with the fewest lines.
+ */
+function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): number {
+  const abs = Float64Array.from(evidence, Math.abs);
+  const sigma = Math.max(median(abs) * MAD_TO_SIGMA, Number.MIN_VALUE);
+  const counts = new Float64Array(rows);
+  for (let y = 0; y < rows; y++) {
+    let c = 0;
+    const o = y * cols;
+    for (let x = 1; x + 1 < cols; x++) {
+      const v = evidence[o + x]!;
+      if (v > LINE_SIGMA * sigma && v >= evidence[o + x - 1]! && v > evidence[o + x + 1]!) c++;
+    }
+    counts[y] = c;
+  }
+  const smooth = smoothProfile(counts, 2);
+  const lo = Math.max(0, Math.round((0.5 - SYMMETRY_BAND / 2) * (rows - 1)));
+  const hi = Math.min(rows - 1, Math.round((0.5 + SYMMETRY_BAND / 2) * (rows - 1)));
+  let best = lo;
+  for (let y = lo; y <= hi; y++) if (smooth[y]! < smooth[best]! || (smooth[y] === smooth[best] && Math.abs(y - rows / 2) < Math.abs(best - rows / 2))) best = y;
+  const limit = smooth[best]! + 0.5;
+  let a = best;
+  let b = best;
+  while (a > lo && smooth[a - 1]! <= limit) a--;
+  while (b < hi && smooth[b + 1]! <= limit) b++;
+  return (a + b) / 2;
+}
+
 function smoothProfile(profile: Float64Array, passes: number): Float64Array {
   let p = profile;
   for (let k = 0; k < passes; k++) {
@@ -266,9 +305,13 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const sorted = Float64Array.from(smooth).sort();
   const rawNoise = differenceNoise(data, rows, cols);
   let offset = histogramMode(sorted, Math.max(rawNoise * 0.3, (quantile(sorted, 0.99) - quantile(sorted, 0.01)) / 400));
-  const hi = quantile(sorted, 0.995) - offset;
-  const lo = offset - quantile(sorted, 0.005);
-  const readout: DiamondReadoutGuess = Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) ? 'conductance' : 'current';
+  // Read-out from the tails about the median: current has large plateaus of both signs, conductance sparse lines of one.
+  const middle = quantile(sorted, 0.5);
+  const hi = quantile(sorted, 0.995) - middle;
+  const lo = middle - quantile(sorted, 0.005);
+  let large = 0;
+  for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
+  const readout: DiamondReadoutGuess = Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n ? 'conductance' : 'current';
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
@@ -277,17 +320,21 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     const sign = hi >= lo ? 1 : -1;
     for (let i = 0; i < n; i++) evidence[i] = sign * (smooth[i]! - offset);
     // The lines of both slopes cross on the zero-bias row: the map is point-symmetric about its degeneracy points.
-    zeroBiasRow = pointSymmetryRow(evidence, rows, cols);
+    zeroBiasRow = fewestLinesRow(evidence, rows, cols);
     level.set(evidence);
   } else {
-    // |I| summed over a row grows with |bias|: smallest on the zero-bias row.
+    // |I − median| summed over a row grows with |bias| away from the zero-bias row, where the whole row is blockaded
+    // (the median of a current map lies between the plateaus of either sign, near the blockade level).
     const rowAbs = new Float64Array(rows);
     for (let y = 0; y < rows; y++) {
       let s = 0;
-      for (let x = 0; x < cols; x++) s += Math.abs(smooth[y * cols + x]! - offset);
+      for (let x = 0; x < cols; x++) s += Math.abs(smooth[y * cols + x]! - middle);
       rowAbs[y] = s;
     }
-    zeroBiasRow = subPixelArgMin(smoothProfile(rowAbs, 2));
+    const profile = smoothProfile(rowAbs, 2);
+    const lo = Math.max(0, Math.round((0.5 - CURRENT_BAND / 2) * (rows - 1)));
+    const hi = Math.min(rows - 1, Math.round((0.5 + CURRENT_BAND / 2) * (rows - 1)));
+    zeroBiasRow = lo + subPixelArgMin(profile.subarray(lo, hi + 1));
     const y0 = Math.round(zeroBiasRow);
     const near = new Float64Array(cols * 3);
     let k = 0;
@@ -315,7 +362,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const bandValues = band.subarray(0, k);
   const centre = median(bandValues);
   for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);
-  const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (Math.abs(hi) + Math.abs(lo)), Number.MIN_VALUE);
+  const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (hi + lo), Number.MIN_VALUE);
   // Noise of the evidence map: MAD over the whole map (mostly flat: blockade or plateaus).
   const evidenceAbs = Float64Array.from(evidence, Math.abs);
   const evidenceNoise = Math.max(median(evidenceAbs) * MAD_TO_SIGMA, Number.MIN_VALUE);
@@ -337,7 +384,9 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     lowerStrength[x] = ds / unit;
     if (upperStrength[x]! >= STRONG_EDGE_SIGMA || lowerStrength[x]! >= STRONG_EDGE_SIGMA) strongColumns++;
   }
-  const structured = strongColumns >= STRUCTURE_FRACTION * cols && Math.max(hi, lo) > 8 * levelNoise;
+  let conducting = 0;
+  for (let i = 0; i < n; i++) if (level[i]! > STRONG_EDGE_SIGMA * levelNoise) conducting++;
+  const structured = readout === 'current' ? conducting >= STRUCTURED_AREA * n : strongColumns >= STRUCTURE_FRACTION * cols;
   return { rows, cols, readout, zeroBiasRow, upper, lower, upperStrength, lowerStrength, structured, evidence, evidenceNoise };
 }
 

@@ -1,14 +1,21 @@
 // coulomb-diamond-segmenter-v0: blockade mask of a Coulomb-diamond map (axis 0 = bias, axis 1 = gate), 1 inside
 // the diamonds. Per gate column the blockade is the bias interval around zero bias bounded by the first
 // conductance peak on each side (orthodox theory: the peak of dI/dV_b is the T = 0 edge; Kouwenhoven et al.,
-// NATO ASI E 345 (1997), Sec. 2.3), found by blockade-edges.ts; the edges are cleaned by a 3-column median.
-// Pure noise (no strong conductance edges in STRUCTURE_FRACTION of the columns) gives an empty mask.
+// NATO ASI E 345 (1997), Sec. 2.3; blockade-edges.ts). Those edges are regularised by the constant-interaction
+// lattice fit (shared zero-bias row and slopes, diamonds touching at degeneracy points; diamond-lattice-fit.ts) and
+// the fitted diamonds are rasterised, cut ones included. If the lattice does not describe the edges (median
+// residual > LATTICE_MAX_RESIDUAL_PX), the per-column edges (3-column median) are used directly.
+// Pure noise (no transport structure) gives an empty mask.
 import { findBlockadeEdges, medianAlongColumns, type BlockadeEdges } from './blockade-edges.js';
+import { fitLatticeToEdges, type LatticeFit } from './diamond-lattice-fit.js';
 
 export interface DiamondSegmentation {
   mask: Uint8Array;
   edges: BlockadeEdges;
+  lattice: LatticeFit | null;
 }
+
+const LATTICE_MAX_RESIDUAL_PX = 1.5;
 
 /** Mask of pixels strictly between the upper and lower edge of their column (NaN edge = the window border). */
 export function maskFromEdges(upper: Float64Array, lower: Float64Array, rows: number, cols: number): Uint8Array {
@@ -21,10 +28,17 @@ export function maskFromEdges(upper: Float64Array, lower: Float64Array, rows: nu
   return mask;
 }
 
-export function segmentCoulombDiamonds(data: Float64Array, rows: number, cols: number): DiamondSegmentation {
+/** Per-column edges of the raw map, cleaned by a 3-column median; null edges when the map is unstructured. */
+export function cleanedBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
   const edges = findBlockadeEdges(data, rows, cols);
-  if (!edges.structured) return { mask: new Uint8Array(rows * cols), edges };
-  const upper = medianAlongColumns(edges.upper);
-  const lower = medianAlongColumns(edges.lower);
-  return { mask: maskFromEdges(upper, lower, rows, cols), edges: { ...edges, upper, lower } };
+  return { ...edges, upper: medianAlongColumns(edges.upper), lower: medianAlongColumns(edges.lower) };
+}
+
+export function segmentCoulombDiamonds(data: Float64Array, rows: number, cols: number): DiamondSegmentation {
+  const edges = cleanedBlockadeEdges(data, rows, cols);
+  if (!edges.structured) return { mask: new Uint8Array(rows * cols), edges, lattice: null };
+  const lattice = fitLatticeToEdges(edges);
+  if (!lattice || lattice.medianResidual > LATTICE_MAX_RESIDUAL_PX) return { mask: maskFromEdges(edges.upper, edges.lower, rows, cols), edges, lattice };
+  const { upper, lower } = lattice;
+  return { mask: maskFromEdges(upper, lower, rows, cols), edges, lattice };
 }

@@ -6,6 +6,8 @@
 // y0 + min(c(x − x_k), a(x_{k+1} − x)). It is fitted to the per-column sub-pixel edges by damped Gauss–Newton
 // (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k (bias half-height, rows)
 // = a·c·(x_{k+1} − x_k)/(a + c); lever arm (rows per column) = charging energy / gate width = a·c/(a + c).
+import type { BlockadeEdges } from './blockade-edges.js';
+import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 
 export interface DiamondLattice {
@@ -16,6 +18,8 @@ export interface DiamondLattice {
 }
 
 const ITERATIONS = 12;
+/** Interval heights below this fraction of the largest (or 2.5 px) mark a degeneracy point in the initial guess. */
+const DEGENERACY_HEIGHT_FRACTION = 0.15;
 const DAMPING = 1e-3;
 const TRIM_SIGMA = 3;
 /** Edge points within this many columns of a degeneracy point are left out (the edges merge there). */
@@ -90,8 +94,8 @@ function solveDense(a: Float64Array, b: Float64Array, n: number): Float64Array |
   return x;
 }
 
-/** Fits the lattice to per-column upper/lower edges (NaN = none) starting from `init`. */
-export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init: DiamondLattice): DiamondLattice {
+/** Fits the lattice to per-column upper/lower edges (NaN = none) starting from `init`; also returns the median |residual|. */
+export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init: DiamondLattice): DiamondLattice & { medianResidual: number } {
   const points: EdgePoint[] = [];
   for (let x = 0; x < upper.length; x++) {
     if (!Number.isNaN(upper[x]!)) points.push({ x, y: upper[x]!, upper: true });
@@ -101,6 +105,7 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
   const n = 3 + lattice.degeneracy.length;
   const grad = new Float64Array(n);
   const use = new Uint8Array(points.length).fill(1);
+  let medianResidual = Infinity;
   for (let iter = 0; iter < ITERATIONS; iter++) {
     const jtj = new Float64Array(n * n);
     const jtr = new Float64Array(n);
@@ -130,10 +135,81 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     for (let k = 1; k < next.degeneracy.length; k++) next.degeneracy[k] = Math.max(next.degeneracy[k]!, next.degeneracy[k - 1]! + 1);
     lattice = next;
     const sorted = Float64Array.from(residuals).sort();
+    medianResidual = sorted[sorted.length >> 1] ?? Infinity;
     const scale = Math.max(0.4, 1.4826 * sorted[sorted.length >> 1]!);
     residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale ? 1 : 0));
   }
-  return lattice;
+  return { ...lattice, medianResidual };
+}
+
+/** The model's upper and lower blockade edges per column (NaN where a diamond closes). */
+export function latticeEdges(l: DiamondLattice, cols: number): { upper: Float64Array; lower: Float64Array } {
+  const upper = new Float64Array(cols);
+  const lower = new Float64Array(cols);
+  for (let x = 0; x < cols; x++) {
+    const k = diamondIndex(l.degeneracy, x);
+    const xl = l.degeneracy[k]!;
+    const xr = l.degeneracy[k + 1]!;
+    if (x <= xl || x >= xr) {
+      upper[x] = lower[x] = l.zeroBiasRow;
+      continue;
+    }
+    upper[x] = l.zeroBiasRow - Math.min(l.slopeA * (x - xl), l.slopeC * (xr - x));
+    lower[x] = l.zeroBiasRow + Math.min(l.slopeC * (x - xl), l.slopeA * (xr - x));
+  }
+  return { upper, lower };
+}
+
+export interface LatticeFit extends DiamondLattice {
+  medianResidual: number;
+  /** Model edges per column. */
+  upper: Float64Array;
+  lower: Float64Array;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1]! : NaN;
+}
+
+/**
+ * Initial guess and fit from per-column edges: degeneracy points where the blockade interval closes, extended by
+ * the median spacing past both window sides; slopes from per-diamond parallelogram fits of the edge mask.
+ */
+export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
+  const { upper, lower, rows, cols } = edges;
+  const heights = Array.from({ length: cols }, (_, x) => (Number.isNaN(upper[x]!) || Number.isNaN(lower[x]!) ? rows : lower[x]! - upper[x]!));
+  const finite = heights.filter((h) => h < rows);
+  if (finite.length < 4) return null;
+  const threshold = Math.max(2.5, DEGENERACY_HEIGHT_FRACTION * Math.max(...finite));
+  const degeneracy: number[] = [];
+  for (let x = 0; x < cols; ) {
+    if (heights[x]! > threshold) {
+      x++;
+      continue;
+    }
+    let end = x;
+    while (end + 1 < cols && heights[end + 1]! <= threshold) end++;
+    degeneracy.push((x + end) / 2);
+    x = end + 1;
+  }
+  const mask = new Uint8Array(rows * cols);
+  for (let x = 0; x < cols; x++) {
+    const u = Number.isNaN(upper[x]!) ? -1 : upper[x]!;
+    const d = Number.isNaN(lower[x]!) ? rows : lower[x]!;
+    for (let y = Math.max(0, Math.floor(u) + 1); y < Math.min(rows, Math.ceil(d)); y++) if (y > u && y < d) mask[y * cols + x] = 1;
+  }
+  const local = diamondsFromMask(mask, rows, cols);
+  const slopeA = local.length ? median(local.map((d) => d.slopeA)) : 1;
+  const slopeC = local.length ? median(local.map((d) => d.slopeC)) : 1;
+  const maxHeight = Math.max(...finite, 1);
+  let spacing = degeneracy.length >= 2 ? median(degeneracy.slice(1).map((x, k) => x - degeneracy[k]!)) : (maxHeight / 2) * (1 / slopeA + 1 / slopeC);
+  if (!(spacing > 2)) spacing = cols / 3;
+  if (degeneracy.length === 0) degeneracy.push(cols / 2);
+  while (degeneracy[0]! > -0.5) degeneracy.unshift(degeneracy[0]! - spacing);
+  while (degeneracy[degeneracy.length - 1]! < cols - 0.5) degeneracy.push(degeneracy[degeneracy.length - 1]! + spacing);
+  const fit = fitDiamondLattice(upper, lower, { zeroBiasRow: edges.zeroBiasRow, slopeA, slopeC, degeneracy });
+  return { ...fit, ...latticeEdges(fit, cols) };
 }
 
 export function latticeLeverArm(l: DiamondLattice): number {
