@@ -20,6 +20,18 @@ export interface DiamondLattice {
 const ITERATIONS = 12;
 /** Interval heights below this fraction of the largest (or 2.5 px) mark a degeneracy point in the initial guess. */
 const DEGENERACY_HEIGHT_FRACTION = 0.15;
+/** Zero-bias transport peaks: at least this many noise std and this fraction of the highest, MIN_SPACING_FRACTION of the width apart. */
+const PEAK_SIGMA = 4;
+const DEGENERACY_PEAK_FRACTION = 0.15;
+const MIN_SPACING_FRACTION = 0.06;
+/** A fitted diamond wider than this multiple of the median width is split. */
+const SPLIT_WIDTH_RATIO = 1.6;
+/** Split candidates: zero-bias peaks of at least WEAK_PEAK_SIGMA; a split must cut the capped cost by SPLIT_GAIN. */
+const WEAK_PEAK_SIGMA = 2;
+const SPLIT_GAIN = 0.1;
+const MAX_SPLITS = 3;
+/** Residuals are capped at this many pixels in the cost that compares lattices. */
+const COST_CAP_PX = 2;
 const DAMPING = 1e-3;
 const TRIM_SIGMA = 3;
 /** Edge points within this many columns of a degeneracy point are left out (the edges merge there). */
@@ -95,7 +107,7 @@ function solveDense(a: Float64Array, b: Float64Array, n: number): Float64Array |
 }
 
 /** Fits the lattice to per-column upper/lower edges (NaN = none) starting from `init`; also returns the median |residual|. */
-export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init: DiamondLattice): DiamondLattice & { medianResidual: number } {
+export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init: DiamondLattice): DiamondLattice & { medianResidual: number; cost: number } {
   const points: EdgePoint[] = [];
   for (let x = 0; x < upper.length; x++) {
     if (!Number.isNaN(upper[x]!)) points.push({ x, y: upper[x]!, upper: true });
@@ -106,6 +118,7 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
   const grad = new Float64Array(n);
   const use = new Uint8Array(points.length).fill(1);
   let medianResidual = Infinity;
+  let cost = Infinity;
   for (let iter = 0; iter < ITERATIONS; iter++) {
     const jtj = new Float64Array(n * n);
     const jtr = new Float64Array(n);
@@ -136,10 +149,12 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     lattice = next;
     const sorted = Float64Array.from(residuals).sort();
     medianResidual = sorted[sorted.length >> 1] ?? Infinity;
+    cost = 0;
+    for (const r of residuals) cost += Math.min(r * r, COST_CAP_PX * COST_CAP_PX);
     const scale = Math.max(0.4, 1.4826 * sorted[sorted.length >> 1]!);
     residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale ? 1 : 0));
   }
-  return { ...lattice, medianResidual };
+  return { ...lattice, medianResidual, cost };
 }
 
 /** The model's upper and lower blockade edges per column (NaN where a diamond closes). */
@@ -181,17 +196,45 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   const heights = Array.from({ length: cols }, (_, x) => (Number.isNaN(upper[x]!) || Number.isNaN(lower[x]!) ? rows : lower[x]! - upper[x]!));
   const finite = heights.filter((h) => h < rows);
   if (finite.length < 4) return null;
-  const threshold = Math.max(2.5, DEGENERACY_HEIGHT_FRACTION * Math.max(...finite));
+  // Degeneracy points: transport peaks along the zero-bias row (the only places it conducts)…
   const degeneracy: number[] = [];
-  for (let x = 0; x < cols; ) {
-    if (heights[x]! > threshold) {
-      x++;
-      continue;
+  const y0 = Math.max(1, Math.min(rows - 2, Math.round(edges.zeroBiasRow)));
+  const profile = new Float64Array(cols);
+  for (let x = 0; x < cols; x++) {
+    let s = 0;
+    for (let y = y0 - 1; y <= y0 + 1; y++) for (let dx = -1; dx <= 1; dx++) s += edges.evidence[y * cols + Math.max(0, Math.min(cols - 1, x + dx))]! * (dx === 0 ? 2 : 1);
+    profile[x] = s / 12;
+  }
+  const peak = Math.max(...profile);
+  const minSeparation = Math.max(4, MIN_SPACING_FRACTION * cols);
+  if (peak > PEAK_SIGMA * edges.evidenceNoise) {
+    for (let x = 0; x < cols; x++) {
+      const v = profile[x]!;
+      if (v < DEGENERACY_PEAK_FRACTION * peak || v < PEAK_SIGMA * edges.evidenceNoise) continue;
+      if ((x > 0 && profile[x - 1]! > v) || (x + 1 < cols && profile[x + 1]! >= v)) continue;
+      const last = degeneracy[degeneracy.length - 1];
+      if (last !== undefined && x - last < minSeparation) {
+        if (v > profile[Math.round(last)]!) degeneracy[degeneracy.length - 1] = x;
+        continue;
+      }
+      degeneracy.push(x);
     }
-    let end = x;
-    while (end + 1 < cols && heights[end + 1]! <= threshold) end++;
-    degeneracy.push((x + end) / 2);
-    x = end + 1;
+  }
+  // …and where the blockade interval closes (merged with the peaks closer than minSeparation).
+  {
+    const threshold = Math.max(2.5, DEGENERACY_HEIGHT_FRACTION * Math.max(...finite));
+    for (let x = 0; x < cols; ) {
+      if (heights[x]! > threshold) {
+        x++;
+        continue;
+      }
+      let end = x;
+      while (end + 1 < cols && heights[end + 1]! <= threshold) end++;
+      const centre = (x + end) / 2;
+      if (degeneracy.every((d) => Math.abs(d - centre) >= minSeparation)) degeneracy.push(centre);
+      x = end + 1;
+    }
+    degeneracy.sort((a, b) => a - b);
   }
   const mask = new Uint8Array(rows * cols);
   for (let x = 0; x < cols; x++) {
@@ -208,7 +251,32 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   if (degeneracy.length === 0) degeneracy.push(cols / 2);
   while (degeneracy[0]! > -0.5) degeneracy.unshift(degeneracy[0]! - spacing);
   while (degeneracy[degeneracy.length - 1]! < cols - 0.5) degeneracy.push(degeneracy[degeneracy.length - 1]! + spacing);
-  const fit = fitDiamondLattice(upper, lower, { zeroBiasRow: edges.zeroBiasRow, slopeA, slopeC, degeneracy });
+  let fit = fitDiamondLattice(upper, lower, { zeroBiasRow: edges.zeroBiasRow, slopeA, slopeC, degeneracy });
+  // Missed degeneracy points (weak zero-bias peaks, noisy edges near the vertex): try weaker peaks and the middles
+  // of wide diamonds, keep a split when it lowers the capped residual cost by SPLIT_GAIN.
+  const candidates: number[] = [];
+  for (let x = 1; x + 1 < cols; x++) {
+    const v = profile[x]!;
+    if (v >= WEAK_PEAK_SIGMA * edges.evidenceNoise && v >= profile[x - 1]! && v > profile[x + 1]!) candidates.push(x);
+  }
+  for (let round = 0; round < MAX_SPLITS; round++) {
+    const widths = fit.degeneracy.slice(1).map((x, k) => x - fit.degeneracy[k]!);
+    const typical = median(widths);
+    const trials = new Set<number>();
+    for (const c of candidates) if (fit.degeneracy.every((d) => Math.abs(d - c) >= minSeparation)) trials.add(c);
+    fit.degeneracy.forEach((x, k) => {
+      const next = fit.degeneracy[k + 1];
+      if (next !== undefined && next - x > SPLIT_WIDTH_RATIO * typical && (x + next) / 2 > 0 && (x + next) / 2 < cols - 1) trials.add((x + next) / 2);
+    });
+    let best = fit;
+    for (const t of trials) {
+      const split = [...fit.degeneracy, t].sort((a, b) => a - b);
+      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopeA: fit.slopeA, slopeC: fit.slopeC, degeneracy: split });
+      if (trial.cost < best.cost) best = trial;
+    }
+    if (best === fit || best.cost > (1 - SPLIT_GAIN) * fit.cost) break;
+    fit = best;
+  }
   return { ...fit, ...latticeEdges(fit, cols) };
 }
 
