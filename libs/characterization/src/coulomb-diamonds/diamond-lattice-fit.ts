@@ -30,6 +30,7 @@ const SPLIT_WIDTH_RATIO = 1.6;
 const WEAK_PEAK_SIGMA = 2;
 const SPLIT_GAIN = 0.1;
 const MAX_SPLITS = 3;
+const MERGE_TOLERANCE = 0.05;
 /** Residuals are capped at this many pixels in the cost that compares lattices. */
 const COST_CAP_PX = 2;
 const DAMPING = 1e-3;
@@ -252,6 +253,20 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   while (degeneracy[0]! > -0.5) degeneracy.unshift(degeneracy[0]! - spacing);
   while (degeneracy[degeneracy.length - 1]! < cols - 0.5) degeneracy.push(degeneracy[degeneracy.length - 1]! + spacing);
   let fit = fitDiamondLattice(upper, lower, { zeroBiasRow: edges.zeroBiasRow, slopeA, slopeC, degeneracy });
+  // Spurious degeneracy points (noise closing the interval in a column or two): drop one when the fit without it
+  // costs at most MERGE_TOLERANCE more.
+  for (let round = 0; round < MAX_SPLITS; round++) {
+    let best: typeof fit | null = null;
+    for (let k = 1; k + 1 < fit.degeneracy.length; k++) {
+      const x = fit.degeneracy[k]!;
+      if (x < 0 || x > cols - 1) continue;
+      const merged = fit.degeneracy.filter((_, j) => j !== k);
+      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopeA: fit.slopeA, slopeC: fit.slopeC, degeneracy: merged });
+      if (trial.cost <= (1 + MERGE_TOLERANCE) * fit.cost && (!best || trial.cost < best.cost)) best = trial;
+    }
+    if (!best) break;
+    fit = best;
+  }
   // Missed degeneracy points (weak zero-bias peaks, noisy edges near the vertex): try weaker peaks and the middles
   // of wide diamonds, keep a split when it lowers the capped residual cost by SPLIT_GAIN.
   const candidates: number[] = [];

@@ -20,6 +20,8 @@ const MIN_SIZE_FRACTION = 0.04;
 /** A column-height minimum at most this fraction of the smaller neighbouring maximum splits a component. */
 const NECK_FRACTION = 0.25;
 const FIT_ITERATIONS = 6;
+/** A diamond's pixels must cover between MIN_FILL and 1/MIN_FILL of its fitted parallelogram. */
+const MIN_FILL = 0.85;
 /** Points farther than this many robust residual std from their line are left out of the next fit. */
 const TRIM_SIGMA = 3;
 
@@ -183,17 +185,26 @@ export function diamondsFromMask(mask: ArrayLike<number>, rows: number, cols: nu
   const minWidth = Math.max(3, MIN_SIZE_FRACTION * cols);
   const minHeight = Math.max(3, MIN_SIZE_FRACTION * rows);
   const found: MaskDiamond[] = [];
+  // Column spans and pixel counts of every component in one pass.
+  const top = new Int32Array((count + 1) * cols).fill(-1);
+  const bottom = new Int32Array((count + 1) * cols).fill(-1);
+  const pixels = new Int32Array(count + 1);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const label = labels[y * cols + x]!;
+      if (!label) continue;
+      pixels[label]!++;
+      const k = label * cols + x;
+      if (top[k]! < 0) top[k] = y;
+      bottom[k] = y;
+    }
+  }
   for (let label = 1; label <= count; label++) {
+    if (pixels[label]! < minWidth * minHeight * MIN_FILL * 0.5) continue;
     const spans: ColumnSpan[] = [];
     for (let x = 0; x < cols; x++) {
-      let top = -1;
-      let bottom = -1;
-      for (let y = 0; y < rows; y++) {
-        if (labels[y * cols + x] !== label) continue;
-        if (top < 0) top = y;
-        bottom = y;
-      }
-      if (top >= 0) spans.push({ x, top, bottom });
+      const k = label * cols + x;
+      if (top[k]! >= 0) spans.push({ x, top: top[k]!, bottom: bottom[k]! });
     }
     for (const piece of splitAtNecks(spans)) {
       if (piece.length < minWidth) continue;
@@ -216,8 +227,13 @@ export function diamondsFromMask(mask: ArrayLike<number>, rows: number, cols: nu
       if (!params) continue;
       const vertices = parallelogramVertices(params);
       if (!vertices.every((v) => insideWindow(v, rows, cols))) continue;
-      const [left, top, right, bottom] = vertices;
-      if (!(right[0] - left[0] >= minWidth && bottom[1] - top[1] >= minHeight)) continue;
+      const [left, vTop, right, vBottom] = vertices;
+      if (!(right[0] - left[0] >= minWidth && vBottom[1] - vTop[1] >= minHeight)) continue;
+      // The piece must fill its parallelogram (area = half the cross product of the diagonals): rejects noise blobs.
+      const area = Math.abs((right[0] - left[0]) * (vBottom[1] - vTop[1]) - (right[1] - left[1]) * (vBottom[0] - vTop[0])) / 2;
+      let inPiece = 0;
+      for (const s of piece) inPiece += s.bottom - s.top + 1;
+      if (inPiece < MIN_FILL * area || inPiece > area / MIN_FILL) continue;
       found.push({ vertices, slopeA: params[0]!, slopeC: params[1]! });
     }
   }
