@@ -8,27 +8,32 @@ import { addDiamondCounts, countDiamondMatches, diamondF1, emptyDiamondCounts, m
 const SEEDS = tuningSeeds(40, 5000);
 const truthOf = (map: CoulombDiamondMap): TrueDiamond[] => map.diamonds.map((d) => ({ vertices: [d.left, d.top, d.right, d.bottom], complete: d.complete }));
 
-function score(detect: (map: CoulombDiamondMap) => DiamondVertices[], size = 128) {
-  const counts = emptyDiamondCounts();
-  for (const seed of SEEDS) {
-    const map = generateCoulombDiamondMap(seed, { rows: size, cols: size });
-    addDiamondCounts(counts, countDiamondMatches(detect(map), truthOf(map)));
+/** Simulated maps, generated once per size (the simulator is the slow part). */
+const MAPS = new Map<number, CoulombDiamondMap[]>();
+function maps(size: number, count: number): CoulombDiamondMap[] {
+  let list = MAPS.get(size);
+  if (!list) {
+    list = SEEDS.slice(0, count).map((seed) => generateCoulombDiamondMap(seed, { rows: size, cols: size }));
+    MAPS.set(size, list);
   }
+  return list;
+}
+
+function score(detect: (map: CoulombDiamondMap) => DiamondVertices[], size = 128, count = SEEDS.length) {
+  const counts = emptyDiamondCounts();
+  for (const map of maps(size, count)) addDiamondCounts(counts, countDiamondMatches(detect(map), truthOf(map)));
   return diamondF1(counts);
 }
 
 describe('Coulomb-diamond models', () => {
   it('segmenter-v0: mean blockade IoU ≥ 0.93 on current and conductance maps', () => {
     let sum = 0;
-    for (const seed of SEEDS) {
-      const map = generateCoulombDiamondMap(seed);
-      sum += maskIoU(segmentCoulombDiamonds(map.data, 128, 128).mask, map.blockade);
-    }
+    for (const map of maps(128, SEEDS.length)) sum += maskIoU(segmentCoulombDiamonds(map.data, 128, 128).mask, map.blockade);
     expect(sum / SEEDS.length).toBeGreaterThanOrEqual(0.93);
   });
 
   it('detector-v0: exact masks (256×256) give F1 ≥ 0.97 and vertex error ≤ 0.5 px', () => {
-    const s = score((map) => detectDiamondsInMask(map.blockade, 256, 256).diamonds, 256);
+    const s = score((map) => detectDiamondsInMask(map.blockade, 256, 256).diamonds, 256, 12);
     expect(s.f1).toBeGreaterThanOrEqual(0.97);
     expect(s.meanVertexError).toBeLessThanOrEqual(0.5);
   });
@@ -45,8 +50,7 @@ describe('Coulomb-diamond models', () => {
 
   it('detector-v2: charging energy and lever arm within 3 % (mean relative error) of the labels', () => {
     const errors = { energy: 0, lever: 0, count: 0 };
-    for (const seed of SEEDS.slice(0, 20)) {
-      const map = generateCoulombDiamondMap(seed);
+    for (const map of maps(128, SEEDS.length)) {
       const out = detectDiamondsV2(map.data, 128, 128);
       out.diamonds.forEach((d, i) => {
         const truth = map.diamonds.find((t) => Math.abs(t.left[0] - d[0][0]) < 4 && Math.abs(t.right[0] - d[2][0]) < 4);
@@ -77,7 +81,7 @@ describe('Coulomb-diamond models', () => {
   });
 
   it('return the documented outputs on nominal shapes', () => {
-    const map = generateCoulombDiamondMap(SEEDS[0]!);
+    const map = maps(128, SEEDS.length)[0]!;
     const input = { shape: [128, 128], data: map.data };
     const segmentation = runModel('coulomb-diamond-segmenter-v0', input)['segmentation'] as number[][];
     expect(segmentation).toHaveLength(128);
@@ -90,7 +94,7 @@ describe('Coulomb-diamond models', () => {
     expect(v2['charging_energy']).toHaveLength(vertices.length);
     expect(v2['lever_arm']).toHaveLength(vertices.length);
     expect((runModel('coulomb-diamond-detector-v1', input)['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
-    const big = generateCoulombDiamondMap(SEEDS[0]!, { rows: 256, cols: 256 });
+    const big = maps(256, 12)[0]!;
     expect((runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(big.blockade) })['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
   });
 

@@ -20,8 +20,11 @@ const MIN_SIZE_FRACTION = 0.04;
 /** A column-height minimum at most this fraction of the smaller neighbouring maximum splits a component. */
 const NECK_FRACTION = 0.25;
 const FIT_ITERATIONS = 6;
-/** A diamond's pixels must cover between MIN_FILL and 1/MIN_FILL of its fitted parallelogram. */
+/** Smallest component considered, as a fraction of the smallest diamond's bounding box. */
 const MIN_FILL = 0.85;
+/** Shape checks: at most this fraction of holes in the column spans, and this IoU with the fitted parallelogram. */
+const MAX_HOLE_FRACTION = 0.05;
+const MIN_SHAPE_IOU = 0.9;
 /** Points farther than this many robust residual std from their line are left out of the next fit. */
 const TRIM_SIGMA = 3;
 
@@ -59,6 +62,8 @@ interface ColumnSpan {
   x: number;
   top: number;
   bottom: number;
+  /** Mask pixels of the component in this column (< bottom − top + 1 when it has holes). */
+  pixels: number;
 }
 
 /** Splits a run of column spans at necks (column-height minima well below both neighbouring maxima). */
@@ -189,12 +194,14 @@ export function diamondsFromMask(mask: ArrayLike<number>, rows: number, cols: nu
   const top = new Int32Array((count + 1) * cols).fill(-1);
   const bottom = new Int32Array((count + 1) * cols).fill(-1);
   const pixels = new Int32Array(count + 1);
+  const columnPixels = new Int32Array((count + 1) * cols);
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < cols; x++) {
       const label = labels[y * cols + x]!;
       if (!label) continue;
       pixels[label]!++;
       const k = label * cols + x;
+      columnPixels[k]!++;
       if (top[k]! < 0) top[k] = y;
       bottom[k] = y;
     }
@@ -204,7 +211,7 @@ export function diamondsFromMask(mask: ArrayLike<number>, rows: number, cols: nu
     const spans: ColumnSpan[] = [];
     for (let x = 0; x < cols; x++) {
       const k = label * cols + x;
-      if (top[k]! >= 0) spans.push({ x, top: top[k]!, bottom: bottom[k]! });
+      if (top[k]! >= 0) spans.push({ x, top: top[k]!, bottom: bottom[k]!, pixels: columnPixels[k]! });
     }
     for (const piece of splitAtNecks(spans)) {
       if (piece.length < minWidth) continue;
@@ -229,11 +236,26 @@ export function diamondsFromMask(mask: ArrayLike<number>, rows: number, cols: nu
       if (!vertices.every((v) => insideWindow(v, rows, cols))) continue;
       const [left, vTop, right, vBottom] = vertices;
       if (!(right[0] - left[0] >= minWidth && vBottom[1] - vTop[1] >= minHeight)) continue;
-      // The piece must fill its parallelogram (area = half the cross product of the diagonals): rejects noise blobs.
-      const area = Math.abs((right[0] - left[0]) * (vBottom[1] - vTop[1]) - (right[1] - left[1]) * (vBottom[0] - vTop[0])) / 2;
-      let inPiece = 0;
-      for (const s of piece) inPiece += s.bottom - s.top + 1;
-      if (inPiece < MIN_FILL * area || inPiece > area / MIN_FILL) continue;
+      // The piece must be a solid parallelogram: few holes, and its column spans overlap the fitted shape
+      // (IoU ≥ MIN_SHAPE_IOU); rejects noise blobs.
+      const [a, c, u1, u2, u3, u4] = params as [number, number, number, number, number, number];
+      let spanLength = 0;
+      let holes = 0;
+      let overlap = 0;
+      let union = 0;
+      for (const s of piece) {
+        const length = s.bottom - s.top + 1;
+        spanLength += length;
+        holes += length - s.pixels;
+        const fitTop = Math.max(u1 - a * s.x, u3 + c * s.x);
+        const fitBottom = Math.min(u4 + c * s.x, u2 - a * s.x);
+        const lo = s.top - 0.5;
+        const hi = s.bottom + 0.5;
+        const inter = Math.max(0, Math.min(hi, fitBottom) - Math.max(lo, fitTop));
+        overlap += inter;
+        union += hi - lo + Math.max(0, fitBottom - fitTop) - inter;
+      }
+      if (holes > MAX_HOLE_FRACTION * spanLength || overlap < MIN_SHAPE_IOU * union) continue;
       found.push({ vertices, slopeA: params[0]!, slopeC: params[1]! });
     }
   }

@@ -91,19 +91,31 @@ const fermi = (e: number, kT: number): number => {
   return u > 40 ? 0 : u < -40 ? 1 : 1 / (1 + Math.exp(u));
 };
 
+/** Transitions farther than this many kT (plus the largest excitation) from both leads are frozen: skipped. */
+const FROZEN_KT = 36;
+
 /** Net electron flow drain → dot → source (the sign of the bias) at gate g and bias b. */
-function sequentialCurrent(transitions: Transition[], lever: number, alphaS: number, kT: number, g: number, b: number, p: Float64Array): number {
+function sequentialCurrent(transitions: Transition[], lever: number, alphaS: number, kT: number, g: number, b: number, p: Float64Array, maxExcitation: number): number {
   const muS = -b;
-  const n = transitions.length;
-  // Birth–death chain: P_{k+1}/P_k = Γ_in(k)/Γ_out(k); solved in logs from state 0.
+  const shift = -lever * g - alphaS * b;
+  const low = Math.min(0, muS) - FROZEN_KT * kT - maxExcitation;
+  const high = Math.max(0, muS) + FROZEN_KT * kT;
+  // Levels increase with k: only the transitions near the bias window take part in transport.
+  let first = 0;
+  while (first < transitions.length && transitions[first]!.level + shift < low) first++;
+  let last = first;
+  while (last < transitions.length && transitions[last]!.level + shift <= high) last++;
+  const n = last - first;
+  if (n === 0) return 0;
+  // Birth–death chain: P_{k+1}/P_k = Γ_in(k)/Γ_out(k); solved in logs from the lowest state.
   let logP = 0;
   let maxLog = 0;
   p[0] = 0;
   const inD = new Float64Array(n);
   const outD = new Float64Array(n);
   for (let k = 0; k < n; k++) {
-    const t = transitions[k]!;
-    const mu = t.level - lever * g - alphaS * b;
+    const t = transitions[first + k]!;
+    const mu = t.level + shift;
     const fS = fermi(mu - muS, kT);
     const fD = fermi(mu, kT);
     let entS = fS;
@@ -188,7 +200,8 @@ export function generateCoulombDiamondMap(seed: number, options: CoulombDiamondO
   const n = rows * cols;
   const clean = new Float64Array(n);
   const p = new Float64Array(transitions.length + 1);
-  const currentAt = (x: number, y: number): number => sequentialCurrent(transitions, lever, alphaS, kT, gOf(x), bOf(y), p);
+  const maxExcitation = Math.max(0, ...transitions.flatMap((t) => t.excited.map((e) => e.energy)));
+  const currentAt = (x: number, y: number): number => sequentialCurrent(transitions, lever, alphaS, kT, gOf(x), bOf(y), p, maxExcitation);
   for (let y = 0; y < rows; y++) {
     for (let x = 0; x < cols; x++) {
       clean[y * cols + x] = readout === 'current' ? currentAt(x, y) : biasSign * (currentAt(x, y + 0.5) - currentAt(x, y - 0.5));
