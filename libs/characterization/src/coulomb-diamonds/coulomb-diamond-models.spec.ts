@@ -1,5 +1,5 @@
 import { generateCoulombDiamondMap, pinkNoise, createSeededRandom, tuningSeeds, whiteNoise, type CoulombDiamondMap } from '#qdc/device-physics';
-import { runModel } from '../model-runner.js';
+import { renderPlot, runModel } from '../model-runner.js';
 import { ModelInputError } from '../model-input-error.js';
 import { detectDiamondsInMask, detectDiamondsV1, detectDiamondsV2 } from './coulomb-diamond-detectors.model.js';
 import { segmentCoulombDiamonds } from './coulomb-diamond-segmenter.model.js';
@@ -96,6 +96,20 @@ describe('Coulomb-diamond models', () => {
     expect((runModel('coulomb-diamond-detector-v1', input)['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
     const big = maps(256, 12)[0]!;
     expect((runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(big.blockade) })['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('plot the diamonds as polygons with vertex markers, and the mask as tinted labels', () => {
+    const map = maps(128, SEEDS.length)[0]!;
+    const input = { shape: [128, 128], data: map.data };
+    for (const id of ['coulomb-diamond-detector-v2', 'coulomb-diamond-segmenter-v0']) {
+      const uri = renderPlot(id, input, runModel(id, input), { darkMode: false });
+      const svg = Buffer.from(uri.slice('data:image/svg+xml;base64,'.length), 'base64').toString('utf8');
+      expect(svg).toContain(id);
+      if (id.includes('detector')) {
+        expect(svg).toContain('<polyline');
+        expect(svg).toContain('<circle');
+      }
+    }
   });
 
   it('reject wrong shapes with ModelInputError saying what was expected', () => {
