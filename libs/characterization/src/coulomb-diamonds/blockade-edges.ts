@@ -5,8 +5,8 @@
 // bias, the blockade ends at the first conductance peak on each side.
 // Steps: binomial smoothing; read-out (current: signal of both signs; conductance: peaks of one sign); offset
 // (histogram mode, refined on the zero-bias rows) and noise (MAD of the zero-bias rows, Hampel 1974); the
-// zero-bias row (current: |I| summed over a row is smallest there; conductance: lines of both slopes merge there,
-// so a row's total variation is smallest); per column the first significant rise on each side, located at the
+// zero-bias row (current: |I − median| summed over a row is smallest there; conductance: the two edge families
+// meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
 // conductance maximum with a parabolic sub-pixel fit.
 
 export type DiamondReadoutGuess = 'current' | 'conductance';
@@ -35,9 +35,6 @@ const RISE_SIGMA = 4;
 /** The edge is the conductance maximum within this many rows before / after the first significant point. */
 const EDGE_BACK_ROWS = 3;
 const EDGE_AHEAD_ROWS = 8;
-const HALF_RISE = false;
-/** Current read-out: the plateau level is the median over this many rows beyond the first significant point. */
-const PLATEAU_ROWS = 4;
 /** Current read-out: dI/dy as a difference over ±this many rows (a smoothed derivative). */
 const CURRENT_DERIVATIVE_ROWS = 2;
 /** Conductance peaks this many noise std high count as strong edges; a map needs STRUCTURE_FRACTION of columns with two. */
@@ -50,11 +47,11 @@ const SPARSE_FRACTION = 0.3;
 const LARGE_FRACTION_OF_TAIL = 0.25;
 /** Current read-out: a map is structured when STRUCTURED_AREA of the pixels carry current above STRONG_EDGE_SIGMA noise std. */
 const STRUCTURED_AREA = 0.2;
-/** Conductance read-out: the zero-bias row is searched within ±SYMMETRY_BAND/2 of the window height around its centre. */
-const SYMMETRY_BAND = 0.4;
+/** Conductance read-out: the zero-bias row is searched within ±CONDUCTANCE_BAND/2 of the window height around its centre. */
+const CONDUCTANCE_BAND = 0.4;
 const LINE_SIGMA = 5;
-/** Current read-out: the zero-bias row is searched within ±CURRENT_BAND/2 of the window height around its centre. */
-const CURRENT_BAND = 0.6;
+/** Current read-out: the zero-bias row is searched within ±CURRENT_BAND/2 of the window height around its centre (1 = all rows). */
+const CURRENT_BAND = 1;
 
 const MAD_TO_SIGMA = 1.4826;
 
@@ -145,67 +142,9 @@ function subPixelArgMin(profile: Float64Array): number {
 }
 
 /**
- * Row of the centre of point symmetry of a conductance map: normalised auto-convolution Σ g(y, x)·g(s_y − y, s_x − x)
- * / Σ g² over the overlap, on a 2×2-binned map, for centres in the middle SYMMETRY_BAND of the rows; refined at full
- * resolution around the best centre.
- */
-function pointSymmetryRow(evidence: Float64Array, rows: number, cols: number): number {
-  const score = (g: Float64Array, r: number, c: number, sy: number, sx: number): number => {
-    const y0 = Math.max(0, sy - (r - 1));
-    const y1 = Math.min(r - 1, sy);
-    const x0 = Math.max(0, sx - (c - 1));
-    const x1 = Math.min(c - 1, sx);
-    if (y1 - y0 < 4 || x1 - x0 < 4) return -Infinity;
-    let num = 0;
-    let den = 0;
-    for (let y = y0; y <= y1; y++) {
-      const o = y * c;
-      const m = (sy - y) * c + sx;
-      for (let x = x0; x <= x1; x++) {
-        const v = g[o + x]!;
-        num += v * g[m - x]!;
-        den += v * v;
-      }
-    }
-    return den > 0 ? num / den : -Infinity;
-  };
-  const r2 = rows >> 1;
-  const c2 = cols >> 1;
-  const binned = new Float64Array(r2 * c2);
-  for (let y = 0; y < r2; y++)
-    for (let x = 0; x < c2; x++) {
-      const i = 2 * y * cols + 2 * x;
-      binned[y * c2 + x] = Math.max(0, evidence[i]! + evidence[i + 1]! + evidence[i + cols]! + evidence[i + cols + 1]!);
-    }
-  let best = -Infinity;
-  let bestSy = r2 - 1;
-  let bestSx = c2 - 1;
-  const lo = Math.round((1 - SYMMETRY_BAND) * (r2 - 1));
-  const hi = Math.round((1 + SYMMETRY_BAND) * (r2 - 1));
-  for (let sy = lo; sy <= hi; sy++)
-    for (let sx = Math.round(0.25 * (c2 - 1)); sx <= Math.round(1.75 * (c2 - 1)); sx++) {
-      const v = score(binned, r2, c2, sy, sx);
-      if (v > best) [best, bestSy, bestSx] = [v, sy, sx];
-    }
-  // Full resolution: binned centre s/2 ↔ original 2·(s/2) + ½ = s + ½, i.e. sums 2s + 1.
-  const clipped = new Float64Array(evidence.length);
-  for (let i = 0; i < evidence.length; i++) clipped[i] = Math.max(0, evidence[i]!);
-  const profile = new Float64Array(9);
-  const sxFull = 2 * bestSx + 1;
-  let bestFullSx = sxFull;
-  let bestFull = -Infinity;
-  for (let dx = -2; dx <= 2; dx++) {
-    const v = score(clipped, rows, cols, 2 * bestSy + 1, sxFull + dx);
-    if (v > bestFull) [bestFull, bestFullSx] = [v, sxFull + dx];
-  }
-  for (let k = 0; k < 9; k++) profile[k] = -score(clipped, rows, cols, 2 * bestSy + 1 + k - 4, bestFullSx);
-  return (2 * bestSy + 1 + subPixelArgMin(profile) - 4) / 2;
-}
-
-/**
  * Zero-bias row of a conductance map: the lines of both slopes merge pairwise at the degeneracy points there and no
  * excited-state line reaches it, so a row crosses the fewest lines (local maxima above LINE_SIGMA noise std).
- * Searched in the middle SYMMETRY_BAND of the rows; the centre of the run of rows with the fewest lines.
+ * Searched in the middle CONDUCTANCE_BAND of the rows; the centre of the run of rows with the fewest lines.
  */
 function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): number {
   const abs = Float64Array.from(evidence, Math.abs);
@@ -221,8 +160,8 @@ function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): num
     counts[y] = c;
   }
   const smooth = smoothProfile(counts, 2);
-  const lo = Math.max(0, Math.round((0.5 - SYMMETRY_BAND / 2) * (rows - 1)));
-  const hi = Math.min(rows - 1, Math.round((0.5 + SYMMETRY_BAND / 2) * (rows - 1)));
+  const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
+  const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
   let best = lo;
   for (let y = lo; y <= hi; y++) if (smooth[y]! < smooth[best]! || (smooth[y] === smooth[best] && Math.abs(y - rows / 2) < Math.abs(best - rows / 2))) best = y;
   const limit = smooth[best]! + 0.5;
@@ -247,31 +186,6 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
  * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
  * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
  */
-function walkToHalfRise(level: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number): [number, number] {
-  for (let y = start; y >= 0 && y < rows; y += step) {
-    if (level[y * cols + x]! <= threshold) continue;
-    // Plateau just beyond the first significant point; the edge is where the rise crosses half of it.
-    const plateau: number[] = [];
-    for (let k = 1; k <= PLATEAU_ROWS; k++) {
-      const yy = y + step * k;
-      if (yy >= 0 && yy < rows) plateau.push(level[yy * cols + x]!);
-    }
-    plateau.push(level[y * cols + x]!);
-    plateau.sort((u, v) => u - v);
-    const top = plateau[plateau.length >> 1]!;
-    const half = 0.5 * top;
-    let yy = y;
-    while (yy !== start && level[(yy - step) * cols + x]! > half) yy -= step;
-    const inside = yy - step;
-    if (yy === start || inside < 0 || inside >= rows) return [yy, top];
-    const a = level[inside * cols + x]!;
-    const b = level[yy * cols + x]!;
-    const f = b > a ? (half - a) / (b - a) : 0.5;
-    return [inside + step * Math.max(0, Math.min(1, f)), top];
-  }
-  return [NaN, 0];
-}
-
 function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
@@ -374,14 +288,12 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const threshold = RISE_SIGMA * levelNoise;
   let strongColumns = 0;
   for (let x = 0; x < cols; x++) {
-    const walk = readout === 'current' && HALF_RISE ? walkToHalfRise : (l: Float64Array, r: number, c: number, xx: number, s: number, st: number, t: number) => walkToEdge(l, evidence, r, c, xx, s, st, t);
-    const [u, us] = walk(level, rows, cols, x, y0, -1, threshold);
-    const [d, ds] = walk(level, rows, cols, x, y0, 1, threshold);
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold);
     upper[x] = u;
     lower[x] = d;
-    const unit = readout === 'current' && HALF_RISE ? levelNoise : evidenceNoise;
-    upperStrength[x] = us / unit;
-    lowerStrength[x] = ds / unit;
+    upperStrength[x] = us / evidenceNoise;
+    lowerStrength[x] = ds / evidenceNoise;
     if (upperStrength[x]! >= STRONG_EDGE_SIGMA || lowerStrength[x]! >= STRONG_EDGE_SIGMA) strongColumns++;
   }
   let conducting = 0;

@@ -9,7 +9,7 @@ import type { DiamondVertices } from './diamond-score.js';
 const RAW = 128;
 const MASK = 256;
 const RAW_WHAT = `a (${RAW}, ${RAW}) Coulomb-diamond map (axis 0 = bias, axis 1 = gate)`;
-const RAW_SHAPE = `(${RAW}, ${RAW}): current or differential conductance, axis 0 = bias (rows), axis 1 = gate (columns), any units, offset allowed; zero bias within the middle 40 % of the rows`;
+const RAW_SHAPE = `(${RAW}, ${RAW}): current or differential conductance, axis 0 = bias (rows), axis 1 = gate (columns), any units, offset allowed; for conductance maps zero bias within the middle 40 % of the rows`;
 const VERTICES =
   'diamond_vertices: per diamond [[left], [top], [right], [bottom]] as [x, y] pixels (x = column, y = row; left/right = the zero-bias vertices, top/bottom = smallest/largest row); ' +
   'only diamonds with all four vertices inside the window are reported';
