@@ -1,6 +1,6 @@
 // Accuracy sections for the Coulomb-diamond models (issue #5) on held-out simulated maps (BENCHMARK_SEEDS;
 // constant-interaction sequential tunnelling: random capacitances, tunnel rates, excited states, kT, offsets,
-// white + 1/f noise, current 70 % / conductance 30 %, first-step (or line) / noise 5–50, 2.2–4 diamonds across).
+// cotunnelling/leakage background, white + 1/f noise, current 70 % / conductance 30 %, first-step (or line) / noise 5–50, 2.2–4 diamonds across).
 // Ground truth = diamonds with all four vertices inside the window; detections over cut diamonds are don't-care.
 // The 256×256 masks for detector-v0 are the simulator's exact blockade labels.
 import { addDiamondCounts, countDiamondMatches, diamondF1, emptyDiamondCounts, maskIoU, runModel, type DiamondVertices, type TrueDiamond } from '#qdc/characterization';

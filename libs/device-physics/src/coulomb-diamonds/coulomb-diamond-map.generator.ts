@@ -12,8 +12,9 @@
 // Γ_l (1 − f) out per lead l; excited states of the (N+1)-electron dot add entry channels at μ_{N+1} + ε_k (fast
 // relaxation), which draws the excited-state lines parallel to the diamond edges outside the blockade.
 // Read-outs: current I, or differential conductance dI/dV_b (numerical derivative, half-row step).
-// Nuisances: random capacitances (asymmetric diamonds), per-transition tunnel rates, temperature, offset, white and
-// 1/f noise along the acquisition order (bias or gate fast), random axis directions.
+// Nuisances: random capacitances (asymmetric diamonds), per-transition tunnel rates, temperature, offset, a linear
+// background conductance (elastic cotunnelling / leakage, ≤ LEAK_FRACTION of the typical signal per charging energy,
+// half the maps), white and 1/f noise along the acquisition order (bias or gate fast), random axis directions.
 //
 // Labels (exact, T = 0): blockade mask (pixel centre inside a diamond), and per diamond its four vertices as
 // [x, y] in pixels (x = column, y = row; left/right = the zero-bias vertices by x, top/bottom by y), charging
@@ -75,6 +76,8 @@ export interface CoulombDiamondMap {
 }
 
 export const DIAMOND_SNR_RANGE = [5, 50] as const;
+/** Largest background (cotunnelling / leakage) current at |bias| = E_C, as a fraction of the typical signal. */
+export const LEAK_FRACTION = 0.04;
 /** Edge slopes (rows per column) are kept within this range, as an experimenter scales the axes. */
 export const DIAMOND_SLOPE_RANGE = [0.35, 4] as const;
 
@@ -217,6 +220,8 @@ export function generateCoulombDiamondMap(seed: number, options: CoulombDiamondO
   const white = whiteNoise(random, n);
   const pink = pinkNoise(random, n);
   const offset = random.between(-0.5, 0.5) * typical;
+  // Background conductance: I_bg = G·b (current) or G (conductance), G ≤ LEAK_FRACTION · typical / E_C.
+  const leak = random.chance(0.5) ? (random.between(0, LEAK_FRACTION) * typical) / chargingEnergy : 0;
   const gain = random.logBetween(0.1, 100);
   const data = new Float64Array(n);
   for (let y = 0; y < rows; y++) {
@@ -224,7 +229,8 @@ export function generateCoulombDiamondMap(seed: number, options: CoulombDiamondO
       const i = y * cols + x;
       const order = biasFast ? x * rows + y : i;
       const noise = Math.sqrt(1 - pinkFraction) * white[i]! + Math.sqrt(pinkFraction) * pink[order]!;
-      data[i] = gain * (clean[i]! + offset + noiseStd * noise);
+      const background = readout === 'current' ? leak * bOf(y) : leak;
+      data[i] = gain * (clean[i]! + background + offset + noiseStd * noise);
       clean[i] = gain * clean[i]!;
     }
   }

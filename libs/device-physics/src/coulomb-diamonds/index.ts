@@ -3,6 +3,7 @@ export {
   generateCoulombDiamondMap,
   DIAMOND_SNR_RANGE,
   DIAMOND_SLOPE_RANGE,
+  LEAK_FRACTION,
   type CoulombDiamondLabel,
   type CoulombDiamondMap,
   type CoulombDiamondOptions,
