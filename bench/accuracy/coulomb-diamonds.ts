@@ -4,7 +4,7 @@
 // Ground truth = diamonds with all four vertices inside the window; detections over cut diamonds are don't-care.
 // The 256×256 masks for detector-v0 are the simulator's exact blockade labels.
 import { addDiamondCounts, countDiamondMatches, diamondF1, emptyDiamondCounts, maskIoU, runModel, type DiamondVertices, type TrueDiamond } from '#qdc/characterization';
-import { benchmarkSeeds, generateCoulombDiamondMap, type CoulombDiamondMap } from '#qdc/device-physics';
+import { benchmarkSeeds, createSeededRandom, generateCoulombDiamondMap, type CoulombDiamondMap } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
 const IOU_TARGET = 0.9;
@@ -15,6 +15,22 @@ const truthOf = (map: CoulombDiamondMap): TrueDiamond[] => map.diamonds.map((d) 
 
 function verticesOf(output: Record<string, unknown>): DiamondVertices[] {
   return (output['diamond_vertices'] as number[][][]).map((d) => d.map(([x, y]) => [x!, y!]) as DiamondVertices);
+}
+
+/** A hand-drawn-like mask: boundary pixels flipped with probability 0.3, plus 0.2 % salt-and-pepper pixels. */
+function degradedMask(map: CoulombDiamondMap, seed: number): Float64Array {
+  const random = createSeededRandom(seed);
+  const { rows, cols, blockade } = map;
+  const out = Float64Array.from(blockade);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      const v = blockade[i]!;
+      const boundary = (x > 0 && blockade[i - 1] !== v) || (x + 1 < cols && blockade[i + 1] !== v) || (y > 0 && blockade[i - cols] !== v) || (y + 1 < rows && blockade[i + cols] !== v);
+      if ((boundary && random.chance(0.3)) || random.chance(0.002)) out[i] = 1 - v;
+    }
+  }
+  return out;
 }
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
@@ -52,6 +68,9 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   for (const m of masks) addDiamondCounts(v0, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(m.blockade) })), truthOf(m)));
   const maskComplete = masks.reduce((s, m) => s + m.diamonds.filter((d) => d.complete).length, 0);
   rows.push(...detectorRows('coulomb-diamond-detector-v0', `(256,256) exact blockade masks, ${maskComplete} complete diamonds`, masks.length, diamondF1(v0)));
+  const v0Degraded = emptyDiamondCounts();
+  masks.forEach((m, k) => addDiamondCounts(v0Degraded, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: degradedMask(m, 700_000 + k) })), truthOf(m))));
+  rows.push(...detectorRows('coulomb-diamond-detector-v0', '(256,256) masks, 30 % of boundary pixels flipped + 0.2 % salt/pepper', masks.length, diamondF1(v0Degraded)));
 
   const f1 = new Map<string, number>();
   const energy = { relative: 0, lever: 0, count: 0 };
