@@ -1,2 +1,12 @@
-// Simulators with exact labels for the Coulomb diamonds, anticrossings and electron unloading (issue #5).
-export {};
+// Simulators with exact labels for the Coulomb-diamond models (issue #5).
+export {
+  generateCoulombDiamondMap,
+  DIAMOND_SNR_RANGE,
+  DIAMOND_SLOPE_RANGE,
+  LEAK_FRACTION,
+  type CoulombDiamondLabel,
+  type CoulombDiamondMap,
+  type CoulombDiamondOptions,
+  type DiamondReadout,
+  type DiamondVertex,
+} from './coulomb-diamond-map.generator.js';

@@ -1,0 +1,316 @@
+// Blockade edges of a Coulomb-diamond map (axis 0 = bias, axis 1 = gate), current or differential conductance.
+// Orthodox theory (Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3): current is zero inside the diamonds and
+// rises by a thermally broadened Fermi step where a dot level meets a lead's Fermi level; the conductance
+// dI/dV_b peaks exactly at the T = 0 edge (the half-rise of the step). So per gate column, walking out from zero
+// bias, the blockade ends at the first conductance peak on each side.
+// Steps: binomial smoothing; read-out (current: signal of both signs; conductance: peaks of one sign); offset
+// (histogram mode, refined on the zero-bias rows) and noise (MAD of the zero-bias rows, Hampel 1974); the
+// zero-bias row (current: |I − median| summed over a row is smallest there; conductance: the two edge families
+// meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
+// conductance maximum with a parabolic sub-pixel fit.
+
+export type DiamondReadoutGuess = 'current' | 'conductance';
+
+export interface BlockadeEdges {
+  rows: number;
+  cols: number;
+  readout: DiamondReadoutGuess;
+  /** Sub-pixel zero-bias row. */
+  zeroBiasRow: number;
+  /** Per column, the upper (smaller row) and lower blockade edges, sub-pixel; NaN where the blockade runs out of the window. */
+  upper: Float64Array;
+  lower: Float64Array;
+  /** Peak conductance (in noise units) at each found edge; 0 where none. */
+  upperStrength: Float64Array;
+  lowerStrength: Float64Array;
+  /** True when the map shows transport structure at all (else: noise, nothing found). */
+  structured: boolean;
+  /** Edge-evidence map (conductance-like, positive on edges), rows × cols, and its noise std. */
+  evidence: Float64Array;
+  evidenceNoise: number;
+}
+
+/** A rise counts once the level exceeds this many noise std. */
+const RISE_SIGMA = 4;
+/** The edge is the conductance maximum within this many rows before / after the first significant point. */
+const EDGE_BACK_ROWS = 3;
+const EDGE_AHEAD_ROWS = 8;
+/** Current read-out: dI/dy as a difference over ±this many rows (a smoothed derivative). */
+const CURRENT_DERIVATIVE_ROWS = 2;
+/** Conductance peaks this many noise std high count as strong edges; a map needs STRUCTURE_FRACTION of columns with two. */
+const STRONG_EDGE_SIGMA = 6;
+const STRUCTURE_FRACTION = 0.35;
+/** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
+const ONE_SIGNED_RATIO = 0.45;
+/** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
+const SPARSE_FRACTION = 0.3;
+const LARGE_FRACTION_OF_TAIL = 0.25;
+/** Current read-out: a map is structured when STRUCTURED_AREA of the pixels carry current above STRONG_EDGE_SIGMA noise std. */
+const STRUCTURED_AREA = 0.2;
+/** Conductance read-out: the zero-bias row is searched within ±CONDUCTANCE_BAND/2 of the window height around its centre. */
+const CONDUCTANCE_BAND = 0.4;
+const LINE_SIGMA = 5;
+/** Current read-out: the zero-bias row is searched within ±CURRENT_BAND/2 of the window height around its centre (1 = all rows). */
+const CURRENT_BAND = 1;
+
+const MAD_TO_SIGMA = 1.4826;
+
+function binomialSmooth(data: Float64Array, rows: number, cols: number): Float64Array {
+  const tmp = new Float64Array(rows * cols);
+  const out = new Float64Array(rows * cols);
+  for (let y = 0; y < rows; y++) {
+    const o = y * cols;
+    for (let x = 0; x < cols; x++) {
+      const l = data[o + Math.max(0, x - 1)]!;
+      const r = data[o + Math.min(cols - 1, x + 1)]!;
+      tmp[o + x] = 0.25 * l + 0.5 * data[o + x]! + 0.25 * r;
+    }
+  }
+  for (let y = 0; y < rows; y++) {
+    const u = Math.max(0, y - 1) * cols;
+    const d = Math.min(rows - 1, y + 1) * cols;
+    const o = y * cols;
+    for (let x = 0; x < cols; x++) out[o + x] = 0.25 * tmp[u + x]! + 0.5 * tmp[o + x]! + 0.25 * tmp[d + x]!;
+  }
+  return out;
+}
+
+function median(values: Float64Array): number {
+  if (values.length === 0) return 0;
+  const s = Float64Array.from(values).sort();
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!);
+}
+
+function quantile(sorted: Float64Array, q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+}
+
+/** Mode of the values (the level most pixels sit at: the blockade, or the zero-conductance background). */
+function histogramMode(sorted: Float64Array, binWidth: number): number {
+  const lo = quantile(sorted, 0.01);
+  const hi = quantile(sorted, 0.99);
+  if (!(hi > lo) || !(binWidth > 0)) return median(sorted);
+  const bins = Math.min(4096, Math.max(8, Math.ceil((hi - lo) / binWidth)));
+  const width = (hi - lo) / bins;
+  const counts = new Float64Array(bins);
+  for (const v of sorted) {
+    if (v < lo || v > hi) continue;
+    counts[Math.min(bins - 1, Math.floor((v - lo) / width))]! += 1;
+  }
+  let best = 0;
+  let bestCount = -1;
+  for (let b = 0; b < bins; b++) {
+    const c = (counts[b - 1] ?? 0) + 2 * counts[b]! + (counts[b + 1] ?? 0);
+    if (c > bestCount) {
+      bestCount = c;
+      best = b;
+    }
+  }
+  // Mean of the values in the modal bin and its neighbours.
+  const a = lo + (best - 1) * width;
+  const b = lo + (best + 2) * width;
+  let sum = 0;
+  let n = 0;
+  for (const v of sorted) {
+    if (v >= a && v < b) {
+      sum += v;
+      n++;
+    }
+  }
+  return n ? sum / n : lo + (best + 0.5) * width;
+}
+
+/** Robust std of the first differences along the gate axis of the raw map (white-noise level). */
+function differenceNoise(data: Float64Array, rows: number, cols: number): number {
+  const d = new Float64Array(rows * (cols - 1));
+  let k = 0;
+  for (let y = 0; y < rows; y++) for (let x = 0; x + 1 < cols; x++) d[k++] = Math.abs(data[y * cols + x + 1]! - data[y * cols + x]!);
+  return (median(d) * MAD_TO_SIGMA) / Math.SQRT2;
+}
+
+/** Sub-pixel minimum of a profile (parabola through the minimum and its neighbours). */
+function subPixelArgMin(profile: Float64Array): number {
+  let best = 0;
+  for (let i = 1; i < profile.length; i++) if (profile[i]! < profile[best]!) best = i;
+  if (best === 0 || best === profile.length - 1) return best;
+  const a = profile[best - 1]!;
+  const b = profile[best]!;
+  const c = profile[best + 1]!;
+  const den = a - 2 * b + c;
+  return den > 0 ? best + (0.5 * (a - c)) / den : best;
+}
+
+/**
+ * Zero-bias row of a conductance map: the lines of both slopes merge pairwise at the degeneracy points there and no
+ * excited-state line reaches it, so a row crosses the fewest lines (local maxima above LINE_SIGMA noise std).
+ * Searched in the middle CONDUCTANCE_BAND of the rows; the centre of the run of rows with the fewest lines.
+ */
+function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): number {
+  const abs = Float64Array.from(evidence, Math.abs);
+  const sigma = Math.max(median(abs) * MAD_TO_SIGMA, Number.MIN_VALUE);
+  const counts = new Float64Array(rows);
+  for (let y = 0; y < rows; y++) {
+    let c = 0;
+    const o = y * cols;
+    for (let x = 1; x + 1 < cols; x++) {
+      const v = evidence[o + x]!;
+      if (v > LINE_SIGMA * sigma && v >= evidence[o + x - 1]! && v > evidence[o + x + 1]!) c++;
+    }
+    counts[y] = c;
+  }
+  const smooth = smoothProfile(counts, 2);
+  const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
+  const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
+  let best = lo;
+  for (let y = lo; y <= hi; y++) if (smooth[y]! < smooth[best]! || (smooth[y] === smooth[best] && Math.abs(y - rows / 2) < Math.abs(best - rows / 2))) best = y;
+  const limit = smooth[best]! + 0.5;
+  let a = best;
+  let b = best;
+  while (a > lo && smooth[a - 1]! <= limit) a--;
+  while (b < hi && smooth[b + 1]! <= limit) b++;
+  return (a + b) / 2;
+}
+
+function smoothProfile(profile: Float64Array, passes: number): Float64Array {
+  let p = profile;
+  for (let k = 0; k < passes; k++) {
+    const q = new Float64Array(p.length);
+    for (let i = 0; i < p.length; i++) q[i] = 0.25 * p[Math.max(0, i - 1)]! + 0.5 * p[i]! + 0.25 * p[Math.min(p.length - 1, i + 1)]!;
+    p = q;
+  }
+  return p;
+}
+
+/**
+ * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
+ * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
+ */
+function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number): [number, number] {
+  for (let y = start; y >= 0 && y < rows; y += step) {
+    if (level[y * cols + x]! <= threshold) continue;
+    let best = -1;
+    let bestValue = -Infinity;
+    for (let k = -EDGE_BACK_ROWS; k <= EDGE_AHEAD_ROWS; k++) {
+      const yy = y + step * k;
+      if (yy < 0 || yy >= rows) continue;
+      if (step * (yy - start) < 0) continue;
+      const v = evidence[yy * cols + x]!;
+      if (v > bestValue) {
+        bestValue = v;
+        best = yy;
+      }
+    }
+    if (best > 0 && best < rows - 1) {
+      const a = evidence[(best - 1) * cols + x]!;
+      const c = evidence[(best + 1) * cols + x]!;
+      const den = a - 2 * bestValue + c;
+      const shift = den < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
+      return [best + shift, bestValue];
+    }
+    return [best, bestValue];
+  }
+  return [NaN, 0];
+}
+
+export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
+  const n = rows * cols;
+  const smooth = binomialSmooth(data, rows, cols);
+  const sorted = Float64Array.from(smooth).sort();
+  const rawNoise = differenceNoise(data, rows, cols);
+  let offset = histogramMode(sorted, Math.max(rawNoise * 0.3, (quantile(sorted, 0.99) - quantile(sorted, 0.01)) / 400));
+  // Read-out from the tails about the median: current has large plateaus of both signs, conductance sparse lines of one.
+  const middle = quantile(sorted, 0.5);
+  const hi = quantile(sorted, 0.995) - middle;
+  const lo = middle - quantile(sorted, 0.005);
+  let large = 0;
+  for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
+  const readout: DiamondReadoutGuess = Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n ? 'conductance' : 'current';
+
+  const evidence = new Float64Array(n);
+  const level = new Float64Array(n);
+  let zeroBiasRow: number;
+  if (readout === 'conductance') {
+    const sign = hi >= lo ? 1 : -1;
+    for (let i = 0; i < n; i++) evidence[i] = sign * (smooth[i]! - offset);
+    // The lines of both slopes cross on the zero-bias row: the map is point-symmetric about its degeneracy points.
+    zeroBiasRow = fewestLinesRow(evidence, rows, cols);
+    level.set(evidence);
+  } else {
+    // |I − median| summed over a row grows with |bias| away from the zero-bias row, where the whole row is blockaded
+    // (the median of a current map lies between the plateaus of either sign, near the blockade level).
+    const rowAbs = new Float64Array(rows);
+    for (let y = 0; y < rows; y++) {
+      let s = 0;
+      for (let x = 0; x < cols; x++) s += Math.abs(smooth[y * cols + x]! - middle);
+      rowAbs[y] = s;
+    }
+    const profile = smoothProfile(rowAbs, 2);
+    const lo = Math.max(0, Math.round((0.5 - CURRENT_BAND / 2) * (rows - 1)));
+    const hi = Math.min(rows - 1, Math.round((0.5 + CURRENT_BAND / 2) * (rows - 1)));
+    zeroBiasRow = lo + subPixelArgMin(profile.subarray(lo, hi + 1));
+    const y0 = Math.round(zeroBiasRow);
+    const near = new Float64Array(cols * 3);
+    let k = 0;
+    for (let y = Math.max(0, y0 - 1); y <= Math.min(rows - 1, y0 + 1); y++) for (let x = 0; x < cols; x++) near[k++] = smooth[y * cols + x]!;
+    offset = median(near.subarray(0, k));
+    // dI/dy has one sign on every edge (dI/dV_b ≥ 0): the sign of the bias axis.
+    let sum = 0;
+    for (let y = 1; y + 1 < rows; y++) for (let x = 0; x < cols; x++) sum += smooth[(y + 1) * cols + x]! - smooth[(y - 1) * cols + x]!;
+    const sign = sum >= 0 ? 1 : -1;
+    for (let y = 0; y < rows; y++) {
+      const u = Math.max(0, y - CURRENT_DERIVATIVE_ROWS);
+      const d = Math.min(rows - 1, y + CURRENT_DERIVATIVE_ROWS);
+      for (let x = 0; x < cols; x++) {
+        evidence[y * cols + x] = (sign * (smooth[d * cols + x]! - smooth[u * cols + x]!)) / (d - u);
+        level[y * cols + x] = Math.abs(smooth[y * cols + x]! - offset);
+      }
+    }
+  }
+
+  // Noise of the level map on the zero-bias rows (blockade almost everywhere there), MAD.
+  const y0 = Math.max(0, Math.min(rows - 1, Math.round(zeroBiasRow)));
+  const band = new Float64Array(cols * 5);
+  let k = 0;
+  for (let y = Math.max(0, y0 - 2); y <= Math.min(rows - 1, y0 + 2); y++) for (let x = 0; x < cols; x++) band[k++] = readout === 'current' ? smooth[y * cols + x]! - offset : level[y * cols + x]!;
+  const bandValues = band.subarray(0, k);
+  const centre = median(bandValues);
+  for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);
+  const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (hi + lo), Number.MIN_VALUE);
+  // Noise of the evidence map: MAD over the whole map (mostly flat: blockade or plateaus).
+  const evidenceAbs = Float64Array.from(evidence, Math.abs);
+  const evidenceNoise = Math.max(median(evidenceAbs) * MAD_TO_SIGMA, Number.MIN_VALUE);
+
+  const upper = new Float64Array(cols);
+  const lower = new Float64Array(cols);
+  const upperStrength = new Float64Array(cols);
+  const lowerStrength = new Float64Array(cols);
+  const threshold = RISE_SIGMA * levelNoise;
+  let strongColumns = 0;
+  for (let x = 0; x < cols; x++) {
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold);
+    upper[x] = u;
+    lower[x] = d;
+    upperStrength[x] = us / evidenceNoise;
+    lowerStrength[x] = ds / evidenceNoise;
+    if (upperStrength[x]! >= STRONG_EDGE_SIGMA || lowerStrength[x]! >= STRONG_EDGE_SIGMA) strongColumns++;
+  }
+  let conducting = 0;
+  for (let i = 0; i < n; i++) if (level[i]! > STRONG_EDGE_SIGMA * levelNoise) conducting++;
+  const structured = readout === 'current' ? conducting >= STRUCTURED_AREA * n : strongColumns >= STRUCTURE_FRACTION * cols;
+  return { rows, cols, readout, zeroBiasRow, upper, lower, upperStrength, lowerStrength, structured, evidence, evidenceNoise };
+}
+
+/** 3-point median along the columns (removes single-column outliers, keeps ramps and corners). */
+export function medianAlongColumns(values: Float64Array): Float64Array {
+  const out = Float64Array.from(values);
+  for (let x = 1; x + 1 < values.length; x++) {
+    const a = values[x - 1]!;
+    const b = values[x]!;
+    const c = values[x + 1]!;
+    if (Number.isNaN(a) || Number.isNaN(b) || Number.isNaN(c)) continue;
+    out[x] = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+  }
+  return out;
+}

@@ -1,0 +1,152 @@
+// Catalogue entries of the Coulomb-diamond models (issue #5) with their plots: the map as a heatmap with the
+// blockade mask tinted (segmenter) or the detected diamonds drawn as closed polygons with vertex markers.
+import { requireShape, type ArrayModelEntry, type ModelInput, type PlotOptions } from '../model-entry.js';
+import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
+import { detectDiamondsInMask, detectDiamondsV1, detectDiamondsV2 } from './coulomb-diamond-detectors.model.js';
+import { segmentCoulombDiamonds } from './coulomb-diamond-segmenter.model.js';
+import type { DiamondVertices } from './diamond-score.js';
+
+const RAW = 128;
+const MASK = 256;
+const RAW_WHAT = `a (${RAW}, ${RAW}) Coulomb-diamond map (axis 0 = bias, axis 1 = gate)`;
+const RAW_SHAPE = `(${RAW}, ${RAW}): current or differential conductance, axis 0 = bias (rows), axis 1 = gate (columns), any units, offset allowed; for conductance maps zero bias within the middle 40 % of the rows`;
+const VERTICES =
+  'diamond_vertices: per diamond [[left], [top], [right], [bottom]] as [x, y] pixels (x = column, y = row; left/right = the zero-bias vertices, top/bottom = smallest/largest row); ' +
+  'only diamonds with all four vertices inside the window are reported';
+const AXES = { xLabel: 'gate (column index)', yLabel: 'bias (row index)' };
+
+function diamondPlot(title: string, input: ModelInput, output: Record<string, unknown>, options: PlotOptions): string {
+  const [rows, cols] = input.shape as [number, number];
+  const diamonds = (output['diamond_vertices'] as DiamondVertices[] | undefined) ?? [];
+  const names = ['L', 'T', 'R', 'B'];
+  return renderHeatmapSvg({
+    title,
+    rows,
+    cols,
+    values: input.data,
+    polylines: diamonds.map((d) => [...d, d[0]].map(([x, y]) => ({ x, y }))),
+    points: diamonds.flatMap((d, k) => d.map(([x, y], i) => ({ x, y, label: i === 1 ? `${k + 1}${names[i]}` : undefined }))),
+    legend: `${diamonds.length} diamond${diamonds.length === 1 ? '' : 's'}`,
+    ...AXES,
+    darkMode: options.darkMode,
+  });
+}
+
+const round = (v: number): number => Math.round(v * 100) / 100;
+
+export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
+  {
+    kind: 'array',
+    spec: {
+      id: 'coulomb-diamond-segmenter-v0',
+      name: 'Coulomb diamond segmenter v0',
+      description:
+        'Binary blockade mask (1 inside Coulomb diamonds). Classical: binomial smoothing, read-out detection (current: plateaus of both signs; ' +
+        'conductance: one-signed lines), zero-bias row (current: smallest row sum of |I|; conductance: fewest lines crossed), per gate column the ' +
+        'first conductance peak on each side of zero bias (orthodox theory: dI/dV peaks at the T = 0 edge), regularised by a constant-interaction ' +
+        'lattice fit (shared zero-bias row and slopes, diamonds touching at degeneracy points) and rasterised. Output: segmentation (int array of the ' +
+        'input shape), readout, zero_bias_row.',
+      released: '2024-05-01T00:00:00Z',
+      inputShapeRequirements: RAW_SHAPE,
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    run: (input) => {
+      requireShape(input, [RAW, RAW], RAW_WHAT);
+      const { mask, edges, lattice } = segmentCoulombDiamonds(input.data, RAW, RAW);
+      const segmentation = Array.from({ length: RAW }, (_, y) => Array.from(mask.subarray(y * RAW, (y + 1) * RAW)));
+      const found = mask.some((v) => v > 0);
+      return { segmentation, readout: found ? edges.readout : null, zero_bias_row: found ? round(lattice?.zeroBiasRow ?? edges.zeroBiasRow) : null };
+    },
+    plot: (input, output, options) => {
+      const seg = (output['segmentation'] as number[][] | undefined) ?? [];
+      return renderHeatmapSvg({
+        title: 'coulomb-diamond-segmenter-v0',
+        rows: RAW,
+        cols: RAW,
+        values: input.data,
+        labels: seg.flat(),
+        legend: `blockade: ${seg.flat().filter((v) => v > 0).length} px`,
+        ...AXES,
+        darkMode: options.darkMode,
+      });
+    },
+  },
+  {
+    kind: 'array',
+    spec: {
+      id: 'coulomb-diamond-detector-v0',
+      name: 'Coulomb diamond detector v0 (mask)',
+      description:
+        'Diamond vertices from a binary blockade mask (values > 0.5 are foreground). 4-connected components split at degeneracy necks, sub-pixel ' +
+        'boundary fitted per diamond by a parallelogram (four lines, two shared slopes: −C_g/C_s and C_g/(C_g + C_d); trimmed least squares), ' +
+        `vertices = line intersections. Output: ${VERTICES}.`,
+      released: '2024-05-01T00:00:00Z',
+      inputShapeRequirements: `(${MASK}, ${MASK}): a binary blockade mask, axis 0 = bias, axis 1 = gate; values > 0.5 are foreground`,
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    run: (input) => {
+      requireShape(input, [MASK, MASK], `a (${MASK}, ${MASK}) binary blockade mask (axis 0 = bias, axis 1 = gate)`);
+      return { diamond_vertices: detectDiamondsInMask(input.data, MASK, MASK).diamonds.map(roundDiamond) };
+    },
+    plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v0', input, output, options),
+  },
+  {
+    kind: 'array',
+    spec: {
+      id: 'coulomb-diamond-detector-v1',
+      name: 'Coulomb diamond detector v1',
+      description:
+        'Diamond vertices from a raw current or conductance map, no segmentation needed: per-column blockade edges at the first conductance peak on ' +
+        'each side of the zero-bias row, 3-column median, then the v0 parallelogram fit of each diamond separately. Output: ' +
+        `${VERTICES}.`,
+      released: '2024-09-01T00:00:00Z',
+      inputShapeRequirements: RAW_SHAPE,
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    run: (input) => {
+      requireShape(input, [RAW, RAW], RAW_WHAT);
+      return { diamond_vertices: detectDiamondsV1(input.data, RAW, RAW).diamonds.map(roundDiamond) };
+    },
+    plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v1', input, output, options),
+  },
+  {
+    kind: 'array',
+    spec: {
+      id: 'coulomb-diamond-detector-v2',
+      name: 'Coulomb diamond detector v2',
+      description:
+        'More accurate than v1: the per-column edges of the whole map are fitted by one constant-interaction lattice (shared zero-bias row and ' +
+        'slopes, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers; missed degeneracy points ' +
+        'added when they lower the residual), so noise averages over all diamonds. Output: ' +
+        `${VERTICES}; charging_energy per diamond = bias half-height in rows (the addition energy in units of e·ΔV_bias per row); ` +
+        'lever_arm per diamond = charging_energy / gate width of the diamond, in bias rows per gate column (α_g times the ratio of the gate ' +
+        'step to the bias step); zero_bias_row.',
+      released: '2025-02-01T00:00:00Z',
+      inputShapeRequirements: RAW_SHAPE,
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: false,
+    },
+    run: (input) => {
+      requireShape(input, [RAW, RAW], RAW_WHAT);
+      const result = detectDiamondsV2(input.data, RAW, RAW);
+      return {
+        diamond_vertices: result.diamonds.map(roundDiamond),
+        charging_energy: result.chargingEnergies,
+        lever_arm: result.leverArms,
+        zero_bias_row: result.diamonds.length && result.lattice ? round(result.lattice.zeroBiasRow) : null,
+      };
+    },
+    plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v2', input, output, options),
+  },
+];
+
+function roundDiamond(d: DiamondVertices): number[][] {
+  return d.map(([x, y]) => [round(x), round(y)]);
+}
