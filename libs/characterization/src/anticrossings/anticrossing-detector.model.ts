@@ -1,0 +1,293 @@
+// anticrossing-detector-v0: avoided crossings of a readout resonator with a flux-tunable qubit in a
+// (2, frequency, flux) spectroscopy map (channel 0 = |S21|, channel 1 = phase, unused by v0).
+// 1. Background: per-column offset (median over frequency) removed; the flux-median of every frequency row gives
+//    the flux-independent spectrum, whose running median (61 rows) is the baseline; flux-independent lines are
+//    its dips ≥ 6 robust σ (resonator and spurious modes alike).
+// 2. Per-column dip tracking near each line: deepest dip within ±50 rows = the resonator-like dressed mode
+//    (its photon weight, hence its notch depth, is ≥ ½), sub-row position by a parabola.
+// 3. An avoided crossing is a sign flip of the tracked offset from the line within ≤ 3 columns (the resonator-like
+//    branch jumps from one side of f_r to the other as the qubit passes through), with the qubit-like branch seen
+//    on the opposite side in the flip columns. A dispersive shift never flips sign; spurious lines never move.
+// 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
+//    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
+//    69, 062320 (2004)); x = x₀, y = f_r (line row), splitting_px = 2g. Grid search, then a finer grid.
+import { medianInPlace } from '../signal/order-statistics.js';
+
+/** Running-median window of the flux-independent baseline, rows. */
+const BASELINE_HALF_WINDOW_ROWS = 30;
+/** Line detection threshold in robust σ of the flux-median spectrum. */
+const LINE_SIGMA = 6;
+/** Minimal line depth relative to the baseline level (when the baseline is not near zero). */
+const LINE_MIN_RELATIVE_DEPTH = 0.02;
+/** Search half-window around a line for the dressed modes, rows (≥ g_max + margin). */
+const TRACK_HALF_WINDOW_ROWS = 50;
+/** Rows around another line ignored while tracking. */
+const OTHER_LINE_GUARD_ROWS = 12;
+/** A tracked dip must be this many pixel-noise σ deep to count. */
+const DIP_SIGMA = 4;
+/** Sign flip: offsets beyond max(FLIP_MIN_ROWS, FLIP_SIGMA × tracking jitter) on both sides within FLIP_MAX_COLUMNS. */
+const FLIP_MIN_ROWS = 1.5;
+const FLIP_SIGMA = 3;
+const FLIP_MAX_COLUMNS = 3;
+/** Qubit-like branch: depth ≥ this fraction of the resonator-like one, opposite side, in the flip columns. */
+const SECOND_BRANCH_MIN_FRACTION = 0.12;
+/** Columns each side of a crossing used by the dressed-mode fit. */
+const FIT_HALF_COLUMNS = 6;
+/** Residuals beyond this many rows count as this (truncated quadratic loss against mistracked columns). */
+const FIT_RESIDUAL_CAP_ROWS = 4;
+
+export interface Anticrossing {
+  x: number;
+  y: number;
+  splitting_px: number;
+  /** Fitted |df_q/dcolumn| at the crossing, rows per column. */
+  qubit_slope: number;
+}
+
+export interface AnticrossingDetection {
+  anticrossings: Anticrossing[];
+  /** Rows of the flux-independent lines found (resonator and spurious). */
+  line_rows: number[];
+}
+
+interface Track {
+  /** Offset of the resonator-like dip from the line, rows (NaN when no dip). */
+  offset: Float64Array;
+  depth: Float64Array;
+  /** Deepest dip on the opposite side of the line (NaN when none). */
+  secondOffset: Float64Array;
+  secondDepth: Float64Array;
+}
+
+function robustSigma(values: Float64Array): number {
+  const copy = Float64Array.from(values);
+  const med = medianInPlace(copy, copy.length);
+  for (let i = 0; i < copy.length; i++) copy[i] = Math.abs(values[i]! - med);
+  return 1.4826 * medianInPlace(copy, copy.length);
+}
+
+function runningMedian(values: Float64Array, half: number): Float64Array {
+  const n = values.length;
+  const out = new Float64Array(n);
+  const window = new Float64Array(2 * half + 1);
+  for (let i = 0; i < n; i++) {
+    const lo = Math.max(0, i - half);
+    const hi = Math.min(n - 1, i + half);
+    for (let j = lo; j <= hi; j++) window[j - lo] = values[j]!;
+    out[i] = medianInPlace(window, hi - lo + 1);
+  }
+  return out;
+}
+
+/** Sub-sample position of a local maximum at i by a parabola through i − 1, i, i + 1. */
+function parabolicPeak(values: Float64Array, i: number, stride: number, offset: number, n: number): number {
+  if (i <= 0 || i >= n - 1) return i;
+  const a = values[offset + (i - 1) * stride]!;
+  const b = values[offset + i * stride]!;
+  const c = values[offset + (i + 1) * stride]!;
+  const den = a - 2 * b + c;
+  return den < 0 ? i + Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : i;
+}
+
+/** Dressed-mode offsets from f_r for detuning Δ = f_q − f_r: resonator-like and qubit-like. */
+function dressedOffsets(delta: number, g: number): [number, number] {
+  const root = Math.sqrt(g * g + 0.25 * delta * delta);
+  return delta >= 0 ? [0.5 * delta - root, 0.5 * delta + root] : [0.5 * delta + root, 0.5 * delta - root];
+}
+
+interface FitPoint {
+  column: number;
+  offset: number;
+  branch: 0 | 1;
+}
+
+function fitCost(points: FitPoint[], x0: number, s: number, g: number): number {
+  let cost = 0;
+  const cap = FIT_RESIDUAL_CAP_ROWS * FIT_RESIDUAL_CAP_ROWS;
+  for (const p of points) {
+    const model = dressedOffsets(s * (p.column - x0), g)[p.branch];
+    const r = p.offset - model;
+    cost += Math.min(r * r, cap);
+  }
+  return cost;
+}
+
+function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number): { x0: number; slope: number; g: number } {
+  let best = { cost: Infinity, x0: 0.5 * (xLow + xHigh), slope: 10, g: 5 };
+  const slopes = Array.from({ length: 36 }, (_, k) => 0.5 * Math.pow(400, k / 35));
+  for (let x0 = xLow; x0 <= xHigh + 1e-9; x0 += 0.1) {
+    for (const slope of slopes) {
+      for (let g = 1; g <= 60; g += 1) {
+        const cost = fitCost(points, x0, sign * slope, g);
+        if (cost < best.cost) best = { cost, x0, slope, g };
+      }
+    }
+  }
+  // Finer grid around the coarse optimum.
+  const coarse = best;
+  for (let x0 = coarse.x0 - 0.1; x0 <= coarse.x0 + 0.1 + 1e-9; x0 += 0.02) {
+    for (let k = -6; k <= 6; k++) {
+      const slope = coarse.slope * Math.pow(400, k / (35 * 6));
+      for (let g = Math.max(0.5, coarse.g - 1); g <= coarse.g + 1 + 1e-9; g += 0.1) {
+        const cost = fitCost(points, x0, sign * slope, g);
+        if (cost < best.cost) best = { cost, x0, slope, g };
+      }
+    }
+  }
+  return { x0: best.x0, slope: best.slope, g: best.g };
+}
+
+/**
+ * Avoided crossings in a (2, rows, cols) C-order map: channel 0 magnitude (linear or dB), channel 1 phase.
+ * Works on any rows ≥ 64 and cols ≥ 8; pure noise gives no lines, hence no crossings.
+ */
+export function detectAnticrossings(data: Float64Array, rows: number, cols: number): AnticrossingDetection {
+  // 1. Column offsets, flux-median spectrum, baseline, lines.
+  const magnitude = new Float64Array(rows * cols);
+  const column = new Float64Array(rows);
+  const all = new Float64Array(cols);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) column[r] = data[r * cols + c]!;
+    all[c] = medianInPlace(column, rows);
+  }
+  const globalLevel = medianInPlace(Float64Array.from(all), cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) magnitude[r * cols + c] = data[r * cols + c]! - (all[c]! - globalLevel);
+  const fluxMedian = new Float64Array(rows);
+  const rowValues = new Float64Array(cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) rowValues[c] = magnitude[r * cols + c]!;
+    fluxMedian[r] = medianInPlace(rowValues, cols);
+  }
+  const baseline = runningMedian(fluxMedian, BASELINE_HALF_WINDOW_ROWS);
+  const lineDepth = Float64Array.from(fluxMedian, (v, r) => baseline[r]! - v);
+  const lineSigma = robustSigma(lineDepth);
+  const level = Math.abs(globalLevel);
+  const lines: { row: number; depth: number }[] = [];
+  for (let r = 1; r < rows - 1; r++) {
+    const v = lineDepth[r]!;
+    if (!(v > lineDepth[r - 1]! && v >= lineDepth[r + 1]!)) continue;
+    if (v < LINE_SIGMA * lineSigma || v < LINE_MIN_RELATIVE_DEPTH * level) continue;
+    lines.push({ row: parabolicPeak(lineDepth, r, 1, 0, rows), depth: v });
+  }
+  lines.sort((a, b) => b.depth - a.depth);
+  const kept: { row: number; depth: number }[] = [];
+  for (const line of lines) if (kept.every((k) => Math.abs(k.row - line.row) > 2 * OTHER_LINE_GUARD_ROWS)) kept.push(line);
+  if (!kept.length) return { anticrossings: [], line_rows: [] };
+
+  // Dip image: baseline minus magnitude, smoothed [1 2 1]/4 along frequency; pixel noise from frequency differences.
+  const dip = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const up = magnitude[Math.max(0, r - 1) * cols + c]!;
+      const mid = magnitude[r * cols + c]!;
+      const down = magnitude[Math.min(rows - 1, r + 1) * cols + c]!;
+      dip[r * cols + c] = baseline[r]! - 0.25 * (up + 2 * mid + down);
+    }
+  }
+  const differences = new Float64Array((rows - 1) * cols);
+  for (let r = 0; r < rows - 1; r++) for (let c = 0; c < cols; c++) differences[r * cols + c] = magnitude[(r + 1) * cols + c]! - magnitude[r * cols + c]!;
+  // Noise of the smoothed image: σ_pixel · sqrt(6)/4.
+  const pixelSigma = (robustSigma(differences) / Math.SQRT2) * (Math.sqrt(6) / 4);
+
+  const anticrossings: Anticrossing[] = [];
+  for (const line of kept) {
+    const others = kept.filter((k) => k !== line).map((k) => k.row);
+    const track = trackLine(dip, rows, cols, line.row, others, pixelSigma);
+    anticrossings.push(...crossingsOfLine(track, cols, line.row, pixelSigma));
+  }
+  anticrossings.sort((a, b) => a.x - b.x || a.y - b.y);
+  return { anticrossings, line_rows: kept.map((k) => round2(k.row)).sort((a, b) => a - b) };
+}
+
+const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+function trackLine(dip: Float64Array, rows: number, cols: number, lineRow: number, others: number[], pixelSigma: number): Track {
+  const track: Track = {
+    offset: new Float64Array(cols).fill(NaN),
+    depth: new Float64Array(cols),
+    secondOffset: new Float64Array(cols).fill(NaN),
+    secondDepth: new Float64Array(cols),
+  };
+  const lo = Math.max(1, Math.floor(lineRow - TRACK_HALF_WINDOW_ROWS));
+  const hi = Math.min(rows - 2, Math.ceil(lineRow + TRACK_HALF_WINDOW_ROWS));
+  const guarded = (r: number): boolean => others.some((o) => Math.abs(r - o) <= OTHER_LINE_GUARD_ROWS);
+  for (let c = 0; c < cols; c++) {
+    let bestRow = -1;
+    let bestDepth = -Infinity;
+    for (let r = lo; r <= hi; r++) {
+      const v = dip[r * cols + c]!;
+      if (v > bestDepth && v > dip[(r - 1) * cols + c]! && v >= dip[(r + 1) * cols + c]! && !guarded(r)) {
+        bestDepth = v;
+        bestRow = r;
+      }
+    }
+    if (bestRow < 0 || bestDepth < DIP_SIGMA * pixelSigma) continue;
+    const position = parabolicPeak(dip, bestRow, cols, c, rows);
+    track.offset[c] = position - lineRow;
+    track.depth[c] = bestDepth;
+    const side = Math.sign(position - lineRow);
+    let secondRow = -1;
+    let secondDepth = -Infinity;
+    for (let r = lo; r <= hi; r++) {
+      if (Math.sign(r - lineRow) === side || Math.abs(r - position) < 3 || guarded(r)) continue;
+      const v = dip[r * cols + c]!;
+      if (v > secondDepth && v > dip[(r - 1) * cols + c]! && v >= dip[(r + 1) * cols + c]!) {
+        secondDepth = v;
+        secondRow = r;
+      }
+    }
+    if (secondRow >= 0 && secondDepth >= DIP_SIGMA * pixelSigma) {
+      track.secondOffset[c] = parabolicPeak(dip, secondRow, cols, c, rows) - lineRow;
+      track.secondDepth[c] = secondDepth;
+    }
+  }
+  return track;
+}
+
+function crossingsOfLine(track: Track, cols: number, lineRow: number, _pixelSigma: number): Anticrossing[] {
+  const d = track.offset;
+  const steps: number[] = [];
+  for (let c = 0; c + 1 < cols; c++) if (Number.isFinite(d[c]!) && Number.isFinite(d[c + 1]!)) steps.push(d[c + 1]! - d[c]!);
+  const jitter = steps.length >= 4 ? robustSigma(Float64Array.from(steps)) / Math.SQRT2 : 1;
+  const threshold = Math.max(FLIP_MIN_ROWS, FLIP_SIGMA * jitter);
+
+  // Flip candidates (a, b): opposite signs beyond the threshold, b − a ≤ FLIP_MAX_COLUMNS, qubit-like branch seen.
+  const events: { a: number; b: number; sign: number }[] = [];
+  for (let a = 0; a < cols; a++) {
+    const da = d[a]!;
+    if (!Number.isFinite(da) || Math.abs(da) < threshold) continue;
+    for (let b = a + 1; b <= Math.min(cols - 1, a + FLIP_MAX_COLUMNS); b++) {
+      const db = d[b]!;
+      if (!Number.isFinite(db) || Math.abs(db) < threshold || Math.sign(db) === Math.sign(da)) continue;
+      let secondSeen = false;
+      for (let c = a; c <= b; c++) {
+        const so = track.secondOffset[c]!;
+        if (Number.isFinite(so) && Math.sign(so) !== Math.sign(d[c]!) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) secondSeen = true;
+      }
+      if (!secondSeen) continue;
+      // d goes + → − with increasing column when Δ = f_q − f_r goes − → +: slope sign of the qubit.
+      events.push({ a, b, sign: da > 0 ? 1 : -1 });
+      break;
+    }
+  }
+  // Merge overlapping candidates (one crossing can flip across several column pairs).
+  const merged: { a: number; b: number; sign: number }[] = [];
+  for (const e of events) {
+    const last = merged[merged.length - 1];
+    if (last && e.a <= last.b + 1 && e.sign === last.sign) last.b = Math.max(last.b, e.b);
+    else merged.push({ ...e });
+  }
+
+  const found: Anticrossing[] = [];
+  for (const e of merged) {
+    const points: FitPoint[] = [];
+    for (let c = Math.max(0, e.a - FIT_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + FIT_HALF_COLUMNS); c++) {
+      if (Number.isFinite(d[c]!)) points.push({ column: c, offset: d[c]!, branch: 0 });
+      const so = track.secondOffset[c]!;
+      if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) points.push({ column: c, offset: so, branch: 1 });
+    }
+    const fit = fitCrossing(points, e.a, e.b, e.sign);
+    found.push({ x: round2(fit.x0), y: round2(lineRow), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) });
+  }
+  return found;
+}
