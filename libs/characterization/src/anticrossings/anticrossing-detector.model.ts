@@ -7,7 +7,7 @@
 //    (its photon weight, hence its notch depth, is ≥ ½), sub-row position by a parabola.
 // 3. An avoided crossing is a sign flip of the tracked offset from the line within ≤ 3 columns (the resonator-like
 //    branch jumps from one side of f_r to the other as the qubit passes through), with the qubit-like branch seen
-//    on the opposite side in the flip columns. A dispersive shift never flips sign; spurious lines never move.
+//    on the opposite side in the flip columns (or a flip ≥ 4 rows each side). A dispersive shift never flips sign; spurious lines never move.
 // 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
 //    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
 //    69, 062320 (2004)); x = x₀, y = f_r (line row), splitting_px = 2g. Grid search, then a finer grid.
@@ -19,6 +19,11 @@ const BASELINE_HALF_WINDOW_ROWS = 30;
 const LINE_SIGMA = 6;
 /** Minimal line depth relative to the baseline level (when the baseline is not near zero). */
 const LINE_MIN_RELATIVE_DEPTH = 0.02;
+/** Clamp of the measured line FWHM, rows. */
+const MIN_LINE_FWHM = 1.5;
+const MAX_LINE_FWHM = 16;
+/** Matched-filter FWHM as a fraction of the line's FWHM. */
+const MATCHED_FWHM_FRACTION = 0.5;
 /** Search half-window around a line for the dressed modes, rows (≥ g_max + margin). */
 const TRACK_HALF_WINDOW_ROWS = 50;
 /** Rows around another line ignored while tracking. */
@@ -29,6 +34,8 @@ const DIP_SIGMA = 4;
 const FLIP_MIN_ROWS = 1.5;
 const FLIP_SIGMA = 3;
 const FLIP_MAX_COLUMNS = 3;
+/** A flip this large on both sides needs no qubit-like branch (it may be too faint to see), rows. */
+const STRONG_FLIP_MIN_ROWS = 4;
 /** Qubit-like branch: depth ≥ this fraction of the resonator-like one, opposite side, in the flip columns. */
 const SECOND_BRANCH_MIN_FRACTION = 0.12;
 /** Columns each side of a crossing used by the dressed-mode fit. */
@@ -174,26 +181,18 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
   for (const line of lines) if (kept.every((k) => Math.abs(k.row - line.row) > 2 * OTHER_LINE_GUARD_ROWS)) kept.push(line);
   if (!kept.length) return { anticrossings: [], line_rows: [] };
 
-  // Dip image: baseline minus magnitude, smoothed [1 2 1]/4 along frequency; pixel noise from frequency differences.
-  const dip = new Float64Array(rows * cols);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const up = magnitude[Math.max(0, r - 1) * cols + c]!;
-      const mid = magnitude[r * cols + c]!;
-      const down = magnitude[Math.min(rows - 1, r + 1) * cols + c]!;
-      dip[r * cols + c] = baseline[r]! - 0.25 * (up + 2 * mid + down);
-    }
-  }
+  // Pixel noise from frequency differences (the lines are a small fraction of the rows).
   const differences = new Float64Array((rows - 1) * cols);
   for (let r = 0; r < rows - 1; r++) for (let c = 0; c < cols; c++) differences[r * cols + c] = magnitude[(r + 1) * cols + c]! - magnitude[r * cols + c]!;
-  // Noise of the smoothed image: σ_pixel · sqrt(6)/4.
-  const pixelSigma = (robustSigma(differences) / Math.SQRT2) * (Math.sqrt(6) / 4);
+  const pixelSigma = robustSigma(differences) / Math.SQRT2;
 
   const anticrossings: Anticrossing[] = [];
   for (const line of kept) {
     const others = kept.filter((k) => k !== line).map((k) => k.row);
-    const track = trackLine(dip, rows, cols, line.row, others, pixelSigma);
-    anticrossings.push(...crossingsOfLine(track, cols, line.row, pixelSigma));
+    const width = lineWidth(lineDepth, line.row);
+    const window = matchedDipWindow(magnitude, baseline, rows, cols, line.row, width);
+    const track = trackLine(window, cols, line.row, others, pixelSigma * window.noiseGain);
+    anticrossings.push(...crossingsOfLine(track, cols, line.row));
   }
   anticrossings.sort((a, b) => a.x - b.x || a.y - b.y);
   return { anticrossings, line_rows: kept.map((k) => round2(k.row)).sort((a, b) => a - b) };
@@ -201,15 +200,67 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
-function trackLine(dip: Float64Array, rows: number, cols: number, lineRow: number, others: number[], pixelSigma: number): Track {
+/** FWHM (rows) of the flux-median line at `row`, by half-depth crossings, clamped to [MIN_LINE_FWHM, MAX_LINE_FWHM]. */
+function lineWidth(lineDepth: Float64Array, row: number): number {
+  const centre = Math.round(row);
+  const half = 0.5 * lineDepth[centre]!;
+  let left = centre;
+  while (left > 0 && lineDepth[left - 1]! > half) left--;
+  let right = centre;
+  while (right < lineDepth.length - 1 && lineDepth[right + 1]! > half) right++;
+  return Math.max(MIN_LINE_FWHM, Math.min(MAX_LINE_FWHM, right - left + 1));
+}
+
+interface DipWindow {
+  /** Smoothed dip depth (baseline − magnitude) on rows [first, first + count), C order (count, cols). */
+  dip: Float64Array;
+  first: number;
+  count: number;
+  /** Noise std of `dip` per unit pixel noise. */
+  noiseGain: number;
+}
+
+/**
+ * Dip depth around a line, smoothed along frequency by a Gaussian whose FWHM is half the line's (a matched filter
+ * for the narrower dressed modes; the resonator-like mode is never narrower than ½(κ + γ))).
+ */
+function matchedDipWindow(magnitude: Float64Array, baseline: Float64Array, rows: number, cols: number, lineRow: number, fwhm: number): DipWindow {
+  const sigma = Math.max(0.5, (MATCHED_FWHM_FRACTION * fwhm) / 2.355);
+  const reach = Math.ceil(2.5 * sigma);
+  const kernel = Float64Array.from({ length: 2 * reach + 1 }, (_, k) => Math.exp(-0.5 * ((k - reach) / sigma) ** 2));
+  const total = kernel.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < kernel.length; k++) kernel[k] = kernel[k]! / total;
+  const noiseGain = Math.sqrt(kernel.reduce((a, b) => a + b * b, 0));
+  const first = Math.max(0, Math.floor(lineRow - TRACK_HALF_WINDOW_ROWS) - 1);
+  const last = Math.min(rows - 1, Math.ceil(lineRow + TRACK_HALF_WINDOW_ROWS) + 1);
+  const count = last - first + 1;
+  const dip = new Float64Array(count * cols);
+  for (let r = first; r <= last; r++) {
+    for (let c = 0; c < cols; c++) {
+      let sum = 0;
+      for (let k = -reach; k <= reach; k++) {
+        const rr = Math.min(rows - 1, Math.max(0, r + k));
+        sum += kernel[k + reach]! * (baseline[rr]! - magnitude[rr * cols + c]!);
+      }
+      dip[(r - first) * cols + c] = sum;
+    }
+  }
+  return { dip, first, count, noiseGain };
+}
+
+function trackLine(window: DipWindow, cols: number, lineRow: number, otherLines: number[], pixelSigma: number): Track {
+  const { dip, first, count } = window;
+  const rows = count;
+  const lineLocal = lineRow - first;
+  const others = otherLines.map((o) => o - first);
   const track: Track = {
     offset: new Float64Array(cols).fill(NaN),
     depth: new Float64Array(cols),
     secondOffset: new Float64Array(cols).fill(NaN),
     secondDepth: new Float64Array(cols),
   };
-  const lo = Math.max(1, Math.floor(lineRow - TRACK_HALF_WINDOW_ROWS));
-  const hi = Math.min(rows - 2, Math.ceil(lineRow + TRACK_HALF_WINDOW_ROWS));
+  const lo = 1;
+  const hi = rows - 2;
   const guarded = (r: number): boolean => others.some((o) => Math.abs(r - o) <= OTHER_LINE_GUARD_ROWS);
   for (let c = 0; c < cols; c++) {
     let bestRow = -1;
@@ -223,13 +274,13 @@ function trackLine(dip: Float64Array, rows: number, cols: number, lineRow: numbe
     }
     if (bestRow < 0 || bestDepth < DIP_SIGMA * pixelSigma) continue;
     const position = parabolicPeak(dip, bestRow, cols, c, rows);
-    track.offset[c] = position - lineRow;
+    track.offset[c] = position - lineLocal;
     track.depth[c] = bestDepth;
-    const side = Math.sign(position - lineRow);
+    const side = Math.sign(position - lineLocal);
     let secondRow = -1;
     let secondDepth = -Infinity;
     for (let r = lo; r <= hi; r++) {
-      if (Math.sign(r - lineRow) === side || Math.abs(r - position) < 3 || guarded(r)) continue;
+      if (Math.sign(r - lineLocal) === side || Math.abs(r - position) < 3 || guarded(r)) continue;
       const v = dip[r * cols + c]!;
       if (v > secondDepth && v > dip[(r - 1) * cols + c]! && v >= dip[(r + 1) * cols + c]!) {
         secondDepth = v;
@@ -237,14 +288,14 @@ function trackLine(dip: Float64Array, rows: number, cols: number, lineRow: numbe
       }
     }
     if (secondRow >= 0 && secondDepth >= DIP_SIGMA * pixelSigma) {
-      track.secondOffset[c] = parabolicPeak(dip, secondRow, cols, c, rows) - lineRow;
+      track.secondOffset[c] = parabolicPeak(dip, secondRow, cols, c, rows) - lineLocal;
       track.secondDepth[c] = secondDepth;
     }
   }
   return track;
 }
 
-function crossingsOfLine(track: Track, cols: number, lineRow: number, _pixelSigma: number): Anticrossing[] {
+function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticrossing[] {
   const d = track.offset;
   const steps: number[] = [];
   for (let c = 0; c + 1 < cols; c++) if (Number.isFinite(d[c]!) && Number.isFinite(d[c + 1]!)) steps.push(d[c + 1]! - d[c]!);
@@ -260,11 +311,12 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number, _pixelSigm
       const db = d[b]!;
       if (!Number.isFinite(db) || Math.abs(db) < threshold || Math.sign(db) === Math.sign(da)) continue;
       let secondSeen = false;
-      for (let c = a; c <= b; c++) {
+      for (let c = Math.max(0, a - 1); c <= Math.min(cols - 1, b + 1); c++) {
         const so = track.secondOffset[c]!;
         if (Number.isFinite(so) && Math.sign(so) !== Math.sign(d[c]!) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) secondSeen = true;
       }
-      if (!secondSeen) continue;
+      const strongFlip = Math.min(Math.abs(da), Math.abs(db)) >= Math.max(STRONG_FLIP_MIN_ROWS, 2 * threshold);
+      if (!secondSeen && !strongFlip) continue;
       // d goes + → − with increasing column when Δ = f_q − f_r goes − → +: slope sign of the qubit.
       events.push({ a, b, sign: da > 0 ? 1 : -1 });
       break;

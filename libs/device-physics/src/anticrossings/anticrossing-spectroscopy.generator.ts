@@ -22,7 +22,7 @@ export const COUPLING_ROWS = [6, 30] as const;
 /** Resonator linewidth κ range, rows. */
 export const RESONATOR_LINEWIDTH_ROWS = [2, 6] as const;
 /** Notch depth / noise std per quadrature (of the bare resonator). */
-export const ANTICROSSING_SNR = [8, 60] as const;
+export const ANTICROSSING_SNR = [4, 60] as const;
 
 export type AnticrossingSceneKind = 'crossings' | 'dispersive' | 'no-qubit' | 'noise';
 
@@ -100,12 +100,12 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   const c0 = random.between(-period / 2, cols + period / 2);
 
   // Qubit: slope at the crossing s (rows/column) fixes f_max given the detuning δ = f_max − f_r of the sweet spot:
-  // near the top, s ≈ sqrt(f_max·δ)·π/P. s ≤ 2g keeps the crossing ≥ 2 columns wide (visible on the grid).
+  // near the top, s ≈ sqrt(f_max·δ)·π/P. s ≤ 3g keeps the crossing ≥ 1.3 columns wide (visible on the grid).
   let qubit: { fMax: number; offset: number; c0: number; period: number } | null = null;
   let slope = 0;
   if (kind === 'crossings' || kind === 'dispersive') {
     for (let attempt = 0; attempt < 100 && !qubit; attempt++) {
-      slope = random.between(0.4 * g, 2 * g);
+      slope = random.between(0.3 * g, 3 * g);
       const delta = kind === 'crossings' ? random.between(Math.max(4 * g, 40), 400) : -random.between(4 * g, 200);
       const fMax = (slope * period) / Math.PI;
       const fMaxRows = (fMax * fMax) / Math.abs(delta);
@@ -136,13 +136,13 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
     crossings.sort((a, b) => a.x - b.x);
   }
 
-  // Spurious flux-independent lines (uncoupled modes), ≥ 90 rows from the resonator.
+  // Spurious flux-independent lines (uncoupled modes), ≥ 70 rows from the resonator.
   const spuriousRows: number[] = [];
   const spurious: { row: number; depth: number; linewidth: number }[] = [];
   const spuriousCount = kind === 'noise' ? 0 : random.integer(0, 2);
   for (let attempt = 0; spurious.length < spuriousCount && attempt < 50; attempt++) {
     const row = random.between(20, rows - 20);
-    if (Math.abs(row - resonatorRow) < 90 || spurious.some((s) => Math.abs(s.row - row) < 30)) continue;
+    if (Math.abs(row - resonatorRow) < 70 || spurious.some((s) => Math.abs(s.row - row) < 30)) continue;
     spurious.push({ row, depth: random.between(0.1, 0.6), linewidth: random.between(1.5, 10) });
     spuriousRows.push(row);
   }
@@ -179,13 +179,13 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
     }
     const columnGain = amplitude * (1 + gainDriftStd * gainDrift[c]!);
     const columnPhase = alpha + phaseDriftStd * phaseDrift[c]!;
+    const lines = [...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })), ...spurious.map((s) => ({ centre: s.row, d: s.depth, lw: s.linewidth }))];
     for (let r = 0; r < rows; r++) {
       const env = columnGain * (1 + tilt * (r / (rows - 1) - 0.5)) * (1 + rippleAmplitude * Math.cos((2 * Math.PI * r) / ripplePeriod + ripplePhase));
       const envPhase = columnPhase - 2 * Math.PI * delayTurns * (r / (rows - 1));
       // Notch factor 1 − Σ_k (w_k κ_c / κ_k) e^{iφ} / (1 + 2i(f − f_k)/κ_k).
       let nRe = 1;
       let nIm = 0;
-      const lines = kind === 'noise' ? [] : [...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })), ...spurious.map((s) => ({ centre: s.row, d: s.depth, lw: s.linewidth }))];
       for (const line of lines) {
         const u = (2 * (r - line.centre)) / line.lw;
         const den = 1 + u * u;
