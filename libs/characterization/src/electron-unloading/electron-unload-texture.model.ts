@@ -9,7 +9,7 @@
 //    as a z-score against the map's median and MAD: telegraph switching goes back and forth, a step that drifts
 //    with a barrier is nearly linear over the window.
 // 2. Region growing with hysteresis (as in Canny, IEEE PAMI 8, 679 (1986)): step regions seeded at z ≥ 5 and grown
-//    over z ≥ max(3, 0.35 × the map's 98th-percentile step strength); telegraph regions seeded at z ≥ 6, grown
+//    over z ≥ max(3, 0.25 × the map's 98th-percentile step strength); telegraph regions seeded at z ≥ 6, grown
 //    over z ≥ 3, and taking precedence; a 3×3 majority vote removes isolated pixels. Everything else is flat.
 // 3. Clusters = 4-connected components of each kind (≥ MIN_CLUSTER_PIXELS) with label, kind, bbox and pixel
 //    count, plus a cluster map. A map with no step or telegraph region is "nothing found" (empty list).
@@ -22,7 +22,7 @@ const FEATURE_HALF_COLS = 5;
 const STEP_SEED_Z = 5;
 const STEP_GROW_Z = 3;
 /** Step regions also stop below this fraction of the map's strong-step level (quantile below). */
-const STEP_RELATIVE_GROW = 0.35;
+const STEP_RELATIVE_GROW = 0.25;
 const STEP_STRENGTH_QUANTILE = 0.98;
 const TELEGRAPH_SEED_Z = 6;
 const TELEGRAPH_GROW_Z = 3;
