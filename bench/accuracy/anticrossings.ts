@@ -13,8 +13,8 @@ const f = (v: number, digits = 4): string => v.toFixed(digits);
 const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({ x: a.x, y: a.y, splitting: a.splittingPx ?? a.splitting_px ?? 0 });
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
-  // Each map is 2 × 801 × 127 values (~0.1 s to simulate and detect): a quarter of the per-dataset count.
-  const n = Math.max(50, Math.round(tracesPerDataset / 4));
+  // Each map is 2 × 801 × 127 values (~60 ms to simulate and detect): half the per-dataset count.
+  const n = Math.max(50, Math.round(tracesPerDataset / 2));
   const seeds = benchmarkSeeds(n, 600_000);
   const all = emptyAnticrossingCounts();
   const bySnr: [string, AnticrossingCounts][] = [
