@@ -4,11 +4,13 @@ import { ANTICROSSING_EDGE_COLUMNS, dressedModes, generateAnticrossingSpectrosco
 describe(generateAnticrossingSpectroscopy.name, () => {
   it('makes (2, 801, 127) maps with crossings inside the window, at the resonator row, splitting 2g', () => {
     let crossings = 0;
-    for (const seed of tuningSeeds(8, 3000)) {
+    for (const seed of tuningSeeds(5, 3000)) {
       const t = generateAnticrossingSpectroscopy(seed, { kind: 'crossings' });
       expect(t.shape).toEqual([2, 801, 127]);
       expect(t.data.length).toBe(2 * 801 * 127);
-      expect(t.data.every(Number.isFinite)).toBe(true);
+      let finite = true;
+      for (let i = 0; i < t.data.length; i++) finite &&= Number.isFinite(t.data[i]!);
+      expect(finite).toBe(true);
       for (const c of t.crossings) {
         expect(c.x).toBeGreaterThanOrEqual(ANTICROSSING_EDGE_COLUMNS);
         expect(c.x).toBeLessThanOrEqual(126 - ANTICROSSING_EDGE_COLUMNS);
@@ -17,12 +19,14 @@ describe(generateAnticrossingSpectroscopy.name, () => {
       }
       crossings += t.crossings.length;
     }
-    expect(crossings).toBeGreaterThan(8);
+    expect(crossings).toBeGreaterThan(5);
   });
 
   it('has no crossing labels for the negative kinds, and is deterministic', () => {
     for (const kind of ['dispersive', 'no-qubit', 'noise'] as const) expect(generateAnticrossingSpectroscopy(5, { kind }).crossings).toEqual([]);
-    expect(generateAnticrossingSpectroscopy(11).data).toEqual(generateAnticrossingSpectroscopy(11).data);
+    const a = generateAnticrossingSpectroscopy(11).data;
+    const b = generateAnticrossingSpectroscopy(11).data;
+    expect(a.every((v, i) => v === b[i])).toBe(true);
   });
 
   it('dressed modes: splitting 2g at resonance, bare modes far away, resonator-like weight ≥ ½', () => {

@@ -164,6 +164,12 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   const noiseStd = kind === 'noise' ? amplitude * 0.05 : (amplitude * depth) / snr;
 
   const data = new Float64Array(2 * rows * cols);
+  const cosPhi = Math.cos(phi);
+  const sinPhi = Math.sin(phi);
+  // Per-row environment (tilt × ripple, delay phase) and per-column drift, combined by angle addition.
+  const rowGain = Float64Array.from({ length: rows }, (_, r) => (1 + tilt * (r / (rows - 1) - 0.5)) * (1 + rippleAmplitude * Math.cos((2 * Math.PI * r) / ripplePeriod + ripplePhase)));
+  const rowCos = Float64Array.from({ length: rows }, (_, r) => Math.cos(-2 * Math.PI * delayTurns * (r / (rows - 1))));
+  const rowSin = Float64Array.from({ length: rows }, (_, r) => Math.sin(-2 * Math.PI * delayTurns * (r / (rows - 1))));
   const modes: Mode[] = [];
   for (let c = 0; c < cols; c++) {
     modes.length = 0;
@@ -179,21 +185,24 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
     }
     const columnGain = amplitude * (1 + gainDriftStd * gainDrift[c]!);
     const columnPhase = alpha + phaseDriftStd * phaseDrift[c]!;
-    const lines = [...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })), ...spurious.map((s) => ({ centre: s.row, d: s.depth, lw: s.linewidth }))];
+    const colCos = Math.cos(columnPhase);
+    const colSin = Math.sin(columnPhase);
+    // Notch factor 1 − Σ_k d_k e^{iφ} / (1 + 2i(f − f_k)/κ_k), d_k = w_k κ_c / κ_k for the dressed modes.
+    const lines = [...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })), ...spurious.map((sp) => ({ centre: sp.row, d: sp.depth, lw: sp.linewidth }))];
     for (let r = 0; r < rows; r++) {
-      const env = columnGain * (1 + tilt * (r / (rows - 1) - 0.5)) * (1 + rippleAmplitude * Math.cos((2 * Math.PI * r) / ripplePeriod + ripplePhase));
-      const envPhase = columnPhase - 2 * Math.PI * delayTurns * (r / (rows - 1));
-      // Notch factor 1 − Σ_k (w_k κ_c / κ_k) e^{iφ} / (1 + 2i(f − f_k)/κ_k).
+      const env = columnGain * rowGain[r]!;
+      const envCos = colCos * rowCos[r]! - colSin * rowSin[r]!;
+      const envSin = colSin * rowCos[r]! + colCos * rowSin[r]!;
       let nRe = 1;
       let nIm = 0;
       for (const line of lines) {
         const u = (2 * (r - line.centre)) / line.lw;
         const den = 1 + u * u;
-        nRe -= (line.d * (Math.cos(phi) + u * Math.sin(phi))) / den;
-        nIm -= (line.d * (Math.sin(phi) - u * Math.cos(phi))) / den;
+        nRe -= (line.d * (cosPhi + u * sinPhi)) / den;
+        nIm -= (line.d * (sinPhi - u * cosPhi)) / den;
       }
-      const re = env * (nRe * Math.cos(envPhase) - nIm * Math.sin(envPhase)) + noiseStd * random.normal();
-      const im = env * (nRe * Math.sin(envPhase) + nIm * Math.cos(envPhase)) + noiseStd * random.normal();
+      const re = env * (nRe * envCos - nIm * envSin) + noiseStd * random.normal();
+      const im = env * (nRe * envSin + nIm * envCos) + noiseStd * random.normal();
       data[r * cols + c] = Math.hypot(re, im);
       data[rows * cols + r * cols + c] = Math.atan2(im, re);
     }
