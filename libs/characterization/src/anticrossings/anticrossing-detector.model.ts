@@ -3,11 +3,13 @@
 // 1. Background: per-column offset (median over frequency) removed; the flux-median of every frequency row gives
 //    the flux-independent spectrum, whose running median (61 rows) is the baseline; flux-independent lines are
 //    its dips ≥ 6 robust σ (resonator and spurious modes alike).
-// 2. Per-column dip tracking near each line: deepest dip within ±50 rows = the resonator-like dressed mode
-//    (its photon weight, hence its notch depth, is ≥ ½), sub-row position by a parabola.
+// 2. Per-column dip tracking near each line, after a Gaussian matched filter along frequency (FWHM of the line):
+//    deepest dip within ±50 rows = the resonator-like dressed mode (its photon weight, hence its notch depth, is
+//    ≥ ½), sub-row position by a parabola.
 // 3. An avoided crossing is a sign flip of the tracked offset from the line within ≤ 3 columns (the resonator-like
 //    branch jumps from one side of f_r to the other as the qubit passes through), with the qubit-like branch seen
-//    on the opposite side in the flip columns (or a flip ≥ 4 rows each side). A dispersive shift never flips sign; spurious lines never move.
+//    on the opposite side in the flip columns (or a flip ≥ 3 rows each side). A dispersive shift never flips
+//    sign; spurious lines never move.
 // 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
 //    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
 //    69, 062320 (2004)); x = x₀, y = f_r (line row), splitting_px = 2g. Grid search, then a finer grid.
@@ -23,7 +25,7 @@ const LINE_MIN_RELATIVE_DEPTH = 0.02;
 const MIN_LINE_FWHM = 1.5;
 const MAX_LINE_FWHM = 16;
 /** Matched-filter FWHM as a fraction of the line's FWHM. */
-const MATCHED_FWHM_FRACTION = 0.5;
+const MATCHED_FWHM_FRACTION = 1;
 /** Search half-window around a line for the dressed modes, rows (≥ g_max + margin). */
 const TRACK_HALF_WINDOW_ROWS = 50;
 /** Rows around another line ignored while tracking. */
@@ -35,7 +37,7 @@ const FLIP_MIN_ROWS = 1.5;
 const FLIP_SIGMA = 3;
 const FLIP_MAX_COLUMNS = 3;
 /** A flip this large on both sides needs no qubit-like branch (it may be too faint to see), rows. */
-const STRONG_FLIP_MIN_ROWS = 4;
+const STRONG_FLIP_MIN_ROWS = 3;
 /** Qubit-like branch: depth ≥ this fraction of the resonator-like one, opposite side, in the flip columns. */
 const SECOND_BRANCH_MIN_FRACTION = 0.12;
 /** Columns each side of a crossing used by the dressed-mode fit. */
@@ -221,8 +223,8 @@ interface DipWindow {
 }
 
 /**
- * Dip depth around a line, smoothed along frequency by a Gaussian whose FWHM is half the line's (a matched filter
- * for the narrower dressed modes; the resonator-like mode is never narrower than ½(κ + γ))).
+ * Dip depth around a line, smoothed along frequency by a Gaussian of the line's FWHM (matched to the bare line;
+ * near a crossing the dressed modes are narrower, ½(κ + γ), and half as deep).
  */
 function matchedDipWindow(magnitude: Float64Array, baseline: Float64Array, rows: number, cols: number, lineRow: number, fwhm: number): DipWindow {
   const sigma = Math.max(0.5, (MATCHED_FWHM_FRACTION * fwhm) / 2.355);
