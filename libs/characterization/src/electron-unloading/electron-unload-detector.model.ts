@@ -1,7 +1,7 @@
 // electron-unload-detector-v0: plunger indices where an electron leaves the dot, from a (plunger × time|barrier)
 // charge-sensor map. Classical step detection on the column-averaged sweep:
-// 1. Average the 51 columns (each a plunger sweep): white and telegraph noise average down, a step that moves by a
-//    few rows across a barrier sweep stays one (broadened) step.
+// 1. Average the 51 columns (each a plunger sweep) with the interquartile mean: white noise averages down, telegraph
+//    rows follow their majority state, a step that moves by a few rows across a barrier sweep stays one step.
 // 2. Step filter: difference of the means of H rows after and H rows before each boundary (the optimal step
 //    detector for white noise, Canny, IEEE PAMI 8, 679 (1986), 1-D box version), minus a robust line (iteratively
 //    clipped least squares; removes the sensor-flank slope and curvature).
@@ -11,6 +11,8 @@
 //    parabola and reported as the row just above the boundary rounded.
 import { medianInPlace } from '../signal/order-statistics.js';
 
+/** Fraction of the columns dropped at each end before averaging a row (interquartile mean). */
+const TRIM_FRACTION = 0.25;
 /** Rows averaged on each side of a boundary. */
 const STEP_HALF_ROWS = 3;
 /** Robust line fit of the filtered trace's background: clip beyond this many σ, iterations. */
@@ -39,13 +41,20 @@ function robustSigma(values: Float64Array): number {
   return 1.4826 * medianInPlace(copy, copy.length);
 }
 
-/** Column-averaged sweep of a (rows, cols) C-order map. */
+/**
+ * Column-averaged sweep of a (rows, cols) C-order map: per row the interquartile mean over the columns (the mean of
+ * the middle half), which follows the majority charge state in telegraph rows and ignores outliers.
+ */
 export function columnAverage(data: Float64Array, rows: number, cols: number): Float64Array {
   const out = new Float64Array(rows);
+  const values = new Float64Array(cols);
+  const trim = Math.floor(TRIM_FRACTION * cols);
   for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) values[c] = data[r * cols + c]!;
+    values.sort();
     let sum = 0;
-    for (let c = 0; c < cols; c++) sum += data[r * cols + c]!;
-    out[r] = sum / cols;
+    for (let c = trim; c < cols - trim; c++) sum += values[c]!;
+    out[r] = sum / (cols - 2 * trim);
   }
   return out;
 }

@@ -69,7 +69,7 @@ const ELECTRON_UNLOAD_DETECTOR_V0: ArrayModelEntry = {
     id: 'electron-unload-detector-v0',
     name: 'Electron unload detector v0',
     description:
-      'Plunger indices where an electron leaves the dot (charge-sensor steps). Classical: the 51 columns are averaged, a box step ' +
+      'Plunger indices where an electron leaves the dot (charge-sensor steps). Classical: interquartile mean over the 51 columns, a box step ' +
       'filter (difference of the means of 3 rows after and before each boundary; Canny 1986) minus a robustly fitted linear ' +
       'background (sensor-flank slope) is thresholded at 4.5 σ (σ from the pixel noise and the averaged sweep), same polarity as ' +
       'the strongest step, distinct steps ≥ 6 rows apart with the response dropping between them (telegraph-split steps stay one). ' +
