@@ -23,6 +23,8 @@ const STEP_SIGMA = 4.5;
 /** Weaker steps than this fraction of the strongest are not reported (slope residue, telegraph bias). */
 const MIN_RELATIVE_STEP = 0.2;
 const MIN_SEPARATION_ROWS = 6;
+/** Noise floor as a fraction of the sweep's range, so a noise-free staircase still has a finite σ. */
+const NOISE_FLOOR = 1e-6;
 /** Two extrema are distinct steps only if the response between them falls below this fraction of the smaller. */
 const VALLEY_FRACTION = 0.5;
 
@@ -105,6 +107,16 @@ export function stepResponse(trace: Float64Array, half = STEP_HALF_ROWS): Float6
   return response;
 }
 
+function range(values: Float64Array): number {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return max - min;
+}
+
 /** White-noise σ of the averaged sweep from its first differences (MAD; steps are a few of the 100 differences). */
 function sweepNoise(trace: Float64Array): number {
   return robustSigma(Float64Array.from({ length: trace.length - 1 }, (_, i) => trace[i + 1]! - trace[i]!)) / Math.SQRT2;
@@ -127,7 +139,7 @@ export function pixelNoise(data: Float64Array, rows: number, cols: number): numb
 export function detectElectronUnloads(data: Float64Array, rows: number, cols: number): UnloadDetection {
   const trace = columnAverage(data, rows, cols);
   const response = stepResponse(trace);
-  const sigma = Math.max(sweepNoise(trace), pixelNoise(data, rows, cols) / Math.sqrt(cols)) * Math.sqrt(2 / STEP_HALF_ROWS);
+  const sigma = Math.max(sweepNoise(trace), pixelNoise(data, rows, cols) / Math.sqrt(cols), NOISE_FLOOR * range(trace)) * Math.sqrt(2 / STEP_HALF_ROWS);
   const noise = Math.round(sigma * 1e6) / 1e6;
   if (!(sigma > 0)) return { unload_indices: [], step_heights: [], noise };
   let strongest = 0;

@@ -47,7 +47,14 @@ export interface TextureDetection {
 
 /** Per-pixel features: [step, switching] in noise σ units, each (rows × cols). */
 export function textureFeatures(data: Float64Array, rows: number, cols: number): { step: Float64Array; switching: Float64Array; sigma: number } {
-  const sigma = pixelNoise(data, rows, cols);
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of data) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  // A noise-free map still gets a finite σ (a tiny fraction of its range); a constant map has none.
+  const sigma = Math.max(pixelNoise(data, rows, cols), 1e-6 * (max - min));
   const scale = sigma > 0 ? 1 / sigma : 0;
   const centred = new Float64Array(rows * cols);
   const column = new Float64Array(rows);
