@@ -98,10 +98,10 @@ function parabolicPeak(values: Float64Array, i: number, stride: number, offset: 
   return den < 0 ? i + Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : i;
 }
 
-/** Dressed-mode offsets from f_r for detuning Δ = f_q − f_r: resonator-like and qubit-like. */
-function dressedOffsets(delta: number, g: number): [number, number] {
+/** Dressed-mode offset from f_r for detuning Δ = f_q − f_r: branch 0 resonator-like, 1 qubit-like. */
+function dressedOffset(delta: number, g: number, branch: 0 | 1): number {
   const root = Math.sqrt(g * g + 0.25 * delta * delta);
-  return delta >= 0 ? [0.5 * delta - root, 0.5 * delta + root] : [0.5 * delta + root, 0.5 * delta - root];
+  return (delta >= 0) === (branch === 0) ? 0.5 * delta - root : 0.5 * delta + root;
 }
 
 interface FitPoint {
@@ -114,7 +114,7 @@ function fitCost(points: FitPoint[], x0: number, s: number, g: number): number {
   let cost = 0;
   const cap = FIT_RESIDUAL_CAP_ROWS * FIT_RESIDUAL_CAP_ROWS;
   for (const p of points) {
-    const model = dressedOffsets(s * (p.column - x0), g)[p.branch];
+    const model = dressedOffset(s * (p.column - x0), g, p.branch);
     const r = p.offset - model;
     cost += Math.min(r * r, cap);
   }
