@@ -10,7 +10,8 @@
 //    with a barrier is nearly linear over the window.
 // 2. Region growing with hysteresis (as in Canny, IEEE PAMI 8, 679 (1986)): step regions seeded at z ≥ 5 and grown
 //    over z ≥ max(3, 0.25 × the map's 98th-percentile step strength); telegraph regions seeded at z ≥ 6, grown
-//    over z ≥ 3, and taking precedence; a 3×3 majority vote removes isolated pixels. Everything else is flat.
+//    over z ≥ 3, and taking precedence; a 3×3 majority vote removes isolated pixels; a step region of ≤ 150 pixels
+//    touching a telegraph region joins it (same transition, switching not visible everywhere). The rest is flat.
 // 3. Clusters = 4-connected components of each kind (≥ MIN_CLUSTER_PIXELS) with label, kind, bbox and pixel
 //    count, plus a cluster map. A map with no step or telegraph region is "nothing found" (empty list).
 import { medianInPlace } from '../signal/order-statistics.js';
@@ -27,6 +28,8 @@ const STEP_STRENGTH_QUANTILE = 0.98;
 const TELEGRAPH_SEED_Z = 6;
 const TELEGRAPH_GROW_Z = 3;
 const MIN_CLUSTER_PIXELS = 6;
+/** Step regions up to this size (about 3 rows × 51 columns) that touch a telegraph region become telegraph. */
+const MERGE_MAX_PIXELS = 150;
 
 export const TEXTURE_KIND_NAMES = ['flat', 'step', 'telegraph'] as const;
 export type TextureKindName = (typeof TEXTURE_KIND_NAMES)[number];
@@ -191,6 +194,34 @@ export function textureKinds(data: Float64Array, rows: number, cols: number): Ui
       let best = own;
       for (let k = 0; k < 3; k++) if (votes[k]! > votes[best]!) best = k;
       voted[r * cols + c] = best;
+    }
+  }
+  // A small step region touching a telegraph region is part of the same transition whose switching is too slow or
+  // faint to see everywhere: it takes the telegraph kind.
+  {
+    const seen = new Uint8Array(count);
+    for (let start = 0; start < count; start++) {
+      if (seen[start] || voted[start] !== 1) continue;
+      const members: number[] = [];
+      const stack = [start];
+      seen[start] = 1;
+      let touches = false;
+      while (stack.length) {
+        const i = stack.pop()!;
+        members.push(i);
+        const r = Math.floor(i / cols);
+        const c = i % cols;
+        for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]] as const) {
+          if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
+          const j = nr * cols + nc;
+          if (voted[j] === 2) touches = true;
+          if (!seen[j] && voted[j] === 1) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+      }
+      if (touches && members.length <= MERGE_MAX_PIXELS) for (const i of members) voted[i] = 2;
     }
   }
   return voted;
