@@ -47,6 +47,8 @@ describe('anticrossing-detector-v0', () => {
     const svg = Buffer.from(renderPlot(ID, input, out, { darkMode: false }).split(',')[1]!, 'base64').toString('utf8');
     expect(svg).toContain('<image');
     expect(svg).toContain('anticrossing');
+    // 127 flux columns stretched to a readable 360 px next to the 560 px frequency axis.
+    expect(svg).toMatch(/<image x="60" y="40" width="360" height="560"/);
   });
 
   it('rejects a wrong shape with ModelInputError', () => {

@@ -22,6 +22,7 @@ function anticrossingPlot(input: ModelInput, output: Record<string, unknown>, op
     points: found.map((a) => ({ x: a.x, y: a.y, label: `2g ${a.splitting_px.toFixed(1)}` })),
     segments: found.map((a) => ({ x1: a.x, y1: a.y - a.splitting_px / 2, x2: a.x, y2: a.y + a.splitting_px / 2 })),
     legend: `${found.length} anticrossing${found.length === 1 ? '' : 's'} (bar = splitting 2g)`,
+    minSidePx: 360,
     xLabel: 'flux (column index)',
     yLabel: 'frequency (row index)',
     darkMode: options.darkMode,

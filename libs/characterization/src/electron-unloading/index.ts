@@ -36,6 +36,7 @@ function unloadPlot(input: ModelInput, output: Record<string, unknown>, options:
     values: input.data,
     segments: indices.map((row) => ({ x1: -0.5, y1: row, x2: COLS - 0.5, y2: row })),
     legend: `${indices.length} unload step${indices.length === 1 ? '' : 's'} at rows [${indices.join(', ')}]`,
+    minSidePx: 360,
     ...AXES,
     darkMode: options.darkMode,
   });
@@ -58,6 +59,7 @@ function texturePlot(input: ModelInput, output: Record<string, unknown>, options
     labels,
     boxes: shown.map((c) => ({ x: c.bbox[0] - 0.5, y: c.bbox[1] - 0.5, width: c.bbox[2] - c.bbox[0] + 1, height: c.bbox[3] - c.bbox[1] + 1, label: `${c.label} ${c.kind}` })),
     legend: clusters.length ? `clusters: ${count('flat')} flat, ${count('step')} step (red), ${count('telegraph')} telegraph (green)` : 'no texture structure found',
+    minSidePx: 360,
     ...AXES,
     darkMode: options.darkMode,
   });
