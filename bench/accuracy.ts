@@ -26,6 +26,8 @@ import { countTargets, printTable, type AccuracySection, type ReportRow } from '
 import { accuracySections as oneDSections } from './accuracy/one-d.js';
 import { accuracySections as chargeStabilitySections } from './accuracy/charge-stability.js';
 import { accuracySections as coulombDiamondSections } from './accuracy/coulomb-diamonds.js';
+import { accuracySections as anticrossingSections } from './accuracy/anticrossings.js';
+import { accuracySections as electronUnloadingSections } from './accuracy/electron-unloading.js';
 
 const F1_TARGET = 0.97;
 const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
@@ -84,7 +86,7 @@ function negativeFalsePeaks(detect: TraceDetector, seeds: number[], length: numb
   return parts.join(', ');
 }
 
-/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds (comma-separated) runs only those families. */
+/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds|anticrossings|electron-unloading (comma-separated) runs only those families. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const wanted = (family: string): boolean => !ONLY || ONLY.has(family);
 
@@ -95,6 +97,8 @@ function main(): void {
     ['one-d', oneDSections],
     ['charge-stability', chargeStabilitySections],
     ['coulomb-diamonds', coulombDiamondSections],
+    ['anticrossings', anticrossingSections],
+    ['electron-unloading', electronUnloadingSections],
   ];
   for (const [family, run] of families) {
     if (!wanted(family)) continue;

@@ -7,6 +7,8 @@ import { benchmarkSeeds, generateCoulombPeakTrace, generateResonatorNotchTrace }
 import { perfInputs as oneDInputs } from './one-d.inputs.js';
 import { perfInputs as chargeStabilityInputs } from './charge-stability.inputs.js';
 import { perfInputs as coulombDiamondInputs } from './coulomb-diamonds.inputs.js';
+import { perfInputs as anticrossingInputs } from './anticrossings.inputs.js';
+import { perfInputs as electronUnloadingInputs } from './electron-unloading.inputs.js';
 
 export interface PerfInput {
   model: string;
@@ -55,7 +57,7 @@ export interface LatencyRow {
 }
 
 export function allPerfInputs(): PerfInput[] {
-  return [...peakAndDipInputs(), ...oneDInputs(), ...chargeStabilityInputs(), ...coulombDiamondInputs()];
+  return [...peakAndDipInputs(), ...oneDInputs(), ...chargeStabilityInputs(), ...coulombDiamondInputs(), ...anticrossingInputs(), ...electronUnloadingInputs()];
 }
 
 /** Latency of each model in `inputs`; models listed in the catalogue without an input are reported as missing. */

@@ -14,3 +14,5 @@ export { scoreCoulombPeakDetector, scoreResonatorDipFinder, PEAK_MATCH_TOLERANCE
 export * from './one-d/index.js';
 export * from './charge-stability/index.js';
 export * from './coulomb-diamonds/index.js';
+export * from './anticrossings/index.js';
+export * from './electron-unloading/index.js';

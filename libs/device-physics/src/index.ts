@@ -26,3 +26,5 @@ export {
 export * from './one-d/index.js';
 export * from './charge-stability/index.js';
 export * from './coulomb-diamonds/index.js';
+export * from './anticrossings/index.js';
+export * from './electron-unloading/index.js';

@@ -38,6 +38,8 @@ export interface HeatmapSpec {
   polylines?: { x: number; y: number }[][];
   boxes?: HeatmapBox[];
   legend: string;
+  /** Stretch pixels (non-square) so that each side of the image is at least this many px (≤ 560), e.g. for (801, 127). */
+  minSidePx?: number;
   xLabel?: string;
   yLabel?: string;
   darkMode: boolean;
@@ -112,14 +114,17 @@ function heatmapRgb(spec: HeatmapSpec): Uint8Array {
 export function renderHeatmapSvgDocument(spec: HeatmapSpec): string {
   const theme = spec.darkMode ? THEMES.dark : THEMES.light;
   const { rows, cols } = spec;
-  const scale = Math.min(SIZE_PX / Math.max(1, cols), SIZE_PX / Math.max(1, rows));
-  const width = cols * scale;
-  const height = rows * scale;
+  const square = Math.min(SIZE_PX / Math.max(1, cols), SIZE_PX / Math.max(1, rows));
+  // Elongated arrays may ask for non-square pixels so that neither side is squeezed below spec.minSidePx.
+  const scaleX = spec.minSidePx ? Math.max(square, Math.min(spec.minSidePx, SIZE_PX) / Math.max(1, cols)) : square;
+  const scaleY = spec.minSidePx ? Math.max(square, Math.min(spec.minSidePx, SIZE_PX) / Math.max(1, rows)) : square;
+  const width = cols * scaleX;
+  const height = rows * scaleY;
   const W = MARGIN.left + width + MARGIN.right;
   const H = MARGIN.top + height + MARGIN.bottom;
   // Pixel (x, y) has its centre at x + 0.5, y + 0.5.
-  const px = (x: number): string => fixed(MARGIN.left + (x + 0.5) * scale);
-  const py = (y: number): string => fixed(MARGIN.top + (y + 0.5) * scale);
+  const px = (x: number): string => fixed(MARGIN.left + (x + 0.5) * scaleX);
+  const py = (y: number): string => fixed(MARGIN.top + (y + 0.5) * scaleY);
   const png = Buffer.from(encodeRgbPng(cols, rows, heatmapRgb(spec))).toString('base64');
 
   const parts: string[] = [];
@@ -132,9 +137,9 @@ export function renderHeatmapSvgDocument(spec: HeatmapSpec): string {
   parts.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${fixed(width)}" height="${fixed(height)}" fill="none" stroke="${theme.foreground}"/>`);
   for (const box of spec.boxes ?? []) {
     parts.push(
-      `<rect x="${fixed(MARGIN.left + box.x * scale)}" y="${fixed(MARGIN.top + box.y * scale)}" width="${fixed(box.width * scale)}" height="${fixed(box.height * scale)}" fill="none" stroke="${theme.box}" stroke-width="2"/>`,
+      `<rect x="${fixed(MARGIN.left + box.x * scaleX)}" y="${fixed(MARGIN.top + box.y * scaleY)}" width="${fixed(box.width * scaleX)}" height="${fixed(box.height * scaleY)}" fill="none" stroke="${theme.box}" stroke-width="2"/>`,
     );
-    if (box.label) parts.push(`<text x="${fixed(MARGIN.left + box.x * scale + 2)}" y="${fixed(MARGIN.top + box.y * scale - 3)}" fill="${theme.box}">${escapeXml(box.label)}</text>`);
+    if (box.label) parts.push(`<text x="${fixed(MARGIN.left + box.x * scaleX + 2)}" y="${fixed(MARGIN.top + box.y * scaleY - 3)}" fill="${theme.box}">${escapeXml(box.label)}</text>`);
   }
   for (const line of spec.polylines ?? []) {
     parts.push(`<polyline fill="none" stroke="${theme.overlay}" stroke-width="2" points="${line.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}"/>`);

@@ -1,0 +1,347 @@
+// anticrossing-detector-v0: avoided crossings of a readout resonator with a flux-tunable qubit in a
+// (2, frequency, flux) spectroscopy map (channel 0 = |S21|, channel 1 = phase, unused by v0).
+// 1. Background: per-column offset (median over frequency) removed; the flux-median of every frequency row gives
+//    the flux-independent spectrum, whose running median (61 rows) is the baseline; flux-independent lines are
+//    its dips ≥ 6 robust σ (resonator and spurious modes alike).
+// 2. Per-column dip tracking near each line, after a Gaussian matched filter along frequency (FWHM of the line):
+//    deepest dip within ±50 rows = the resonator-like dressed mode (its photon weight, hence its notch depth, is
+//    ≥ ½), sub-row position by a parabola.
+// 3. An avoided crossing is a sign flip of the tracked offset from the line within ≤ 3 columns (the resonator-like
+//    branch jumps from one side of f_r to the other as the qubit passes through), with the qubit-like branch seen
+//    on the opposite side in the flip columns (or a flip ≥ 3 rows each side). A dispersive shift never flips
+//    sign; spurious lines never move.
+// 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
+//    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
+//    69, 062320 (2004)); x = x₀, y = f_r (line row), splitting_px = 2g. Grid search, then a finer grid.
+import { medianInPlace } from '../signal/order-statistics.js';
+
+/** Running-median window of the flux-independent baseline, rows. */
+const BASELINE_HALF_WINDOW_ROWS = 30;
+/** Line detection threshold in robust σ of the flux-median spectrum. */
+const LINE_SIGMA = 6;
+/** Minimal line depth relative to the baseline level (when the baseline is not near zero). */
+const LINE_MIN_RELATIVE_DEPTH = 0.02;
+/** Clamp of the measured line FWHM, rows. */
+const MIN_LINE_FWHM = 1.5;
+const MAX_LINE_FWHM = 16;
+/** Matched-filter FWHM as a fraction of the line's FWHM. */
+const MATCHED_FWHM_FRACTION = 1;
+/** Search half-window around a line for the dressed modes, rows (≥ g_max + margin). */
+const TRACK_HALF_WINDOW_ROWS = 50;
+/** Rows around another line ignored while tracking. */
+const OTHER_LINE_GUARD_ROWS = 12;
+/** A tracked dip must be this many pixel-noise σ deep to count. */
+const DIP_SIGMA = 4;
+/** Sign flip: offsets beyond max(FLIP_MIN_ROWS, FLIP_SIGMA × tracking jitter) on both sides within FLIP_MAX_COLUMNS. */
+const FLIP_MIN_ROWS = 1.5;
+const FLIP_SIGMA = 3;
+const FLIP_MAX_COLUMNS = 3;
+/** A flip this large on both sides needs no qubit-like branch (it may be too faint to see), rows. */
+const STRONG_FLIP_MIN_ROWS = 3;
+/** Qubit-like branch: depth ≥ this fraction of the resonator-like one, opposite side, in the flip columns. */
+const SECOND_BRANCH_MIN_FRACTION = 0.12;
+/** Columns each side of a crossing used by the dressed-mode fit. */
+const FIT_HALF_COLUMNS = 6;
+/** Residuals beyond this many rows count as this (truncated quadratic loss against mistracked columns). */
+const FIT_RESIDUAL_CAP_ROWS = 4;
+
+export interface Anticrossing {
+  x: number;
+  y: number;
+  splitting_px: number;
+  /** Fitted |df_q/dcolumn| at the crossing, rows per column. */
+  qubit_slope: number;
+}
+
+export interface AnticrossingDetection {
+  anticrossings: Anticrossing[];
+  /** Rows of the flux-independent lines found (resonator and spurious). */
+  line_rows: number[];
+}
+
+interface Track {
+  /** Offset of the resonator-like dip from the line, rows (NaN when no dip). */
+  offset: Float64Array;
+  depth: Float64Array;
+  /** Deepest dip on the opposite side of the line (NaN when none). */
+  secondOffset: Float64Array;
+  secondDepth: Float64Array;
+}
+
+function robustSigma(values: Float64Array): number {
+  const copy = Float64Array.from(values);
+  const med = medianInPlace(copy, copy.length);
+  for (let i = 0; i < copy.length; i++) copy[i] = Math.abs(values[i]! - med);
+  return 1.4826 * medianInPlace(copy, copy.length);
+}
+
+function runningMedian(values: Float64Array, half: number): Float64Array {
+  const n = values.length;
+  const out = new Float64Array(n);
+  const window = new Float64Array(2 * half + 1);
+  for (let i = 0; i < n; i++) {
+    const lo = Math.max(0, i - half);
+    const hi = Math.min(n - 1, i + half);
+    for (let j = lo; j <= hi; j++) window[j - lo] = values[j]!;
+    out[i] = medianInPlace(window, hi - lo + 1);
+  }
+  return out;
+}
+
+/** Sub-sample position of a local maximum at i by a parabola through i − 1, i, i + 1. */
+function parabolicPeak(values: Float64Array, i: number, stride: number, offset: number, n: number): number {
+  if (i <= 0 || i >= n - 1) return i;
+  const a = values[offset + (i - 1) * stride]!;
+  const b = values[offset + i * stride]!;
+  const c = values[offset + (i + 1) * stride]!;
+  const den = a - 2 * b + c;
+  return den < 0 ? i + Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : i;
+}
+
+/** Dressed-mode offset from f_r for detuning Δ = f_q − f_r: branch 0 resonator-like, 1 qubit-like. */
+function dressedOffset(delta: number, g: number, branch: 0 | 1): number {
+  const root = Math.sqrt(g * g + 0.25 * delta * delta);
+  return (delta >= 0) === (branch === 0) ? 0.5 * delta - root : 0.5 * delta + root;
+}
+
+interface FitPoint {
+  column: number;
+  offset: number;
+  branch: 0 | 1;
+}
+
+function fitCost(points: FitPoint[], x0: number, s: number, g: number): number {
+  let cost = 0;
+  const cap = FIT_RESIDUAL_CAP_ROWS * FIT_RESIDUAL_CAP_ROWS;
+  for (const p of points) {
+    const model = dressedOffset(s * (p.column - x0), g, p.branch);
+    const r = p.offset - model;
+    cost += Math.min(r * r, cap);
+  }
+  return cost;
+}
+
+function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number): { x0: number; slope: number; g: number } {
+  let best = { cost: Infinity, x0: 0.5 * (xLow + xHigh), slope: 10, g: 5 };
+  const slopes = Array.from({ length: 36 }, (_, k) => 0.5 * Math.pow(400, k / 35));
+  for (let x0 = xLow; x0 <= xHigh + 1e-9; x0 += 0.1) {
+    for (const slope of slopes) {
+      for (let g = 1; g <= 60; g += 1) {
+        const cost = fitCost(points, x0, sign * slope, g);
+        if (cost < best.cost) best = { cost, x0, slope, g };
+      }
+    }
+  }
+  // Finer grid around the coarse optimum.
+  const coarse = best;
+  for (let x0 = coarse.x0 - 0.1; x0 <= coarse.x0 + 0.1 + 1e-9; x0 += 0.02) {
+    for (let k = -6; k <= 6; k++) {
+      const slope = coarse.slope * Math.pow(400, k / (35 * 6));
+      for (let g = Math.max(0.5, coarse.g - 1); g <= coarse.g + 1 + 1e-9; g += 0.1) {
+        const cost = fitCost(points, x0, sign * slope, g);
+        if (cost < best.cost) best = { cost, x0, slope, g };
+      }
+    }
+  }
+  return { x0: best.x0, slope: best.slope, g: best.g };
+}
+
+/**
+ * Avoided crossings in a (2, rows, cols) C-order map: channel 0 magnitude (linear or dB), channel 1 phase.
+ * Works on any rows ≥ 64 and cols ≥ 8; pure noise gives no lines, hence no crossings.
+ */
+export function detectAnticrossings(data: Float64Array, rows: number, cols: number): AnticrossingDetection {
+  // 1. Column offsets, flux-median spectrum, baseline, lines.
+  const magnitude = new Float64Array(rows * cols);
+  const column = new Float64Array(rows);
+  const all = new Float64Array(cols);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) column[r] = data[r * cols + c]!;
+    all[c] = medianInPlace(column, rows);
+  }
+  const globalLevel = medianInPlace(Float64Array.from(all), cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) magnitude[r * cols + c] = data[r * cols + c]! - (all[c]! - globalLevel);
+  const fluxMedian = new Float64Array(rows);
+  const rowValues = new Float64Array(cols);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) rowValues[c] = magnitude[r * cols + c]!;
+    fluxMedian[r] = medianInPlace(rowValues, cols);
+  }
+  const baseline = runningMedian(fluxMedian, BASELINE_HALF_WINDOW_ROWS);
+  const lineDepth = Float64Array.from(fluxMedian, (v, r) => baseline[r]! - v);
+  const lineSigma = robustSigma(lineDepth);
+  const level = Math.abs(globalLevel);
+  const lines: { row: number; depth: number }[] = [];
+  for (let r = 1; r < rows - 1; r++) {
+    const v = lineDepth[r]!;
+    if (!(v > lineDepth[r - 1]! && v >= lineDepth[r + 1]!)) continue;
+    if (v < LINE_SIGMA * lineSigma || v < LINE_MIN_RELATIVE_DEPTH * level) continue;
+    lines.push({ row: parabolicPeak(lineDepth, r, 1, 0, rows), depth: v });
+  }
+  lines.sort((a, b) => b.depth - a.depth);
+  const kept: { row: number; depth: number }[] = [];
+  for (const line of lines) if (kept.every((k) => Math.abs(k.row - line.row) > 2 * OTHER_LINE_GUARD_ROWS)) kept.push(line);
+  if (!kept.length) return { anticrossings: [], line_rows: [] };
+
+  // Pixel noise from frequency differences (the lines are a small fraction of the rows).
+  const differences = new Float64Array((rows - 1) * cols);
+  for (let r = 0; r < rows - 1; r++) for (let c = 0; c < cols; c++) differences[r * cols + c] = magnitude[(r + 1) * cols + c]! - magnitude[r * cols + c]!;
+  const pixelSigma = robustSigma(differences) / Math.SQRT2;
+
+  const anticrossings: Anticrossing[] = [];
+  for (const line of kept) {
+    const others = kept.filter((k) => k !== line).map((k) => k.row);
+    const width = lineWidth(lineDepth, line.row);
+    const window = matchedDipWindow(magnitude, baseline, rows, cols, line.row, width);
+    const track = trackLine(window, cols, line.row, others, pixelSigma * window.noiseGain);
+    anticrossings.push(...crossingsOfLine(track, cols, line.row));
+  }
+  anticrossings.sort((a, b) => a.x - b.x || a.y - b.y);
+  return { anticrossings, line_rows: kept.map((k) => round2(k.row)).sort((a, b) => a - b) };
+}
+
+const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** FWHM (rows) of the flux-median line at `row`, by half-depth crossings, clamped to [MIN_LINE_FWHM, MAX_LINE_FWHM]. */
+function lineWidth(lineDepth: Float64Array, row: number): number {
+  const centre = Math.round(row);
+  const half = 0.5 * lineDepth[centre]!;
+  let left = centre;
+  while (left > 0 && lineDepth[left - 1]! > half) left--;
+  let right = centre;
+  while (right < lineDepth.length - 1 && lineDepth[right + 1]! > half) right++;
+  return Math.max(MIN_LINE_FWHM, Math.min(MAX_LINE_FWHM, right - left + 1));
+}
+
+interface DipWindow {
+  /** Smoothed dip depth (baseline − magnitude) on rows [first, first + count), C order (count, cols). */
+  dip: Float64Array;
+  first: number;
+  count: number;
+  /** Noise std of `dip` per unit pixel noise. */
+  noiseGain: number;
+}
+
+/**
+ * Dip depth around a line, smoothed along frequency by a Gaussian of the line's FWHM (matched to the bare line;
+ * near a crossing the dressed modes are narrower, ½(κ + γ), and half as deep).
+ */
+function matchedDipWindow(magnitude: Float64Array, baseline: Float64Array, rows: number, cols: number, lineRow: number, fwhm: number): DipWindow {
+  const sigma = Math.max(0.5, (MATCHED_FWHM_FRACTION * fwhm) / 2.355);
+  const reach = Math.ceil(2.5 * sigma);
+  const kernel = Float64Array.from({ length: 2 * reach + 1 }, (_, k) => Math.exp(-0.5 * ((k - reach) / sigma) ** 2));
+  const total = kernel.reduce((a, b) => a + b, 0);
+  for (let k = 0; k < kernel.length; k++) kernel[k] = kernel[k]! / total;
+  const noiseGain = Math.sqrt(kernel.reduce((a, b) => a + b * b, 0));
+  const first = Math.max(0, Math.floor(lineRow - TRACK_HALF_WINDOW_ROWS) - 1);
+  const last = Math.min(rows - 1, Math.ceil(lineRow + TRACK_HALF_WINDOW_ROWS) + 1);
+  const count = last - first + 1;
+  const dip = new Float64Array(count * cols);
+  for (let r = first; r <= last; r++) {
+    for (let c = 0; c < cols; c++) {
+      let sum = 0;
+      for (let k = -reach; k <= reach; k++) {
+        const rr = Math.min(rows - 1, Math.max(0, r + k));
+        sum += kernel[k + reach]! * (baseline[rr]! - magnitude[rr * cols + c]!);
+      }
+      dip[(r - first) * cols + c] = sum;
+    }
+  }
+  return { dip, first, count, noiseGain };
+}
+
+function trackLine(window: DipWindow, cols: number, lineRow: number, otherLines: number[], pixelSigma: number): Track {
+  const { dip, first, count } = window;
+  const rows = count;
+  const lineLocal = lineRow - first;
+  const others = otherLines.map((o) => o - first);
+  const track: Track = {
+    offset: new Float64Array(cols).fill(NaN),
+    depth: new Float64Array(cols),
+    secondOffset: new Float64Array(cols).fill(NaN),
+    secondDepth: new Float64Array(cols),
+  };
+  const lo = 1;
+  const hi = rows - 2;
+  const guarded = (r: number): boolean => others.some((o) => Math.abs(r - o) <= OTHER_LINE_GUARD_ROWS);
+  for (let c = 0; c < cols; c++) {
+    let bestRow = -1;
+    let bestDepth = -Infinity;
+    for (let r = lo; r <= hi; r++) {
+      const v = dip[r * cols + c]!;
+      if (v > bestDepth && v > dip[(r - 1) * cols + c]! && v >= dip[(r + 1) * cols + c]! && !guarded(r)) {
+        bestDepth = v;
+        bestRow = r;
+      }
+    }
+    if (bestRow < 0 || bestDepth < DIP_SIGMA * pixelSigma) continue;
+    const position = parabolicPeak(dip, bestRow, cols, c, rows);
+    track.offset[c] = position - lineLocal;
+    track.depth[c] = bestDepth;
+    const side = Math.sign(position - lineLocal);
+    let secondRow = -1;
+    let secondDepth = -Infinity;
+    for (let r = lo; r <= hi; r++) {
+      if (Math.sign(r - lineLocal) === side || Math.abs(r - position) < 3 || guarded(r)) continue;
+      const v = dip[r * cols + c]!;
+      if (v > secondDepth && v > dip[(r - 1) * cols + c]! && v >= dip[(r + 1) * cols + c]!) {
+        secondDepth = v;
+        secondRow = r;
+      }
+    }
+    if (secondRow >= 0 && secondDepth >= DIP_SIGMA * pixelSigma) {
+      track.secondOffset[c] = parabolicPeak(dip, secondRow, cols, c, rows) - lineLocal;
+      track.secondDepth[c] = secondDepth;
+    }
+  }
+  return track;
+}
+
+function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticrossing[] {
+  const d = track.offset;
+  const steps: number[] = [];
+  for (let c = 0; c + 1 < cols; c++) if (Number.isFinite(d[c]!) && Number.isFinite(d[c + 1]!)) steps.push(d[c + 1]! - d[c]!);
+  const jitter = steps.length >= 4 ? robustSigma(Float64Array.from(steps)) / Math.SQRT2 : 1;
+  const threshold = Math.max(FLIP_MIN_ROWS, FLIP_SIGMA * jitter);
+
+  // Flip candidates (a, b): opposite signs beyond the threshold, b − a ≤ FLIP_MAX_COLUMNS, qubit-like branch seen.
+  const events: { a: number; b: number; sign: number }[] = [];
+  for (let a = 0; a < cols; a++) {
+    const da = d[a]!;
+    if (!Number.isFinite(da) || Math.abs(da) < threshold) continue;
+    for (let b = a + 1; b <= Math.min(cols - 1, a + FLIP_MAX_COLUMNS); b++) {
+      const db = d[b]!;
+      if (!Number.isFinite(db) || Math.abs(db) < threshold || Math.sign(db) === Math.sign(da)) continue;
+      let secondSeen = false;
+      for (let c = Math.max(0, a - 1); c <= Math.min(cols - 1, b + 1); c++) {
+        const so = track.secondOffset[c]!;
+        if (Number.isFinite(so) && Math.sign(so) !== Math.sign(d[c]!) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) secondSeen = true;
+      }
+      const strongFlip = Math.min(Math.abs(da), Math.abs(db)) >= Math.max(STRONG_FLIP_MIN_ROWS, 2 * threshold);
+      if (!secondSeen && !strongFlip) continue;
+      // d goes + → − with increasing column when Δ = f_q − f_r goes − → +: slope sign of the qubit.
+      events.push({ a, b, sign: da > 0 ? 1 : -1 });
+      break;
+    }
+  }
+  // Merge overlapping candidates (one crossing can flip across several column pairs).
+  const merged: { a: number; b: number; sign: number }[] = [];
+  for (const e of events) {
+    const last = merged[merged.length - 1];
+    if (last && e.a <= last.b + 1 && e.sign === last.sign) last.b = Math.max(last.b, e.b);
+    else merged.push({ ...e });
+  }
+
+  const found: Anticrossing[] = [];
+  for (const e of merged) {
+    const points: FitPoint[] = [];
+    for (let c = Math.max(0, e.a - FIT_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + FIT_HALF_COLUMNS); c++) {
+      if (Number.isFinite(d[c]!)) points.push({ column: c, offset: d[c]!, branch: 0 });
+      const so = track.secondOffset[c]!;
+      if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) points.push({ column: c, offset: so, branch: 1 });
+    }
+    const fit = fitCrossing(points, e.a, e.b, e.sign);
+    found.push({ x: round2(fit.x0), y: round2(lineRow), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) });
+  }
+  return found;
+}
