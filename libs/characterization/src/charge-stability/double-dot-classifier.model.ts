@@ -4,7 +4,7 @@
 // histogram aligned to its strongest family, family masses, edge energy, jump share), then either a fixed
 // two-family rule or a small trained network (dense-network.ts; weights in weights/*.ts, trained by
 // scripts/train-<id>.ts on tuning seeds). The score is the network's probability.
-import { createPatchWorkspace, ORIENTATION_BINS, PATCH_FEATURE_COUNT, patchFeatures, type PatchWorkspace } from './csd-patch-features.js';
+import { createPatchWorkspace, PATCH_FEATURE, PATCH_FEATURE_COUNT, patchFeatures, type PatchWorkspace } from './csd-patch-features.js';
 import { createDenseWorkspace, denseForward, packNetwork, type DenseNetworkWeights, type DenseWorkspace, type PackedNetwork } from './dense-network.js';
 
 export interface DoubleDotClassification {
@@ -38,8 +38,8 @@ export function classifyDoubleDotPatch(classifier: DoubleDotClassifier, data: Fl
   const v = classifier.vector;
   patchFeatures(data, offset, stride, classifier.features, v);
   if (!classifier.net) {
-    const second = v[ORIENTATION_BINS + ORIENTATION_BINS / 2 + 1]!;
-    const edgeFraction = v[ORIENTATION_BINS + ORIENTATION_BINS / 2 + 4]!;
+    const second = v[PATCH_FEATURE.secondFamily]!;
+    const edgeFraction = v[PATCH_FEATURE.edgeFraction]!;
     const score = Math.min(1, second / (2 * RULE_SECOND_FAMILY_MASS));
     const classification = second >= RULE_SECOND_FAMILY_MASS && edgeFraction >= RULE_MIN_EDGE_FRACTION;
     return { classification, score: classification ? Math.max(score, 0.5) : Math.min(score, 0.49) };
