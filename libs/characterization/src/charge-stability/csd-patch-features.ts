@@ -207,11 +207,11 @@ export interface OrientationSummary {
  * Fills ws.histogram (normalised, strongest bin first) from ws.gx/gy with edges above
  * EDGE_THRESHOLD_SIGMA × Sobel noise, and returns the summary numbers.
  */
-export function orientationHistogram(ws: PatchWorkspace, sigma: number): OrientationSummary {
+export function orientationHistogram(ws: PatchWorkspace, sigma: number, thresholdSigma = EDGE_THRESHOLD_SIGMA): OrientationSummary {
   const { rows, cols, gx, gy, histogram } = ws;
   histogram.fill(0);
   const floor = Math.max(sigma * SOBEL_NOISE_GAIN, 1e-300);
-  const threshold2 = (EDGE_THRESHOLD_SIGMA * floor) ** 2;
+  const threshold2 = (thresholdSigma * floor) ** 2;
   let energy = 0;
   let edges = 0;
   let rowJump = 0;

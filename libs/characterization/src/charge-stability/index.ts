@@ -3,8 +3,7 @@
 // exported for the benchmark but not listed in the catalogue.)
 import { requireShape, type ArrayModelEntry, type ModelEntry, type ModelInput, type PlotOptions } from '../model-entry.js';
 import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
-import { classifyDoubleDotPatch, createDoubleDotClassifier, type DoubleDotClassifier } from './double-dot-classifier.model.js';
-import type { DenseNetworkWeights } from './dense-network.js';
+import { classifyDoubleDotPatch, createDoubleDotClassifier, type DoubleDotClassifier, type DoubleDotNetworkWeights } from './double-dot-classifier.model.js';
 import { CLASSIFIER_V1_16X16_WEIGHTS } from './weights/charge-stability-diagram-binary-classifier-v1-16x16.weights.js';
 import { CLASSIFIER_V2_16X16_WEIGHTS } from './weights/charge-stability-diagram-binary-classifier-v2-16x16.weights.js';
 import { CLASSIFIER_V3_16X16_WEIGHTS } from './weights/charge-stability-diagram-binary-classifier-v3-16x16.weights.js';
@@ -19,7 +18,7 @@ export { countLineMatches, lineF1, LINE_MATCH_PX, LINE_MATCH_DEGREES, MIN_TRUTH_
 interface ClassifierVersion {
   id: string;
   size: number;
-  weights: DenseNetworkWeights | null;
+  weights: DoubleDotNetworkWeights | null;
   name: string;
   method: string;
   released: string;
