@@ -25,7 +25,8 @@ interface ClassifierVersion {
 }
 
 const FEATURES =
-  'plane removal, MAD noise, Sobel structure-tensor orientation histogram of the transitions (Bigün & Granlund 1987) aligned to the strongest family';
+  'plane removal, MAD noise, removal of up to 3 sensor charge jumps (steps in acquisition order), Sobel structure-tensor orientation histogram of the transitions (Bigün & Granlund 1987) aligned to the strongest family';
+const CALIBRATED = 'score = probability of a double dot, Platt-calibrated on tuning seeds 9201–9999';
 
 export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
   {
@@ -33,7 +34,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: null,
     name: 'Double-dot patch classifier v0 (16×16)',
-    method: `Classical rule: ${FEATURES}; double dot when a second transition family ≥ 30° from the first carries ≥ 10 % of the edge energy.`,
+    method: `Classical rule: ${FEATURES}; double dot when the strongest family carries ≤ 60 % of the edge energy, a second family ≥ 15° from it ≥ 4 %, and edges cover ≥ 54 % of the interior pixels. Score: not a probability.`,
     released: '2023-06-01T00:00:00Z',
   },
   {
@@ -41,7 +42,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: CLASSIFIER_V1_16X16_WEIGHTS,
     name: 'Double-dot patch classifier v1 (16×16)',
-    method: `Logistic regression on ${FEATURES}, plus family masses, edge energy and a fast-axis jump share.`,
+    method: `Small network (8 ReLU) on ${FEATURES}, plus family masses (second family ≥ 30° and ≥ 15° away), edge energy and a fast-axis jump share; ${CALIBRATED}.`,
     released: '2024-01-15T00:00:00Z',
   },
   {
@@ -49,7 +50,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: CLASSIFIER_V2_16X16_WEIGHTS,
     name: 'Double-dot patch classifier v2 (16×16)',
-    method: `One-hidden-layer network (16 ReLU) on the v1 features (${FEATURES}).`,
+    method: `One-hidden-layer network (16 ReLU) on the v1 features (${FEATURES}); ${CALIBRATED}.`,
     released: '2024-09-01T00:00:00Z',
   },
   {
@@ -57,7 +58,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: CLASSIFIER_V3_16X16_WEIGHTS,
     name: 'Double-dot patch classifier v3 (16×16)',
-    method: `Two-hidden-layer network (32–16 ReLU) on the v1 features (${FEATURES}); score = probability of a double dot.`,
+    method: `Ensemble of five 16-ReLU networks (different training seeds, mean logit) on the v1 features (${FEATURES}): the most robust 16×16 version; ${CALIBRATED}.`,
     released: '2025-03-01T00:00:00Z',
   },
   {
@@ -65,7 +66,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 48,
     weights: CLASSIFIER_V0_48X48_WEIGHTS,
     name: 'Double-dot patch classifier v0 (48×48)',
-    method: `Confirmation stage: one-hidden-layer network (16 ReLU) on ${FEATURES}, computed on the whole 48×48 patch.`,
+    method: `Confirmation stage: one-hidden-layer network (16 ReLU) on ${FEATURES}, computed on the whole 48×48 patch; ${CALIBRATED}.`,
     released: '2024-01-15T00:00:00Z',
   },
   {
@@ -73,7 +74,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 48,
     weights: CLASSIFIER_V1_48X48_WEIGHTS,
     name: 'Double-dot patch classifier v1 (48×48)',
-    method: `Confirmation stage: two-hidden-layer network (32–16 ReLU) on ${FEATURES}; score = probability of a double dot.`,
+    method: `Confirmation stage: ensemble of five 16-ReLU networks (different training seeds, mean logit) on ${FEATURES}, computed on the whole 48×48 patch; ${CALIBRATED}.`,
     released: '2025-03-01T00:00:00Z',
   },
 ];
