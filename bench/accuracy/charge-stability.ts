@@ -66,10 +66,10 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
     let positives = 0;
     let misses = 0;
     let falseAlarms = 0;
-    const scores: number[] = [];
+    const patchScores: number[] = [];
     for (const patch of set.patches) {
       const { yes, score } = classifyWithScore(version.id, set.size, patch.data);
-      scores.push(score);
+      patchScores.push(score);
       if (yes === patch.double) correct++;
       if (patch.double) {
         positives++;
@@ -88,7 +88,7 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
         accuracy.toFixed(4),
         `miss ${(misses / Math.max(1, positives)).toFixed(3)} / false alarm ${(falseAlarms / Math.max(1, set.patches.length - positives)).toFixed(3)}` +
           // The rule's score (v0-16x16) is not a probability; the networks' is Platt-calibrated.
-          (version.weights ? ` / score ECE ${calibrationError(scores, set.patches.map((p) => p.double)).toFixed(3)}` : ''),
+          (version.weights ? ` / score ECE ${calibrationError(patchScores, set.patches.map((p) => p.double)).toFixed(3)}` : ''),
         `≥ ${ACCURACY_TARGET}`,
       ],
       pass: accuracy >= ACCURACY_TARGET,
