@@ -6,6 +6,7 @@ trainDoubleDotClassifier({
   size: 48,
   hidden: [16],
   epochs: 40,
+  members: 1,
   seed: 4,
   out: 'libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v0-48x48.weights.ts',
   constName: 'CLASSIFIER_V0_48X48_WEIGHTS',

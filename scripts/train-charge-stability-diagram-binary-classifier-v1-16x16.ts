@@ -4,8 +4,9 @@ import { trainDoubleDotClassifier } from '../libs/characterization/src/charge-st
 trainDoubleDotClassifier({
   id: 'charge-stability-diagram-binary-classifier-v1-16x16',
   size: 16,
-  hidden: [],
+  hidden: [8],
   epochs: 40,
+  members: 1,
   seed: 4,
   out: 'libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v1-16x16.weights.ts',
   constName: 'CLASSIFIER_V1_16X16_WEIGHTS',

@@ -4,8 +4,9 @@ import { trainDoubleDotClassifier } from '../libs/characterization/src/charge-st
 trainDoubleDotClassifier({
   id: 'charge-stability-diagram-binary-classifier-v3-16x16',
   size: 16,
-  hidden: [32, 16],
-  epochs: 60,
+  hidden: [16],
+  epochs: 40,
+  members: 5,
   seed: 4,
   out: 'libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v3-16x16.weights.ts',
   constName: 'CLASSIFIER_V3_16X16_WEIGHTS',

@@ -32,9 +32,31 @@ function patchSet(size: number, count: number, offset: number): PatchSet {
 }
 
 /** Listed ids through the catalogue runner; unlisted versions through their algorithm directly. */
+function classifyWithScore(id: string, size: number, data: Float64Array): { yes: boolean; score: number } {
+  if (LISTED_CLASSIFIER_IDS.includes(id)) {
+    const out = runModel(id, { shape: [size, size], data });
+    return { yes: out['classification'] === true, score: out['score'] as number };
+  }
+  const result = classifyDoubleDotPatch(doubleDotClassifier(id), data);
+  return { yes: result.classification, score: result.score };
+}
+
 function classify(id: string, size: number, data: Float64Array): boolean {
-  if (LISTED_CLASSIFIER_IDS.includes(id)) return runModel(id, { shape: [size, size], data })['classification'] === true;
-  return classifyDoubleDotPatch(doubleDotClassifier(id), data).classification;
+  return classifyWithScore(id, size, data).yes;
+}
+
+/** Expected calibration error of the score (10 equal-width bins, count-weighted |mean score − double-dot rate|). */
+function calibrationError(scores: number[], labels: boolean[]): number {
+  const sum = new Float64Array(10);
+  const hits = new Float64Array(10);
+  scores.forEach((p, i) => {
+    const b = Math.min(9, Math.floor(p * 10));
+    sum[b] += p;
+    hits[b] += labels[i] ? 1 : 0;
+  });
+  let ece = 0;
+  for (let b = 0; b < 10; b++) ece += Math.abs(sum[b]! - hits[b]!);
+  return ece / scores.length;
 }
 
 function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[] {
@@ -44,8 +66,10 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
     let positives = 0;
     let misses = 0;
     let falseAlarms = 0;
+    const patchScores: number[] = [];
     for (const patch of set.patches) {
-      const yes = classify(version.id, set.size, patch.data);
+      const { yes, score } = classifyWithScore(version.id, set.size, patch.data);
+      patchScores.push(score);
       if (yes === patch.double) correct++;
       if (patch.double) {
         positives++;
@@ -62,7 +86,9 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
         String(set.patches.length),
         'accuracy',
         accuracy.toFixed(4),
-        `miss ${(misses / Math.max(1, positives)).toFixed(3)} / false alarm ${(falseAlarms / Math.max(1, set.patches.length - positives)).toFixed(3)}`,
+        `miss ${(misses / Math.max(1, positives)).toFixed(3)} / false alarm ${(falseAlarms / Math.max(1, set.patches.length - positives)).toFixed(3)}` +
+          // The rule's score (v0-16x16) is not a probability; the networks' is Platt-calibrated.
+          (version.weights ? ` / score ECE ${calibrationError(patchScores, set.patches.map((p) => p.double)).toFixed(3)}` : ''),
         `≥ ${ACCURACY_TARGET}`,
       ],
       pass: accuracy >= ACCURACY_TARGET,

@@ -40,6 +40,11 @@ export function packNetwork(weights: DenseNetworkWeights): PackedNetwork {
 
 /** Probability output of the network for `input` (raw features; standardised here). */
 export function denseForward(net: PackedNetwork, input: Float64Array, ws: DenseWorkspace): number {
+  return 1 / (1 + Math.exp(-denseLogit(net, input, ws)));
+}
+
+/** Output logit (log-odds) of the network for `input` (raw features; standardised here). */
+export function denseLogit(net: PackedNetwork, input: Float64Array, ws: DenseWorkspace): number {
   const a0 = ws.activations[0]!;
   for (let i = 0; i < a0.length; i++) a0[i] = (input[i]! - net.mean[i]!) * net.invStd[i]!;
   const L = net.w.length;
@@ -56,6 +61,5 @@ export function denseForward(net: PackedNetwork, input: Float64Array, ws: DenseW
       out[o] = l < L - 1 ? (s > 0 ? s : 0) : s;
     }
   }
-  const z = ws.activations[L]![0]!;
-  return 1 / (1 + Math.exp(-z));
+  return ws.activations[L]![0]!;
 }

@@ -1,4 +1,5 @@
-// Metric tests of the double-dot classifiers on simulated patches from tuning seeds (held-out from training).
+// Metric tests of the double-dot classifiers on simulated patches from tuning seeds 9001–9200: unused by training
+// (seeds 1–9000) and by the score calibration (9201–9999), and not benchmark seeds.
 import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
 import { ModelInputError } from '../model-input-error.js';
@@ -8,7 +9,9 @@ const KINDS = ['double', 'single', 'double', 'none'] as const;
 const sizeOf = (id: string): number => (id.endsWith('-48x48') ? 48 : 16);
 
 describe('double-dot classifiers', () => {
-  it.each(LISTED_CLASSIFIER_IDS)('%s: accuracy ≥ 0.93 and miss rate ≤ 0.06 on validation seeds (9 001+, unused in training)', (id) => {
+  // On these 200 seeds (accuracy resolved to ±0.012, 1 σ) the listed versions score 0.960–0.965 with miss rate
+  // 0.030 (0.975–0.986 and 0.004–0.020 on the held-out benchmark): the bounds allow two more errors, no more.
+  it.each(LISTED_CLASSIFIER_IDS)('%s: accuracy ≥ 0.95 and miss rate ≤ 0.04 on tuning seeds 9001–9200', (id) => {
     const size = sizeOf(id);
     let correct = 0;
     let positives = 0;
@@ -23,8 +26,8 @@ describe('double-dot classifiers', () => {
         if (!yes) misses++;
       }
     });
-    expect(correct / seeds.length).toBeGreaterThanOrEqual(0.93);
-    expect(misses / positives).toBeLessThanOrEqual(0.06);
+    expect(correct / seeds.length).toBeGreaterThanOrEqual(0.95);
+    expect(misses / positives).toBeLessThanOrEqual(0.04);
   });
 
   it.each(LISTED_CLASSIFIER_IDS)('%s: pure noise, constants and huge values give false, deterministically', (id) => {
