@@ -6,7 +6,7 @@ trainDoubleDotClassifier({
   size: 16,
   hidden: [16],
   epochs: 40,
-  members: 1,
+  members: 3,
   seed: 4,
   out: 'libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v2-16x16.weights.ts',
   constName: 'CLASSIFIER_V2_16X16_WEIGHTS',

@@ -50,7 +50,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: CLASSIFIER_V2_16X16_WEIGHTS,
     name: 'Double-dot patch classifier v2 (16×16)',
-    method: `One-hidden-layer network (16 ReLU) on the v1 features (${FEATURES}); ${CALIBRATED}.`,
+    method: `Ensemble of three 16-ReLU networks (different training seeds, mean logit) on the v1 features (${FEATURES}); ${CALIBRATED}.`,
     released: '2024-09-01T00:00:00Z',
   },
   {
@@ -58,7 +58,7 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
     size: 16,
     weights: CLASSIFIER_V3_16X16_WEIGHTS,
     name: 'Double-dot patch classifier v3 (16×16)',
-    method: `Ensemble of five 16-ReLU networks (different training seeds, mean logit: less dependent on one training run than v2) on the v1 features (${FEATURES}); ${CALIBRATED}.`,
+    method: `Ensemble of five 16-ReLU networks (different training seeds, mean logit: less dependent on one training run than v2's three) on the v1 features (${FEATURES}); ${CALIBRATED}.`,
     released: '2025-03-01T00:00:00Z',
   },
   {
