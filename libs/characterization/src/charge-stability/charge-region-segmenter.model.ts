@@ -1,0 +1,423 @@
+// charge-stability-diagram-segmenter-v0: one region label per stable charge configuration of a charge stability
+// diagram, 0 on a 1-px boundary between regions.
+// 1. Background: least-squares plane removed, then per-row offsets (median row-to-row difference, summed) so that
+//    sensor charge jumps, telegraph and 1/f offsets between fast-axis sweeps do not read as horizontal transitions.
+// 2. Boundary evidence in robust noise units: charge sensing shows transitions as steps between plateaus, so the
+//    evidence is the gradient magnitude of the Gaussian-smoothed map (Canny, IEEE TPAMI 8, 679 (1986)); direct
+//    transport shows them as bright lines on a dark floor, so the evidence is the smoothed current above the floor.
+//    The read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
+// 3. Markers: plateau interiors = pixels of low evidence at least MARKER_DEPTH px (chamfer distance) from any
+//    evidence pixel, so that gaps in a boundary narrower than about twice that depth do not join two regions.
+// 4. Marker-controlled watershed of the evidence (Meyer, Signal Process. 38, 113 (1994); Beucher & Meyer 1993):
+//    priority flooding from the markers, every pixel labelled.
+// 5. Region merging: neighbours whose shared watershed line is weak (median evidence below MERGE_EVIDENCE) are
+//    merged (over-split plateaus), then fragments smaller than MIN_REGION_AREA join the neighbour they share the
+//    weakest boundary with.
+// 6. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
+//    is set to 0, which is how the simulator draws its 1-px transition mask.
+// Pure noise gives one region (no boundary passes the merge test).
+import { selectInPlace } from '../signal/order-statistics.js';
+
+export interface ChargeRegionOptions {
+  /** Gaussian smoothing σ before the evidence, px. */
+  smoothing: number;
+  /** Evidence (noise units) below which a pixel may be a plateau interior. */
+  interiorEvidence: number;
+  /** Markers lie at least this far (px) inside the low-evidence area. */
+  markerDepth: number;
+  /** Neighbours whose shared line has median evidence below this (noise units) are one region. */
+  mergeEvidence: number;
+  /** Smallest region kept, px. */
+  minRegionArea: number;
+  /** Relative thresholds: interior below interiorFraction × and merge below mergeFraction × the line level (P95 of the evidence). */
+  interiorFraction: number;
+  mergeFraction: number;
+}
+
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 5, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4 };
+
+export interface ChargeRegionSegmentation {
+  rows: number;
+  cols: number;
+  /** Region label per pixel (1 … regionCount), 0 on boundaries. */
+  labels: Int32Array;
+  regionCount: number;
+  readout: 'sensor' | 'transport';
+  /** Boundary evidence in noise units (for plots and diagnostics). */
+  evidence: Float64Array;
+}
+
+function quantileOf(values: ArrayLike<number>, q: number): number {
+  const scratch = Float64Array.from(values);
+  return selectInPlace(scratch, scratch.length, Math.min(scratch.length - 1, Math.max(0, Math.floor(q * (scratch.length - 1)))));
+}
+
+/** Plane- and row-offset-free copy of the map (step 1). */
+function flattenMap(data: Float64Array, rows: number, cols: number): Float64Array {
+  const out = new Float64Array(rows * cols);
+  const cx = (cols - 1) / 2;
+  const cy = (rows - 1) / 2;
+  let sum = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const v = data[y * cols + x]!;
+      sum += v;
+      sx += v * (x - cx);
+      sy += v * (y - cy);
+    }
+  }
+  let sxx = 0;
+  let syy = 0;
+  for (let x = 0; x < cols; x++) sxx += (x - cx) ** 2;
+  for (let y = 0; y < rows; y++) syy += (y - cy) ** 2;
+  const mean = sum / (rows * cols);
+  const ax = sx / (sxx * rows || 1);
+  const ay = sy / (syy * cols || 1);
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) out[y * cols + x] = data[y * cols + x]! - mean - ax * (x - cx) - ay * (y - cy);
+  // Row offsets: a transition crosses a pair of rows in few columns, an offset shifts all of them.
+  const diff = new Float64Array(cols);
+  let offset = 0;
+  const offsets = new Float64Array(rows);
+  for (let y = 1; y < rows; y++) {
+    for (let x = 0; x < cols; x++) diff[x] = out[y * cols + x]! - out[(y - 1) * cols + x]!;
+    offset += quantileOf(diff, 0.5);
+    offsets[y] = offset;
+  }
+  let offsetMean = 0;
+  for (let y = 0; y < rows; y++) offsetMean += offsets[y]! / rows;
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) out[y * cols + x] = out[y * cols + x]! - offsets[y]! + offsetMean;
+  return out;
+}
+
+function gaussianBlur(src: Float64Array, rows: number, cols: number, sigma: number): Float64Array {
+  const half = Math.max(1, Math.ceil(3 * sigma));
+  const k = new Float64Array(2 * half + 1);
+  let sum = 0;
+  for (let i = -half; i <= half; i++) sum += k[i + half] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  for (let i = 0; i < k.length; i++) k[i] = k[i]! / sum;
+  const tmp = new Float64Array(rows * cols);
+  const out = new Float64Array(rows * cols);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      let s = 0;
+      for (let j = -half; j <= half; j++) s += k[j + half]! * src[y * cols + Math.min(cols - 1, Math.max(0, x + j))]!;
+      tmp[y * cols + x] = s;
+    }
+  }
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      let s = 0;
+      for (let j = -half; j <= half; j++) s += k[j + half]! * tmp[Math.min(rows - 1, Math.max(0, y + j)) * cols + x]!;
+      out[y * cols + x] = s;
+    }
+  }
+  return out;
+}
+
+/** Transport lines are bright ridges: the Laplacian is strongly negative on them and only mildly positive beside them; steps give a symmetric Laplacian. */
+export const TRANSPORT_LAPLACIAN_SKEW = -0.2;
+
+function laplacianSkew(smooth: Float64Array, rows: number, cols: number): number {
+  const values: number[] = [];
+  for (let y = 1; y < rows - 1; y++) {
+    for (let x = 1; x < cols - 1; x++) {
+      const i = y * cols + x;
+      values.push(smooth[i - 1]! + smooth[i + 1]! + smooth[i - cols]! + smooth[i + cols]! - 4 * smooth[i]!);
+    }
+  }
+  const lo = quantileOf(values, 0.005);
+  const mid = quantileOf(values, 0.5);
+  const hi = quantileOf(values, 0.995);
+  return hi > lo ? (hi + lo - 2 * mid) / (hi - lo) : 0;
+}
+
+/** White-noise σ from the median absolute difference of fast-axis neighbours (transitions touch few pairs). */
+function whiteNoiseSigma(flat: Float64Array, rows: number, cols: number): number {
+  const diffs: number[] = [];
+  for (let y = 0; y < rows; y++) for (let x = 1; x < cols; x++) diffs.push(Math.abs(flat[y * cols + x]! - flat[y * cols + x - 1]!));
+  return (1.4826 * quantileOf(diffs, 0.5)) / Math.SQRT2;
+}
+
+/** Step 2: evidence in noise units and the read-out. */
+export function boundaryEvidence(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): { evidence: Float64Array; readout: 'sensor' | 'transport' } {
+  const n = rows * cols;
+  const flat = flattenMap(data, rows, cols);
+  const sigma = Math.max(whiteNoiseSigma(flat, rows, cols), 1e-300);
+  const smooth = gaussianBlur(flat, rows, cols, options.smoothing);
+  const transport = laplacianSkew(smooth, rows, cols) < TRANSPORT_LAPLACIAN_SKEW;
+  const evidence = new Float64Array(n);
+  const s2 = options.smoothing * options.smoothing;
+  if (transport) {
+    // Floor = median (most of a transport map carries no current); smoothed white noise has σ / (2√π σ_s).
+    const floor = quantileOf(smooth, 0.5);
+    const scale = sigma / (2 * Math.sqrt(Math.PI) * options.smoothing);
+    for (let i = 0; i < n; i++) evidence[i] = (smooth[i]! - floor) / scale;
+  } else {
+    // One gradient component of Gaussian-smoothed white noise has σ / (σ_s² √(8π)).
+    // The plateaus are ramps (the sensor's residual gate cross-talk): the typical (median) gradient is removed so
+    // that only steps remain.
+    const scale = sigma / (s2 * Math.sqrt(8 * Math.PI));
+    const gx = new Float64Array(n);
+    const gy = new Float64Array(n);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) {
+        gx[y * cols + x] = 0.5 * (smooth[y * cols + Math.min(cols - 1, x + 1)]! - smooth[y * cols + Math.max(0, x - 1)]!);
+        gy[y * cols + x] = 0.5 * (smooth[Math.min(rows - 1, y + 1) * cols + x]! - smooth[Math.max(0, y - 1) * cols + x]!);
+      }
+    }
+    const rampX = quantileOf(gx, 0.5);
+    const rampY = quantileOf(gy, 0.5);
+    for (let i = 0; i < n; i++) evidence[i] = Math.hypot(gx[i]! - rampX, gy[i]! - rampY) / scale;
+  }
+  return { evidence, readout: transport ? 'transport' : 'sensor' };
+}
+
+/** Chamfer (3-4) distance, in px, from every pixel to the nearest pixel outside `inside`; the window border is not an edge. */
+function chamferDistance(inside: Uint8Array, rows: number, cols: number): Float64Array {
+  const big = 1e9;
+  const d = new Float64Array(rows * cols);
+  for (let i = 0; i < d.length; i++) d[i] = inside[i] ? big : 0;
+  const relax = (i: number, y: number, x: number, w: number): void => {
+    if (y < 0 || y >= rows || x < 0 || x >= cols) return;
+    const v = d[y * cols + x]! + w;
+    if (v < d[i]!) d[i] = v;
+  };
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      if (!d[i]) continue;
+      relax(i, y, x - 1, 3);
+      relax(i, y - 1, x, 3);
+      relax(i, y - 1, x - 1, 4);
+      relax(i, y - 1, x + 1, 4);
+    }
+  }
+  for (let y = rows - 1; y >= 0; y--) {
+    for (let x = cols - 1; x >= 0; x--) {
+      const i = y * cols + x;
+      if (!d[i]) continue;
+      relax(i, y, x + 1, 3);
+      relax(i, y + 1, x, 3);
+      relax(i, y + 1, x + 1, 4);
+      relax(i, y + 1, x - 1, 4);
+    }
+  }
+  for (let i = 0; i < d.length; i++) d[i] = d[i]! >= big ? Infinity : d[i]! / 3;
+  return d;
+}
+
+/** 4-connected components of `mask`; labels 1…count, 0 outside. */
+function components(mask: Uint8Array, rows: number, cols: number): { labels: Int32Array; count: number } {
+  const labels = new Int32Array(rows * cols);
+  let count = 0;
+  const stack: number[] = [];
+  for (let s = 0; s < mask.length; s++) {
+    if (!mask[s] || labels[s]) continue;
+    labels[s] = ++count;
+    stack.push(s);
+    while (stack.length) {
+      const j = stack.pop()!;
+      const y = Math.floor(j / cols);
+      const x = j - y * cols;
+      if (x > 0 && mask[j - 1] && !labels[j - 1]) stack.push(j - 1), (labels[j - 1] = count);
+      if (x < cols - 1 && mask[j + 1] && !labels[j + 1]) stack.push(j + 1), (labels[j + 1] = count);
+      if (y > 0 && mask[j - cols] && !labels[j - cols]) stack.push(j - cols), (labels[j - cols] = count);
+      if (y < rows - 1 && mask[j + cols] && !labels[j + cols]) stack.push(j + cols), (labels[j + cols] = count);
+    }
+  }
+  return { labels, count };
+}
+
+/** Binary min-heap of pixel indices keyed by evidence (ties: insertion order, for determinism). */
+class PixelQueue {
+  private keys: number[] = [];
+  private items: number[] = [];
+  private orders: number[] = [];
+  private counter = 0;
+  get size(): number {
+    return this.items.length;
+  }
+  private less(a: number, b: number): boolean {
+    return this.keys[a]! < this.keys[b]! || (this.keys[a] === this.keys[b] && this.orders[a]! < this.orders[b]!);
+  }
+  private swap(a: number, b: number): void {
+    [this.keys[a], this.keys[b]] = [this.keys[b]!, this.keys[a]!];
+    [this.items[a], this.items[b]] = [this.items[b]!, this.items[a]!];
+    [this.orders[a], this.orders[b]] = [this.orders[b]!, this.orders[a]!];
+  }
+  push(item: number, key: number): void {
+    this.keys.push(key);
+    this.items.push(item);
+    this.orders.push(this.counter++);
+    let i = this.items.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  pop(): number {
+    const top = this.items[0]!;
+    const last = this.items.length - 1;
+    this.swap(0, last);
+    this.keys.pop();
+    this.items.pop();
+    this.orders.pop();
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.items.length && this.less(l, m)) m = l;
+      if (r < this.items.length && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+    return top;
+  }
+}
+
+/** Step 4: every pixel takes the label of the marker whose flood reaches it first (lowest evidence first). */
+function watershed(evidence: Float64Array, markers: Int32Array, rows: number, cols: number): Int32Array {
+  const labels = Int32Array.from(markers);
+  const queue = new PixelQueue();
+  const queued = new Uint8Array(rows * cols);
+  const visit = (j: number, from: number): void => {
+    if (labels[j] || queued[j]) return;
+    queued[j] = 1;
+    labels[j] = -labels[from]!;
+    queue.push(j, evidence[j]!);
+  };
+  const spread = (i: number): void => {
+    const y = Math.floor(i / cols);
+    const x = i - y * cols;
+    if (x > 0) visit(i - 1, i);
+    if (x < cols - 1) visit(i + 1, i);
+    if (y > 0) visit(i - cols, i);
+    if (y < rows - 1) visit(i + cols, i);
+  };
+  for (let i = 0; i < labels.length; i++) if (labels[i]! > 0) spread(i);
+  while (queue.size) {
+    const i = queue.pop();
+    labels[i] = -labels[i]!;
+    spread(i);
+  }
+  return labels;
+}
+
+function find(parent: Int32Array, a: number): number {
+  while (parent[a] !== a) a = parent[a] = parent[parent[a]!]!;
+  return a;
+}
+
+/** Shared-line evidence per pair of neighbouring regions: key a·K + b (a < b) → evidence samples. */
+function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number, cols: number, parent: Int32Array, k: number): Map<number, number[]> {
+  const pairs = new Map<number, number[]>();
+  const add = (i: number, j: number): void => {
+    const a = find(parent, labels[i]!);
+    const b = find(parent, labels[j]!);
+    if (a === b) return;
+    const key = a < b ? a * k + b : b * k + a;
+    let list = pairs.get(key);
+    if (!list) pairs.set(key, (list = []));
+    list.push(Math.max(evidence[i]!, evidence[j]!));
+  };
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      if (x + 1 < cols) add(i, i + 1);
+      if (y + 1 < rows) add(i, i + cols);
+    }
+  }
+  return pairs;
+}
+
+const median = (values: number[]): number => quantileOf(values, 0.5);
+
+export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
+  const n = rows * cols;
+  const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
+  const lineLevel = quantileOf(evidence, 0.95);
+  const interiorBelow = Math.max(options.interiorEvidence, options.interiorFraction * lineLevel);
+  const mergeBelow = Math.max(options.mergeEvidence, options.mergeFraction * lineLevel);
+  const interior = new Uint8Array(n);
+  for (let i = 0; i < n; i++) interior[i] = evidence[i]! < interiorBelow ? 1 : 0;
+  const distance = chamferDistance(interior, rows, cols);
+  const core = new Uint8Array(n);
+  for (let i = 0; i < n; i++) core[i] = distance[i]! >= options.markerDepth ? 1 : 0;
+  let { labels: markers, count } = components(core, rows, cols);
+  if (count === 0) {
+    // No plateau interior at all: one marker at the weakest evidence.
+    let best = 0;
+    for (let i = 1; i < n; i++) if (evidence[i]! < evidence[best]!) best = i;
+    markers = new Int32Array(n);
+    markers[best] = 1;
+    count = 1;
+  }
+  const flooded = watershed(evidence, markers, rows, cols);
+
+  // Step 5: merge neighbours across weak lines, weakest first (so a merge cannot hide a strong line).
+  const k = count + 1;
+  const parent = Int32Array.from({ length: k }, (_, i) => i);
+  const pairs = [...boundaryPairs(flooded, evidence, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list) }));
+  pairs.sort((p, q) => p.strength - q.strength || p.a - q.a || p.b - q.b);
+  for (const p of pairs) {
+    if (p.strength >= mergeBelow) break;
+    const a = find(parent, p.a);
+    const b = find(parent, p.b);
+    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+  }
+  // Fragments below the minimum area join their weakest-bounded neighbour (repeat until none is left).
+  for (let pass = 0; pass < 10; pass++) {
+    const area = new Int32Array(k);
+    for (let i = 0; i < n; i++) area[find(parent, flooded[i]!)]!++;
+    const small = new Set<number>();
+    for (let r = 1; r < k; r++) if (find(parent, r) === r && area[r]! > 0 && area[r]! < options.minRegionArea) small.add(r);
+    if (!small.size) break;
+    const weakest = new Map<number, { other: number; strength: number }>();
+    for (const [key, list] of boundaryPairs(flooded, evidence, rows, cols, parent, k)) {
+      const a = Math.floor(key / k);
+      const b = key % k;
+      const s = median(list);
+      for (const [r, o] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        if (!small.has(r)) continue;
+        const w = weakest.get(r);
+        if (!w || s < w.strength || (s === w.strength && o < w.other)) weakest.set(r, { other: o, strength: s });
+      }
+    }
+    if (!weakest.size) break;
+    for (const [r, w] of weakest) {
+      const a = find(parent, r);
+      const b = find(parent, w.other);
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    }
+  }
+
+  // Relabel 1…count in raster order, then draw the 1-px boundary (step 6).
+  const labels = new Int32Array(n);
+  const renumber = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const root = find(parent, flooded[i]!);
+    let id = renumber.get(root);
+    if (id === undefined) renumber.set(root, (id = renumber.size + 1));
+    labels[i] = id;
+  }
+  const full = Int32Array.from(labels);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      for (const j of [x + 1 < cols ? i + 1 : -1, y + 1 < rows ? i + cols : -1]) {
+        if (j < 0 || full[i] === full[j]) continue;
+        labels[evidence[i]! >= evidence[j]! ? i : j] = 0;
+      }
+    }
+  }
+  return { rows, cols, labels, regionCount: renumber.size, readout, evidence };
+}
