@@ -150,10 +150,23 @@ export function boundaryEvidence(data: Float64Array, rows: number, cols: number,
   const evidence = new Float64Array(n);
   const s2 = options.smoothing * options.smoothing;
   if (transport) {
-    // Floor = median (most of a transport map carries no current); smoothed white noise has σ / (2√π σ_s).
-    const floor = quantileOf(smooth, 0.5);
-    const scale = sigma / (2 * Math.sqrt(Math.PI) * options.smoothing);
-    for (let i = 0; i < n; i++) evidence[i] = (smooth[i]! - floor) / scale;
+    // Ridge strength −λ_min of the Hessian (Lindeberg, IJCV 30, 117 (1998)): bright lines stand out whatever the
+    // current floor; second derivatives of smoothed white noise have σ·√(3/(16π)) / σ_s³.
+    const scale = (sigma * Math.sqrt(3 / (16 * Math.PI))) / (s2 * options.smoothing);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) {
+        const i = y * cols + x;
+        const xm1 = Math.max(0, x - 1);
+        const xp1 = Math.min(cols - 1, x + 1);
+        const ym1 = Math.max(0, y - 1);
+        const yp1 = Math.min(rows - 1, y + 1);
+        const hxx = smooth[y * cols + xp1]! - 2 * smooth[i]! + smooth[y * cols + xm1]!;
+        const hyy = smooth[yp1 * cols + x]! - 2 * smooth[i]! + smooth[ym1 * cols + x]!;
+        const hxy = 0.25 * (smooth[yp1 * cols + xp1]! - smooth[yp1 * cols + xm1]! - smooth[ym1 * cols + xp1]! + smooth[ym1 * cols + xm1]!);
+        const lambda = 0.5 * (hxx + hyy) - Math.sqrt(0.25 * (hxx - hyy) ** 2 + hxy * hxy);
+        evidence[i] = lambda < 0 ? -lambda / scale : 0;
+      }
+    }
   } else {
     // One gradient component of Gaussian-smoothed white noise has σ / (σ_s² √(8π)).
     // The plateaus are ramps (the sensor's residual gate cross-talk): the typical (median) gradient is removed so
@@ -338,14 +351,55 @@ function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number,
 
 const median = (values: number[]): number => quantileOf(values, 0.5);
 
+/** Blocks of this size (px) carry one local line level, the LINE_QUANTILE of the evidence within ±LEVEL_REACH px. */
+const LEVEL_BLOCK = 16;
+const LEVEL_REACH = 24;
+const LINE_QUANTILE = 0.9;
+
+/** Local line level, bilinear between block centres. */
+function localLineLevel(evidence: Float64Array, rows: number, cols: number): Float64Array {
+  const by = Math.ceil(rows / LEVEL_BLOCK);
+  const bx = Math.ceil(cols / LEVEL_BLOCK);
+  const grid = new Float64Array(by * bx);
+  const centre = (b: number, size: number): number => Math.min(size - 1, (b + 0.5) * LEVEL_BLOCK);
+  for (let j = 0; j < by; j++) {
+    for (let i = 0; i < bx; i++) {
+      const cy = centre(j, rows);
+      const cx = centre(i, cols);
+      const values: number[] = [];
+      for (let y = Math.max(0, Math.floor(cy - LEVEL_REACH)); y < Math.min(rows, Math.ceil(cy + LEVEL_REACH)); y++) {
+        for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values.push(evidence[y * cols + x]!);
+      }
+      grid[j * bx + i] = quantileOf(values, LINE_QUANTILE);
+    }
+  }
+  const out = new Float64Array(rows * cols);
+  for (let y = 0; y < rows; y++) {
+    const fy = Math.min(by - 1, Math.max(0, (y + 0.5) / LEVEL_BLOCK - 0.5));
+    const j0 = Math.floor(fy);
+    const j1 = Math.min(by - 1, j0 + 1);
+    const ty = fy - j0;
+    for (let x = 0; x < cols; x++) {
+      const fx = Math.min(bx - 1, Math.max(0, (x + 0.5) / LEVEL_BLOCK - 0.5));
+      const i0 = Math.floor(fx);
+      const i1 = Math.min(bx - 1, i0 + 1);
+      const tx = fx - i0;
+      out[y * cols + x] = (1 - ty) * ((1 - tx) * grid[j0 * bx + i0]! + tx * grid[j0 * bx + i1]!) + ty * ((1 - tx) * grid[j1 * bx + i0]! + tx * grid[j1 * bx + i1]!);
+    }
+  }
+  return out;
+}
+
 export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
   const n = rows * cols;
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
-  const lineLevel = quantileOf(evidence, 0.95);
-  const interiorBelow = Math.max(options.interiorEvidence, options.interiorFraction * lineLevel);
-  const mergeBelow = Math.max(options.mergeEvidence, options.mergeFraction * lineLevel);
+  // Line strength varies over a map (a sensor's sensitivity along its Coulomb-peak flank): thresholds are set
+  // relative to the local line level, which is floored in absolute noise units so that noise is never a line.
+  const level = localLineLevel(evidence, rows, cols);
+  const relative = new Float64Array(n);
+  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.mergeEvidence / options.mergeFraction);
   const interior = new Uint8Array(n);
-  for (let i = 0; i < n; i++) interior[i] = evidence[i]! < interiorBelow ? 1 : 0;
+  for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
   const core = new Uint8Array(n);
   for (let i = 0; i < n; i++) core[i] = distance[i]! >= options.markerDepth ? 1 : 0;
@@ -353,20 +407,20 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   if (count === 0) {
     // No plateau interior at all: one marker at the weakest evidence.
     let best = 0;
-    for (let i = 1; i < n; i++) if (evidence[i]! < evidence[best]!) best = i;
+    for (let i = 1; i < n; i++) if (relative[i]! < relative[best]!) best = i;
     markers = new Int32Array(n);
     markers[best] = 1;
     count = 1;
   }
-  const flooded = watershed(evidence, markers, rows, cols);
+  const flooded = watershed(relative, markers, rows, cols);
 
   // Step 5: merge neighbours across weak lines, weakest first (so a merge cannot hide a strong line).
   const k = count + 1;
   const parent = Int32Array.from({ length: k }, (_, i) => i);
-  const pairs = [...boundaryPairs(flooded, evidence, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list) }));
+  const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list) }));
   pairs.sort((p, q) => p.strength - q.strength || p.a - q.a || p.b - q.b);
   for (const p of pairs) {
-    if (p.strength >= mergeBelow) break;
+    if (p.strength >= options.mergeFraction) break;
     const a = find(parent, p.a);
     const b = find(parent, p.b);
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
@@ -379,7 +433,7 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
     for (let r = 1; r < k; r++) if (find(parent, r) === r && area[r]! > 0 && area[r]! < options.minRegionArea) small.add(r);
     if (!small.size) break;
     const weakest = new Map<number, { other: number; strength: number }>();
-    for (const [key, list] of boundaryPairs(flooded, evidence, rows, cols, parent, k)) {
+    for (const [key, list] of boundaryPairs(flooded, relative, rows, cols, parent, k)) {
       const a = Math.floor(key / k);
       const b = key % k;
       const s = median(list);
@@ -415,9 +469,9 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
       const i = y * cols + x;
       for (const j of [x + 1 < cols ? i + 1 : -1, y + 1 < rows ? i + cols : -1]) {
         if (j < 0 || full[i] === full[j]) continue;
-        labels[evidence[i]! >= evidence[j]! ? i : j] = 0;
+        labels[relative[i]! >= relative[j]! ? i : j] = 0;
       }
     }
   }
-  return { rows, cols, labels, regionCount: renumber.size, readout, evidence };
+  return { rows, cols, labels, regionCount: renumber.size, readout, evidence: relative };
 }
