@@ -32,9 +32,12 @@ export interface ChargeRegionOptions {
   /** Relative thresholds: interior below interiorFraction × and merge below mergeFraction × the line level (P95 of the evidence). */
   interiorFraction: number;
   mergeFraction: number;
+  /** Quantile of the evidence around a pixel taken as its local line level, and its floor in noise units. */
+  levelQuantile: number;
+  levelFloor: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 5, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 5, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5 };
 
 export interface ChargeRegionSegmentation {
   rows: number;
@@ -357,7 +360,7 @@ const LEVEL_REACH = 24;
 const LINE_QUANTILE = 0.9;
 
 /** Local line level, bilinear between block centres. */
-function localLineLevel(evidence: Float64Array, rows: number, cols: number): Float64Array {
+function localLineLevel(evidence: Float64Array, rows: number, cols: number, levelQuantile: number): Float64Array {
   const by = Math.ceil(rows / LEVEL_BLOCK);
   const bx = Math.ceil(cols / LEVEL_BLOCK);
   const grid = new Float64Array(by * bx);
@@ -370,7 +373,7 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number): Flo
       for (let y = Math.max(0, Math.floor(cy - LEVEL_REACH)); y < Math.min(rows, Math.ceil(cy + LEVEL_REACH)); y++) {
         for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values.push(evidence[y * cols + x]!);
       }
-      grid[j * bx + i] = quantileOf(values, LINE_QUANTILE);
+      grid[j * bx + i] = quantileOf(values, levelQuantile);
     }
   }
   const out = new Float64Array(rows * cols);
@@ -395,9 +398,9 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
   // Line strength varies over a map (a sensor's sensitivity along its Coulomb-peak flank): thresholds are set
   // relative to the local line level, which is floored in absolute noise units so that noise is never a line.
-  const level = localLineLevel(evidence, rows, cols);
+  const level = localLineLevel(evidence, rows, cols, options.levelQuantile);
   const relative = new Float64Array(n);
-  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.mergeEvidence / options.mergeFraction);
+  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.levelFloor);
   const interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
