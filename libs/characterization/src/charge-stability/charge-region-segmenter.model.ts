@@ -35,9 +35,13 @@ export interface ChargeRegionOptions {
   /** Quantile of the evidence around a pixel taken as its local line level, and its floor in noise units. */
   levelQuantile: number;
   levelFloor: number;
+  /** Markers split where two interior peaks rise this far (px) above their saddle; 0 = plain components. */
+  markerDynamics: number;
+  /** Two regions are not merged across a weak line shorter than this fraction of the smaller one's √area (a neck). */
+  neckRatio: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 5, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5, markerDynamics: 1.5, neckRatio: 1 };
 
 export interface ChargeRegionSegmentation {
   rows: number;
@@ -224,6 +228,69 @@ function chamferDistance(inside: Uint8Array, rows: number, cols: number): Float6
   return d;
 }
 
+function thresholdMarkers(distance: Float64Array, rows: number, cols: number, depth: number): { labels: Int32Array; count: number } {
+  const core = new Uint8Array(rows * cols);
+  for (let i = 0; i < core.length; i++) core[i] = distance[i]! >= depth ? 1 : 0;
+  return components(core, rows, cols);
+}
+
+/**
+ * Markers split at necks: the plateau interior (distance ≥ depth) is flooded from its distance maxima downwards and
+ * two basins stay apart where both peaks rise ≥ `dynamics` px above the saddle (h-maxima, Soille, Morphological Image
+ * Analysis (2003), Sec. 6.3.4): two charge states joined only through an invisible short transition (e.g. an
+ * interdot line seen by an equally coupled sensor) are two convex cells touching at a neck.
+ */
+function distanceMarkers(distance: Float64Array, rows: number, cols: number, depth: number, dynamics: number): { labels: Int32Array; count: number } {
+  const n = rows * cols;
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) if (distance[i]! >= depth) order.push(i);
+  order.sort((a, b) => distance[b]! - distance[a]! || a - b);
+  const basin = new Int32Array(n);
+  const parent: number[] = [0];
+  const peak: number[] = [0];
+  const root = (c: number): number => {
+    while (parent[c] !== c) c = parent[c] = parent[parent[c]!]!;
+    return c;
+  };
+  const seen: number[] = [];
+  for (const p of order) {
+    const y = Math.floor(p / cols);
+    const x = p - y * cols;
+    seen.length = 0;
+    for (const [dy, dx] of [[0, -1], [0, 1], [-1, 0], [1, 0]] as const) {
+      const yy = y + dy;
+      const xx = x + dx;
+      if (yy < 0 || yy >= rows || xx < 0 || xx >= cols) continue;
+      const c = basin[yy * cols + xx]!;
+      if (c > 0) {
+        const r = root(c);
+        if (!seen.includes(r)) seen.push(r);
+      }
+    }
+    if (!seen.length) {
+      parent.push(parent.length);
+      peak.push(distance[p]!);
+      basin[p] = parent.length - 1;
+      continue;
+    }
+    seen.sort((a, b) => peak[b]! - peak[a]! || a - b);
+    const level = distance[p]!;
+    const keep = seen.filter((r, k) => k === 0 || peak[r]! - level >= dynamics);
+    for (const r of seen) if (!keep.includes(r)) parent[r] = keep[0]!;
+    if (keep.length === 1) basin[p] = keep[0]!;
+  }
+  const labels = new Int32Array(n);
+  const ids = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    if (!basin[i]) continue;
+    const r = root(basin[i]!);
+    let id = ids.get(r);
+    if (id === undefined) ids.set(r, (id = ids.size + 1));
+    labels[i] = id;
+  }
+  return { labels, count: ids.size };
+}
+
 /** 4-connected components of `mask`; labels 1…count, 0 outside. */
 function components(mask: Uint8Array, rows: number, cols: number): { labels: Int32Array; count: number } {
   const labels = new Int32Array(rows * cols);
@@ -404,9 +471,7 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   const interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
-  const core = new Uint8Array(n);
-  for (let i = 0; i < n; i++) core[i] = distance[i]! >= options.markerDepth ? 1 : 0;
-  let { labels: markers, count } = components(core, rows, cols);
+  let { labels: markers, count } = options.markerDynamics > 0 ? distanceMarkers(distance, rows, cols, options.markerDepth, options.markerDynamics) : thresholdMarkers(distance, rows, cols, options.markerDepth);
   if (count === 0) {
     // No plateau interior at all: one marker at the weakest evidence.
     let best = 0;
@@ -420,10 +485,14 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   // Step 5: merge neighbours across weak lines, weakest first (so a merge cannot hide a strong line).
   const k = count + 1;
   const parent = Int32Array.from({ length: k }, (_, i) => i);
-  const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list) }));
+  // A short weak line between two large cells is a neck (an invisible short transition), not an over-split.
+  const floodedArea = new Int32Array(k);
+  for (let i = 0; i < n; i++) floodedArea[flooded[i]!]!++;
+  const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list), length: list.length }));
   pairs.sort((p, q) => p.strength - q.strength || p.a - q.a || p.b - q.b);
   for (const p of pairs) {
     if (p.strength >= options.mergeFraction) break;
+    if (p.length < options.neckRatio * Math.sqrt(Math.min(floodedArea[p.a]!, floodedArea[p.b]!))) continue;
     const a = find(parent, p.a);
     const b = find(parent, p.b);
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
