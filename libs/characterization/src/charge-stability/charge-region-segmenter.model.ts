@@ -422,8 +422,8 @@ function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number,
 const median = (values: number[]): number => quantileOf(values, 0.5);
 
 /** Blocks of this size (px) carry one local line level, the LINE_QUANTILE of the evidence within ±LEVEL_REACH px. */
-const LEVEL_BLOCK = 16;
-const LEVEL_REACH = 24;
+const LEVEL_BLOCK = 8;
+const LEVEL_REACH = 16;
 const LINE_QUANTILE = 0.9;
 
 /** Local line level, bilinear between block centres. */
