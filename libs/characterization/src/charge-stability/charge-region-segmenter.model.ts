@@ -19,8 +19,9 @@
 import { selectInPlace } from '../signal/order-statistics.js';
 
 export interface ChargeRegionOptions {
-  /** Gaussian smoothing σ before the evidence, px. */
+  /** Gaussian smoothing σ before the evidence, px (transport, and the read-out test), and for charge-sensor maps. */
   smoothing: number;
+  sensorSmoothing: number;
   /** Evidence (noise units) below which a pixel may be a plateau interior. */
   interiorEvidence: number;
   /** Markers lie at least this far (px) inside the low-evidence area. */
@@ -41,7 +42,7 @@ export interface ChargeRegionOptions {
   neckRatio: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5, markerDynamics: 1.5, neckRatio: 1 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1.2, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5, markerDynamics: 1.5, neckRatio: 1 };
 
 export interface ChargeRegionSegmentation {
   rows: number;
@@ -152,14 +153,17 @@ export function boundaryEvidence(data: Float64Array, rows: number, cols: number,
   const n = rows * cols;
   const flat = flattenMap(data, rows, cols);
   const sigma = Math.max(whiteNoiseSigma(flat, rows, cols), 1e-300);
-  const smooth = gaussianBlur(flat, rows, cols, options.smoothing);
+  let smooth = gaussianBlur(flat, rows, cols, options.smoothing);
   const transport = laplacianSkew(smooth, rows, cols) < TRANSPORT_LAPLACIAN_SKEW;
+  // Steps are sharper than thermally broadened transport lines: less smoothing keeps adjacent steps apart.
+  const sigmaS = transport ? options.smoothing : options.sensorSmoothing;
+  if (sigmaS !== options.smoothing) smooth = gaussianBlur(flat, rows, cols, sigmaS);
   const evidence = new Float64Array(n);
-  const s2 = options.smoothing * options.smoothing;
+  const s2 = sigmaS * sigmaS;
   if (transport) {
     // Ridge strength −λ_min of the Hessian (Lindeberg, IJCV 30, 117 (1998)): bright lines stand out whatever the
     // current floor; second derivatives of smoothed white noise have σ·√(3/(16π)) / σ_s³.
-    const scale = (sigma * Math.sqrt(3 / (16 * Math.PI))) / (s2 * options.smoothing);
+    const scale = (sigma * Math.sqrt(3 / (16 * Math.PI))) / (s2 * sigmaS);
     for (let y = 0; y < rows; y++) {
       for (let x = 0; x < cols; x++) {
         const i = y * cols + x;
