@@ -42,7 +42,7 @@ export interface ChargeRegionOptions {
   neckRatio: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1.2, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.4, levelQuantile: 0.9, levelFloor: 7.5, markerDynamics: 1.5, neckRatio: 1 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.35, levelQuantile: 0.9, levelFloor: 6, markerDynamics: 1.5, neckRatio: 1 };
 
 export interface ChargeRegionSegmentation {
   rows: number;
