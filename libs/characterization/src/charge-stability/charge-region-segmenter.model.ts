@@ -35,6 +35,7 @@ export interface ChargeRegionOptions {
   mergeFraction: number;
   /** Quantile of the evidence around a pixel taken as its local line level, and its floor in noise units. */
   levelQuantile: number;
+  sensorLevelQuantile: number;
   levelFloor: number;
   /** Markers split where two interior peaks rise this far (px) above their saddle; 0 = plain components. */
   markerDynamics: number;
@@ -42,7 +43,7 @@ export interface ChargeRegionOptions {
   neckRatio: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.35, levelQuantile: 0.9, levelFloor: 6, markerDynamics: 1.5, neckRatio: 1 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.35, levelQuantile: 0.9, sensorLevelQuantile: 0.95, levelFloor: 6, markerDynamics: 1.5, neckRatio: 1 };
 
 export interface ChargeRegionSegmentation {
   rows: number;
@@ -469,7 +470,7 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
   // Line strength varies over a map (a sensor's sensitivity along its Coulomb-peak flank): thresholds are set
   // relative to the local line level, which is floored in absolute noise units so that noise is never a line.
-  const level = localLineLevel(evidence, rows, cols, options.levelQuantile);
+  const level = localLineLevel(evidence, rows, cols, readout === 'sensor' ? options.sensorLevelQuantile : options.levelQuantile);
   const relative = new Float64Array(n);
   for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.levelFloor);
   const interior = new Uint8Array(n);
