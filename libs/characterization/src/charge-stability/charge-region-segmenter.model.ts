@@ -2,48 +2,62 @@
 // diagram, 0 on a 1-px boundary between regions.
 // 1. Background: least-squares plane removed, then per-row offsets (median row-to-row difference, summed) so that
 //    sensor charge jumps, telegraph and 1/f offsets between fast-axis sweeps do not read as horizontal transitions.
-// 2. Boundary evidence in robust noise units: charge sensing shows transitions as steps between plateaus, so the
-//    evidence is the gradient magnitude of the Gaussian-smoothed map (Canny, IEEE TPAMI 8, 679 (1986)); direct
-//    transport shows them as bright lines on a dark floor, so the evidence is the smoothed current above the floor.
-//    The read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
-// 3. Markers: plateau interiors = pixels of low evidence at least MARKER_DEPTH px (chamfer distance) from any
-//    evidence pixel, so that gaps in a boundary narrower than about twice that depth do not join two regions.
-// 4. Marker-controlled watershed of the evidence (Meyer, Signal Process. 38, 113 (1994); Beucher & Meyer 1993):
-//    priority flooding from the markers, every pixel labelled.
-// 5. Region merging: neighbours whose shared watershed line is weak (median evidence below MERGE_EVIDENCE) are
-//    merged (over-split plateaus), then fragments smaller than MIN_REGION_AREA join the neighbour they share the
-//    weakest boundary with.
-// 6. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
+// 2. Boundary evidence in white-noise units (σ from the MAD of fast-axis differences): charge sensing shows
+//    transitions as steps between plateaus, so the evidence is the gradient magnitude of the Gaussian-smoothed map
+//    minus the map's median (plateau ramp) gradient (Canny, IEEE TPAMI 8, 679 (1986)); direct transport shows them
+//    as bright lines, so the evidence is the Hessian ridge strength −λ_min (Lindeberg, IJCV 30, 117 (1998)). The
+//    read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
+// 3. Local normalisation: the evidence over its local line level (a high quantile within ±16 px, floored in noise
+//    units), because line contrast varies over a map (a sensor's sensitivity along its Coulomb-peak flank).
+// 4. Markers: plateau interiors (normalised evidence < interiorFraction) at least markerDepth px (chamfer distance)
+//    from any line pixel, so boundary gaps narrower than about twice that depth do not join two regions; the
+//    interior is split at necks by h-maxima of that distance (two convex cells touching through a short, invisible
+//    transition such as an interdot line seen by an equally coupled sensor).
+// 5. Marker-controlled watershed of the normalised evidence (Meyer, Signal Process. 38, 113 (1994); Beucher & Meyer,
+//    Mathematical Morphology in Image Processing (1993), ch. 12): priority flooding, every pixel labelled.
+// 6. Region merging: neighbours whose shared watershed line is weak (median normalised evidence < mergeFraction)
+//    and long (not a neck) are merged, then fragments smaller than minRegionArea join the neighbour they share the
+//    weakest line with.
+// 7. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
 //    is set to 0, which is how the simulator draws its 1-px transition mask.
-// Pure noise gives one region (no boundary passes the merge test).
+// Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (see the spec).
 import { selectInPlace } from '../signal/order-statistics.js';
 
 export interface ChargeRegionOptions {
-  /** Gaussian smoothing σ before the evidence, px (transport, and the read-out test), and for charge-sensor maps. */
+  /** Gaussian smoothing σ before the evidence, px: transport maps (and the read-out test) / charge-sensor maps. */
   smoothing: number;
   sensorSmoothing: number;
-  /** Evidence (noise units) below which a pixel may be a plateau interior. */
-  interiorEvidence: number;
-  /** Markers lie at least this far (px) inside the low-evidence area. */
+  /** Markers lie at least this far (px) inside the plateau interior. */
   markerDepth: number;
-  /** Neighbours whose shared line has median evidence below this (noise units) are one region. */
-  mergeEvidence: number;
+  /** Markers split where two interior distance peaks rise this far (px) above their saddle; 0 = plain components. */
+  markerDynamics: number;
   /** Smallest region kept, px. */
   minRegionArea: number;
-  /** Relative thresholds: interior below interiorFraction × and merge below mergeFraction × the line level (P95 of the evidence). */
+  /** Interior below, and merge across lines below, these fractions of the local line level. */
   interiorFraction: number;
   mergeFraction: number;
-  /** Quantile of the evidence around a pixel taken as its local line level, and its floor in noise units. */
+  /** Quantile of the evidence within ±LEVEL_REACH px taken as the local line level (transport / sensor). */
   levelQuantile: number;
   sensorLevelQuantile: number;
+  /** Floor of the local line level, white-noise units (so that noise alone never reads as a line). */
   levelFloor: number;
-  /** Markers split where two interior peaks rise this far (px) above their saddle; 0 = plain components. */
-  markerDynamics: number;
-  /** Two regions are not merged across a weak line shorter than this fraction of the smaller one's √area (a neck). */
+  /** Two regions are not merged across a weak line shorter than this multiple of the smaller one's √area (a neck). */
   neckRatio: number;
 }
 
-export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = { smoothing: 1.5, sensorSmoothing: 1, interiorEvidence: 3, markerDepth: 2, mergeEvidence: 3, minRegionArea: 40, interiorFraction: 0.3, mergeFraction: 0.35, levelQuantile: 0.9, sensorLevelQuantile: 0.95, levelFloor: 6, markerDynamics: 1.5, neckRatio: 1 };
+export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
+  smoothing: 1.5,
+  sensorSmoothing: 1,
+  markerDepth: 2,
+  markerDynamics: 1.5,
+  minRegionArea: 40,
+  interiorFraction: 0.3,
+  mergeFraction: 0.35,
+  levelQuantile: 0.9,
+  sensorLevelQuantile: 0.95,
+  levelFloor: 6,
+  neckRatio: 1,
+};
 
 export interface ChargeRegionSegmentation {
   rows: number;
@@ -52,7 +66,7 @@ export interface ChargeRegionSegmentation {
   labels: Int32Array;
   regionCount: number;
   readout: 'sensor' | 'transport';
-  /** Boundary evidence in noise units (for plots and diagnostics). */
+  /** Boundary evidence over its local line level (step 3; for plots and diagnostics). */
   evidence: Float64Array;
 }
 
@@ -426,10 +440,9 @@ function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number,
 
 const median = (values: number[]): number => quantileOf(values, 0.5);
 
-/** Blocks of this size (px) carry one local line level, the LINE_QUANTILE of the evidence within ±LEVEL_REACH px. */
+/** Blocks of this size (px) carry one local line level, a quantile of the evidence within ±LEVEL_REACH px. */
 const LEVEL_BLOCK = 8;
 const LEVEL_REACH = 16;
-const LINE_QUANTILE = 0.9;
 
 /** Local line level, bilinear between block centres. */
 function localLineLevel(evidence: Float64Array, rows: number, cols: number, levelQuantile: number): Float64Array {
