@@ -43,6 +43,8 @@ export interface ChargeRegionOptions {
   levelFloor: number;
   /** Two regions are not merged across a weak line shorter than this multiple of the smaller one's √area (a neck). */
   neckRatio: number;
+  /** Sensor: a shared line that runs this many px along one row boundary is an acquisition artefact; 0 = off. */
+  rowArtefactPx: number;
 }
 
 export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
@@ -57,6 +59,7 @@ export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
   sensorLevelQuantile: 0.95,
   levelFloor: 6,
   neckRatio: 1,
+  rowArtefactPx: 16,
 };
 
 export interface ChargeRegionSegmentation {
@@ -440,6 +443,29 @@ function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number,
 
 const median = (values: number[]): number => quantileOf(values, 0.5);
 
+/** Per pair of regions a < b (key a·k + b): the most vertical-neighbour crossings on any two adjacent row boundaries. */
+function rowBoundaryRuns(labels: Int32Array, rows: number, cols: number, k: number): Map<number, number> {
+  const perRow = new Map<number, Int32Array>();
+  for (let y = 0; y + 1 < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      const a = labels[y * cols + x]!;
+      const b = labels[(y + 1) * cols + x]!;
+      if (a === b) continue;
+      const key = a < b ? a * k + b : b * k + a;
+      let counts = perRow.get(key);
+      if (!counts) perRow.set(key, (counts = new Int32Array(rows)));
+      counts[y]!++;
+    }
+  }
+  const runs = new Map<number, number>();
+  for (const [key, counts] of perRow) {
+    let best = 0;
+    for (let y = 0; y + 1 < rows; y++) best = Math.max(best, counts[y]! + counts[y + 1]!);
+    runs.set(key, best);
+  }
+  return runs;
+}
+
 /** Blocks of this size (px) carry one local line level, a quantile of the evidence within ±LEVEL_REACH px. */
 const LEVEL_BLOCK = 8;
 const LEVEL_REACH = 16;
@@ -508,8 +534,19 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   for (let i = 0; i < n; i++) floodedArea[flooded[i]!]!++;
   const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: median(list), length: list.length }));
   pairs.sort((p, q) => p.strength - q.strength || p.a - q.a || p.b - q.b);
+  // Sensor charge jumps and telegraph switches shift whole stretches of the fast sweep: their edges run along one
+  // row boundary for tens of pixels, which no charge transition does (the shallowest lines climb a row every ~12 px).
+  const along = readout === 'sensor' && options.rowArtefactPx > 0 ? rowBoundaryRuns(flooded, rows, cols, k) : null;
   for (const p of pairs) {
-    if (p.strength >= options.mergeFraction) break;
+    const run = along?.get(p.a * k + p.b) ?? 0;
+    const artefact = run >= options.rowArtefactPx && run >= 0.5 * p.length;
+    if (artefact) {
+      const a = find(parent, p.a);
+      const b = find(parent, p.b);
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+      continue;
+    }
+    if (p.strength >= options.mergeFraction) continue;
     if (p.length < options.neckRatio * Math.sqrt(Math.min(floodedArea[p.a]!, floodedArea[p.b]!))) continue;
     const a = find(parent, p.a);
     const b = find(parent, p.b);
