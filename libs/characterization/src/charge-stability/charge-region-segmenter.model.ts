@@ -16,8 +16,9 @@
 // 5. Marker-controlled watershed of the normalised evidence (Meyer, Signal Process. 38, 113 (1994); Beucher & Meyer,
 //    Mathematical Morphology in Image Processing (1993), ch. 12): priority flooding, every pixel labelled.
 // 6. Region merging: neighbours whose shared watershed line is weak (median normalised evidence < mergeFraction)
-//    and long (not a neck) are merged, then fragments smaller than minRegionArea join the neighbour they share the
-//    weakest line with.
+//    and long (not a neck) are merged; on sensor maps so are regions whose shared line runs along one row boundary
+//    for ≥ rowArtefactPx (a charge jump or telegraph switch, not a transition); then fragments smaller than
+//    minRegionArea join the neighbour they share the weakest line with.
 // 7. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
 //    is set to 0, which is how the simulator draws its 1-px transition mask.
 // Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (see the spec).

@@ -19,7 +19,8 @@ export const SEGMENTER_ENTRIES: readonly ArrayModelEntry[] = [
         'recognised from the Laplacian skew; boundary evidence = gradient magnitude of the smoothed map (charge sensor: steps; Canny 1986) or ' +
         'Hessian ridge strength (transport: bright lines; Lindeberg 1998), normalised by the local line level; markers = plateau interiors ' +
         '(h-maxima of the distance to evidence, split at necks); marker-controlled watershed (Meyer 1994); neighbours across weak, long lines ' +
-        'merged, fragments < 40 px absorbed. Output: segmentation (int array of the input shape), region_count, readout. ' +
+        'merged, as are regions split along a single row boundary (sensor charge jumps); fragments < 40 px absorbed. Output: segmentation ' +
+        '(int array of the input shape), region_count, readout. ' +
         'Mean region IoU on held-out simulated maps is below the 0.90 target (see docs/models/charge-stability.md); weakest on charge-sensor ' +
         'maps where the sensor loses sensitivity or one transition family (often the interdot line) is nearly invisible.',
       released: '2026-11-24T00:00:00Z',
