@@ -4,6 +4,7 @@
 // measured maps, and the transition-line prototype (not listed) for reference.
 import { classifyDoubleDotPatch, countLineMatches, detectTransitionLines, DOUBLE_DOT_CLASSIFIER_VERSIONS, doubleDotClassifier, lineF1, LISTED_CLASSIFIER_IDS, runModel, type LineCounts } from '#qdc/characterization';
 import { benchmarkSeeds, generateChargeStabilityDiagram, type ChargeStabilityClass } from '#qdc/device-physics';
+import { regionIoUs, SEGMENTER_ENTRIES, MIN_TRUTH_REGION_AREA } from '#qdc/characterization';
 import { loadRealCase, realDataAvailable } from './real-cases.js';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
@@ -116,6 +117,8 @@ function realWindows(name: string, size: number, id: string): string {
 }
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
+  // BENCH_CSD_ONLY=segmenter runs only the segmenter block (the classifier rows take minutes).
+  if (process.env.BENCH_CSD_ONLY === 'segmenter') return [segmenterSection(tracesPerDataset)];
   const header = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'miss rate / false-alarm rate', 'target'];
   const scores = new Map<string, number>();
   const rows: ReportRow[] = [];
@@ -163,5 +166,47 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
     }
     sections.push({ title: 'Charge stability: measured maps (../shared/data/real)', header, rows: realRows });
   }
+  sections.push(segmenterSection(tracesPerDataset));
   return sections;
+}
+
+// Segmenter (charge-stability-diagram-segmenter-v0, not listed while below target): mean region IoU on held-out
+// 128×128 maps, ⅔ double dots and ⅓ single dots, read-out mix and nuisances as simulated; IoU as defined in
+// libs/characterization/src/charge-stability/charge-region-score.ts (best-IoU predicted region per truth region of
+// ≥ MIN_TRUTH_REGION_AREA px, transition pixels don't-care), averaged over all scored truth regions.
+const SEGMENTER_IOU_TARGET = 0.9;
+const SEGMENTER_KINDS: readonly ChargeStabilityClass[] = ['double', 'single', 'double'];
+
+function segmenterSection(tracesPerDataset: number): AccuracySection {
+  const entry = SEGMENTER_ENTRIES[0]!;
+  const count = Math.max(100, Math.round(tracesPerDataset / 10));
+  const ious = { sensor: [] as number[], transport: [] as number[] };
+  const maps = { sensor: 0, transport: 0 };
+  let elapsed = 0;
+  benchmarkSeeds(count, 500_000).forEach((seed, k) => {
+    const d = generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: SEGMENTER_KINDS[k % SEGMENTER_KINDS.length]! });
+    const started = performance.now();
+    const output = entry.run({ shape: [128, 128], data: d.data });
+    elapsed += performance.now() - started;
+    ious[d.readout].push(...regionIoUs((output['segmentation'] as number[][]).flat(), d.regions));
+    maps[d.readout]++;
+  });
+  const mean = (v: number[]): number => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
+  const all = mean([...ious.sensor, ...ious.transport]);
+  const header = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'per read-out (maps, truth regions)', 'target'];
+  const rows: ReportRow[] = [
+    {
+      cells: [
+        `${entry.spec.id} (not listed)`,
+        `(128,128) double ⅔ / single ⅓; sensor ${maps.sensor}, transport ${maps.transport} maps; ${(elapsed / count).toFixed(1)} ms/call`,
+        String(count),
+        `mean region IoU (truth regions ≥ ${MIN_TRUTH_REGION_AREA} px)`,
+        all.toFixed(4),
+        `sensor ${mean(ious.sensor).toFixed(4)} (${maps.sensor}, ${ious.sensor.length}) / transport ${mean(ious.transport).toFixed(4)} (${maps.transport}, ${ious.transport.length})`,
+        `≥ ${SEGMENTER_IOU_TARGET}`,
+      ],
+      pass: all >= SEGMENTER_IOU_TARGET,
+    },
+  ];
+  return { title: 'Charge stability: region segmenter (not in the catalogue while below target)', header, rows };
 }

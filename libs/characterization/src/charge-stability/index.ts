@@ -14,6 +14,10 @@ export { classifyDoubleDotPatch, createDoubleDotClassifier, DOUBLE_DOT_THRESHOLD
 export { patchFeatures, createPatchWorkspace, PATCH_FEATURE_COUNT, ORIENTATION_BINS } from './csd-patch-features.js';
 export { detectTransitionLines, lineEvidence, TRANSITION_LINE_DEFAULTS, type Segment, type TransitionLineOptions } from './transition-line-detector.model.js';
 export { countLineMatches, lineF1, LINE_MATCH_PX, LINE_MATCH_DEGREES, MIN_TRUTH_LENGTH, type LineCounts, type TruthSegment } from './transition-line-score.js';
+// Segmenter: below its target, exported for the benchmark but not appended to CHARGE_STABILITY_ENTRIES.
+export { SEGMENTER_ENTRIES } from './segmenter.entries.js';
+export { segmentChargeRegions, boundaryEvidence, CHARGE_REGION_DEFAULTS, type ChargeRegionOptions, type ChargeRegionSegmentation } from './charge-region-segmenter.model.js';
+export { regionIoUs, meanRegionIoU, MIN_TRUTH_REGION_AREA } from './charge-region-score.js';
 
 interface ClassifierVersion {
   id: string;
