@@ -35,6 +35,8 @@ export interface TransitionFamilyOptions {
   minLength: number;
   /** Largest gap bridged along a line, pixels. */
   gap: number;
+  /** A chain must reach this fraction of the map's typical strong-line score (its step or ridge height). */
+  relative: number;
   /** Offset jump (across the line) that splits a chain, pixels. */
   offsetJump: number;
   levelRows: boolean;
@@ -47,8 +49,9 @@ export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   alongHalfLength: 3,
   high: 5,
   low: 3,
-  minLength: 7,
+  minLength: 10,
   gap: 2,
+  relative: 0.4,
   offsetJump: 1.2,
   levelRows: false,
   splitAtTriplePoints: false,
@@ -61,8 +64,19 @@ export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAM
 const ACROSS_OFFSET = 4;
 /** Gaussian σ of the direction estimate, pixels: transport ridges are thermally broader than sensor steps. */
 const DIRECTION_SCALE = { sensor: Number(process.env.DS_S ?? 1), transport: Number(process.env.DS_T ?? 2) };
+/** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
+const TRANSPORT_MEDIAN_POSITION = 0.33;
+/** Running-median window along the fast axis for residual sensor jumps, pixels. */
+const JUMP_WINDOW = 21;
+/** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
+const OWN_DIRECTION_MIN_PIXELS = Number(process.env.OWN_MIN ?? 12);
+const OWN_DIRECTION_TOLERANCE = Number(process.env.OWN_TOL ?? 3);
+/** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
+const REESTIMATE_MIN_PIXELS = Number(process.env.RE_MIN ?? 15);
+const REESTIMATE_TOLERANCE = Number(process.env.RE_TOL ?? 15);
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
+const HIST_POWER = Number(process.env.HP ?? 2);
 /** Family peaks closer than this are one family, radians. */
 const MIN_FAMILY_SEPARATION = (12 * Math.PI) / 180;
 /** A secondary family needs at least this share of the strongest family's histogram mass. */
@@ -156,12 +170,35 @@ export function background(data: Float64Array, rows: number, cols: number, level
   return out;
 }
 
-/** Transport maps are mostly at the current floor with sparse bright lines: the median sits near the bottom. */
-function looksLikeTransport(flat: Float64Array): boolean {
+/**
+ * Removes what is left of a sensor charge jump that happened mid-row: that row is offset from some column on, so
+ * its deviation from the mean of the rows above and below is a long plateau along the fast axis. The running
+ * median (JUMP_WINDOW px) of that deviation is subtracted; a transition line crosses a row in a few pixels and
+ * barely moves it.
+ */
+function removeRowJumps(flat: Float64Array, rows: number, cols: number): Float64Array {
+  const out = new Float64Array(flat);
+  const deviation = new Float64Array(cols);
+  const window = new Float64Array(JUMP_WINDOW);
+  const half = JUMP_WINDOW >> 1;
+  for (let y = 1; y < rows - 1; y++) {
+    for (let x = 0; x < cols; x++) deviation[x] = flat[y * cols + x]! - 0.5 * (flat[(y - 1) * cols + x]! + flat[(y + 1) * cols + x]!);
+    for (let x = 0; x < cols; x++) {
+      const from = Math.max(0, Math.min(cols - JUMP_WINDOW, x - half));
+      const count = Math.min(JUMP_WINDOW, cols - from);
+      for (let k = 0; k < count; k++) window[k] = deviation[from + k]!;
+      out[y * cols + x] = flat[y * cols + x]! - selectInPlace(window, count, count >> 1);
+    }
+  }
+  return out;
+}
+
+/** Transport maps are mostly at the current floor with sparse bright lines: the median (of the smoothed map) sits near the bottom. */
+export function looksLikeTransport(flat: Float64Array): boolean {
   const p2 = quantile(flat, 0.02);
   const p50 = quantile(flat, 0.5);
   const p98 = quantile(flat, 0.98);
-  return p98 > p2 && (p50 - p2) / (p98 - p2) < 0.22;
+  return p98 > p2 && (p50 - p2) / (p98 - p2) < TRANSPORT_MEDIAN_POSITION;
 }
 
 interface Derivatives {
@@ -282,8 +319,9 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     const b = (orientation[i]! / Math.PI) * ORIENTATION_BINS;
     const b0 = Math.floor(b - 0.5);
     const f = b - 0.5 - b0;
-    hist[(b0 + ORIENTATION_BINS) % ORIENTATION_BINS]! += (1 - f) * s * s;
-    hist[(b0 + 1) % ORIENTATION_BINS]! += f * s * s;
+    const w = HIST_POWER === 2 ? s * s : HIST_POWER === 1 ? s : 1;
+    hist[(b0 + ORIENTATION_BINS) % ORIENTATION_BINS]! += (1 - f) * w;
+    hist[(b0 + 1) % ORIENTATION_BINS]! += f * w;
   }
   // Circular smoothing over ±2 bins (±4°).
   const smooth = new Float64Array(ORIENTATION_BINS);
@@ -306,7 +344,8 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
   for (const p of peaks) {
     if (!chosen.length) chosen.push(p.theta);
     else if (p.mass >= MIN_FAMILY_SHARE * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
-    if (chosen.length === 3) break;
+    // Transport shows no interdot line (it carries no current): two families at most.
+    if (chosen.length === (transport ? 2 : 3)) break;
   }
   return chosen.map((theta) => refineDirection(strength, orientation, theta, level));
 }
@@ -471,9 +510,30 @@ function chains(pixels: LinePixel[], options: TransitionFamilyOptions): LinePixe
   return done;
 }
 
+/** Total-least-squares direction of a chain's pixels, radians in [0, π). */
+function chainDirection(members: LinePixel[]): number {
+  let mx = 0;
+  let my = 0;
+  for (const p of members) {
+    mx += p.x;
+    my += p.y;
+  }
+  mx /= members.length;
+  my /= members.length;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (const p of members) {
+    sxx += (p.x - mx) ** 2;
+    syy += (p.y - my) ** 2;
+    sxy += (p.x - mx) * (p.y - my);
+  }
+  return (((0.5 * Math.atan2(2 * sxy, sxx - syy)) % Math.PI) + Math.PI) % Math.PI;
+}
+
 function chainSegment(members: LinePixel[], theta: number, robust: boolean): Segment {
   let t = theta;
-  if (robust && members.length >= 12) {
+  if (robust && members.length >= OWN_DIRECTION_MIN_PIXELS) {
     // Total least squares direction of the chain, kept only when it agrees with the family within 3°.
     let mx = 0;
     let my = 0;
@@ -492,7 +552,7 @@ function chainSegment(members: LinePixel[], theta: number, robust: boolean): Seg
       sxy += (p.x - mx) * (p.y - my);
     }
     const own = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    if (angleGap(own, theta) < (3 * Math.PI) / 180) t = own;
+    if (angleGap(own, theta) < (OWN_DIRECTION_TOLERANCE * Math.PI) / 180) t = own;
   }
   const nx = -Math.sin(t);
   const ny = Math.cos(t);
@@ -562,8 +622,9 @@ export interface TransitionFamilyResult {
 
 /** Transition segments of a rows × cols map (steps 1–6 of the header). */
 export function detectTransitionFamilies(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
-  const flat = background(data, rows, cols, options.levelRows);
-  const transport = looksLikeTransport(flat);
+  let flat = background(data, rows, cols, options.levelRows);
+  const transport = looksLikeTransport(blur(flat, rows, cols, 1));
+  if (options.robust && !transport) flat = removeRowJumps(flat, rows, cols);
   const smooth = blur(flat, rows, cols, options.smoothing);
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
@@ -571,28 +632,57 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
-  directions.forEach((theta, family) => {
-    crossResponse(d, theta, transport, response);
-    const noise = Math.max(sigma * evidenceNoiseGain(theta, transport, options), 1e-300);
-    const pixels = familyPixels(response, rows, cols, theta, transport, noise, options);
-    for (const members of chains(pixels, options)) {
-      if (members.length < 3) continue;
-      if (options.robust) {
-        // A chain one pixel row high along a near-horizontal direction is a residual sensor jump (fast axis).
-        let ylo = Infinity;
-        let yhi = -Infinity;
-        for (const p of members) {
-          ylo = Math.min(ylo, p.y);
-          yhi = Math.max(yhi, p.y);
-        }
-        if (yhi - ylo < 0.9 && members.length > 20) continue;
+  directions.forEach((coarse, family) => {
+    let theta = coarse;
+    const familyChains = (t: number): LinePixel[][] => {
+      crossResponse(d, t, transport, response);
+      const noise = Math.max(sigma * evidenceNoiseGain(t, transport, options), 1e-300);
+      return chains(familyPixels(response, rows, cols, t, transport, noise, options), options);
+    };
+    let found1 = familyChains(theta);
+    if (options.robust && transport) {
+      // Second pass at the pixel-count-weighted mean direction of the long chains (total least squares each):
+      // the histogram direction of broad transport ridges is biased where lines of two families meet.
+      let c = 0;
+      let s = 0;
+      for (const members of found1) {
+        if (members.length < REESTIMATE_MIN_PIXELS) continue;
+        const own = chainDirection(members);
+        if (angleGap(own, theta) > (REESTIMATE_TOLERANCE * Math.PI) / 180) continue;
+        c += members.length * Math.cos(2 * own);
+        s += members.length * Math.sin(2 * own);
       }
+      if (c !== 0 || s !== 0) {
+        const refined = (((0.5 * Math.atan2(s, c)) % Math.PI) + Math.PI) % Math.PI;
+        if (angleGap(refined, theta) > (0.5 * Math.PI) / 180) {
+          theta = refined;
+          directions[family] = theta;
+          found1 = familyChains(theta);
+        }
+      }
+    }
+    for (const members of found1) {
+      if (members.length < 3) continue;
       const segment = chainSegment(members, theta, options.robust);
       if (segLength(segment) < options.minLength) continue;
       const strength = members.reduce((a, p) => a + p.value, 0) / members.length;
       found.push({ segment, family, strength });
     }
   });
+  if (found.length) {
+    // Every addition line of a map has about the same step (sensor) or height (transport): weak chains well
+    // below the strong ones are noise or background texture. Reference: length-weighted upper quartile.
+    const byStrength = found.slice().sort((a, b) => b.strength - a.strength);
+    const totalLength = found.reduce((a, f) => a + segLength(f.segment), 0);
+    let acc = 0;
+    let reference = byStrength[0]!.strength;
+    for (const f of byStrength) {
+      acc += segLength(f.segment);
+      reference = f.strength;
+      if (acc >= 0.25 * totalLength) break;
+    }
+    found = found.filter((f) => f.strength >= options.relative * reference);
+  }
   if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, options.minLength);
   return { segments: found, directions, readout: transport ? 'transport' : 'sensor' };
 }
