@@ -1,27 +1,26 @@
 // The four versions of charge-stability-diagram-transition-detector and why they differ (issue #4):
-// v0 classical edge/ridge detection with free-orientation grouping (transition-line-detector.model.ts);
-// v1 line families: global family directions and an oriented matched filter (transition-family-detector.model.ts);
+// v0 classical: derivative across the histogram directions, non-maximum suppression, hysteresis, chaining;
+// v1 v0 + an oriented matched filter (average along the lines) and a per-family relative strength filter;
 // v2 v1 + scan-line levelling against sensor jumps + segments cut at triple points;
 // v3 v2 + per-segment direction refinement and removal of residual one-row (fast-axis) jump chains.
-import { detectTransitionLines, TRANSITION_LINE_DEFAULTS, type Segment } from './transition-line-detector.model.js';
-import { detectTransitionFamilies, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
+import type { Segment } from './transition-line-detector.model.js';
+import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
 
 export interface TransitionDetectorVersion {
   id: string;
   name: string;
   method: string;
   released: string;
-  /** null: the v0 edge-and-group algorithm; otherwise the line-family detector with these options. */
-  options: TransitionFamilyOptions | null;
+  options: TransitionFamilyOptions;
 }
 
 export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] = [
   {
     id: 'charge-stability-diagram-transition-detector-v0',
     name: 'Transition-line detector v0',
-    method: 'Canny gradient (sensor) or Hessian ridge (transport) evidence, non-maximum suppression and hysteresis, 8-connected grouping by local orientation, split-and-merge straight-line fits (Ramer 1972).',
+    method: 'Classical edge/ridge detection: first (sensor) or second (transport) Gaussian derivative across the line directions found by an orientation histogram, non-maximum suppression, hysteresis thresholds, chaining along each direction.',
     released: '2023-06-01T00:00:00Z',
-    options: null,
+    options: TRANSITION_FAMILY_V0,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v1',
@@ -50,8 +49,5 @@ const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 /** Segments [x1, y1, x2, y2] (x = column, y = row, 0.01 px) of a rows × cols map by one version. */
 export function transitionLineSegments(version: TransitionDetectorVersion, data: Float64Array, rows: number, cols: number): Segment[] {
-  const raw = version.options
-    ? detectTransitionFamilies(data, rows, cols, version.options).segments.map((f) => f.segment)
-    : detectTransitionLines(data, rows, cols, TRANSITION_LINE_DEFAULTS).segments;
-  return raw.map((s) => s.map(round2) as Segment);
+  return detectTransitionFamilies(data, rows, cols, version.options).segments.map((f) => f.segment.map(round2) as Segment);
 }

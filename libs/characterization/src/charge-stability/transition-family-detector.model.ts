@@ -44,10 +44,24 @@ export interface TransitionFamilyOptions {
   robust: boolean;
 }
 
+/** v0: the classical pipeline — no averaging along the lines, no strength filter, no levelling or splitting. */
+export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
+  smoothing: 1,
+  alongHalfLength: 0,
+  high: 7,
+  low: 3,
+  minLength: 10,
+  gap: 2,
+  relative: 0,
+  offsetJump: 1.2,
+  levelRows: false,
+  splitAtTriplePoints: false,
+  robust: false,
+};
 export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   smoothing: 1,
   alongHalfLength: 3,
-  high: 5,
+  high: 7,
   low: 3,
   minLength: 10,
   gap: 2,
@@ -74,6 +88,11 @@ const OWN_DIRECTION_TOLERANCE = Number(process.env.OWN_TOL ?? 3);
 /** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = Number(process.env.RE_MIN ?? 15);
 const REESTIMATE_TOLERANCE = Number(process.env.RE_TOL ?? 15);
+/** Transport family directions by tiled Hough sharpness: tile size (px), angles over [0, π), least peak share. */
+const TRANSPORT_HOUGH = process.env.TH === '1';
+const HOUGH_TILE = Number(process.env.HT ?? 32);
+const HOUGH_ANGLES = 360;
+const HOUGH_MIN_SHARE = Number(process.env.HS ?? 0.15);
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
 const HIST_POWER = Number(process.env.HP ?? 2);
@@ -338,6 +357,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
       peaks.push({ theta: (((b + 0.5 + off) / ORIENTATION_BINS) * Math.PI + Math.PI) % Math.PI, mass: v });
     }
   }
+  if (transport && TRANSPORT_HOUGH) return houghDirections(strength, level, rows, cols);
   peaks.sort((a, b) => b.mass - a.mass);
   if (process.env.DBG) console.log(Array.from(smooth).map((v) => Math.round((100 * v) / Math.max(...smooth))).join(" "));
   const chosen: number[] = [];
@@ -348,6 +368,73 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     if (chosen.length === (transport ? 2 : 3)) break;
   }
   return chosen.map((theta) => refineDirection(strength, orientation, theta, level));
+}
+
+/**
+ * Family directions of transport maps: a Hough transform (Duda & Hart, CACM 15, 11 (1972)) of the ridge pixels
+ * in HOUGH_TILE-px tiles; for every angle the tiles' offset histograms are squared and summed (sharpness), so each
+ * family's segments, short and mutually offset across the honeycomb, each add a sharp peak at their own angle.
+ */
+function houghDirections(strength: Float64Array, level: number, rows: number, cols: number): number[] {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const ws: number[] = [];
+  const tiles: number[] = [];
+  const tilesX = Math.ceil(cols / HOUGH_TILE);
+  for (let i = 0; i < strength.length; i++) {
+    if (strength[i]! <= 3 * level) continue;
+    const y = Math.floor(i / cols);
+    const x = i - y * cols;
+    xs.push(x % HOUGH_TILE);
+    ys.push(y % HOUGH_TILE);
+    ws.push(strength[i]!);
+    tiles.push(Math.floor(y / HOUGH_TILE) * tilesX + Math.floor(x / HOUGH_TILE));
+  }
+  const tileCount = tilesX * Math.ceil(rows / HOUGH_TILE);
+  const span = Math.ceil(HOUGH_TILE * Math.SQRT2) + 2;
+  const acc = new Float64Array(tileCount * (2 * span + 1));
+  const sharpness = new Float64Array(HOUGH_ANGLES);
+  for (let a = 0; a < HOUGH_ANGLES; a++) {
+    const theta = (a * Math.PI) / HOUGH_ANGLES;
+    const nx = -Math.sin(theta);
+    const ny = Math.cos(theta);
+    acc.fill(0);
+    for (let k = 0; k < xs.length; k++) {
+      const r = xs[k]! * nx + ys[k]! * ny + span;
+      const r0 = Math.floor(r);
+      const f = r - r0;
+      const base = tiles[k]! * (2 * span + 1);
+      acc[base + r0]! += (1 - f) * ws[k]!;
+      acc[base + r0 + 1]! += f * ws[k]!;
+    }
+    let sum = 0;
+    for (let j = 0; j < acc.length; j++) sum += acc[j]! * acc[j]!;
+    sharpness[a] = sum;
+  }
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of sharpness) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const peaks: { theta: number; height: number }[] = [];
+  for (let a = 0; a < HOUGH_ANGLES; a++) {
+    const v = sharpness[a]!;
+    const l = sharpness[(a - 1 + HOUGH_ANGLES) % HOUGH_ANGLES]!;
+    const r = sharpness[(a + 1) % HOUGH_ANGLES]!;
+    if (!(v >= l && v > r)) continue;
+    const denom = l - 2 * v + r;
+    const off = denom < 0 ? (0.5 * (l - r)) / denom : 0;
+    peaks.push({ theta: ((((a + off) / HOUGH_ANGLES) * Math.PI) % Math.PI + Math.PI) % Math.PI, height: v - lo });
+  }
+  peaks.sort((a, b) => b.height - a.height);
+  const chosen: number[] = [];
+  for (const p of peaks) {
+    if (chosen.length && p.height < HOUGH_MIN_SHARE * (hi - lo)) break;
+    if (chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
+    if (chosen.length === 2) break;
+  }
+  return chosen;
 }
 
 /**
@@ -669,20 +756,19 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
       found.push({ segment, family, strength });
     }
   });
-  if (found.length) {
-    // Every addition line of a map has about the same step (sensor) or height (transport): weak chains well
-    // below the strong ones are noise or background texture. Reference: length-weighted upper quartile.
-    const byStrength = found.slice().sort((a, b) => b.strength - a.strength);
-    const totalLength = found.reduce((a, f) => a + segLength(f.segment), 0);
+  // Every addition line of one dot has about the same step (sensor) or height (transport): chains well below the
+  // strong ones of their family are noise or background texture. Reference: length-weighted upper quartile.
+  const references = directions.map((_, family) => {
+    const members = found.filter((f) => f.family === family).sort((a, b) => b.strength - a.strength);
+    const totalLength = members.reduce((a, f) => a + segLength(f.segment), 0);
     let acc = 0;
-    let reference = byStrength[0]!.strength;
-    for (const f of byStrength) {
+    for (const f of members) {
       acc += segLength(f.segment);
-      reference = f.strength;
-      if (acc >= 0.25 * totalLength) break;
+      if (acc >= 0.25 * totalLength) return f.strength;
     }
-    found = found.filter((f) => f.strength >= options.relative * reference);
-  }
+    return 0;
+  });
+  found = found.filter((f) => f.strength >= options.relative * references[f.family]!);
   if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, options.minLength);
   return { segments: found, directions, readout: transport ? 'transport' : 'sensor' };
 }
