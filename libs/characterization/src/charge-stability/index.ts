@@ -15,6 +15,9 @@ export { classifyDoubleDotPatch, createDoubleDotClassifier, DOUBLE_DOT_THRESHOLD
 export { patchFeatures, createPatchWorkspace, PATCH_FEATURE_COUNT, ORIENTATION_BINS } from './csd-patch-features.js';
 export { detectTransitionLines, lineEvidence, TRANSITION_LINE_DEFAULTS, type Segment, type TransitionLineOptions } from './transition-line-detector.model.js';
 export { countLineMatches, lineF1, LINE_MATCH_PX, LINE_MATCH_DEGREES, MIN_TRUTH_LENGTH, type LineCounts, type TruthSegment } from './transition-line-score.js';
+export { TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, type TransitionDetectorVersion } from './transition-detector.versions.js';
+export { TRANSITION_ENTRIES, LISTED_TRANSITION_IDS, transitionDetectorEntry } from './transition-detector.entries.js';
+import { TRANSITION_ENTRIES } from './transition-detector.entries.js';
 
 interface ClassifierVersion {
   id: string;
@@ -142,4 +145,4 @@ export const LISTED_CLASSIFIER_IDS: readonly string[] = [
   'charge-stability-diagram-binary-classifier-v1-48x48',
 ];
 
-export const CHARGE_STABILITY_ENTRIES: readonly ModelEntry[] = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map(classifierEntry);
+export const CHARGE_STABILITY_ENTRIES: readonly ModelEntry[] = [...DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map(classifierEntry), ...TRANSITION_ENTRIES];
