@@ -2,7 +2,7 @@
 // v0 classical: derivative across the histogram directions, non-maximum suppression, hysteresis, chaining;
 // v1 v0 + an oriented matched filter (average along the lines) and a per-family relative strength filter;
 // v2 v1 + scan-line levelling against sensor jumps + segments cut at triple points;
-// v3 v2 + per-segment direction refinement and removal of residual one-row (fast-axis) jump chains.
+// v3 v2 + fast-axis jump removal inside rows, transport directions re-estimated from chains, per-segment angle.
 import type { Segment } from './transition-line-detector.model.js';
 import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
 
@@ -18,14 +18,14 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v0',
     name: 'Transition-line detector v0',
-    method: 'Classical edge/ridge detection: first (sensor) or second (transport) Gaussian derivative across the line directions found by an orientation histogram, non-maximum suppression, hysteresis thresholds, chaining along each direction.',
+    method: 'Classical edge/ridge detection: line-family directions from a Hessian orientation histogram; first (sensor steps) or second (transport ridges) Gaussian derivative across each family, non-maximum suppression, hysteresis, chaining along the family direction split at offset jumps.',
     released: '2023-06-01T00:00:00Z',
     options: TRANSITION_FAMILY_V0,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v1',
     name: 'Transition-line detector v1',
-    method: 'Line families: family directions from a structure-tensor orientation histogram refined by a fixed-angle Hough sharpness search; per family an oriented matched filter (derivative across, average along the lines), non-maximum suppression, hysteresis, chaining along the family direction split at offset jumps.',
+    method: 'v0 plus an oriented matched filter (derivative across, averaged ±3 px along the lines) and a per-family relative strength filter (addition lines of one dot share their step height).',
     released: '2024-01-15T00:00:00Z',
     options: TRANSITION_FAMILY_V1,
   },
@@ -39,7 +39,7 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v3',
     name: 'Transition-line detector v3',
-    method: 'v2 plus per-segment total-least-squares direction (kept within 3° of its family) and removal of residual one-row chains left by fast-axis sensor jumps.',
+    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis), transport family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 3° of its family).',
     released: '2025-03-01T00:00:00Z',
     options: TRANSITION_FAMILY_V3,
   },

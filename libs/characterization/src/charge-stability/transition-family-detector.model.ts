@@ -1,24 +1,26 @@
-// Charge-transition segments by line family (versions v1–v3 of the transition-line detector).
+// Charge-transition segments by line family (all versions v0–v3 of the transition-line detector).
 // In the constant-interaction model every addition line of one dot is parallel to the others (its direction is
 // ⟂ ∇[U(N + e_j) − U(N)] = −Aᵀ E_C e_j, independent of N; van der Wiel et al., Rev. Mod. Phys. 75, 1 (2003),
 // Eq. 2), so a map holds at most three line directions (dot 1, dot 2, interdot). The detector:
-// 1. Background: plane removed; with `levelRows`, each row is shifted by the median of its difference to the
-//    row before (scan-line levelling as in scanning-probe software) so sensor charge jumps and telegraph offsets,
-//    which act along the acquisition order, do not read as horizontal lines.
-// 2. Evidence: Gaussian-smoothed map; charge sensing shows transitions as steps (first derivative across the line),
-//    direct transport as bright ridges (second derivative across the line; Lindeberg, IJCV 30, 117 (1998)).
-// 3. Family directions: |∇|²-weighted orientation histogram (structure tensor, Bigün & Granlund 1987), up to three
-//    peaks; each refined to < 0.2° by maximising the sharpness Σh² of the evidence projected onto the line normal
-//    (a Hough transform at fixed angle, Duda & Hart, CACM 15, 11 (1972)).
-// 4. Per family: directional derivative across the family's lines averaged along them (an oriented matched
-//    filter), non-maximum suppression across the line with sub-pixel peak position, hysteresis threshold in
-//    robust-noise units; line pixels are chained along the family direction (bridging small gaps) and each chain
-//    is split where its offset jumps (the honeycomb shift at a triple point) — every segment has the family angle.
-// 5. With `splitAtTriplePoints` (v2+), segments are also cut where a segment of another family crosses or ends on
-//    them: addition lines end at triple points (van der Wiel Fig. 4), so a chain running through one is two lines.
-// 6. With `robust` (v3): the family direction is also refined per segment (total least squares on its pixels,
-//    accepted within 3° of the family), a second pass at a lower threshold recovers faint segments collinear with
-//    found ones, and chains that are a single row high (residual fast-axis jumps) are dropped.
+// 1. Background: plane removed; read-out recognised from the grey levels (transport: median near the floor).
+//    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
+//    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
+//    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis.
+// 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
+//    the sensor's smooth ramp), up to three peaks (two for transport: interdot lines carry no current), each refined
+//    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
+//    1987). v3 re-estimates transport directions from the total-least-squares directions of the long chains.
+// 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
+//    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
+//    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
+//    non-maximum suppression across the line with sub-pixel position, hysteresis in units of the evidence noise
+//    (white-noise σ from the Laplacian MAD times the filter's L2 gain).
+// 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
+//    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
+//    within 3°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
+//    one dot have about the same step or height).
+// 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
+//    addition lines end at triple points (van der Wiel Fig. 4).
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
 import { selectInPlace } from '../signal/order-statistics.js';
 import type { Segment } from './transition-line-detector.model.js';
@@ -77,25 +79,19 @@ export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAM
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
 /** Gaussian σ of the direction estimate, pixels: transport ridges are thermally broader than sensor steps. */
-const DIRECTION_SCALE = { sensor: Number(process.env.DS_S ?? 1), transport: Number(process.env.DS_T ?? 2) };
+const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 /** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
 const TRANSPORT_MEDIAN_POSITION = 0.33;
 /** Running-median window along the fast axis for residual sensor jumps, pixels. */
 const JUMP_WINDOW = 21;
 /** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
-const OWN_DIRECTION_MIN_PIXELS = Number(process.env.OWN_MIN ?? 12);
-const OWN_DIRECTION_TOLERANCE = Number(process.env.OWN_TOL ?? 3);
+const OWN_DIRECTION_MIN_PIXELS = 12;
+const OWN_DIRECTION_TOLERANCE = 3;
 /** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
-const REESTIMATE_MIN_PIXELS = Number(process.env.RE_MIN ?? 15);
-const REESTIMATE_TOLERANCE = Number(process.env.RE_TOL ?? 15);
-/** Transport family directions by tiled Hough sharpness: tile size (px), angles over [0, π), least peak share. */
-const TRANSPORT_HOUGH = process.env.TH === '1';
-const HOUGH_TILE = Number(process.env.HT ?? 32);
-const HOUGH_ANGLES = 360;
-const HOUGH_MIN_SHARE = Number(process.env.HS ?? 0.15);
+const REESTIMATE_MIN_PIXELS = 15;
+const REESTIMATE_TOLERANCE = 15;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
-const HIST_POWER = Number(process.env.HP ?? 2);
 /** Family peaks closer than this are one family, radians. */
 const MIN_FAMILY_SEPARATION = (12 * Math.PI) / 180;
 /** A secondary family needs at least this share of the strongest family's histogram mass. */
@@ -122,7 +118,7 @@ function gaussianKernel(sigma: number): Float64Array {
   return k;
 }
 
-export function blur(src: Float64Array, rows: number, cols: number, sigma: number): Float64Array {
+function blur(src: Float64Array, rows: number, cols: number, sigma: number): Float64Array {
   const k = gaussianKernel(sigma);
   const half = (k.length - 1) / 2;
   const tmp = new Float64Array(rows * cols);
@@ -156,7 +152,7 @@ function quantile(values: Float64Array, q: number): number {
 }
 
 /** Least-squares plane removed; optionally every row levelled to the row before by the median difference. */
-export function background(data: Float64Array, rows: number, cols: number, levelRows: boolean): Float64Array {
+function background(data: Float64Array, rows: number, cols: number, levelRows: boolean): Float64Array {
   const out = new Float64Array(data);
   if (levelRows) {
     const diff = new Float64Array(cols);
@@ -213,7 +209,7 @@ function removeRowJumps(flat: Float64Array, rows: number, cols: number): Float64
 }
 
 /** Transport maps are mostly at the current floor with sparse bright lines: the median (of the smoothed map) sits near the bottom. */
-export function looksLikeTransport(flat: Float64Array): boolean {
+function looksLikeTransport(flat: Float64Array): boolean {
   const p2 = quantile(flat, 0.02);
   const p50 = quantile(flat, 0.5);
   const p98 = quantile(flat, 0.98);
@@ -228,7 +224,7 @@ interface Derivatives {
   hxy: Float64Array;
 }
 
-export function derivatives(smooth: Float64Array, rows: number, cols: number): Derivatives {
+function derivatives(smooth: Float64Array, rows: number, cols: number): Derivatives {
   const n = rows * cols;
   const d: Derivatives = { gx: new Float64Array(n), gy: new Float64Array(n), hxx: new Float64Array(n), hyy: new Float64Array(n), hxy: new Float64Array(n) };
   for (let y = 0; y < rows; y++) {
@@ -338,7 +334,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     const b = (orientation[i]! / Math.PI) * ORIENTATION_BINS;
     const b0 = Math.floor(b - 0.5);
     const f = b - 0.5 - b0;
-    const w = HIST_POWER === 2 ? s * s : HIST_POWER === 1 ? s : 1;
+    const w = s * s;
     hist[(b0 + ORIENTATION_BINS) % ORIENTATION_BINS]! += (1 - f) * w;
     hist[(b0 + 1) % ORIENTATION_BINS]! += f * w;
   }
@@ -357,9 +353,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
       peaks.push({ theta: (((b + 0.5 + off) / ORIENTATION_BINS) * Math.PI + Math.PI) % Math.PI, mass: v });
     }
   }
-  if (transport && TRANSPORT_HOUGH) return houghDirections(strength, level, rows, cols);
   peaks.sort((a, b) => b.mass - a.mass);
-  if (process.env.DBG) console.log(Array.from(smooth).map((v) => Math.round((100 * v) / Math.max(...smooth))).join(" "));
   const chosen: number[] = [];
   for (const p of peaks) {
     if (!chosen.length) chosen.push(p.theta);
@@ -368,73 +362,6 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     if (chosen.length === (transport ? 2 : 3)) break;
   }
   return chosen.map((theta) => refineDirection(strength, orientation, theta, level));
-}
-
-/**
- * Family directions of transport maps: a Hough transform (Duda & Hart, CACM 15, 11 (1972)) of the ridge pixels
- * in HOUGH_TILE-px tiles; for every angle the tiles' offset histograms are squared and summed (sharpness), so each
- * family's segments, short and mutually offset across the honeycomb, each add a sharp peak at their own angle.
- */
-function houghDirections(strength: Float64Array, level: number, rows: number, cols: number): number[] {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  const ws: number[] = [];
-  const tiles: number[] = [];
-  const tilesX = Math.ceil(cols / HOUGH_TILE);
-  for (let i = 0; i < strength.length; i++) {
-    if (strength[i]! <= 3 * level) continue;
-    const y = Math.floor(i / cols);
-    const x = i - y * cols;
-    xs.push(x % HOUGH_TILE);
-    ys.push(y % HOUGH_TILE);
-    ws.push(strength[i]!);
-    tiles.push(Math.floor(y / HOUGH_TILE) * tilesX + Math.floor(x / HOUGH_TILE));
-  }
-  const tileCount = tilesX * Math.ceil(rows / HOUGH_TILE);
-  const span = Math.ceil(HOUGH_TILE * Math.SQRT2) + 2;
-  const acc = new Float64Array(tileCount * (2 * span + 1));
-  const sharpness = new Float64Array(HOUGH_ANGLES);
-  for (let a = 0; a < HOUGH_ANGLES; a++) {
-    const theta = (a * Math.PI) / HOUGH_ANGLES;
-    const nx = -Math.sin(theta);
-    const ny = Math.cos(theta);
-    acc.fill(0);
-    for (let k = 0; k < xs.length; k++) {
-      const r = xs[k]! * nx + ys[k]! * ny + span;
-      const r0 = Math.floor(r);
-      const f = r - r0;
-      const base = tiles[k]! * (2 * span + 1);
-      acc[base + r0]! += (1 - f) * ws[k]!;
-      acc[base + r0 + 1]! += f * ws[k]!;
-    }
-    let sum = 0;
-    for (let j = 0; j < acc.length; j++) sum += acc[j]! * acc[j]!;
-    sharpness[a] = sum;
-  }
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of sharpness) {
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  const peaks: { theta: number; height: number }[] = [];
-  for (let a = 0; a < HOUGH_ANGLES; a++) {
-    const v = sharpness[a]!;
-    const l = sharpness[(a - 1 + HOUGH_ANGLES) % HOUGH_ANGLES]!;
-    const r = sharpness[(a + 1) % HOUGH_ANGLES]!;
-    if (!(v >= l && v > r)) continue;
-    const denom = l - 2 * v + r;
-    const off = denom < 0 ? (0.5 * (l - r)) / denom : 0;
-    peaks.push({ theta: ((((a + off) / HOUGH_ANGLES) * Math.PI) % Math.PI + Math.PI) % Math.PI, height: v - lo });
-  }
-  peaks.sort((a, b) => b.height - a.height);
-  const chosen: number[] = [];
-  for (const p of peaks) {
-    if (chosen.length && p.height < HOUGH_MIN_SHARE * (hi - lo)) break;
-    if (chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
-    if (chosen.length === 2) break;
-  }
-  return chosen;
 }
 
 /**
