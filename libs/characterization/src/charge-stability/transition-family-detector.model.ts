@@ -442,8 +442,8 @@ function familyPixels(response: Float64Array, rows: number, cols: number, theta:
   const ty = Math.sin(theta);
   const candidate = new Float64Array(n);
   const offsets = new Float64Array(n);
-  for (let y = 1; y < rows - 1; y++) {
-    for (let x = 1; x < cols - 1; x++) {
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
       const i = y * cols + x;
       const v = mag[i]!;
       if (v < options.low * noise) continue;
