@@ -83,7 +83,7 @@ const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 /** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
 const TRANSPORT_MEDIAN_POSITION = 0.33;
 /** Running-median window along the fast axis for residual sensor jumps, pixels. */
-const JUMP_WINDOW = 21;
+const JUMP_WINDOW = 15;
 /** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
 const OWN_DIRECTION_MIN_PIXELS = 12;
 const OWN_DIRECTION_TOLERANCE = 3;
