@@ -5,7 +5,8 @@
 // 1. Background: plane removed; read-out recognised from the grey levels (transport: median near the floor).
 //    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
-//    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis.
+//    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
+//    and when rows are offset (jumps present) orientations within 3° of the fast axis are left out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
 //    the sensor's smooth ramp), up to three peaks (two for transport: interdot lines carry no current), each refined
 //    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
@@ -90,6 +91,11 @@ const OWN_DIRECTION_TOLERANCE = 3;
 /** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = 15;
 const REESTIMATE_TOLERANCE = 15;
+/** v3, sensor: row offsets that mark a map with charge jumps, and the band around horizontal then left out of the
+ * direction histogram (jump edges run along the fast axis and would otherwise form a false family), degrees. */
+const JUMP_ROW_SIGMAS = 1.5;
+const JUMP_ROWS = 2;
+const JUMP_EXCLUDED_DEGREES = 3;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
 /** Family peaks closer than this are one family, radians. */
@@ -208,6 +214,24 @@ function removeRowJumps(flat: Float64Array, rows: number, cols: number): Float64
   return out;
 }
 
+/**
+ * True when whole rows are offset from one another (sensor charge jumps, telegraph noise): the median difference
+ * between neighbouring rows departs from its typical value by more than JUMP_ROW_SIGMAS white-noise σ in at least
+ * JUMP_ROWS rows. A transition line crosses a row in a few pixels and leaves that median alone.
+ */
+function hasRowJumps(data: Float64Array, rows: number, cols: number, sigma: number): boolean {
+  const diff = new Float64Array(cols);
+  const medians = new Float64Array(rows - 1);
+  for (let y = 1; y < rows; y++) {
+    for (let x = 0; x < cols; x++) diff[x] = data[y * cols + x]! - data[(y - 1) * cols + x]!;
+    medians[y - 1] = median(diff);
+  }
+  const typical = median(medians);
+  let count = 0;
+  for (const m of medians) if (Math.abs(m - typical) > JUMP_ROW_SIGMAS * sigma) count++;
+  return count >= JUMP_ROWS;
+}
+
 /** Transport maps are mostly at the current floor with sparse bright lines: the median (of the smoothed map) sits near the bottom. */
 function looksLikeTransport(flat: Float64Array): boolean {
   const p2 = quantile(flat, 0.02);
@@ -306,7 +330,7 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean): number[] {
+function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean): number[] {
   const n = rows * cols;
   const strength = new Float64Array(n);
   const orientation = new Float64Array(n);
@@ -331,6 +355,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
   for (let i = 0; i < n; i++) {
     const s = strength[i]!;
     if (s <= 3 * level) continue;
+    if (excludeHorizontal && angleGap(orientation[i]!, 0) < (JUMP_EXCLUDED_DEGREES * Math.PI) / 180) continue;
     const b = (orientation[i]! / Math.PI) * ORIENTATION_BINS;
     const b0 = Math.floor(b - 0.5);
     const f = b - 0.5 - b0;
@@ -642,7 +667,8 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const smooth = blur(flat, rows, cols, options.smoothing);
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport);
+  const jumpy = options.robust && !transport && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
