@@ -3,7 +3,8 @@
 // the detection's midpoint projects onto the truth segment (± 3 px); one-to-one greedy matching by distance.
 // Truth segments shorter than MIN_TRUTH_LENGTH px and interdot segments are "don't care": a detection matching
 // one is neither a hit nor a false alarm.
-import type { Segment } from './transition-line-detector.model.js';
+/** A detected line segment [x1, y1, x2, y2]: x = column, y = row (pixel centres). */
+export type Segment = [number, number, number, number];
 
 export const LINE_MATCH_PX = 3;
 export const LINE_MATCH_DEGREES = 5;

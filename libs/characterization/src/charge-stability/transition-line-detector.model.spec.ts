@@ -1,0 +1,60 @@
+// Metric tests of the transition-line detectors v0–v3 on simulated 128×128 double dots from tuning seeds 6 001+
+// (never the benchmark range), scored like the benchmark (both endpoints ≤ 3 px from the exact line, ≤ 5°).
+import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
+import { ModelInputError } from '../model-input-error.js';
+import { countLineMatches, lineF1, type LineCounts } from './transition-line-score.js';
+import { TRANSITION_DETECTOR_VERSIONS, transitionLineSegments } from './transition-detector.versions.js';
+import { transitionDetectorEntry } from './transition-detector.entries.js';
+
+// 12 maps keep the file under a minute under jest (simulation and detection run unoptimised there).
+const MAPS = tuningSeeds(12, 6_000).map((seed) => generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' }));
+
+function scoreVersion(index: number): ReturnType<typeof lineF1> {
+  // Versions v0 and v3 only: the full v0–v3 ordering is checked by the benchmark on 100 held-out maps.
+  const total: LineCounts = { hits: 0, misses: 0, falseAlarms: 0 };
+  for (const d of MAPS) {
+    const c = countLineMatches(transitionLineSegments(TRANSITION_DETECTOR_VERSIONS[index]!, d.data, 128, 128), d.segments);
+    total.hits += c.hits;
+    total.misses += c.misses;
+    total.falseAlarms += c.falseAlarms;
+  }
+  return lineF1(total);
+}
+
+describe('transition-line detectors', () => {
+  const v0 = scoreVersion(0);
+  const v3 = scoreVersion(3);
+
+  it('v3 finds the transition lines of noisy double dots: F1 ≥ 0.68, precision ≥ 0.80, recall ≥ 0.58 (12 maps, 6 001+; measured 0.74 / 0.88 / 0.63)', () => {
+    expect(v3.f1).toBeGreaterThanOrEqual(0.68);
+    expect(v3.precision).toBeGreaterThanOrEqual(0.8);
+    expect(v3.recall).toBeGreaterThanOrEqual(0.58);
+  });
+
+  it('v3 scores above the classical v0 on the same maps', () => {
+    expect(v3.f1).toBeGreaterThan(v0.f1);
+  });
+
+  it('a clean sensor map is found almost completely by v3 (F1 ≥ 0.9)', () => {
+    const d = generateChargeStabilityDiagram(tuningSeeds(1, 6_100)[0]!, { rows: 128, cols: 128, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    expect(lineF1(countLineMatches(transitionLineSegments(TRANSITION_DETECTOR_VERSIONS[3]!, d.data, 128, 128), d.segments)).f1).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each(TRANSITION_DETECTOR_VERSIONS.map((v) => v.id))('%s: noise and constants give no lines; other sizes keep caller coordinates; bad shapes are 422-style errors', (id) => {
+    const entry = transitionDetectorEntry(TRANSITION_DETECTOR_VERSIONS.find((v) => v.id === id)!);
+    let state = 7;
+    const noise = Float64Array.from({ length: 128 * 128 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    expect(entry.run({ shape: [128, 128], data: noise })['transition_lines']).toEqual([]);
+    expect(entry.run({ shape: [64, 64], data: new Float64Array(64 * 64).fill(3) })['transition_lines']).toEqual([]);
+
+    const wide = generateChargeStabilityDiagram(tuningSeeds(1, 6_101)[0]!, { rows: 48, cols: 160, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const lines = entry.run({ shape: [48, 160], data: wide.data })['transition_lines'] as number[][];
+    expect(lines.length).toBeGreaterThan(0);
+    const inside = (v: number, size: number): boolean => v >= -1 && v <= size;
+    expect(lines.every(([x1, y1, x2, y2]) => inside(x1!, 160) && inside(x2!, 160) && inside(y1!, 48) && inside(y2!, 48))).toBe(true);
+    expect(entry.run({ shape: [48, 160], data: wide.data })).toEqual({ transition_lines: lines });
+
+    expect(() => entry.run({ shape: [16, 128], data: new Float64Array(16 * 128) })).toThrow(ModelInputError);
+    expect(() => entry.run({ shape: [128 * 128], data: new Float64Array(128 * 128) })).toThrow(/at least \(32, 32\).*got shape \[16384\]/);
+  });
+});
