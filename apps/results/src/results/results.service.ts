@@ -54,11 +54,22 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
    * after this call) gets the stored result back and the run is counted once.
    */
   async create(request: ResultsCreateRequest): Promise<ResultsCreateResponse> {
-    const existing = await this.repository.findByJobId(request.jobId);
-    if (existing) return this.replay(existing);
     const started = performance.now();
-    // Normally the worker staged the input file while the model ran; otherwise it is fetched and stored now.
-    let inputBytes = (await this.repository.hasStagedInput(request.jobId)) ? null : await this.nats.fromBinaryRef(request.input);
+    let inputBytes: Uint8Array | null;
+    if ('inline' in request.input) {
+      // A small input travels with the request and is never staged. A retried job's insert hits the unique job id
+      // and is answered from the stored row below, so no lookup is needed first (one database round trip less).
+      inputBytes = await this.nats.fromBinaryRef(request.input);
+    } else if (await this.repository.hasStagedInput(request.jobId)) {
+      // The worker staged the input file while the model ran (staged means not yet linked: no result exists).
+      inputBytes = null;
+    } else {
+      // Not staged: a retry of a job whose result exists (its staged file is linked), or staging failed. Look first,
+      // so that a replay does not fetch an object-store input that may have expired.
+      const existing = await this.repository.findByJobId(request.jobId);
+      if (existing) return this.replay(existing);
+      inputBytes = await this.nats.fromBinaryRef(request.input);
+    }
     const fetched = performance.now();
     const id = randomUUID();
     for (;;) {
@@ -83,7 +94,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
           inputBytes = await this.nats.fromBinaryRef(request.input);
           continue;
         }
-        // Two deliveries of one job raced; the other one stored it.
+        // A retried job whose result is stored, or two deliveries of one job that raced: answer from the stored row.
         if (isUniqueViolation(error)) {
           const stored = await this.repository.findByJobId(request.jobId);
           if (stored) return this.replay(stored);

@@ -1,0 +1,72 @@
+// Persisting an inference job twice (a worker died after results stored it, so BullMQ ran the job again) stores one
+// result and counts one run: real Postgres (committed migrations) and real NATS, the results service as deployed.
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import type { ResultsCreateRequest } from '#qdc/contracts';
+import { applyMigrations, ensureDatabase, loadConfig, NatsService, PrismaService } from '#qdc/platform';
+import { ResultsRepository } from '../../apps/results/src/results/results.repository.js';
+import { ResultsService } from '../../apps/results/src/results/results.service.js';
+
+describe('results: a job persisted twice (real Postgres and NATS)', () => {
+  const name = `qdc_idem_${Date.now().toString(36)}`;
+  const url = `postgresql://root@127.0.0.1:5432/${name}`;
+  const config = loadConfig({ ...process.env, DATABASE_URL: url, QDC_NAMESPACE: `t${name.replace(/_/g, '-')}` });
+  const prisma = new PrismaService(config);
+  const nats = new NatsService(config, 'results-test');
+  const service = new ResultsService(new ResultsRepository(prisma), nats);
+  const ownerId = randomUUID();
+  const bytes = Buffer.from('not an array: the results service stores what it is given');
+
+  const request = (jobId: string, input: ResultsCreateRequest['input']): ResultsCreateRequest => ({
+    ownerId,
+    jobId,
+    model: 'coulomb-blockade-peak-detector-v2',
+    inputFileName: 'trace.npy',
+    inputFileSize: bytes.length,
+    input,
+    batchSize: null,
+    output: { peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] },
+  });
+
+  beforeAll(async () => {
+    await ensureDatabase(url);
+    await applyMigrations(url, resolve('prisma/migrations'));
+    await prisma.$connect();
+    await nats.connect();
+    await prisma.pool.query('INSERT INTO owners (id, name) VALUES ($1, $2)', [ownerId, 'lab']);
+  });
+
+  afterAll(async () => {
+    await nats.onModuleDestroy();
+    await prisma.onModuleDestroy();
+    const admin = new pg.Client({ connectionString: 'postgresql://root@127.0.0.1:5432/postgres' });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  const rows = async (jobId: string) => (await prisma.pool.query('SELECT id FROM model_results WHERE job_id = $1', [jobId])).rows;
+  const runs = async () => Number((await prisma.pool.query('SELECT runs FROM model_run_counters WHERE model_id = $1', ['coulomb-blockade-peak-detector-v2'])).rows[0]?.runs ?? 0);
+
+  it.each([
+    ['an inline input', (): ResultsCreateRequest['input'] => ({ inline: bytes.toString('base64') })],
+    ['an object-store input', (): ResultsCreateRequest['input'] => ({ objectKey: 'unused' })],
+  ])('with %s: the second call replays the stored result, one row, one run', async (_, inputOf) => {
+    const jobId = `job-${randomUUID()}`;
+    let input = inputOf();
+    if ('objectKey' in input) input = await nats.toBinaryRef(new Uint8Array(600_000).fill(7));
+    const before = await runs();
+    const first = await service.create(request(jobId, input));
+    expect(first.replayed).toBeNull();
+    expect(first.numberOfRuns).toBe(before + 1);
+    const second = await service.create(request(jobId, input));
+    expect(second.replayed).not.toBeNull();
+    expect(second.replayed!.id).toBe(first.id);
+    expect(second.replayed!.output).toEqual({ peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] });
+    expect(await rows(jobId)).toEqual([{ id: first.id }]);
+    expect(await runs()).toBe(before + 1);
+    const files = await prisma.pool.query('SELECT result_id FROM input_files WHERE job_id = $1', [jobId]);
+    expect(files.rows).toEqual([{ result_id: first.id }]);
+  });
+});
