@@ -46,6 +46,11 @@ export interface ChargeRegionOptions {
   neckRatio: number;
   /** Sensor: a shared line that runs this many px along one row boundary is an acquisition artefact; 0 = off. */
   rowArtefactPx: number;
+  /** Weight of the lattice-averaged evidence (translates by the charge-lattice periods), 0 = off; per read-out. */
+  latticeWeight: number;
+  sensorLatticeWeight: number;
+  /** Lattice translates m·u1 + n·u2 with |m|, |n| ≤ latticeReach are averaged. */
+  latticeReach: number;
 }
 
 export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
@@ -61,6 +66,9 @@ export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
   levelFloor: 6,
   neckRatio: 1,
   rowArtefactPx: 16,
+  latticeWeight: 0,
+  sensorLatticeWeight: 0.8,
+  latticeReach: 2,
 };
 
 export interface ChargeRegionSegmentation {
@@ -505,6 +513,168 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number, leve
   return out;
 }
 
+
+/** In-place iterative radix-2 complex FFT of length n (a power of 2); inverse without the 1/n factor. */
+function fft1(re: Float64Array, im: Float64Array, inverse: boolean): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const angle = ((inverse ? 2 : -2) * Math.PI) / len;
+    const wr = Math.cos(angle);
+    const wi = Math.sin(angle);
+    for (let i = 0; i < n; i += len) {
+      let cr = 1;
+      let ci = 0;
+      for (let k = 0; k < len >> 1; k++) {
+        const a = i + k;
+        const b = a + (len >> 1);
+        const tr = re[b]! * cr - im[b]! * ci;
+        const ti = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+        const nr = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = nr;
+      }
+    }
+  }
+}
+
+function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean): void {
+  const r = new Float64Array(size);
+  const i = new Float64Array(size);
+  for (let y = 0; y < size; y++) {
+    r.set(re.subarray(y * size, (y + 1) * size));
+    i.set(im.subarray(y * size, (y + 1) * size));
+    fft1(r, i, inverse);
+    re.set(r, y * size);
+    im.set(i, y * size);
+  }
+  for (let x = 0; x < size; x++) {
+    for (let y = 0; y < size; y++) {
+      r[y] = re[y * size + x]!;
+      i[y] = im[y * size + x]!;
+    }
+    fft1(r, i, inverse);
+    for (let y = 0; y < size; y++) {
+      re[y * size + x] = r[y]!;
+      im[y * size + x] = i[y]!;
+    }
+  }
+}
+
+/** Shortest periods searched, px, and the normalised autocorrelation a lattice peak must reach. */
+const LATTICE_MIN_PERIOD = 5;
+export const LATTICE_MIN_CORRELATION = 0.25;
+const LATTICE_CLIP = 1.5;
+
+/**
+ * Charge lattice of the map: in the constant-interaction model the charge state (N1 + 1, N2) occupies the region of
+ * (N1, N2) translated by u1 = A⁻¹e1 in gate space (and u2 = A⁻¹e2 for dot 2), so the transition pattern is periodic.
+ * The two periods are the two strongest non-collinear peaks of the (overlap-normalised) autocorrelation of the
+ * clipped evidence, refined to sub-pixel by parabolas and reduced (Lagrange–Gauss) to a short basis. Null when no
+ * peak reaches LATTICE_MIN_CORRELATION.
+ */
+export function chargeLattice(values: Float64Array, rows: number, cols: number): { u1: [number, number]; u2: [number, number] | null; correlation: number } | null {
+  let size = 1;
+  while (size < 2 * Math.max(rows, cols)) size <<= 1;
+  const re = new Float64Array(size * size);
+  const im = new Float64Array(size * size);
+  let mean = 0;
+  for (let i = 0; i < rows * cols; i++) mean += values[i]! / (rows * cols);
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) re[y * size + x] = values[y * cols + x]! - mean;
+  fft2(re, im, size, false);
+  for (let i = 0; i < re.length; i++) {
+    re[i] = re[i]! * re[i]! + im[i]! * im[i]!;
+    im[i] = 0;
+  }
+  fft2(re, im, size, true);
+  const zero = re[0]! / (size * size) / (rows * cols);
+  if (!(zero > 0)) return null;
+  const reachX = cols >> 1;
+  const reachY = rows >> 1;
+  const w = 2 * reachX + 1;
+  const corr = new Float64Array(w * (2 * reachY + 1));
+  for (let dy = -reachY; dy <= reachY; dy++) {
+    for (let dx = -reachX; dx <= reachX; dx++) {
+      const v = re[((dy + size) % size) * size + ((dx + size) % size)]! / (size * size);
+      corr[(dy + reachY) * w + dx + reachX] = v / ((rows - Math.abs(dy)) * (cols - Math.abs(dx))) / zero;
+    }
+  }
+  const at = (dx: number, dy: number): number => corr[(dy + reachY) * w + dx + reachX]!;
+  const peaks: { dx: number; dy: number; v: number }[] = [];
+  for (let dy = 0; dy < reachY; dy++) {
+    for (let dx = -reachX + 1; dx < reachX; dx++) {
+      if (dy === 0 && dx <= 0) continue;
+      if (dx * dx + dy * dy < LATTICE_MIN_PERIOD * LATTICE_MIN_PERIOD) continue;
+      const v = at(dx, dy);
+      let max = true;
+      for (let j = -1; j <= 1 && max; j++) for (let i = -1; i <= 1; i++) if ((i || j) && at(dx + i, dy + j) > v) max = false;
+      if (max) peaks.push({ dx, dy, v });
+    }
+  }
+  peaks.sort((a, b) => b.v - a.v);
+  const first = peaks[0];
+  if (!first || first.v < LATTICE_MIN_CORRELATION) return null;
+  const refine = (p: { dx: number; dy: number }): [number, number] => {
+    const para = (m: number, c: number, q: number): number => (m - 2 * c + q < 0 ? (0.5 * (m - q)) / (m - 2 * c + q) : 0);
+    const c = at(p.dx, p.dy);
+    const ox = Math.abs(p.dx) < reachX ? para(at(p.dx - 1, p.dy), c, at(p.dx + 1, p.dy)) : 0;
+    const oy = p.dy > -reachY && p.dy < reachY ? para(at(p.dx, p.dy - 1), c, at(p.dx, p.dy + 1)) : 0;
+    return [p.dx + Math.max(-0.5, Math.min(0.5, ox)), p.dy + Math.max(-0.5, Math.min(0.5, oy))];
+  };
+  let u1 = refine(first);
+  const second = peaks.find((p) => p !== first && p.v >= LATTICE_MIN_CORRELATION && Math.abs(p.dx * first.dy - p.dy * first.dx) >= 0.34 * Math.hypot(p.dx, p.dy) * Math.hypot(first.dx, first.dy));
+  let u2 = second ? refine(second) : null;
+  if (u2) {
+    // Lagrange–Gauss reduction: the shortest basis of the same lattice.
+    for (let it = 0; it < 10; it++) {
+      if (Math.hypot(...u2) < Math.hypot(...u1)) [u1, u2] = [u2, u1];
+      const m = Math.round((u1[0] * u2[0] + u1[1] * u2[1]) / (u1[0] ** 2 + u1[1] ** 2));
+      if (!m) break;
+      u2 = [u2[0] - m * u1[0], u2[1] - m * u1[1]];
+    }
+  }
+  return { u1, u2, correlation: first.v };
+}
+
+/** Mean of `values` (bilinear) over the lattice translates p + m·u1 + n·u2, |m|, |n| ≤ reach, that fall inside the map. */
+function latticeAverage(values: Float64Array, rows: number, cols: number, u1: [number, number], u2: [number, number] | null, reach: number): Float64Array {
+  const shifts: [number, number][] = [];
+  for (let m = -reach; m <= reach; m++) for (let k = u2 ? -reach : 0; k <= (u2 ? reach : 0); k++) shifts.push([m * u1[0] + k * (u2?.[0] ?? 0), m * u1[1] + k * (u2?.[1] ?? 0)]);
+  const out = new Float64Array(rows * cols);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      let sum = 0;
+      let count = 0;
+      for (const [sx, sy] of shifts) {
+        const fx = x + sx;
+        const fy = y + sy;
+        if (fx < 0 || fy < 0 || fx > cols - 1 || fy > rows - 1) continue;
+        const x0 = Math.min(cols - 2, Math.floor(fx));
+        const y0 = Math.min(rows - 2, Math.floor(fy));
+        const tx = fx - x0;
+        const ty = fy - y0;
+        const i = y0 * cols + x0;
+        sum += (1 - ty) * ((1 - tx) * values[i]! + tx * values[i + 1]!) + ty * ((1 - tx) * values[i + cols]! + tx * values[i + cols + 1]!);
+        count++;
+      }
+      out[y * cols + x] = sum / count;
+    }
+  }
+  return out;
+}
+
 export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
   const n = rows * cols;
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
@@ -513,6 +683,15 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   const level = localLineLevel(evidence, rows, cols, readout === 'sensor' ? options.sensorLevelQuantile : options.levelQuantile);
   const relative = new Float64Array(n);
   for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.levelFloor);
+  const latticeWeight = readout === 'sensor' ? options.sensorLatticeWeight : options.latticeWeight;
+  if (latticeWeight > 0) {
+    const clipped = relative.map((v) => Math.min(v, LATTICE_CLIP));
+    const lattice = chargeLattice(clipped, rows, cols);
+    if (lattice) {
+      const averaged = latticeAverage(clipped, rows, cols, lattice.u1, lattice.u2, options.latticeReach);
+      for (let i = 0; i < n; i++) relative[i] = (1 - latticeWeight) * relative[i]! + latticeWeight * averaged[i]!;
+    }
+  }
   const interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
