@@ -514,63 +514,76 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number, leve
 }
 
 
-/** In-place iterative radix-2 complex FFT of length n (a power of 2); inverse without the 1/n factor. */
-function fft1(re: Float64Array, im: Float64Array, inverse: boolean): void {
+/** In-place iterative radix-2 complex FFT of length re.length (a power of 2; cos/sin tables of that length); inverse without the 1/n factor. */
+function fft1(re: Float64Array, im: Float64Array, cos: Float64Array, sin: Float64Array, inverse: boolean): void {
   const n = re.length;
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
     if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
+      const tr = re[i]!;
+      re[i] = re[j]!;
+      re[j] = tr;
+      const ti = im[i]!;
+      im[i] = im[j]!;
+      im[j] = ti;
     }
   }
+  const sign = inverse ? 1 : -1;
   for (let len = 2; len <= n; len <<= 1) {
-    const angle = ((inverse ? 2 : -2) * Math.PI) / len;
-    const wr = Math.cos(angle);
-    const wi = Math.sin(angle);
+    const half = len >> 1;
+    const step = n / len;
     for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let k = 0; k < len >> 1; k++) {
+      for (let k = 0; k < half; k++) {
+        const cr = cos[k * step]!;
+        const ci = sign * sin[k * step]!;
         const a = i + k;
-        const b = a + (len >> 1);
+        const b = a + half;
         const tr = re[b]! * cr - im[b]! * ci;
         const ti = re[b]! * ci + im[b]! * cr;
         re[b] = re[a]! - tr;
         im[b] = im[a]! - ti;
         re[a] = re[a]! + tr;
         im[a] = im[a]! + ti;
-        const nr = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = nr;
       }
     }
   }
 }
 
-function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean): void {
+/** 2-D FFT of a size × size array; only rows in `rowsIn` are transformed first (the others are zero) and only rows in `rowsOut` are transformed last. */
+function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean, rowsIn: (y: number) => boolean, rowsOut: (y: number) => boolean): void {
+  const cos = new Float64Array(size);
+  const sin = new Float64Array(size);
+  for (let k = 0; k < size; k++) {
+    cos[k] = Math.cos((2 * Math.PI * k) / size);
+    sin[k] = Math.sin((2 * Math.PI * k) / size);
+  }
   const r = new Float64Array(size);
   const i = new Float64Array(size);
-  for (let y = 0; y < size; y++) {
-    r.set(re.subarray(y * size, (y + 1) * size));
-    i.set(im.subarray(y * size, (y + 1) * size));
-    fft1(r, i, inverse);
-    re.set(r, y * size);
-    im.set(i, y * size);
-  }
+  const rowPass = (keep: (y: number) => boolean): void => {
+    for (let y = 0; y < size; y++) {
+      if (!keep(y)) continue;
+      r.set(re.subarray(y * size, (y + 1) * size));
+      i.set(im.subarray(y * size, (y + 1) * size));
+      fft1(r, i, cos, sin, inverse);
+      re.set(r, y * size);
+      im.set(i, y * size);
+    }
+  };
+  if (!inverse) rowPass(rowsIn);
   for (let x = 0; x < size; x++) {
     for (let y = 0; y < size; y++) {
       r[y] = re[y * size + x]!;
       i[y] = im[y * size + x]!;
     }
-    fft1(r, i, inverse);
+    fft1(r, i, cos, sin, inverse);
     for (let y = 0; y < size; y++) {
       re[y * size + x] = r[y]!;
       im[y * size + x] = i[y]!;
     }
   }
+  if (inverse) rowPass(rowsOut);
 }
 
 /** Shortest periods searched, px, and the normalised autocorrelation a lattice peak must reach. */
@@ -593,12 +606,12 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
   let mean = 0;
   for (let i = 0; i < rows * cols; i++) mean += values[i]! / (rows * cols);
   for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) re[y * size + x] = values[y * cols + x]! - mean;
-  fft2(re, im, size, false);
+  fft2(re, im, size, false, (y) => y < rows, () => true);
   for (let i = 0; i < re.length; i++) {
     re[i] = re[i]! * re[i]! + im[i]! * im[i]!;
     im[i] = 0;
   }
-  fft2(re, im, size, true);
+  fft2(re, im, size, true, () => true, (y) => y <= rows >> 1 || y >= size - (rows >> 1));
   const zero = re[0]! / (size * size) / (rows * cols);
   if (!(zero > 0)) return null;
   const reachX = cols >> 1;
@@ -650,29 +663,37 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
 
 /** Mean of `values` (bilinear) over the lattice translates p + m·u1 + n·u2, |m|, |n| ≤ reach, that fall inside the map. */
 function latticeAverage(values: Float64Array, rows: number, cols: number, u1: [number, number], u2: [number, number] | null, reach: number): Float64Array {
-  const shifts: [number, number][] = [];
-  for (let m = -reach; m <= reach; m++) for (let k = u2 ? -reach : 0; k <= (u2 ? reach : 0); k++) shifts.push([m * u1[0] + k * (u2?.[0] ?? 0), m * u1[1] + k * (u2?.[1] ?? 0)]);
-  const out = new Float64Array(rows * cols);
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < cols; x++) {
-      let sum = 0;
-      let count = 0;
-      for (const [sx, sy] of shifts) {
-        const fx = x + sx;
-        const fy = y + sy;
-        if (fx < 0 || fy < 0 || fx > cols - 1 || fy > rows - 1) continue;
-        const x0 = Math.min(cols - 2, Math.floor(fx));
-        const y0 = Math.min(rows - 2, Math.floor(fy));
-        const tx = fx - x0;
-        const ty = fy - y0;
-        const i = y0 * cols + x0;
-        sum += (1 - ty) * ((1 - tx) * values[i]! + tx * values[i + 1]!) + ty * ((1 - tx) * values[i + cols]! + tx * values[i + cols + 1]!);
-        count++;
+  const sum = new Float64Array(rows * cols);
+  const count = new Float64Array(rows * cols);
+  for (let m = -reach; m <= reach; m++) {
+    for (let k = u2 ? -reach : 0; k <= (u2 ? reach : 0); k++) {
+      const sx = m * u1[0] + k * (u2?.[0] ?? 0);
+      const sy = m * u1[1] + k * (u2?.[1] ?? 0);
+      const ix = Math.floor(sx);
+      const iy = Math.floor(sy);
+      const tx = sx - ix;
+      const ty = sy - iy;
+      const w00 = (1 - tx) * (1 - ty);
+      const w01 = tx * (1 - ty);
+      const w10 = (1 - tx) * ty;
+      const w11 = tx * ty;
+      // Pixels whose translate (and its bilinear neighbours) lie inside the map.
+      const x0 = Math.max(0, -ix);
+      const x1 = Math.min(cols - 1, cols - 2 - ix);
+      const y0 = Math.max(0, -iy);
+      const y1 = Math.min(rows - 1, rows - 2 - iy);
+      for (let y = y0; y <= y1; y++) {
+        const row = (y + iy) * cols + ix;
+        for (let x = x0; x <= x1; x++) {
+          const j = row + x;
+          sum[y * cols + x] += w00 * values[j]! + w01 * values[j + 1]! + w10 * values[j + cols]! + w11 * values[j + cols + 1]!;
+          count[y * cols + x]!++;
+        }
       }
-      out[y * cols + x] = sum / count;
     }
   }
-  return out;
+  for (let i = 0; i < sum.length; i++) sum[i] = count[i]! > 0 ? sum[i]! / count[i]! : values[i]!;
+  return sum;
 }
 
 export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
