@@ -63,11 +63,11 @@ export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
   mergeFraction: 0.15,
   levelQuantile: 0.9,
   sensorLevelQuantile: 0.95,
-  levelFloor: 6,
+  levelFloor: 8,
   neckRatio: 1,
   rowArtefactPx: 16,
   latticeWeight: 0.8,
-  sensorLatticeWeight: 0.8,
+  sensorLatticeWeight: 0.9,
   latticeReach: 2,
 };
 
