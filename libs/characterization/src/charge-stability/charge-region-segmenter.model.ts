@@ -40,8 +40,9 @@ export interface ChargeRegionOptions {
   /** Quantile of the evidence within ±LEVEL_REACH px taken as the local line level (transport / sensor). */
   levelQuantile: number;
   sensorLevelQuantile: number;
-  /** Floor of the local line level, white-noise units (so that noise alone never reads as a line). */
+  /** Floor of the local line level, white-noise units (so that noise alone never reads as a line; transport / sensor). */
   levelFloor: number;
+  sensorLevelFloor: number;
   /** Two regions are not merged across a weak line shorter than this multiple of the smaller one's √area (a neck). */
   neckRatio: number;
   /** Sensor: a shared line that runs this many px along one row boundary is an acquisition artefact; 0 = off. */
@@ -63,7 +64,8 @@ export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
   mergeFraction: 0.15,
   levelQuantile: 0.9,
   sensorLevelQuantile: 0.95,
-  levelFloor: 8,
+  levelFloor: 6,
+  sensorLevelFloor: 8,
   neckRatio: 1,
   rowArtefactPx: 16,
   latticeWeight: 0.8,
@@ -703,7 +705,8 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   // relative to the local line level, which is floored in absolute noise units so that noise is never a line.
   const level = localLineLevel(evidence, rows, cols, readout === 'sensor' ? options.sensorLevelQuantile : options.levelQuantile);
   const relative = new Float64Array(n);
-  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.levelFloor);
+  const floor = readout === 'sensor' ? options.sensorLevelFloor : options.levelFloor;
+  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, floor);
   const latticeWeight = readout === 'sensor' ? options.sensorLatticeWeight : options.latticeWeight;
   if (latticeWeight > 0) {
     const clipped = relative.map((v) => Math.min(v, LATTICE_CLIP));
