@@ -9,6 +9,14 @@
 //    read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
 // 3. Local normalisation: the evidence over its local line level (a high quantile within ±16 px, floored in noise
 //    units), because line contrast varies over a map (a sensor's sensitivity along its Coulomb-peak flank).
+// 3b. Charge lattice (physics prior): in the constant-interaction model the region of charge state (N1 + 1, N2) is
+//    that of (N1, N2) translated by u1 = A⁻¹e1 in gate space (u2 = A⁻¹e2 for dot 2; A the lever-arm matrix), so
+//    the transition pattern is periodic. u1, u2 are the two strongest non-collinear peaks of the autocorrelation of
+//    the normalised evidence (FFT, overlap-normalised, sub-pixel parabolas, Lagrange–Gauss reduced); the evidence is
+//    then mostly (latticeWeight) replaced by its mean over the translates m·u1 + n·u2, |m|, |n| ≤ latticeReach. A
+//    transition that is faint or invisible in one cell (sensor off its flank, the other family hidden by the
+//    sensor's compensation) is filled in from the others, and non-periodic sensor charge-jump streaks are diluted.
+//    No peak ≥ LATTICE_MIN_CORRELATION: step skipped. Single dots give a 1-D lattice (averaging along the lines).
 // 4. Markers: plateau interiors (normalised evidence < interiorFraction) at least markerDepth px (chamfer distance)
 //    from any line pixel, so boundary gaps narrower than about twice that depth do not join two regions; the
 //    interior is split at necks by h-maxima of that distance (two convex cells touching through a short, invisible
@@ -21,7 +29,8 @@
 //    minRegionArea join the neighbour they share the weakest line with.
 // 7. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
 //    is set to 0, which is how the simulator draws its 1-px transition mask.
-// Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (see the spec).
+// Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (v0 before the lattice
+// step), the lattice step and the thresholds after it on seeds 101–190, checked on 191–340 (see the spec).
 import { selectInPlace } from '../signal/order-statistics.js';
 
 export interface ChargeRegionOptions {
