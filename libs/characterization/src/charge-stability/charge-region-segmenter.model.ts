@@ -669,6 +669,56 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
       u2 = [u2[0] - m * u1[0], u2[1] - m * u1[1]];
     }
   }
+  if (u2) {
+    // Least-squares refinement over every lattice point m·u1 + n·u2 (|m|, |n| ≤ 3) with an autocorrelation peak
+    // within 1 px: long translates pin the periods down to a fraction of a pixel.
+    let smm = 0;
+    let smn = 0;
+    let snn = 0;
+    let smx = 0;
+    let snx = 0;
+    let smy = 0;
+    let sny = 0;
+    for (let m = -3; m <= 3; m++) {
+      for (let k = -3; k <= 3; k++) {
+        if (!m && !k) continue;
+        let px = m * u1[0] + k * u2[0];
+        let py = m * u1[1] + k * u2[1];
+        const flip = py < 0 || (py === 0 && px < 0);
+        if (flip) {
+          px = -px;
+          py = -py;
+        }
+        const cx = Math.round(px);
+        const cy = Math.round(py);
+        if (Math.abs(cx) > reachX - 2 || cy > reachY - 2 || cy < 1) continue;
+        let best = { dx: cx, dy: cy, v: -Infinity };
+        for (let j = -1; j <= 1; j++) for (let i = -1; i <= 1; i++) if (at(cx + i, cy + j) > best.v) best = { dx: cx + i, dy: cy + j, v: at(cx + i, cy + j) };
+        if (best.v < LATTICE_MIN_CORRELATION || best.dy < 1 || Math.abs(best.dx) > reachX - 2) continue;
+        let [ox, oy] = refine(best);
+        if (flip) {
+          ox = -ox;
+          oy = -oy;
+        }
+        smm += m * m;
+        smn += m * k;
+        snn += k * k;
+        smx += m * ox;
+        snx += k * ox;
+        smy += m * oy;
+        sny += k * oy;
+      }
+    }
+    const det = smm * snn - smn * smn;
+    if (det > 1e-9 * (smm * snn + 1)) {
+      const fit1: [number, number] = [(snn * smx - smn * snx) / det, (snn * smy - smn * sny) / det];
+      const fit2: [number, number] = [(smm * snx - smn * smx) / det, (smm * sny - smn * smy) / det];
+      if (Math.hypot(fit1[0] - u1[0], fit1[1] - u1[1]) < 2 && Math.hypot(fit2[0] - u2[0], fit2[1] - u2[1]) < 2) {
+        u1 = fit1;
+        u2 = fit2;
+      }
+    }
+  }
   return { u1, u2, correlation: first.v };
 }
 
