@@ -601,6 +601,7 @@ function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean
 const LATTICE_MIN_PERIOD = 5;
 export const LATTICE_MIN_CORRELATION = 0.25;
 const LATTICE_CLIP = 1.5;
+const LATTICE_FIT_REACH = 3;
 
 /**
  * Charge lattice of the map: in the constant-interaction model the charge state (N1 + 1, N2) occupies the region of
@@ -679,8 +680,8 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
     let snx = 0;
     let smy = 0;
     let sny = 0;
-    for (let m = -3; m <= 3; m++) {
-      for (let k = -3; k <= 3; k++) {
+    for (let m = -LATTICE_FIT_REACH; m <= LATTICE_FIT_REACH; m++) {
+      for (let k = -LATTICE_FIT_REACH; k <= LATTICE_FIT_REACH; k++) {
         if (!m && !k) continue;
         let px = m * u1[0] + k * u2[0];
         let py = m * u1[1] + k * u2[1];
