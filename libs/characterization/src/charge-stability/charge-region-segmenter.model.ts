@@ -496,15 +496,16 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number, leve
   const bx = Math.ceil(cols / LEVEL_BLOCK);
   const grid = new Float64Array(by * bx);
   const centre = (b: number, size: number): number => Math.min(size - 1, (b + 0.5) * LEVEL_BLOCK);
+  const values = new Float64Array(4 * (LEVEL_REACH + 1) * (LEVEL_REACH + 1));
   for (let j = 0; j < by; j++) {
     for (let i = 0; i < bx; i++) {
       const cy = centre(j, rows);
       const cx = centre(i, cols);
-      const values: number[] = [];
+      let count = 0;
       for (let y = Math.max(0, Math.floor(cy - LEVEL_REACH)); y < Math.min(rows, Math.ceil(cy + LEVEL_REACH)); y++) {
-        for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values.push(evidence[y * cols + x]!);
+        for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values[count++] = evidence[y * cols + x]!;
       }
-      grid[j * bx + i] = quantileOf(values, levelQuantile);
+      grid[j * bx + i] = selectInPlace(values, count, Math.min(count - 1, Math.max(0, Math.floor(levelQuantile * (count - 1)))));
     }
   }
   const out = new Float64Array(rows * cols);
