@@ -10,7 +10,6 @@ export function perfInputs(): PerfInput[] {
   const segmenter: PerfInput = {
     model: 'charge-stability-diagram-segmenter-v0',
     note: 'simulated (128,128) maps',
-    targetMicros: 50_000,
     inputs: benchmarkSeeds(4, 600_000).map((seed) => ({ shape: [128, 128], data: generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' }).data })),
   };
   const classifiers = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map((v) => ({
