@@ -12,7 +12,8 @@
 // 3b. Charge lattice (physics prior): in the constant-interaction model the region of charge state (N1 + 1, N2) is
 //    that of (N1, N2) translated by u1 = A⁻¹e1 in gate space (u2 = A⁻¹e2 for dot 2; A the lever-arm matrix), so
 //    the transition pattern is periodic. u1, u2 are the two strongest non-collinear peaks of the autocorrelation of
-//    the normalised evidence (FFT, overlap-normalised, sub-pixel parabolas, Lagrange–Gauss reduced); the evidence is
+//    the normalised evidence (FFT, overlap-normalised, sub-pixel parabolas, Lagrange–Gauss reduced, then least-squares
+//    fitted to the peaks at m·u1 + n·u2, |m|, |n| ≤ 3); the evidence is
 //    then mostly (latticeWeight) replaced by its mean over the translates m·u1 + n·u2, |m|, |n| ≤ latticeReach. A
 //    transition that is faint or invisible in one cell (sensor off its flank, the other family hidden by the
 //    sensor's compensation) is filled in from the others, and non-periodic sensor charge-jump streaks are diluted.
@@ -608,8 +609,8 @@ const LATTICE_FIT_REACH = 3;
  * Charge lattice of the map: in the constant-interaction model the charge state (N1 + 1, N2) occupies the region of
  * (N1, N2) translated by u1 = A⁻¹e1 in gate space (and u2 = A⁻¹e2 for dot 2), so the transition pattern is periodic.
  * The two periods are the two strongest non-collinear peaks of the (overlap-normalised) autocorrelation of the
- * clipped evidence, refined to sub-pixel by parabolas and reduced (Lagrange–Gauss) to a short basis. Null when no
- * peak reaches LATTICE_MIN_CORRELATION.
+ * clipped evidence, refined to sub-pixel by parabolas and reduced (Lagrange–Gauss) to a short basis, then fitted by
+ * least squares to the peaks near m·u1 + n·u2. Null when no peak reaches LATTICE_MIN_CORRELATION.
  */
 export function chargeLattice(values: Float64Array, rows: number, cols: number): { u1: [number, number]; u2: [number, number] | null; correlation: number } | null {
   let size = 1;
