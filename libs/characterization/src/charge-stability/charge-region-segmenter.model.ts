@@ -602,7 +602,9 @@ function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean
 /** Shortest periods searched, px, and the normalised autocorrelation a lattice peak must reach. */
 const LATTICE_MIN_PERIOD = 5;
 export const LATTICE_MIN_CORRELATION = 0.25;
+/** Normalised evidence is clipped here before the autocorrelation and the mean, so one very strong line or streak does not dominate. */
 const LATTICE_CLIP = 1.5;
+/** Lattice points m·u1 + n·u2 with |m|, |n| ≤ this many periods enter the least-squares fit of the periods. */
 const LATTICE_FIT_REACH = 3;
 
 /**
