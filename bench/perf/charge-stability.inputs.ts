@@ -7,10 +7,16 @@ import type { PerfInput } from './model-latency.js';
 const SCREEN_TARGET_MICROS = 200;
 
 export function perfInputs(): PerfInput[] {
-  return DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map((v) => ({
+  const segmenter: PerfInput = {
+    model: 'charge-stability-diagram-segmenter-v0',
+    note: 'simulated (128,128) maps',
+    inputs: benchmarkSeeds(4, 600_000).map((seed) => ({ shape: [128, 128], data: generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' }).data })),
+  };
+  const classifiers = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map((v) => ({
     model: v.id,
     note: `simulated (${v.size},${v.size}) patches`,
     inputs: benchmarkSeeds(16).map((seed) => ({ shape: [v.size, v.size], data: generateChargeStabilityDiagram(seed, { rows: v.size, cols: v.size }).data })),
     ...(v.size === 16 ? { targetMicros: SCREEN_TARGET_MICROS } : {}),
   }));
+  return [...classifiers, segmenter];
 }

@@ -9,6 +9,15 @@
 //    read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
 // 3. Local normalisation: the evidence over its local line level (a high quantile within ±16 px, floored in noise
 //    units), because line contrast varies over a map (a sensor's sensitivity along its Coulomb-peak flank).
+// 3b. Charge lattice (physics prior): in the constant-interaction model the region of charge state (N1 + 1, N2) is
+//    that of (N1, N2) translated by u1 = A⁻¹e1 in gate space (u2 = A⁻¹e2 for dot 2; A the lever-arm matrix), so
+//    the transition pattern is periodic. u1, u2 are the two strongest non-collinear peaks of the autocorrelation of
+//    the normalised evidence (FFT, overlap-normalised, sub-pixel parabolas, Lagrange–Gauss reduced, then least-squares
+//    fitted to the peaks at m·u1 + n·u2, |m|, |n| ≤ 3); the evidence is
+//    then mostly (latticeWeight) replaced by its mean over the translates m·u1 + n·u2, |m|, |n| ≤ latticeReach. A
+//    transition that is faint or invisible in one cell (sensor off its flank, the other family hidden by the
+//    sensor's compensation) is filled in from the others, and non-periodic sensor charge-jump streaks are diluted.
+//    No peak ≥ LATTICE_MIN_CORRELATION: step skipped. Single dots give a 1-D lattice (averaging along the lines).
 // 4. Markers: plateau interiors (normalised evidence < interiorFraction) at least markerDepth px (chamfer distance)
 //    from any line pixel, so boundary gaps narrower than about twice that depth do not join two regions; the
 //    interior is split at necks by h-maxima of that distance (two convex cells touching through a short, invisible
@@ -21,7 +30,8 @@
 //    minRegionArea join the neighbour they share the weakest line with.
 // 7. Boundary: of each pair of 4-neighbours with different labels, the pixel of higher evidence (nearer the line)
 //    is set to 0, which is how the simulator draws its 1-px transition mask.
-// Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (see the spec).
+// Pure noise and constant maps give one region. Parameters tuned on TUNING seeds 101–580 (v0 before the lattice
+// step), the lattice step and the thresholds after it on seeds 101–190, checked on 191–340 (see the spec).
 import { selectInPlace } from '../signal/order-statistics.js';
 
 export interface ChargeRegionOptions {
@@ -40,12 +50,18 @@ export interface ChargeRegionOptions {
   /** Quantile of the evidence within ±LEVEL_REACH px taken as the local line level (transport / sensor). */
   levelQuantile: number;
   sensorLevelQuantile: number;
-  /** Floor of the local line level, white-noise units (so that noise alone never reads as a line). */
+  /** Floor of the local line level, white-noise units (so that noise alone never reads as a line; transport / sensor). */
   levelFloor: number;
+  sensorLevelFloor: number;
   /** Two regions are not merged across a weak line shorter than this multiple of the smaller one's √area (a neck). */
   neckRatio: number;
   /** Sensor: a shared line that runs this many px along one row boundary is an acquisition artefact; 0 = off. */
   rowArtefactPx: number;
+  /** Weight of the lattice-averaged evidence (translates by the charge-lattice periods), 0 = off; per read-out. */
+  latticeWeight: number;
+  sensorLatticeWeight: number;
+  /** Lattice translates m·u1 + n·u2 with |m|, |n| ≤ latticeReach are averaged. */
+  latticeReach: number;
 }
 
 export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
@@ -54,13 +70,17 @@ export const CHARGE_REGION_DEFAULTS: ChargeRegionOptions = {
   markerDepth: 2,
   markerDynamics: 1.5,
   minRegionArea: 40,
-  interiorFraction: 0.3,
-  mergeFraction: 0.35,
+  interiorFraction: 0.4,
+  mergeFraction: 0.15,
   levelQuantile: 0.9,
   sensorLevelQuantile: 0.95,
   levelFloor: 6,
+  sensorLevelFloor: 8,
   neckRatio: 1,
   rowArtefactPx: 16,
+  latticeWeight: 0.8,
+  sensorLatticeWeight: 0.9,
+  latticeReach: 2,
 };
 
 export interface ChargeRegionSegmentation {
@@ -477,15 +497,16 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number, leve
   const bx = Math.ceil(cols / LEVEL_BLOCK);
   const grid = new Float64Array(by * bx);
   const centre = (b: number, size: number): number => Math.min(size - 1, (b + 0.5) * LEVEL_BLOCK);
+  const values = new Float64Array(4 * (LEVEL_REACH + 1) * (LEVEL_REACH + 1));
   for (let j = 0; j < by; j++) {
     for (let i = 0; i < bx; i++) {
       const cy = centre(j, rows);
       const cx = centre(i, cols);
-      const values: number[] = [];
+      let count = 0;
       for (let y = Math.max(0, Math.floor(cy - LEVEL_REACH)); y < Math.min(rows, Math.ceil(cy + LEVEL_REACH)); y++) {
-        for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values.push(evidence[y * cols + x]!);
+        for (let x = Math.max(0, Math.floor(cx - LEVEL_REACH)); x < Math.min(cols, Math.ceil(cx + LEVEL_REACH)); x++) values[count++] = evidence[y * cols + x]!;
       }
-      grid[j * bx + i] = quantileOf(values, levelQuantile);
+      grid[j * bx + i] = selectInPlace(values, count, Math.min(count - 1, Math.max(0, Math.floor(levelQuantile * (count - 1)))));
     }
   }
   const out = new Float64Array(rows * cols);
@@ -505,6 +526,242 @@ function localLineLevel(evidence: Float64Array, rows: number, cols: number, leve
   return out;
 }
 
+
+/** In-place iterative radix-2 complex FFT of length re.length (a power of 2; cos/sin tables of that length); inverse without the 1/n factor. */
+function fft1(re: Float64Array, im: Float64Array, cos: Float64Array, sin: Float64Array, inverse: boolean): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      const tr = re[i]!;
+      re[i] = re[j]!;
+      re[j] = tr;
+      const ti = im[i]!;
+      im[i] = im[j]!;
+      im[j] = ti;
+    }
+  }
+  const sign = inverse ? 1 : -1;
+  for (let len = 2; len <= n; len <<= 1) {
+    const half = len >> 1;
+    const step = n / len;
+    for (let i = 0; i < n; i += len) {
+      for (let k = 0; k < half; k++) {
+        const cr = cos[k * step]!;
+        const ci = sign * sin[k * step]!;
+        const a = i + k;
+        const b = a + half;
+        const tr = re[b]! * cr - im[b]! * ci;
+        const ti = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - tr;
+        im[b] = im[a]! - ti;
+        re[a] = re[a]! + tr;
+        im[a] = im[a]! + ti;
+      }
+    }
+  }
+}
+
+/** 2-D FFT of a size × size array; only rows in `rowsIn` are transformed first (the others are zero) and only rows in `rowsOut` are transformed last. */
+function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean, rowsIn: (y: number) => boolean, rowsOut: (y: number) => boolean): void {
+  const cos = new Float64Array(size);
+  const sin = new Float64Array(size);
+  for (let k = 0; k < size; k++) {
+    cos[k] = Math.cos((2 * Math.PI * k) / size);
+    sin[k] = Math.sin((2 * Math.PI * k) / size);
+  }
+  const r = new Float64Array(size);
+  const i = new Float64Array(size);
+  const rowPass = (keep: (y: number) => boolean): void => {
+    for (let y = 0; y < size; y++) {
+      if (!keep(y)) continue;
+      r.set(re.subarray(y * size, (y + 1) * size));
+      i.set(im.subarray(y * size, (y + 1) * size));
+      fft1(r, i, cos, sin, inverse);
+      re.set(r, y * size);
+      im.set(i, y * size);
+    }
+  };
+  if (!inverse) rowPass(rowsIn);
+  for (let x = 0; x < size; x++) {
+    for (let y = 0; y < size; y++) {
+      r[y] = re[y * size + x]!;
+      i[y] = im[y * size + x]!;
+    }
+    fft1(r, i, cos, sin, inverse);
+    for (let y = 0; y < size; y++) {
+      re[y * size + x] = r[y]!;
+      im[y * size + x] = i[y]!;
+    }
+  }
+  if (inverse) rowPass(rowsOut);
+}
+
+/** Shortest periods searched, px, and the normalised autocorrelation a lattice peak must reach. */
+const LATTICE_MIN_PERIOD = 5;
+export const LATTICE_MIN_CORRELATION = 0.25;
+/** Normalised evidence is clipped here before the autocorrelation and the mean, so one very strong line or streak does not dominate. */
+const LATTICE_CLIP = 1.5;
+/** Lattice points m·u1 + n·u2 with |m|, |n| ≤ this many periods enter the least-squares fit of the periods. */
+const LATTICE_FIT_REACH = 3;
+
+/**
+ * Charge lattice of the map: in the constant-interaction model the charge state (N1 + 1, N2) occupies the region of
+ * (N1, N2) translated by u1 = A⁻¹e1 in gate space (and u2 = A⁻¹e2 for dot 2), so the transition pattern is periodic.
+ * The two periods are the two strongest non-collinear peaks of the (overlap-normalised) autocorrelation of the
+ * clipped evidence, refined to sub-pixel by parabolas and reduced (Lagrange–Gauss) to a short basis, then fitted by
+ * least squares to the peaks near m·u1 + n·u2. Null when no peak reaches LATTICE_MIN_CORRELATION.
+ */
+export function chargeLattice(values: Float64Array, rows: number, cols: number): { u1: [number, number]; u2: [number, number] | null; correlation: number } | null {
+  let size = 1;
+  while (size < 2 * Math.max(rows, cols)) size <<= 1;
+  const re = new Float64Array(size * size);
+  const im = new Float64Array(size * size);
+  let mean = 0;
+  for (let i = 0; i < rows * cols; i++) mean += values[i]! / (rows * cols);
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) re[y * size + x] = values[y * cols + x]! - mean;
+  fft2(re, im, size, false, (y) => y < rows, () => true);
+  for (let i = 0; i < re.length; i++) {
+    re[i] = re[i]! * re[i]! + im[i]! * im[i]!;
+    im[i] = 0;
+  }
+  fft2(re, im, size, true, () => true, (y) => y <= rows >> 1 || y >= size - (rows >> 1));
+  const zero = re[0]! / (size * size) / (rows * cols);
+  if (!(zero > 0)) return null;
+  const reachX = cols >> 1;
+  const reachY = rows >> 1;
+  const w = 2 * reachX + 1;
+  const corr = new Float64Array(w * (2 * reachY + 1));
+  for (let dy = -reachY; dy <= reachY; dy++) {
+    for (let dx = -reachX; dx <= reachX; dx++) {
+      const v = re[((dy + size) % size) * size + ((dx + size) % size)]! / (size * size);
+      corr[(dy + reachY) * w + dx + reachX] = v / ((rows - Math.abs(dy)) * (cols - Math.abs(dx))) / zero;
+    }
+  }
+  const at = (dx: number, dy: number): number => corr[(dy + reachY) * w + dx + reachX]!;
+  const peaks: { dx: number; dy: number; v: number }[] = [];
+  for (let dy = 0; dy < reachY; dy++) {
+    for (let dx = -reachX + 1; dx < reachX; dx++) {
+      if (dy === 0 && dx <= 0) continue;
+      if (dx * dx + dy * dy < LATTICE_MIN_PERIOD * LATTICE_MIN_PERIOD) continue;
+      const v = at(dx, dy);
+      let max = true;
+      for (let j = -1; j <= 1 && max; j++) for (let i = -1; i <= 1; i++) if ((i || j) && at(dx + i, dy + j) > v) max = false;
+      if (max) peaks.push({ dx, dy, v });
+    }
+  }
+  peaks.sort((a, b) => b.v - a.v);
+  const first = peaks[0];
+  if (!first || first.v < LATTICE_MIN_CORRELATION) return null;
+  const refine = (p: { dx: number; dy: number }): [number, number] => {
+    const para = (m: number, c: number, q: number): number => (m - 2 * c + q < 0 ? (0.5 * (m - q)) / (m - 2 * c + q) : 0);
+    const c = at(p.dx, p.dy);
+    const ox = Math.abs(p.dx) < reachX ? para(at(p.dx - 1, p.dy), c, at(p.dx + 1, p.dy)) : 0;
+    const oy = p.dy > -reachY && p.dy < reachY ? para(at(p.dx, p.dy - 1), c, at(p.dx, p.dy + 1)) : 0;
+    return [p.dx + Math.max(-0.5, Math.min(0.5, ox)), p.dy + Math.max(-0.5, Math.min(0.5, oy))];
+  };
+  let u1 = refine(first);
+  const second = peaks.find((p) => p !== first && p.v >= LATTICE_MIN_CORRELATION && Math.abs(p.dx * first.dy - p.dy * first.dx) >= 0.34 * Math.hypot(p.dx, p.dy) * Math.hypot(first.dx, first.dy));
+  let u2 = second ? refine(second) : null;
+  if (u2) {
+    // Lagrange–Gauss reduction: the shortest basis of the same lattice.
+    for (let it = 0; it < 10; it++) {
+      if (Math.hypot(...u2) < Math.hypot(...u1)) [u1, u2] = [u2, u1];
+      const m = Math.round((u1[0] * u2[0] + u1[1] * u2[1]) / (u1[0] ** 2 + u1[1] ** 2));
+      if (!m) break;
+      u2 = [u2[0] - m * u1[0], u2[1] - m * u1[1]];
+    }
+  }
+  if (u2) {
+    // Least-squares refinement over every lattice point m·u1 + n·u2 (|m|, |n| ≤ 3) with an autocorrelation peak
+    // within 1 px: long translates pin the periods down to a fraction of a pixel.
+    let smm = 0;
+    let smn = 0;
+    let snn = 0;
+    let smx = 0;
+    let snx = 0;
+    let smy = 0;
+    let sny = 0;
+    for (let m = -LATTICE_FIT_REACH; m <= LATTICE_FIT_REACH; m++) {
+      for (let k = -LATTICE_FIT_REACH; k <= LATTICE_FIT_REACH; k++) {
+        if (!m && !k) continue;
+        let px = m * u1[0] + k * u2[0];
+        let py = m * u1[1] + k * u2[1];
+        const flip = py < 0 || (py === 0 && px < 0);
+        if (flip) {
+          px = -px;
+          py = -py;
+        }
+        const cx = Math.round(px);
+        const cy = Math.round(py);
+        if (Math.abs(cx) > reachX - 2 || cy > reachY - 2 || cy < 1) continue;
+        let best = { dx: cx, dy: cy, v: -Infinity };
+        for (let j = -1; j <= 1; j++) for (let i = -1; i <= 1; i++) if (at(cx + i, cy + j) > best.v) best = { dx: cx + i, dy: cy + j, v: at(cx + i, cy + j) };
+        if (best.v < LATTICE_MIN_CORRELATION || best.dy < 1 || Math.abs(best.dx) > reachX - 2) continue;
+        let [ox, oy] = refine(best);
+        if (flip) {
+          ox = -ox;
+          oy = -oy;
+        }
+        smm += m * m;
+        smn += m * k;
+        snn += k * k;
+        smx += m * ox;
+        snx += k * ox;
+        smy += m * oy;
+        sny += k * oy;
+      }
+    }
+    const det = smm * snn - smn * smn;
+    if (det > 1e-9 * (smm * snn + 1)) {
+      const fit1: [number, number] = [(snn * smx - smn * snx) / det, (snn * smy - smn * sny) / det];
+      const fit2: [number, number] = [(smm * snx - smn * smx) / det, (smm * sny - smn * smy) / det];
+      if (Math.hypot(fit1[0] - u1[0], fit1[1] - u1[1]) < 2 && Math.hypot(fit2[0] - u2[0], fit2[1] - u2[1]) < 2) {
+        u1 = fit1;
+        u2 = fit2;
+      }
+    }
+  }
+  return { u1, u2, correlation: first.v };
+}
+
+/** Mean of `values` (bilinear) over the lattice translates p + m·u1 + n·u2, |m|, |n| ≤ reach, that fall inside the map. */
+function latticeAverage(values: Float64Array, rows: number, cols: number, u1: [number, number], u2: [number, number] | null, reach: number): Float64Array {
+  const sum = new Float64Array(rows * cols);
+  const count = new Float64Array(rows * cols);
+  for (let m = -reach; m <= reach; m++) {
+    for (let k = u2 ? -reach : 0; k <= (u2 ? reach : 0); k++) {
+      const sx = m * u1[0] + k * (u2?.[0] ?? 0);
+      const sy = m * u1[1] + k * (u2?.[1] ?? 0);
+      const ix = Math.floor(sx);
+      const iy = Math.floor(sy);
+      const tx = sx - ix;
+      const ty = sy - iy;
+      const w00 = (1 - tx) * (1 - ty);
+      const w01 = tx * (1 - ty);
+      const w10 = (1 - tx) * ty;
+      const w11 = tx * ty;
+      // Pixels whose translate (and its bilinear neighbours) lie inside the map.
+      const x0 = Math.max(0, -ix);
+      const x1 = Math.min(cols - 1, cols - 2 - ix);
+      const y0 = Math.max(0, -iy);
+      const y1 = Math.min(rows - 1, rows - 2 - iy);
+      for (let y = y0; y <= y1; y++) {
+        const row = (y + iy) * cols + ix;
+        for (let x = x0; x <= x1; x++) {
+          const j = row + x;
+          sum[y * cols + x] += w00 * values[j]! + w01 * values[j + 1]! + w10 * values[j + cols]! + w11 * values[j + cols + 1]!;
+          count[y * cols + x]!++;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < sum.length; i++) sum[i] = count[i]! > 0 ? sum[i]! / count[i]! : values[i]!;
+  return sum;
+}
+
 export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
   const n = rows * cols;
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
@@ -512,7 +769,17 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   // relative to the local line level, which is floored in absolute noise units so that noise is never a line.
   const level = localLineLevel(evidence, rows, cols, readout === 'sensor' ? options.sensorLevelQuantile : options.levelQuantile);
   const relative = new Float64Array(n);
-  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, options.levelFloor);
+  const floor = readout === 'sensor' ? options.sensorLevelFloor : options.levelFloor;
+  for (let i = 0; i < n; i++) relative[i] = evidence[i]! / Math.max(level[i]!, floor);
+  const latticeWeight = readout === 'sensor' ? options.sensorLatticeWeight : options.latticeWeight;
+  if (latticeWeight > 0) {
+    const clipped = relative.map((v) => Math.min(v, LATTICE_CLIP));
+    const lattice = chargeLattice(clipped, rows, cols);
+    if (lattice) {
+      const averaged = latticeAverage(clipped, rows, cols, lattice.u1, lattice.u2, options.latticeReach);
+      for (let i = 0; i < n; i++) relative[i] = (1 - latticeWeight) * relative[i]! + latticeWeight * averaged[i]!;
+    }
+  }
   const interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
