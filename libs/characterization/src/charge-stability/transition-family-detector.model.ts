@@ -45,6 +45,12 @@ export interface TransitionFamilyOptions {
   levelRows: boolean;
   splitAtTriplePoints: boolean;
   robust: boolean;
+  /** Power of the Hessian strength that weights the orientation histogram (2: strongest family dominates; 1: weaker families keep their share). */
+  histogramPower: number;
+  /** A secondary family needs at least this share of the strongest family's histogram mass. */
+  familyShare: number;
+  /** Sensor read-out: a chain whose evidence 2 px either side is above this fraction of its centre is a broad crest of the sensor's ramp, not a step (0: no test). */
+  crestWidth: number;
 }
 
 /** v0: the classical pipeline — no averaging along the lines, no strength filter, no levelling or splitting. */
@@ -60,6 +66,9 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   levelRows: false,
   splitAtTriplePoints: false,
   robust: false,
+  histogramPower: 2,
+  familyShare: 0.12,
+  crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   smoothing: 1,
@@ -73,12 +82,17 @@ export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   levelRows: false,
   splitAtTriplePoints: false,
   robust: false,
+  histogramPower: 2,
+  familyShare: 0.12,
+  crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true };
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0.1 };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
+/** Distance either side of a sensor chain at which a step's evidence has fallen off (the crest-width test), pixels. */
+const CREST_OFFSET = 2;
 /** Gaussian σ of the direction estimate, pixels: transport ridges are thermally broader than sensor steps. */
 const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 /** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
@@ -100,8 +114,6 @@ const JUMP_EXCLUDED_DEGREES = 3;
 const ORIENTATION_BINS = 90;
 /** Family peaks closer than this are one family, radians. */
 const MIN_FAMILY_SEPARATION = (12 * Math.PI) / 180;
-/** A secondary family needs at least this share of the strongest family's histogram mass. */
-const MIN_FAMILY_SHARE = 0.12;
 
 export interface FamilySegment {
   segment: Segment;
@@ -330,7 +342,7 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean): number[] {
+function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number): number[] {
   const n = rows * cols;
   const strength = new Float64Array(n);
   const orientation = new Float64Array(n);
@@ -359,7 +371,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     const b = (orientation[i]! / Math.PI) * ORIENTATION_BINS;
     const b0 = Math.floor(b - 0.5);
     const f = b - 0.5 - b0;
-    const w = s * s;
+    const w = s ** histogramPower;
     hist[(b0 + ORIENTATION_BINS) % ORIENTATION_BINS]! += (1 - f) * w;
     hist[(b0 + 1) % ORIENTATION_BINS]! += f * w;
   }
@@ -382,7 +394,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
   const chosen: number[] = [];
   for (const p of peaks) {
     if (!chosen.length) chosen.push(p.theta);
-    else if (p.mass >= MIN_FAMILY_SHARE * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
+    else if (p.mass >= familyShare * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
     // Transport shows no interdot line (it carries no current): two families at most.
     if (chosen.length === (transport ? 2 : 3)) break;
   }
@@ -446,8 +458,26 @@ function evidenceNoiseGain(theta: number, transport: boolean, options: Transitio
   return Math.sqrt(sum);
 }
 
-/** Step 4 for one family: thin, thresholded line pixels with sub-pixel offsets. */
-function familyPixels(response: Float64Array, rows: number, cols: number, theta: number, transport: boolean, noise: number, options: TransitionFamilyOptions): LinePixel[] {
+/**
+ * Sensor read-out: true when a chain is a broad crest of the oriented derivative rather than a step. Between
+ * transitions the sensor ramps along its cosh⁻² Coulomb-peak flank, and the slope of that ramp peaks mid-cell in a
+ * band several pixels wide; a charge step is only as wide as the smoothing (and the thermal broadening). Measured
+ * as the mean evidence 2 px either side of the chain over the evidence on it.
+ */
+function isBroadCrest(members: LinePixel[], avg: Float64Array, rows: number, cols: number, theta: number, limit: number): boolean {
+  const nx = -Math.sin(theta);
+  const ny = Math.cos(theta);
+  let centre = 0;
+  let sides = 0;
+  for (const p of members) {
+    centre += bilinear(avg, rows, cols, p.x, p.y);
+    sides += bilinear(avg, rows, cols, p.x + CREST_OFFSET * nx, p.y + CREST_OFFSET * ny) + bilinear(avg, rows, cols, p.x - CREST_OFFSET * nx, p.y - CREST_OFFSET * ny);
+  }
+  return (0.5 * sides) / centre > limit;
+}
+
+/** Step 4 for one family: thin, thresholded line pixels with sub-pixel offsets, and the signed oriented evidence. */
+function familyPixels(response: Float64Array, rows: number, cols: number, theta: number, transport: boolean, noise: number, options: TransitionFamilyOptions): { pixels: LinePixel[]; avg: Float64Array } {
   const avg = averageAlong(response, rows, cols, theta, options.alongHalfLength);
   const n = rows * cols;
   // Steps (sensor) of either sign; only bright ridges (transport), whose negative flanks are not lines.
@@ -512,7 +542,7 @@ function familyPixels(response: Float64Array, rows: number, cols: number, theta:
     const py = y + offsets[i]! * ny;
     pixels.push({ x: px, y: py, rho: px * nx + py * ny, s: px * tx + py * ty, value: candidate[i]! / noise });
   }
-  return pixels;
+  return { pixels, avg };
 }
 
 /** Chains of line pixels along the family direction: same offset (± jump), gaps ≤ options.gap. */
@@ -668,16 +698,19 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && !transport && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy);
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
   directions.forEach((coarse, family) => {
     let theta = coarse;
+    let familyAvg: Float64Array = new Float64Array(0);
     const familyChains = (t: number): LinePixel[][] => {
       crossResponse(d, t, transport, response);
       const noise = Math.max(sigma * evidenceNoiseGain(t, transport, options), 1e-300);
-      return chains(familyPixels(response, rows, cols, t, transport, noise, options), options);
+      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, options);
+      familyAvg = avg;
+      return chains(pixels, options);
     };
     let found1 = familyChains(theta);
     if (options.robust && transport) {
@@ -703,6 +736,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     }
     for (const members of found1) {
       if (members.length < 3) continue;
+      if (!transport && options.crestWidth > 0 && isBroadCrest(members, familyAvg, rows, cols, theta, options.crestWidth)) continue;
       const segment = chainSegment(members, theta, options.robust);
       if (segLength(segment) < options.minLength) continue;
       const strength = members.reduce((a, p) => a + p.value, 0) / members.length;
