@@ -49,6 +49,8 @@ export interface TransitionFamilyOptions {
   histogramPower: number;
   /** A secondary family needs at least this share of the strongest family's histogram mass. */
   familyShare: number;
+  /** Smallest angle between two families, degrees (transport, sensor). */
+  familySeparation: [number, number];
   /** Sensor read-out: a chain whose evidence 2 px either side is above this fraction of its centre is a broad crest of the sensor's ramp, not a step (0: no test). */
   crestWidth: number;
 }
@@ -68,6 +70,7 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   robust: false,
   histogramPower: 2,
   familyShare: 0.12,
+  familySeparation: [12, 12],
   crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
@@ -84,10 +87,11 @@ export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   robust: false,
   histogramPower: 2,
   familyShare: 0.12,
+  familySeparation: [12, 12],
   crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0.1 };
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0.1, familySeparation: [20, 12] };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
@@ -112,8 +116,6 @@ const JUMP_ROWS = 2;
 const JUMP_EXCLUDED_DEGREES = 3;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
-/** Family peaks closer than this are one family, radians. */
-const MIN_FAMILY_SEPARATION = (12 * Math.PI) / 180;
 
 export interface FamilySegment {
   segment: Segment;
@@ -342,7 +344,8 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number): number[] {
+function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number, separationDegrees: number): number[] {
+  const separation = (separationDegrees * Math.PI) / 180;
   const n = rows * cols;
   const strength = new Float64Array(n);
   const orientation = new Float64Array(n);
@@ -394,7 +397,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
   const chosen: number[] = [];
   for (const p of peaks) {
     if (!chosen.length) chosen.push(p.theta);
-    else if (p.mass >= familyShare * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
+    else if (p.mass >= familyShare * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= separation)) chosen.push(p.theta);
     // Transport shows no interdot line (it carries no current): two families at most.
     if (chosen.length === (transport ? 2 : 3)) break;
   }
@@ -698,7 +701,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && !transport && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare);
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1]);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
