@@ -700,7 +700,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const smooth = blur(flat, rows, cols, options.smoothing);
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
-  const jumpy = options.robust && !transport && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
+  const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
   const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1]);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
