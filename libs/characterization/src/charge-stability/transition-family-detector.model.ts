@@ -6,11 +6,15 @@
 //    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
 //    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
-//    and when rows are offset (jumps present) orientations within 3° of the fast axis are left out of step 2.
+//    and when rows are offset (jumps, telegraph; either read-out) orientations within 3° of the fast axis are left
+//    out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
-//    the sensor's smooth ramp), up to three peaks (two for transport: interdot lines carry no current), each refined
-//    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
-//    1987). v3 re-estimates transport directions from the total-least-squares directions of the long chains.
+//    the sensor's smooth ramp), weighted by strength^`histogramPower` (v0–v2: squared, so the strongest family
+//    dominates; v3: linear, so a dot with smaller steps keeps its share), up to three peaks (two for transport:
+//    interdot lines carry no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (v3 transport:
+//    20°, the simulator's "different slopes"; broad transport ridges otherwise put a spurious peak between the
+//    families), each refined by a squared-strength-weighted circular mean of nearby orientations (structure-tensor
+//    style, Bigün & Granlund 1987). v3 re-estimates transport directions from the TLS directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
 //    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
 //    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
@@ -19,7 +23,10 @@
 // 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
 //    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
 //    within 3°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
-//    one dot have about the same step or height).
+//    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
+//    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
+//    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
+//    are also smaller where the sensor sits low on its peak, v3's `relative` is 0.1 instead of 0.4.
 // 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
 //    addition lines end at triple points (van der Wiel Fig. 4).
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
