@@ -1,6 +1,7 @@
 // Diagnostics of the transition-line detector on TUNING seeds only: why each counted truth segment is missed.
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
 import { countLineMatches, MIN_TRUTH_LENGTH, type Segment } from '../libs/characterization/src/charge-stability/transition-line-score.js';
+import { detectTransitionFamilies } from '../libs/characterization/src/charge-stability/transition-family-detector.model.js';
 import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
 
 const first = Number(process.env.TUNE_FIRST ?? 5001);
@@ -13,6 +14,7 @@ const perpHist: number[] = [];
 for (let seed = first; seed < first + count; seed++) {
   const d = generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' });
   const segments = transitionLineSegments({ ...version, options: { ...version.options, ...overrides } }, d.data, 128, 128);
+  const dirs = detectTransitionFamilies(d.data, 128, 128, { ...version.options, ...overrides }).directions;
   const counted = d.segments.filter((t) => t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH);
   for (const t of counted) {
     const c = countLineMatches(segments, [t]);
@@ -49,6 +51,9 @@ for (let seed = first; seed < first + count; seed++) {
     else if (best.ang <= 5) reason = 'endpoint';
     else if (Math.abs((best.e1 + best.e2) / 2) > 8) reason = 'none-far';
     else reason = 'angle+offset';
+    const truthAngle = Math.atan2(ty, tx);
+    const familyFound = dirs.some((a) => { const g = Math.abs(a - truthAngle) % Math.PI; return Math.min(g, Math.PI - g) < (5 * Math.PI) / 180; });
+    if (reason.startsWith('none')) reason = familyFound ? 'none-famok' : 'none-nofam';
     const key = `${d.readout}:${reason}`;
     reasons[key] = (reasons[key] ?? 0) + 1;
     if (best) perpHist.push((best.e1 + best.e2) / 2);

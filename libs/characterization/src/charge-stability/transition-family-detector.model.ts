@@ -351,7 +351,7 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number, separationDegrees: number): number[] {
+function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number, separationDegrees: number, robust: boolean): number[] {
   const separation = (separationDegrees * Math.PI) / 180;
   const n = rows * cols;
   const strength = new Float64Array(n);
@@ -372,7 +372,9 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     if (t >= Math.PI) t -= Math.PI;
     orientation[i] = t;
   }
-  const level = median(strength);
+  // Orientations of pixels above 3 × the median strength; when curvature is everywhere (a sensor map whose cells are
+  // all flank, v3) no pixel passes that, so the strongest 10 % are used instead.
+  const level = robust ? Math.min(median(strength), quantile(strength, 0.9) / 3 * (1 - 1e-9)) : median(strength);
   const hist = new Float64Array(ORIENTATION_BINS);
   for (let i = 0; i < n; i++) {
     const s = strength[i]!;
@@ -708,7 +710,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1]);
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
