@@ -6,7 +6,7 @@
 //    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
 //    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
-//    and when rows are offset (jumps, telegraph; either read-out) orientations within 3° of the fast axis are left
+//    and when rows are offset (jumps, telegraph; either read-out) orientations within 8° of the fast axis are left
 //    out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
 //    the sensor's smooth ramp), weighted by strength^`histogramPower` (v0–v2: squared, so the strongest family
@@ -120,7 +120,7 @@ const REESTIMATE_TOLERANCE = 15;
  * direction histogram (jump edges run along the fast axis and would otherwise form a false family), degrees. */
 const JUMP_ROW_SIGMAS = 1.5;
 const JUMP_ROWS = 2;
-const JUMP_EXCLUDED_DEGREES = 3;
+const JUMP_EXCLUDED_DEGREES = 8;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
 
