@@ -22,7 +22,7 @@
 //    (white-noise σ from the Laplacian MAD times the filter's L2 gain).
 // 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
 //    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
-//    within 3°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
+//    within 5°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
 //    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
 //    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
 //    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
@@ -112,7 +112,7 @@ const TRANSPORT_MEDIAN_POSITION = 0.33;
 const JUMP_WINDOW = 15;
 /** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
 const OWN_DIRECTION_MIN_PIXELS = 12;
-const OWN_DIRECTION_TOLERANCE = 3;
+const OWN_DIRECTION_TOLERANCE = 5;
 /** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = 15;
 const REESTIMATE_TOLERANCE = 15;
@@ -615,7 +615,7 @@ function chainDirection(members: LinePixel[]): number {
 function chainSegment(members: LinePixel[], theta: number, robust: boolean): Segment {
   let t = theta;
   if (robust && members.length >= OWN_DIRECTION_MIN_PIXELS) {
-    // Total least squares direction of the chain, kept only when it agrees with the family within 3°.
+    // Total least squares direction of the chain, kept only when it agrees with the family within 5°.
     let mx = 0;
     let my = 0;
     for (const p of members) {
