@@ -26,7 +26,7 @@
 //    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
 //    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
 //    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
-//    are also smaller where the sensor sits low on its peak, v3's `relative` is 0.1 instead of 0.4.
+//    are much smaller where the sensor sits low on its peak, v3 has no relative strength filter (`relative` 0).
 // 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
 //    addition lines end at triple points (van der Wiel Fig. 4).
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
@@ -98,7 +98,7 @@ export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0.1, familySeparation: [20, 12] };
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0, familySeparation: [20, 12] };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
