@@ -40,7 +40,7 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v3',
     name: 'Transition-line detector v3',
-    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis) and, when rows are offset by jumps or telegraph noise, no family direction within 8° of the fast axis; transport family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 5° of its family); family directions from a linearly weighted orientation histogram (weaker dot families kept; transport families ≥ 20° apart), and sensor chains on a broad crest of the derivative (the sensor ramp’s steepest slope mid-cell) dropped instead of v1’s relative strength filter (sensor steps differ across the map with the sensor’s place on its Coulomb peak).',
+    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis) and, when rows are offset by jumps or telegraph noise, no family direction within 8° of the fast axis; family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 5° of its family); family directions from a linearly weighted orientation histogram (weaker dot families kept; transport families ≥ 20° apart), and sensor chains on a broad crest of the derivative (the sensor ramp’s steepest slope mid-cell) dropped instead of v1’s relative strength filter (sensor steps differ across the map with the sensor’s place on its Coulomb peak).',
     released: '2025-03-01T00:00:00Z',
     options: TRANSITION_FAMILY_V3,
   },

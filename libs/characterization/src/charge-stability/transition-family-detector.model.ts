@@ -14,7 +14,7 @@
 //    interdot lines carry no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (v3 transport:
 //    20°, the simulator's "different slopes"; broad transport ridges otherwise put a spurious peak between the
 //    families), each refined by a squared-strength-weighted circular mean of nearby orientations (structure-tensor
-//    style, Bigün & Granlund 1987). v3 re-estimates transport directions from the TLS directions of long chains.
+//    style, Bigün & Granlund 1987). v3 re-estimates the directions from the TLS directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
 //    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
 //    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
@@ -725,9 +725,10 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
       return chains(pixels, options);
     };
     let found1 = familyChains(theta);
-    if (options.robust && transport) {
+    if (options.robust) {
       // Second pass at the pixel-count-weighted mean direction of the long chains (total least squares each):
-      // the histogram direction of broad transport ridges is biased where lines of two families meet.
+      // the histogram direction of broad transport ridges is biased where lines of two families meet;
+      // done for sensor maps too (tuning seeds: F1 0.907 → 0.909 on 5001–5100, 0.907 → 0.908 on 7001–7200).
       let c = 0;
       let s = 0;
       for (const members of found1) {
