@@ -1,4 +1,5 @@
-// Diagnostics of the transition-line detector on TUNING seeds only: why each counted truth segment is missed.
+// Diagnostics of the transition-line detector on TUNING seeds only (TUNE_FIRST, TUNE_COUNT, TUNE_VERSION, TUNE_OPTIONS,
+// DIAG_VERBOSE=1): why each counted truth segment is missed (no detection with or without its family found, angle, offset, endpoint).
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
 import { countLineMatches, MIN_TRUTH_LENGTH, type Segment } from '../libs/characterization/src/charge-stability/transition-line-score.js';
 import { detectTransitionFamilies } from '../libs/characterization/src/charge-stability/transition-family-detector.model.js';

@@ -1,4 +1,5 @@
-// Writes a PPM of one TUNING map (4× scale): grey map, truth (green; interdot blue), detections (red).
+// Writes a PNG of one TUNING map (SEED; 4× scale; OUT, default /tmp/diag/<seed>.png, directory must exist): grey map
+// (CLEAN=1: noise-free), truth (green; interdot blue), detections (red; NOLINES=1: none). TUNE_VERSION, TUNE_OPTIONS as in tune-transition-lines.
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
