@@ -496,13 +496,6 @@ function familyPixels(response: Float64Array, rows: number, cols: number, theta:
   const value = new Float64Array(n);
   for (let i = 0; i < n; i++) value[i] = transport ? Math.max(0, avg[i]!) : Math.abs(avg[i]!);
   const mag = acrossContrast(value, rows, cols, theta);
-  // Noise of the evidence as measured (1/f and telegraph noise included): MAD of the linear contrast, which is
-  // free of the sensor ramp and dominated by line-free pixels; never below the white-noise propagation.
-  const linear = acrossContrast(avg, rows, cols, theta);
-  for (let i = 0; i < n; i++) linear[i] = Math.abs(linear[i]!);
-  // The lower quartile of |·| (0.3186 σ for a Gaussian) tolerates lines on up to half of the pixels; the contrast
-  // has √1.5 times the noise of the evidence it is taken from.
-  noise = Math.max(noise, 0 * quantile(linear, 0.25) / 0.3186 / Math.sqrt(1.5));
   const nx = -Math.sin(theta);
   const ny = Math.cos(theta);
   const tx = Math.cos(theta);
