@@ -2,7 +2,8 @@
 // v0 classical: derivative across the histogram directions, non-maximum suppression, hysteresis, chaining;
 // v1 v0 + an oriented matched filter (average along the lines) and a per-family relative strength filter;
 // v2 v1 + scan-line levelling against sensor jumps + segments cut at triple points;
-// v3 v2 + fast-axis jump removal inside rows, transport directions re-estimated from chains, per-segment angle.
+// v3 v2 + fast-axis jump removal inside rows, transport directions re-estimated from chains, per-segment angle,
+//    linear-weight direction histogram, broad-crest (sensor ramp) test, transport families ≥ 20° apart.
 import type { Segment } from './transition-line-score.js';
 import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
 
@@ -39,7 +40,7 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v3',
     name: 'Transition-line detector v3',
-    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis) and, when rows are offset by jumps, no family direction within 3° of the fast axis; transport family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 3° of its family).',
+    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis) and, when rows are offset by jumps or telegraph noise, no family direction within 8° of the fast axis; family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 5° of its family); family directions from a linearly weighted orientation histogram (weaker dot families kept; transport families ≥ 20° apart), and sensor chains on a broad crest of the derivative (the sensor ramp’s steepest slope mid-cell) dropped instead of v1’s relative strength filter (sensor steps differ across the map with the sensor’s place on its Coulomb peak).',
     released: '2025-03-01T00:00:00Z',
     options: TRANSITION_FAMILY_V3,
   },

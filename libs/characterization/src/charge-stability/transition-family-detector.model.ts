@@ -6,11 +6,15 @@
 //    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
 //    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
-//    and when rows are offset (jumps present) orientations within 3° of the fast axis are left out of step 2.
+//    and when rows are offset (jumps, telegraph; either read-out) orientations within 8° of the fast axis are left
+//    out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
-//    the sensor's smooth ramp), up to three peaks (two for transport: interdot lines carry no current), each refined
-//    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
-//    1987). v3 re-estimates transport directions from the total-least-squares directions of the long chains.
+//    the sensor's smooth ramp), weighted by strength^`histogramPower` (v0–v2: squared, so the strongest family
+//    dominates; v3: linear, so a dot with smaller steps keeps its share), up to three peaks (two for transport:
+//    interdot lines carry no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (v3 transport:
+//    20°, the simulator's "different slopes"; broad transport ridges otherwise put a spurious peak between the
+//    families), each refined by a squared-strength-weighted circular mean of nearby orientations (structure-tensor
+//    style, Bigün & Granlund 1987). v3 re-estimates the directions from the TLS directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
 //    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
 //    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
@@ -18,8 +22,11 @@
 //    (white-noise σ from the Laplacian MAD times the filter's L2 gain).
 // 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
 //    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
-//    within 3°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
-//    one dot have about the same step or height).
+//    within 5°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
+//    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
+//    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
+//    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
+//    are much smaller where the sensor sits low on its peak, v3 has no relative strength filter (`relative` 0).
 // 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
 //    addition lines end at triple points (van der Wiel Fig. 4).
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
@@ -45,6 +52,14 @@ export interface TransitionFamilyOptions {
   levelRows: boolean;
   splitAtTriplePoints: boolean;
   robust: boolean;
+  /** Power of the Hessian strength that weights the orientation histogram (2: strongest family dominates; 1: weaker families keep their share). */
+  histogramPower: number;
+  /** A secondary family needs at least this share of the strongest family's histogram mass. */
+  familyShare: number;
+  /** Smallest angle between two families, degrees (transport, sensor). */
+  familySeparation: [number, number];
+  /** Sensor read-out: a chain whose evidence 2 px either side is above this fraction of its centre is a broad crest of the sensor's ramp, not a step (0: no test). */
+  crestWidth: number;
 }
 
 /** v0: the classical pipeline — no averaging along the lines, no strength filter, no levelling or splitting. */
@@ -60,6 +75,10 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   levelRows: false,
   splitAtTriplePoints: false,
   robust: false,
+  histogramPower: 2,
+  familyShare: 0.12,
+  familySeparation: [12, 12],
+  crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   smoothing: 1,
@@ -73,12 +92,18 @@ export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
   levelRows: false,
   splitAtTriplePoints: false,
   robust: false,
+  histogramPower: 2,
+  familyShare: 0.12,
+  familySeparation: [12, 12],
+  crestWidth: 0,
 };
 export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true };
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0, familySeparation: [20, 12] };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
+/** Distance either side of a sensor chain at which a step's evidence has fallen off (the crest-width test), pixels. */
+const CREST_OFFSET = 2;
 /** Gaussian σ of the direction estimate, pixels: transport ridges are thermally broader than sensor steps. */
 const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 /** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
@@ -87,7 +112,7 @@ const TRANSPORT_MEDIAN_POSITION = 0.33;
 const JUMP_WINDOW = 15;
 /** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
 const OWN_DIRECTION_MIN_PIXELS = 12;
-const OWN_DIRECTION_TOLERANCE = 3;
+const OWN_DIRECTION_TOLERANCE = 5;
 /** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = 15;
 const REESTIMATE_TOLERANCE = 15;
@@ -95,13 +120,9 @@ const REESTIMATE_TOLERANCE = 15;
  * direction histogram (jump edges run along the fast axis and would otherwise form a false family), degrees. */
 const JUMP_ROW_SIGMAS = 1.5;
 const JUMP_ROWS = 2;
-const JUMP_EXCLUDED_DEGREES = 3;
+const JUMP_EXCLUDED_DEGREES = 8;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
-/** Family peaks closer than this are one family, radians. */
-const MIN_FAMILY_SEPARATION = (12 * Math.PI) / 180;
-/** A secondary family needs at least this share of the strongest family's histogram mass. */
-const MIN_FAMILY_SHARE = 0.12;
 
 export interface FamilySegment {
   segment: Segment;
@@ -330,7 +351,8 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean): number[] {
+function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number, separationDegrees: number, robust: boolean): number[] {
+  const separation = (separationDegrees * Math.PI) / 180;
   const n = rows * cols;
   const strength = new Float64Array(n);
   const orientation = new Float64Array(n);
@@ -350,7 +372,9 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     if (t >= Math.PI) t -= Math.PI;
     orientation[i] = t;
   }
-  const level = median(strength);
+  // Orientations of pixels above 3 × the median strength; when curvature is everywhere (a sensor map whose cells are
+  // all flank, v3) no pixel passes that, so the strongest 10 % are used instead.
+  const level = robust ? Math.min(median(strength), quantile(strength, 0.9) / 3 * (1 - 1e-9)) : median(strength);
   const hist = new Float64Array(ORIENTATION_BINS);
   for (let i = 0; i < n; i++) {
     const s = strength[i]!;
@@ -359,7 +383,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     const b = (orientation[i]! / Math.PI) * ORIENTATION_BINS;
     const b0 = Math.floor(b - 0.5);
     const f = b - 0.5 - b0;
-    const w = s * s;
+    const w = s ** histogramPower;
     hist[(b0 + ORIENTATION_BINS) % ORIENTATION_BINS]! += (1 - f) * w;
     hist[(b0 + 1) % ORIENTATION_BINS]! += f * w;
   }
@@ -382,7 +406,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
   const chosen: number[] = [];
   for (const p of peaks) {
     if (!chosen.length) chosen.push(p.theta);
-    else if (p.mass >= MIN_FAMILY_SHARE * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= MIN_FAMILY_SEPARATION)) chosen.push(p.theta);
+    else if (p.mass >= familyShare * peaks[0]!.mass && chosen.every((t) => angleGap(t, p.theta) >= separation)) chosen.push(p.theta);
     // Transport shows no interdot line (it carries no current): two families at most.
     if (chosen.length === (transport ? 2 : 3)) break;
   }
@@ -446,21 +470,32 @@ function evidenceNoiseGain(theta: number, transport: boolean, options: Transitio
   return Math.sqrt(sum);
 }
 
-/** Step 4 for one family: thin, thresholded line pixels with sub-pixel offsets. */
-function familyPixels(response: Float64Array, rows: number, cols: number, theta: number, transport: boolean, noise: number, options: TransitionFamilyOptions): LinePixel[] {
+/**
+ * Sensor read-out: true when a chain is a broad crest of the oriented derivative rather than a step. Between
+ * transitions the sensor ramps along its cosh⁻² Coulomb-peak flank, and the slope of that ramp peaks mid-cell in a
+ * band several pixels wide; a charge step is only as wide as the smoothing (and the thermal broadening). Measured
+ * as the mean evidence 2 px either side of the chain over the evidence on it.
+ */
+function isBroadCrest(members: LinePixel[], avg: Float64Array, rows: number, cols: number, theta: number, limit: number): boolean {
+  const nx = -Math.sin(theta);
+  const ny = Math.cos(theta);
+  let centre = 0;
+  let sides = 0;
+  for (const p of members) {
+    centre += bilinear(avg, rows, cols, p.x, p.y);
+    sides += bilinear(avg, rows, cols, p.x + CREST_OFFSET * nx, p.y + CREST_OFFSET * ny) + bilinear(avg, rows, cols, p.x - CREST_OFFSET * nx, p.y - CREST_OFFSET * ny);
+  }
+  return (0.5 * sides) / centre > limit;
+}
+
+/** Step 4 for one family: thin, thresholded line pixels with sub-pixel offsets, and the signed oriented evidence. */
+function familyPixels(response: Float64Array, rows: number, cols: number, theta: number, transport: boolean, noise: number, options: TransitionFamilyOptions): { pixels: LinePixel[]; avg: Float64Array } {
   const avg = averageAlong(response, rows, cols, theta, options.alongHalfLength);
   const n = rows * cols;
   // Steps (sensor) of either sign; only bright ridges (transport), whose negative flanks are not lines.
   const value = new Float64Array(n);
   for (let i = 0; i < n; i++) value[i] = transport ? Math.max(0, avg[i]!) : Math.abs(avg[i]!);
   const mag = acrossContrast(value, rows, cols, theta);
-  // Noise of the evidence as measured (1/f and telegraph noise included): MAD of the linear contrast, which is
-  // free of the sensor ramp and dominated by line-free pixels; never below the white-noise propagation.
-  const linear = acrossContrast(avg, rows, cols, theta);
-  for (let i = 0; i < n; i++) linear[i] = Math.abs(linear[i]!);
-  // The lower quartile of |·| (0.3186 σ for a Gaussian) tolerates lines on up to half of the pixels; the contrast
-  // has √1.5 times the noise of the evidence it is taken from.
-  noise = Math.max(noise, 0 * quantile(linear, 0.25) / 0.3186 / Math.sqrt(1.5));
   const nx = -Math.sin(theta);
   const ny = Math.cos(theta);
   const tx = Math.cos(theta);
@@ -512,7 +547,7 @@ function familyPixels(response: Float64Array, rows: number, cols: number, theta:
     const py = y + offsets[i]! * ny;
     pixels.push({ x: px, y: py, rho: px * nx + py * ny, s: px * tx + py * ty, value: candidate[i]! / noise });
   }
-  return pixels;
+  return { pixels, avg };
 }
 
 /** Chains of line pixels along the family direction: same offset (± jump), gaps ≤ options.gap. */
@@ -573,7 +608,7 @@ function chainDirection(members: LinePixel[]): number {
 function chainSegment(members: LinePixel[], theta: number, robust: boolean): Segment {
   let t = theta;
   if (robust && members.length >= OWN_DIRECTION_MIN_PIXELS) {
-    // Total least squares direction of the chain, kept only when it agrees with the family within 3°.
+    // Total least squares direction of the chain, kept only when it agrees with the family within 5°.
     let mx = 0;
     let my = 0;
     for (const p of members) {
@@ -667,22 +702,26 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const smooth = blur(flat, rows, cols, options.smoothing);
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
-  const jumpy = options.robust && !transport && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy);
+  const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
   directions.forEach((coarse, family) => {
     let theta = coarse;
+    let familyAvg: Float64Array = new Float64Array(0);
     const familyChains = (t: number): LinePixel[][] => {
       crossResponse(d, t, transport, response);
       const noise = Math.max(sigma * evidenceNoiseGain(t, transport, options), 1e-300);
-      return chains(familyPixels(response, rows, cols, t, transport, noise, options), options);
+      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, options);
+      familyAvg = avg;
+      return chains(pixels, options);
     };
     let found1 = familyChains(theta);
-    if (options.robust && transport) {
+    if (options.robust) {
       // Second pass at the pixel-count-weighted mean direction of the long chains (total least squares each):
-      // the histogram direction of broad transport ridges is biased where lines of two families meet.
+      // the histogram direction of broad transport ridges is biased where lines of two families meet;
+      // done for sensor maps too (tuning seeds: F1 0.907 → 0.909 on 5001–5100, 0.907 → 0.908 on 7001–7200).
       let c = 0;
       let s = 0;
       for (const members of found1) {
@@ -703,6 +742,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     }
     for (const members of found1) {
       if (members.length < 3) continue;
+      if (!transport && options.crestWidth > 0 && isBroadCrest(members, familyAvg, rows, cols, theta, options.crestWidth)) continue;
       const segment = chainSegment(members, theta, options.robust);
       if (segLength(segment) < options.minLength) continue;
       const strength = members.reduce((a, p) => a + p.value, 0) / members.length;
