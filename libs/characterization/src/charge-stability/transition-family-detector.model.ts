@@ -30,6 +30,7 @@
 // 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
 //    addition lines end at triple points (van der Wiel Fig. 4).
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
+import { gaussianBlur } from './gaussian-blur.js';
 import { selectInPlace } from '../signal/order-statistics.js';
 import type { Segment } from './transition-line-score.js';
 
@@ -135,37 +136,6 @@ const angleGap = (a: number, b: number): number => {
   const d = Math.abs(a - b) % Math.PI;
   return Math.min(d, Math.PI - d);
 };
-
-function gaussianKernel(sigma: number): Float64Array {
-  const half = Math.max(1, Math.ceil(3 * sigma));
-  const k = new Float64Array(2 * half + 1);
-  let sum = 0;
-  for (let i = -half; i <= half; i++) sum += k[i + half] = Math.exp(-(i * i) / (2 * sigma * sigma));
-  for (let i = 0; i < k.length; i++) k[i]! /= sum;
-  return k;
-}
-
-function blur(src: Float64Array, rows: number, cols: number, sigma: number): Float64Array {
-  const k = gaussianKernel(sigma);
-  const half = (k.length - 1) / 2;
-  const tmp = new Float64Array(rows * cols);
-  const out = new Float64Array(rows * cols);
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < cols; x++) {
-      let s = 0;
-      for (let j = -half; j <= half; j++) s += k[j + half]! * src[y * cols + Math.min(cols - 1, Math.max(0, x + j))]!;
-      tmp[y * cols + x] = s;
-    }
-  }
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < cols; x++) {
-      let s = 0;
-      for (let j = -half; j <= half; j++) s += k[j + half]! * tmp[Math.min(rows - 1, Math.max(0, y + j)) * cols + x]!;
-      out[y * cols + x] = s;
-    }
-  }
-  return out;
-}
 
 function median(values: Float64Array | number[]): number {
   const a = Float64Array.from(values);
@@ -461,7 +431,7 @@ function evidenceNoiseGain(theta: number, transport: boolean, options: Transitio
   const size = 2 * (Math.ceil(3 * options.smoothing) + options.alongHalfLength + ACROSS_OFFSET + 3) + 1;
   const impulse = new Float64Array(size * size);
   impulse[(size >> 1) * size + (size >> 1)] = 1;
-  const d = derivatives(blur(impulse, size, size, options.smoothing), size, size);
+  const d = derivatives(gaussianBlur(impulse, size, size, options.smoothing), size, size);
   const response = new Float64Array(size * size);
   crossResponse(d, theta, transport, response);
   const avg = averageAlong(response, size, size, theta, options.alongHalfLength);
@@ -584,8 +554,8 @@ function chains(pixels: LinePixel[], options: TransitionFamilyOptions): LinePixe
   return done;
 }
 
-/** Total-least-squares direction of a chain's pixels, radians in [0, π). */
-function chainDirection(members: LinePixel[]): number {
+/** Total-least-squares direction of a chain's pixels, radians in (−π/2, π/2]. */
+function tlsAngle(members: LinePixel[]): number {
   let mx = 0;
   let my = 0;
   for (const p of members) {
@@ -602,30 +572,19 @@ function chainDirection(members: LinePixel[]): number {
     syy += (p.y - my) ** 2;
     sxy += (p.x - mx) * (p.y - my);
   }
-  return (((0.5 * Math.atan2(2 * sxy, sxx - syy)) % Math.PI) + Math.PI) % Math.PI;
+  return 0.5 * Math.atan2(2 * sxy, sxx - syy);
+}
+
+/** Total-least-squares direction of a chain's pixels, radians in [0, π). */
+function chainDirection(members: LinePixel[]): number {
+  return ((tlsAngle(members) % Math.PI) + Math.PI) % Math.PI;
 }
 
 function chainSegment(members: LinePixel[], theta: number, robust: boolean): Segment {
   let t = theta;
   if (robust && members.length >= OWN_DIRECTION_MIN_PIXELS) {
     // Total least squares direction of the chain, kept only when it agrees with the family within 5°.
-    let mx = 0;
-    let my = 0;
-    for (const p of members) {
-      mx += p.x;
-      my += p.y;
-    }
-    mx /= members.length;
-    my /= members.length;
-    let sxx = 0;
-    let syy = 0;
-    let sxy = 0;
-    for (const p of members) {
-      sxx += (p.x - mx) ** 2;
-      syy += (p.y - my) ** 2;
-      sxy += (p.x - mx) * (p.y - my);
-    }
-    const own = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+    const own = tlsAngle(members);
     if (angleGap(own, theta) < (OWN_DIRECTION_TOLERANCE * Math.PI) / 180) t = own;
   }
   const nx = -Math.sin(t);
@@ -697,13 +656,13 @@ export interface TransitionFamilyResult {
 /** Transition segments of a rows × cols map (steps 1–6 of the header). */
 export function detectTransitionFamilies(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
   let flat = background(data, rows, cols, options.levelRows);
-  const transport = looksLikeTransport(blur(flat, rows, cols, 1));
+  const transport = looksLikeTransport(gaussianBlur(flat, rows, cols, 1));
   if (options.robust && !transport) flat = removeRowJumps(flat, rows, cols);
-  const smooth = blur(flat, rows, cols, options.smoothing);
+  const smooth = gaussianBlur(flat, rows, cols, options.smoothing);
   const d = derivatives(smooth, rows, cols);
   const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(blur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
+  const directions = familyDirections(scale === options.smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
