@@ -1,11 +1,12 @@
-// API tests of every listed charge-stability model through the real system (gateway → NATS → worker → results).
+// API tests of every listed charge-stability model (classifiers, transition detectors when listed, the segmenter) through the real system (gateway → NATS → worker → results).
 import { encodeNpy } from '#qdc/arrays';
-import { countLineMatches, lineF1, LISTED_TRANSITION_IDS, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { countLineMatches, lineF1, LISTED_TRANSITION_IDS, meanRegionIoU, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
 import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 const IDS = MODEL_CATALOGUE.map((m) => m.id).filter((id) => id.startsWith('charge-stability-diagram-binary-classifier-'));
 const TRANSITION_IDS = MODEL_CATALOGUE.map((m) => m.id).filter((id) => id.startsWith('charge-stability-diagram-transition-detector-'));
+const SEGMENTER_ID = 'charge-stability-diagram-segmenter-v0';
 const sizeOf = (id: string): number => (id.endsWith('-48x48') ? 48 : 16);
 
 describe('charge-stability models through the control API', () => {
@@ -89,4 +90,30 @@ describe('charge-stability models through the control API', () => {
       expect(JSON.stringify(await small.json())).toContain('(32, 32)');
     },
   );
+
+  it('segmenter: is listed in the catalogue and by the API', async () => {
+    expect(MODEL_CATALOGUE.map((m) => m.id)).toContain(SEGMENTER_ID);
+    const listed = (await (await fetch(`${sut.baseUrl}/v0/models?limit=1000`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
+    expect(listed.map((m) => m.id)).toContain(SEGMENTER_ID);
+  });
+
+  it('segmenter: segments a clean simulated double dot: 200, an int label map of the input shape, region_count, readout, plot', async () => {
+    const d = generateChargeStabilityDiagram(tuningSeeds(1, 9_503)[0]!, { rows: 128, cols: 128, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const res = await post(SEGMENTER_ID, [128, 128], d.data, { plot: 'true' });
+    expect(res.status).toBe(200);
+    const out = (await res.json()).output;
+    expect(out.segmentation).toHaveLength(128);
+    expect(out.segmentation.every((row: unknown[]) => row.length === 128 && row.every(Number.isInteger))).toBe(true);
+    const labels = (out.segmentation as number[][]).flat();
+    expect(out.region_count).toBe(Math.max(...labels));
+    expect(out.readout).toBe('sensor');
+    expect(meanRegionIoU(labels, d.regions)).toBeGreaterThanOrEqual(0.8);
+    expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
+  });
+
+  it('segmenter: rejects a wrong shape with 422 naming the expected one', async () => {
+    const wrong = await post(SEGMENTER_ID, [64, 64], new Float64Array(64 * 64));
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(await wrong.json())).toContain('(128, 128)');
+  });
 });
