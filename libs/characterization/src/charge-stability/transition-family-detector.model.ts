@@ -81,23 +81,7 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   familySeparation: [12, 12],
   crestWidth: 0,
 };
-export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = {
-  smoothing: 1,
-  alongHalfLength: 3,
-  high: 7,
-  low: 3,
-  minLength: 10,
-  gap: 2,
-  relative: 0.4,
-  offsetJump: 0.5,
-  levelRows: false,
-  splitAtTriplePoints: false,
-  robust: false,
-  histogramPower: 2,
-  familyShare: 0.12,
-  familySeparation: [12, 12],
-  crestWidth: 0,
-};
+export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, alongHalfLength: 3, relative: 0.4 };
 export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
 export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0, familySeparation: [20, 12] };
 
