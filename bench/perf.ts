@@ -15,7 +15,7 @@ import { encodeNpy } from '#qdc/arrays';
 import { runModel, runModelBatch } from '#qdc/characterization';
 import { generateCoulombPeakTrace, benchmarkSeeds } from '#qdc/device-physics';
 import { multipart, startSystem } from '../test/medium/system.harness.js';
-import { httpLoad, percentile } from './perf/http-load.js';
+import { httpLoad, loadClient, percentile } from './perf/http-load.js';
 import { measureModelLatency, printLatencyTable } from './perf/model-latency.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
@@ -35,122 +35,140 @@ async function helloFastify(sameBodyFile: string): Promise<{ url: string; stop: 
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
 }
 
+type Auth = { authorization: string };
+type System = Awaited<ReturnType<typeof startSystem>>;
+
+/** (a) routing + auth + catalogue vs bare Fastify, interleaved rounds (medians) against machine noise. */
+async function measureCatalogueThroughput(sut: System, auth: Auth, seconds: number): Promise<void> {
+  console.log(`(a) load generator: ${loadClient}${loadClient === 'autocannon' ? " (install Debian's wrk: autocannon is the bottleneck for kB bodies)" : ''}`);
+  const modelsUrl = `${sut.baseUrl}/v0/models`;
+  const body = Buffer.from(await (await fetch(modelsUrl, { headers: auth })).arrayBuffer());
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'qdc-bench-')), 'models.json');
+  writeFileSync(bodyFile, body);
+  const hello = await helloFastify(bodyFile);
+  const sameUrl = `${hello.url}same`;
+  await httpLoad(hello.url, { connections: 16, seconds: 1 });
+  await httpLoad(sameUrl, { connections: 16, seconds: 1 });
+  await httpLoad(modelsUrl, { connections: 16, seconds: 1, headers: auth });
+  const bareRounds: number[] = [];
+  const sameRounds: number[] = [];
+  const ourRounds: number[] = [];
+  let failures = 0;
+  for (let round = 0; round < 3; round++) {
+    bareRounds.push((await httpLoad(hello.url, { connections: 16, seconds })).requestsPerSecond);
+    sameRounds.push((await httpLoad(sameUrl, { connections: 16, seconds })).requestsPerSecond);
+    const ours = await httpLoad(modelsUrl, { connections: 16, seconds, headers: auth });
+    ourRounds.push(ours.requestsPerSecond);
+    failures += ours.errors + ours.non2xx;
+  }
+  hello.stop();
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const ratioA = median(ourRounds) / median(bareRounds);
+  report(`(a) GET /v0/models req/s (${loadClient}, 16 conns, median of 3)`, median(ourRounds).toFixed(0), `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`, ratioA.toFixed(2), '≥ 0.5', ratioA >= 0.5 && failures === 0);
+  // The catalogue body is ~20 kB against hello-world's 17 bytes: the same bytes from bare Fastify show how much of
+  // the gap is payload rather than routing, auth and the catalogue.
+  const ratioSame = median(ourRounds) / median(sameRounds);
+  report(`(a) same, vs bare Fastify sending the same ${(body.length / 1024).toFixed(1)} kB`, median(ourRounds).toFixed(0), `${median(sameRounds).toFixed(0)} (bare Fastify, same body)`, ratioSame.toFixed(2), 'info', null);
+}
+
+/** (b) one 128-point run end to end, one at a time and 16 at a time. */
+async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
+  const one = encodeNpy({ shape: [128], data: traces(1, 128) });
+  const runOnce = async (): Promise<number> => {
+    const start = performance.now();
+    const res = await fetch(`${sut.baseUrl}/v0/models`, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: 't.npy', bytes: one }) });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`run answered ${res.status}`);
+    return performance.now() - start;
+  };
+  for (let i = 0; i < 20; i++) await runOnce();
+  const serial: number[] = [];
+  for (let i = 0; i < 200; i++) serial.push(await runOnce());
+  serial.sort((x, y) => x - y);
+  const p50 = percentile(serial, 50);
+  report('(b) run 128 pts, concurrency 1: p50 / p99 ms', `${p50.toFixed(1)} / ${percentile(serial, 99).toFixed(1)}`, '', '', 'p50 ≤ 15 ms', p50 <= 15);
+  const concurrent: number[] = [];
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = 0; i < 25; i++) {
+        try {
+          concurrent.push(await runOnce());
+        } catch {
+          errors += 1;
+        }
+      }
+    }),
+  );
+  concurrent.sort((x, y) => x - y);
+  report('(b) run 128 pts, concurrency 16: p50 / p99 ms', `${percentile(concurrent, 50).toFixed(1)} / ${percentile(concurrent, 99).toFixed(1)}`, `${errors} errors of 400`, '', 'no errors', errors === 0);
+}
+
+/** (c) a (10000, 128) batch end to end vs the algorithm alone. */
+async function measureBatchThroughput(sut: System, auth: Auth, flat: Float64Array, N: number): Promise<void> {
+  const batchBytes = encodeNpy({ shape: [N, 128], data: flat });
+  const pureTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    runModelBatch(PEAK_V2, { shape: [N, 128], data: flat });
+    pureTimes.push(performance.now() - start);
+  }
+  const pure = N / (Math.min(...pureTimes) / 1000);
+  const e2eTimes: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const start = performance.now();
+    const res = await fetch(`${sut.baseUrl}/v0/models/batch`, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: 'b.npy', bytes: batchBytes }) });
+    await res.json();
+    if (res.status !== 200) throw new Error(`batch answered ${res.status}`);
+    e2eTimes.push(performance.now() - start);
+  }
+  e2eTimes.sort((x, y) => x - y);
+  const e2e = N / (e2eTimes[Math.floor(e2eTimes.length / 2)]! / 1000);
+  report('(c) (10000,128) batch traces/s end to end', e2e.toFixed(0), `${pure.toFixed(0)} (algorithm alone)`, (e2e / pure).toFixed(2), '≥ 20000 traces/s', e2e >= 20_000);
+}
+
+/** (d) per-trace detection vs scipy.signal.find_peaks on the same traces. */
+function measureAgainstScipy(flat: Float64Array, M: number): void {
+  const dTraces = flat.subarray(0, M * 128);
+  const dir = mkdtempSync(join(tmpdir(), 'qdc-bench-'));
+  writeFileSync(join(dir, 'traces.npy'), encodeNpy({ shape: [M, 128], data: dTraces }));
+  let best = Infinity;
+  for (let r = 0; r < 5; r++) {
+    const start = performance.now();
+    for (let i = 0; i < M; i++) runModel(PEAK_V2, { shape: [128], data: dTraces.subarray(i * 128, (i + 1) * 128) });
+    best = Math.min(best, performance.now() - start);
+  }
+  const oursUs = (best / M) * 1000;
+  const py = spawnSync('python3', [resolve('bench/perf/scipy_find_peaks.py'), join(dir, 'traces.npy')], { encoding: 'utf8' });
+  if (py.status !== 0) {
+    report('(d) per-trace µs vs scipy find_peaks', oursUs.toFixed(2), 'scipy unavailable (skipped)', '', '≤ 1.0', null);
+    console.log(`(d) skipped: python3 with numpy+scipy not available (${py.stderr.trim().split('\n').at(-1)})`);
+  } else {
+    const scipyUs = JSON.parse(py.stdout).per_trace_us as number;
+    report('(d) per-trace µs: v2 vs scipy find_peaks', oursUs.toFixed(2), `${scipyUs.toFixed(2)} (scipy)`, (oursUs / scipyUs).toFixed(2), 'ratio ≤ 1.0', oursUs / scipyUs <= 1.0);
+  }
+}
+
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  // BENCH_PARTS=ac runs only (a) and (c), for instance; every part by default.
+  const parts = new Set((process.env.BENCH_PARTS ?? 'abcde').split(''));
   console.log('starting QDC (gateway, model-runner, 1 worker, results) against local Postgres/Redis/NATS …');
   const sut = await startSystem({ env: { QDC_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
   try {
     const key = await sut.createKey('bench', 'control');
     const auth = { authorization: `Bearer ${key}` };
-
-    // (a) routing + auth + catalogue vs bare Fastify, interleaved rounds (medians) against machine noise
-    const modelsUrl = `${sut.baseUrl}/v0/models`;
-    const body = Buffer.from(await (await fetch(modelsUrl, { headers: auth })).arrayBuffer());
-    const bodyFile = join(mkdtempSync(join(tmpdir(), 'qdc-bench-')), 'models.json');
-    writeFileSync(bodyFile, body);
-    const hello = await helloFastify(bodyFile);
-    const sameUrl = `${hello.url}same`;
-    await httpLoad(hello.url, { connections: 16, seconds: 1 });
-    await httpLoad(sameUrl, { connections: 16, seconds: 1 });
-    await httpLoad(modelsUrl, { connections: 16, seconds: 1, headers: auth });
-    const bareRounds: number[] = [];
-    const sameRounds: number[] = [];
-    const ourRounds: number[] = [];
-    let failures = 0;
-    for (let round = 0; round < 3; round++) {
-      bareRounds.push((await httpLoad(hello.url, { connections: 16, seconds })).requestsPerSecond);
-      sameRounds.push((await httpLoad(sameUrl, { connections: 16, seconds })).requestsPerSecond);
-      const ours = await httpLoad(modelsUrl, { connections: 16, seconds, headers: auth });
-      ourRounds.push(ours.requestsPerSecond);
-      failures += ours.errors + ours.non2xx;
-    }
-    hello.stop();
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-    const ratioA = median(ourRounds) / median(bareRounds);
-    report('(a) GET /v0/models req/s (16 conns, median of 3)', median(ourRounds).toFixed(0), `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`, ratioA.toFixed(2), '≥ 0.5', ratioA >= 0.5 && failures === 0);
-    // The catalogue body is ~20 kB against hello-world's 17 bytes: the same bytes from bare Fastify show how much of
-    // the gap is payload (HTTP client and loopback) rather than routing, auth and the catalogue.
-    const ratioSame = median(ourRounds) / median(sameRounds);
-    report(`(a) same, vs bare Fastify sending the same ${(body.length / 1024).toFixed(1)} kB`, median(ourRounds).toFixed(0), `${median(sameRounds).toFixed(0)} (bare Fastify, same body)`, ratioSame.toFixed(2), 'info', null);
-
-    // (b) one 128-point run end to end
-    const one = encodeNpy({ shape: [128], data: traces(1, 128) });
-    const runOnce = async (): Promise<number> => {
-      const start = performance.now();
-      const res = await fetch(`${sut.baseUrl}/v0/models`, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: 't.npy', bytes: one }) });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`run answered ${res.status}`);
-      return performance.now() - start;
-    };
-    for (let i = 0; i < 20; i++) await runOnce();
-    const serial: number[] = [];
-    for (let i = 0; i < 200; i++) serial.push(await runOnce());
-    serial.sort((x, y) => x - y);
-    const p50 = percentile(serial, 50);
-    report('(b) run 128 pts, concurrency 1: p50 / p99 ms', `${p50.toFixed(1)} / ${percentile(serial, 99).toFixed(1)}`, '', '', 'p50 ≤ 15 ms', p50 <= 15);
-    const concurrent: number[] = [];
-    let errors = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = 0; i < 25; i++) {
-          try {
-            concurrent.push(await runOnce());
-          } catch {
-            errors += 1;
-          }
-        }
-      }),
-    );
-    concurrent.sort((x, y) => x - y);
-    report('(b) run 128 pts, concurrency 16: p50 / p99 ms', `${percentile(concurrent, 50).toFixed(1)} / ${percentile(concurrent, 99).toFixed(1)}`, `${errors} errors of 400`, '', 'no errors', errors === 0);
-
-    // (c) a (10000, 128) batch end to end vs the algorithm alone
+    if (parts.has('a')) await measureCatalogueThroughput(sut, auth, seconds);
+    if (parts.has('b')) await measureRunLatency(sut, auth);
     const N = 10_000;
-    const flat = traces(N, 128);
-    const batchBytes = encodeNpy({ shape: [N, 128], data: flat });
-    const pureTimes: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      runModelBatch(PEAK_V2, { shape: [N, 128], data: flat });
-      pureTimes.push(performance.now() - start);
-    }
-    const pure = N / (Math.min(...pureTimes) / 1000);
-    const e2eTimes: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const start = performance.now();
-      const res = await fetch(`${sut.baseUrl}/v0/models/batch`, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: 'b.npy', bytes: batchBytes }) });
-      await res.json();
-      if (res.status !== 200) throw new Error(`batch answered ${res.status}`);
-      e2eTimes.push(performance.now() - start);
-    }
-    e2eTimes.sort((x, y) => x - y);
-    const e2e = N / (e2eTimes[Math.floor(e2eTimes.length / 2)]! / 1000);
-    report('(c) (10000,128) batch traces/s end to end', e2e.toFixed(0), `${pure.toFixed(0)} (algorithm alone)`, (e2e / pure).toFixed(2), '≥ 20000 traces/s', e2e >= 20_000);
-
-    // (d) per-trace detection vs scipy.signal.find_peaks on the same traces
-    const M = 2000;
-    const dTraces = flat.subarray(0, M * 128);
-    const dir = mkdtempSync(join(tmpdir(), 'qdc-bench-'));
-    writeFileSync(join(dir, 'traces.npy'), encodeNpy({ shape: [M, 128], data: dTraces }));
-    let best = Infinity;
-    for (let r = 0; r < 5; r++) {
-      const start = performance.now();
-      for (let i = 0; i < M; i++) runModel(PEAK_V2, { shape: [128], data: dTraces.subarray(i * 128, (i + 1) * 128) });
-      best = Math.min(best, performance.now() - start);
-    }
-    const oursUs = (best / M) * 1000;
-    const py = spawnSync('python3', [resolve('bench/perf/scipy_find_peaks.py'), join(dir, 'traces.npy')], { encoding: 'utf8' });
-    if (py.status !== 0) {
-      report('(d) per-trace µs vs scipy find_peaks', oursUs.toFixed(2), 'scipy unavailable (skipped)', '', '≤ 1.0', null);
-      console.log(`(d) skipped: python3 with numpy+scipy not available (${py.stderr.trim().split('\n').at(-1)})`);
-    } else {
-      const scipyUs = JSON.parse(py.stdout).per_trace_us as number;
-      report('(d) per-trace µs: v2 vs scipy find_peaks', oursUs.toFixed(2), `${scipyUs.toFixed(2)} (scipy)`, (oursUs / scipyUs).toFixed(2), 'ratio ≤ 1.0', oursUs / scipyUs <= 1.0);
-    }
+    const flat = parts.has('c') || parts.has('d') ? traces(N, 128) : new Float64Array(0);
+    if (parts.has('c')) await measureBatchThroughput(sut, auth, flat, N);
+    if (parts.has('d')) measureAgainstScipy(flat, 2000);
   } finally {
     await sut.stop();
   }
   printTable();
+  if (!parts.has('e')) return;
   // (e) every catalogue model in process, vs decoding its input (bench/perf/model-latency.ts)
   const latency = measureModelLatency();
   printLatencyTable(latency.rows, latency.missing);

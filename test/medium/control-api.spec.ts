@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { encodeNpy } from '#qdc/arrays';
+import { runModelBatch } from '#qdc/characterization';
 import { generateCoulombPeakTrace, generateResonatorNotchTrace, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
@@ -227,16 +228,18 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect((await oneD.json()).detail[0].msg).toMatch(/2-D/);
     });
 
-    it('moves a large batch (~24 MiB) through the object store', async () => {
+    it('moves a large batch (~24 MiB) through the object store, split across the worker’s threads in row order', async () => {
       const rows = 24_000;
       const flat = new Float64Array(rows * 128);
-      const one = generateCoulombPeakTrace(tuningSeeds(1, 700)[0]!, { length: 128, kind: 'peaks', snrRange: [30, 40] }).trace;
-      for (let r = 0; r < rows; r++) flat.set(one, r * 128);
+      const distinct = tuningSeeds(97, 700).map((seed) => generateCoulombPeakTrace(seed, { length: 128 }).trace);
+      for (let r = 0; r < rows; r++) flat.set(distinct[r % distinct.length]!, r * 128);
       const res = await run(alice, PEAK_V2, npy(flat, [rows, 128]), {}, 'big.npy', '/v0/models/batch');
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.batch_size).toBe(rows);
-      expect(body.output.outputs[rows - 1]).toEqual(body.output.outputs[0]);
+      expect(body.output.outputs).toEqual(runModelBatch(PEAK_V2, { shape: [rows, 128], data: flat }));
+      // Stored as the JSON text the worker made, and read back the same.
+      expect(await (await call(`/v0/model-results/${body.id}`, alice)).json()).toEqual(body);
       const stored = await sut.query<{ size: number }>('SELECT size FROM input_files WHERE result_id = $1', [body.id]);
       expect(stored[0]!.size).toBe(rows * 128 * 8 + 128);
     });

@@ -22,7 +22,7 @@ describe('staged input files (real Postgres)', () => {
     inputFileName: 'big.npy',
     inputFileSize: bytes.length,
     batchSize: 10,
-    output: { outputs: [] },
+    outputJson: JSON.stringify({ outputs: [] }),
     inputBytes,
   });
 

@@ -71,6 +71,17 @@ export interface ResultFields {
   userVote: number | null;
 }
 
+/**
+ * The result's JSON text around an output that is already JSON text (a batch's megabytes), without parsing it:
+ * toResultDto with a stand-in output, whose serialised `"output":0` is then replaced. That sequence cannot occur
+ * anywhere else in the text: inside a JSON string every `"` is escaped.
+ */
+export function resultJsonText(row: Omit<ResultFields, 'output'>, outputJson: string): string {
+  const text = JSON.stringify(toResultDto({ ...row, output: 0 }));
+  const at = text.indexOf('"output":0');
+  return `${text.slice(0, at)}"output":${outputJson}${text.slice(at + '"output":0'.length)}`;
+}
+
 /** ModelResult for single runs, ModelBatchResult (no input_file_size, no user_vote) for batches. */
 export function toResultDto(row: ResultFields): ModelResultDto | ModelBatchResultDto {
   const base = { id: row.id, model: row.model, created_at: row.createdAt, input_file_name: row.inputFileName };

@@ -5,7 +5,10 @@ import { ModelResultDto, ModelBatchResultDto } from './models.js';
 const OwnerScoped = z.object({ ownerId: z.string().uuid() });
 const ResultRef = OwnerScoped.extend({ id: z.string() });
 
-/** inference worker → results: persist a finished run (idempotent by jobId). */
+/**
+ * inference worker → results: persist a finished run (idempotent by jobId). The output comes as an object when it
+ * is small, or (batches: megabytes) as its JSON bytes, which results stores as they are without parsing them again.
+ */
 export const ResultsCreateRequest = OwnerScoped.extend({
   jobId: z.string().min(1),
   model: z.string(),
@@ -13,8 +16,9 @@ export const ResultsCreateRequest = OwnerScoped.extend({
   inputFileSize: z.number().int().nonnegative(),
   input: BinaryRef,
   batchSize: z.number().int().positive().nullable(),
-  output: z.record(z.string(), z.unknown()),
-});
+  output: z.record(z.string(), z.unknown()).optional(),
+  outputJson: BinaryRef.optional(),
+}).refine((r) => (r.output === undefined) !== (r.outputJson === undefined), { message: 'expected exactly one of output and outputJson' });
 export type ResultsCreateRequest = z.infer<typeof ResultsCreateRequest>;
 
 /**

@@ -30,15 +30,18 @@ export class ModelsService {
   ) {}
 
   /** The serialised page last asked for; `GET /models` is the hottest route and rarely changes. */
-  private listed?: { key: string; json: string };
+  private listed?: { key: string; json: Buffer };
 
-  /** The page as a JSON string, rebuilt only when a run count changed or another page is asked for. */
-  async listJson(skip: number, limit: number): Promise<string> {
+  /**
+   * The page as UTF-8 JSON bytes, rebuilt only when a run count changed or another page is asked for. Bytes, not a
+   * string: the descriptions are not ASCII, and encoding ~20 kB of text on every response was the route's main cost.
+   */
+  async listJson(skip: number, limit: number): Promise<Buffer> {
     const counts = await this.runCounts.all();
     const key = `${this.runCounts.version}:${skip}:${limit}`;
     if (this.listed?.key !== key) {
       const models = MODEL_CATALOGUE.slice(skip, skip + limit).map((spec) => toDto(spec, counts.get(spec.id) ?? 0));
-      this.listed = { key, json: JSON.stringify(models) };
+      this.listed = { key, json: Buffer.from(JSON.stringify(models)) };
     }
     return this.listed.json;
   }
@@ -49,9 +52,11 @@ export class ModelsService {
     return toDto(spec, (await this.runCounts.all()).get(spec.id) ?? 0);
   }
 
-  /** Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result. */
-  /** The stored result: an object, or (large batches) its JSON text as stored, to be sent unchanged. */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelResultDto | ModelBatchResultDto | string> {
+  /**
+   * Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result: an object,
+   * or (large results such as batches) its JSON bytes as the worker wrote them, sent unchanged.
+   */
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelResultDto | ModelBatchResultDto | Buffer> {
     const model = upload.fields.model;
     if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
@@ -79,7 +84,8 @@ export class ModelsService {
     if (response.result) return response.result;
     try {
       // Large results arrive as their JSON bytes: sent as they are (the route's content type is JSON).
-      return Buffer.from(await this.nats.fromBinaryRef(response.resultJson!)).toString('utf8');
+      const bytes = await this.nats.fromBinaryRef(response.resultJson!);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       // A replayed request after the payload expired: read the stored result instead.
       if (!(error instanceof RpcError && error.code === 'not_found')) throw error;

@@ -8,6 +8,7 @@ import {
   QueueName,
   Subjects,
   healthSubject,
+  resultJsonText,
   toResultDto,
   type ModelsRunResponse,
   type ResultsCreateRequest,
@@ -15,6 +16,7 @@ import {
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 
 /** Rows of a batch run between two yields to the event loop (≈ 256k samples, tens of ms). */
@@ -31,11 +33,15 @@ const invalid = (message: string, type: string): InferenceOutcome => ({ ok: fals
 export class InferenceProcessor implements OnModuleDestroy {
   private readonly logger = new Logger(InferenceProcessor.name);
   readonly worker: Worker<InferenceJobData, InferenceOutcome>;
+  /** Threads for large batches; none when the worker has one CPU (or QDC_INFERENCE_THREADS=1). */
+  private readonly batchThreads?: BatchThreadPool;
 
   constructor(
     private readonly nats: NatsService,
     @Inject(QDC_CONFIG) config: QdcConfig,
   ) {
+    const threads = config.QDC_INFERENCE_THREADS ?? defaultBatchThreads();
+    if (threads > 1) this.batchThreads = new BatchThreadPool(threads);
     this.worker = new Worker(QueueName.Inference, (job) => this.process(job), workerOptions(config));
     this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
     this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
@@ -78,19 +84,25 @@ export class InferenceProcessor implements OnModuleDestroy {
         .catch((error: Error) => this.logger.warn(`[${data.requestId}] staging the input failed (results stores it with the result): ${error.message}`));
       await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
     }
-    let output: Record<string, unknown>;
+    // The output as JSON text, made once: stored as it is by results and spliced into the reply.
+    let output: Record<string, unknown> | undefined;
+    let outputJson: string;
     try {
       if (data.batch) {
-        output = { outputs: await runBatchInSlices(data.model, array) };
+        outputJson = `{"outputs":${await this.runBatchJson(data.model, array)}}`;
       } else {
         output = runModel(data.model, array);
         if (data.plot) output = { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) };
+        outputJson = JSON.stringify(output);
       }
     } catch (error) {
       await staging;
       if (error instanceof ModelInputError) return invalid(error.message, 'value_error.shape');
       throw error;
     }
+    const ran = performance.now();
+    const outputBytes = Buffer.from(outputJson);
+    const large = outputBytes.length > INLINE_PAYLOAD_LIMIT_BYTES;
     const create: ResultsCreateRequest = {
       ownerId: data.ownerId,
       jobId: String(job.id),
@@ -98,20 +110,21 @@ export class InferenceProcessor implements OnModuleDestroy {
       inputFileName: data.inputFileName,
       inputFileSize: data.inputFileSize,
       input: data.input,
-      batchSize: data.batch ? array.shape[0] : null,
-      output,
+      batchSize: data.batch ? array.shape[0]! : null,
+      ...(large ? { outputJson: await this.nats.toBinaryRef(outputBytes) } : { output: output ?? (JSON.parse(outputJson) as Record<string, unknown>) }),
     };
-    const ran = performance.now();
     await staging;
     const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { requestId: data.requestId });
-    const result =
-      stored.replayed ??
-      toResultDto({ id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize: create.batchSize, output, userVote: null });
-    const json = Buffer.from(JSON.stringify(result));
-    const response: ModelsRunResponse =
-      json.length <= INLINE_PAYLOAD_LIMIT_BYTES
-        ? { result, resultId: result.id, numberOfRuns: stored.numberOfRuns }
-        : { resultJson: await this.nats.toBinaryRef(json), resultId: result.id, numberOfRuns: stored.numberOfRuns };
+    const fields = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize: create.batchSize, userVote: null };
+    let response: ModelsRunResponse;
+    if (stored.replayed) {
+      response = { result: stored.replayed, resultId: stored.replayed.id, numberOfRuns: stored.numberOfRuns };
+    } else if (!large) {
+      response = { result: toResultDto({ ...fields, output: create.output }), resultId: stored.id, numberOfRuns: stored.numberOfRuns };
+    } else {
+      // Large results go back as JSON bytes the gateway sends unchanged (never through Redis or re-parsed).
+      response = { resultJson: await this.nats.toBinaryRef(Buffer.from(resultJsonText(fields, outputJson))), resultId: stored.id, numberOfRuns: stored.numberOfRuns };
+    }
     const ms = (a: number, b: number) => (b - a).toFixed(1);
     this.logger.debug(`[${data.requestId}] ${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
     return { ok: true, response };
@@ -121,9 +134,23 @@ export class InferenceProcessor implements OnModuleDestroy {
     return isRedisReady(this.worker.getBackend().client);
   }
 
+  /**
+   * A batch's outputs as JSON text. Large ones are split across the thread pool after the model has checked the
+   * shape on the first row here (so a bad shape answers with the model's own message); small ones run here.
+   */
+  private async runBatchJson(model: string, array: NdArray): Promise<string> {
+    const [rows, length] = array.shape as [number, number];
+    if (!this.batchThreads || array.shape.length !== 2 || rows * length < MIN_THREADED_BATCH_SAMPLES) {
+      return JSON.stringify(await runBatchInSlices(model, array));
+    }
+    runModelBatch(model, { shape: [1, length], data: array.data.subarray(0, length) });
+    return this.batchThreads.runJson(model, array.data, rows, length);
+  }
+
   /** SIGTERM: stop taking jobs, let the current one finish, then exit. */
   async onModuleDestroy(): Promise<void> {
     await this.worker.close();
+    await this.batchThreads?.close();
   }
 }
 

@@ -11,7 +11,8 @@ export interface NewResult {
   inputFileName: string;
   inputFileSize: number;
   batchSize: number | null;
-  output: Record<string, unknown>;
+  /** The output as JSON text (stored as is in a `json` column). */
+  outputJson: string;
   /** The input file, unless it was staged for this job already (then it is linked, not sent again). */
   inputBytes: Uint8Array | null;
 }
@@ -39,7 +40,7 @@ export class ResultsRepository {
   /**
    * Creates the result with its input file and counts the run, atomically. Returns the new counter.
    * Straight through the pg pool under Prisma: Prisma's parameter serialisation costs ~4× the
-   * database's own time for a 10 MB bytea and a 1 MB jsonb (measured for bench:perf (c)).
+   * database's own time for a 10 MB bytea and a 1 MB json output (measured for bench:perf (c)).
    */
   async createWithRun(result: NewResult): Promise<{ createdAt: Date; numberOfRuns: number }> {
     const client = await this.prisma.pool.connect();
@@ -47,8 +48,8 @@ export class ResultsRepository {
       await client.query('BEGIN');
       const row = await client.query<{ created_at: Date }>(
         `INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) RETURNING created_at`,
-        [result.id, result.ownerId, result.jobId, result.model, result.inputFileName, result.inputFileSize, result.batchSize, JSON.stringify(result.output)],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING created_at`,
+        [result.id, result.ownerId, result.jobId, result.model, result.inputFileName, result.inputFileSize, result.batchSize, result.outputJson],
       );
       if (result.inputBytes) {
         await client.query(

@@ -70,6 +70,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (existing) return this.replay(existing);
       inputBytes = await this.nats.fromBinaryRef(request.input);
     }
+    // A large output (a batch) arrives as JSON bytes and is stored as that text: Postgres checks it is JSON.
+    const outputJson = request.outputJson ? Buffer.from(await this.nats.fromBinaryRef(request.outputJson)).toString('utf8') : JSON.stringify(request.output);
     const fetched = performance.now();
     const id = randomUUID();
     for (;;) {
@@ -82,12 +84,13 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
           inputFileName: request.inputFileName,
           inputFileSize: request.inputFileSize,
           batchSize: request.batchSize,
-          output: request.output,
+          outputJson,
           inputBytes,
         });
         void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
-        const input = inputBytes ? `${inputBytes.length} input bytes fetched in ${(fetched - started).toFixed(1)} ms` : 'staged input';
-        this.logger.debug(`stored result ${id} (${input}): insert ${(performance.now() - fetched).toFixed(1)} ms`);
+        const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
+        this.logger.debug(`result of job ${request.jobId}: ${input} and ${outputJson.length} output characters fetched in ${(fetched - started).toFixed(1)} ms`);
+        this.logger.debug(`stored result ${id}: insert ${(performance.now() - fetched).toFixed(1)} ms`);
         return { id, createdAt: createdAt.toISOString(), numberOfRuns, replayed: null };
       } catch (error) {
         if (error instanceof StagedInputMissing && !inputBytes) {

@@ -22,6 +22,8 @@ const ConfigSchema = z.object({
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   QDC_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /** Threads a worker splits a large batch across; default: the CPUs it sees, at most 4. */
+  QDC_INFERENCE_THREADS: z.coerce.number().int().positive().max(64).optional(),
   QDC_JOB_LOCK_MS: z.coerce.number().int().positive().default(30_000),
   QDC_JOB_ATTEMPTS: z.coerce.number().int().positive().default(3),
   QDC_AUTH_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
