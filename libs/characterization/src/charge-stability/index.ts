@@ -140,10 +140,11 @@ function classifierEntry(version: ClassifierVersion): ArrayModelEntry {
 
 /**
  * Listed ids: the versions with accuracy ≥ 0.97 on the held-out benchmark (BENCHMARK_SEEDS, N = 4000 at 16×16,
- * 500 at 48×48; docs/models/charge-stability.md): v1–v3-16x16 (0.978–0.980) and v0/v1-48x48 (0.980, 0.986).
- * v0-16x16 (the network-free rule, 0.925) stays unlisted.
+ * 500 at 48×48; docs/models/charge-stability.md): v0-16x16 (4 ReLU, 0.974), v1–v3-16x16 (0.978–0.980) and
+ * v0/v1-48x48 (0.980, 0.986).
  */
 export const LISTED_CLASSIFIER_IDS: readonly string[] = [
+  'charge-stability-diagram-binary-classifier-v0-16x16',
   'charge-stability-diagram-binary-classifier-v1-16x16',
   'charge-stability-diagram-binary-classifier-v2-16x16',
   'charge-stability-diagram-binary-classifier-v3-16x16',
