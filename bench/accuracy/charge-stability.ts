@@ -91,8 +91,7 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
         'accuracy',
         accuracy.toFixed(4),
         `miss ${(misses / Math.max(1, positives)).toFixed(3)} / false alarm ${(falseAlarms / Math.max(1, set.patches.length - positives)).toFixed(3)}` +
-          // The rule's score (v0-16x16) is not a probability; the networks' is Platt-calibrated.
-          (version.weights ? ` / score ECE ${calibrationError(patchScores, set.patches.map((p) => p.double)).toFixed(3)}` : ''),
+          ` / score ECE ${calibrationError(patchScores, set.patches.map((p) => p.double)).toFixed(3)}`,
         `≥ ${ACCURACY_TARGET}`,
       ],
       pass: accuracy >= ACCURACY_TARGET,

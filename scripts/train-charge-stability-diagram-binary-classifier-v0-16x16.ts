@@ -1,0 +1,13 @@
+// Trains charge-stability-diagram-binary-classifier-v0-16x16 (`npm run train:charge-stability-diagram-binary-classifier-v0-16x16`): see libs/characterization/src/charge-stability/training/.
+import { trainDoubleDotClassifier } from '../libs/characterization/src/charge-stability/training/double-dot-classifier.training.js';
+
+trainDoubleDotClassifier({
+  id: 'charge-stability-diagram-binary-classifier-v0-16x16',
+  size: 16,
+  hidden: [4],
+  epochs: 40,
+  members: 1,
+  seed: 4,
+  out: 'libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v0-16x16.weights.ts',
+  constName: 'CLASSIFIER_V0_16X16_WEIGHTS',
+});
