@@ -3,10 +3,12 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ConfigModule, NatsModule } from '#qdc/platform';
 import { AuthGuard } from './auth/auth.guard.js';
 import { ApiKeyVerifier } from './auth/api-key.verifier.js';
+import { Authenticator } from './auth/authenticator.js';
 import { RateLimiter } from './auth/rate-limiter.js';
 import { ApiExceptionFilter } from './http/exception.filter.js';
 import { ModelsController } from './models/models.controller.js';
 import { ModelsService } from './models/models.service.js';
+import { ModelsListRoute } from './models/models-list.route.js';
 import { RunCountsCache } from './models/run-counts.cache.js';
 import { ModelResultsController } from './model-results/model-results.controller.js';
 import { ModelResultsService } from './model-results/model-results.service.js';
@@ -25,8 +27,10 @@ import { CodaBodyErrors } from './coda/coda-body-errors.js';
   providers: [
     ApiKeyVerifier,
     RateLimiter,
+    Authenticator,
     RunCountsCache,
     ModelsService,
+    ModelsListRoute,
     ModelResultsService,
     CodaToolsService,
     CodaBodyErrors,

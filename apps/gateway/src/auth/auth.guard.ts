@@ -2,21 +2,15 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { Scope } from '#qdc/contracts';
-import { isWellFormedApiKey } from '#qdc/platform';
-import { ApiError } from '../http/api-errors.js';
 import { PRINCIPAL, PUBLIC_ROUTE, REQUIRED_SCOPE } from './auth.decorators.js';
-import { ApiKeyVerifier } from './api-key.verifier.js';
-import { RateLimiter } from './rate-limiter.js';
+import { Authenticator } from './authenticator.js';
 
-const unauthenticated = (detail: string): ApiError => new ApiError(401, detail, { 'WWW-Authenticate': 'Bearer' });
-
-/** Bearer API key → principal; then the route's scope; then the key's rate limit. */
+/** Every Nest route needs a key (see Authenticator) unless it is @Public(); the principal is kept for @Caller(). */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly verifier: ApiKeyVerifier,
-    private readonly limiter: RateLimiter,
+    private readonly authenticator: Authenticator,
   ) {}
 
   /** Route metadata, looked up once per handler (this runs on every request). */
@@ -40,19 +34,7 @@ export class AuthGuard implements CanActivate {
     const { isPublic, scope } = this.route(context);
     if (isPublic) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw unauthenticated('Not authenticated');
-    const principal = isWellFormedApiKey(match[1]) ? await this.verifier.verify(match[1]) : null;
-    if (!principal) throw unauthenticated('Invalid or revoked API key');
-    if (scope && !principal.scopes.includes(scope)) {
-      throw new ApiError(403, `This API key lacks the '${scope}' scope (it has: ${principal.scopes.join(', ') || 'none'})`);
-    }
-    const retryAfter = this.limiter.take(principal.keyId);
-    if (retryAfter > 0) {
-      throw new ApiError(429, `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
-    }
-    (request as unknown as Record<symbol, unknown>)[PRINCIPAL] = principal;
+    (request as unknown as Record<symbol, unknown>)[PRINCIPAL] = await this.authenticator.authenticate(request.headers.authorization, scope);
     return true;
   }
 }

@@ -1,21 +1,15 @@
-import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '#qdc/contracts';
 import { Caller, RequireScope } from '../auth/auth.decorators.js';
 import { readMultipart } from '../http/multipart-upload.js';
-import { intQuery } from '../http/query.js';
 import { ModelsService } from './models.service.js';
 
+/** GET /models itself is ModelsListRoute (a plain Fastify route, see there). */
 @Controller(['v0/control/models', 'v0/models'])
 @RequireScope('control')
 export class ModelsController {
   constructor(private readonly models: ModelsService) {}
-
-  @Get()
-  @Header('content-type', 'application/json; charset=utf-8')
-  list(@Query('skip') skip?: string, @Query('limit') limit?: string) {
-    return this.models.listJson(intQuery(skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), intQuery(limit, 'limit', 100, 1, 1000));
-  }
 
   @Get(':modelId')
   get(@Param('modelId') modelId: string) {

@@ -1,0 +1,46 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Authenticator } from '../auth/authenticator.js';
+import { describeException } from '../http/exception.filter.js';
+import { intQuery } from '../http/query.js';
+import { ModelsService } from './models.service.js';
+
+/** Both bases of the list route (SPEC §1: `GET /v0/models` must work exactly as `GET /v0/control/models`). */
+export const MODELS_LIST_PATHS = ['/v0/control/models', '/v0/models'] as const;
+
+/**
+ * `GET /models` as a plain Fastify route rather than a Nest controller method: it is the route clients poll, and
+ * Nest's per-request pipeline (guards, parameter factories, response handling) cost more CPU than the route's own
+ * work (bench:perf (a)). It answers exactly as the Nest routes do: the same Authenticator (401/403/429), the same
+ * query validation (422) and the same error mapping as the global exception filter; X-Request-Id comes from the
+ * Fastify-level hook in main.ts. GET /models/{id} and the runs stay in ModelsController.
+ */
+@Injectable()
+export class ModelsListRoute implements OnModuleInit {
+  private readonly logger = new Logger('HTTP');
+
+  constructor(
+    private readonly host: HttpAdapterHost,
+    private readonly authenticator: Authenticator,
+    private readonly models: ModelsService,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
+    for (const url of MODELS_LIST_PATHS) fastify.get(url, (request, reply) => this.list(request, reply));
+  }
+
+  private async list(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    try {
+      await this.authenticator.authenticate(request.headers.authorization, 'control');
+      const query = request.query as Record<string, string | undefined>;
+      const page = await this.models.listJson(intQuery(query.skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), intQuery(query.limit, 'limit', 100, 1, 1000));
+      return reply.header('content-type', 'application/json; charset=utf-8').send(page);
+    } catch (exception) {
+      const { status, body, headers } = describeException(exception, request, this.logger);
+      if (headers) reply.headers(headers);
+      return reply.status(status).send(body);
+    }
+  }
+}
