@@ -43,6 +43,7 @@ export class ResultsRepository {
    * database's own time for a 10 MB bytea and a 1 MB json output (measured for bench:perf (c)).
    */
   async createWithRun(result: NewResult): Promise<{ createdAt: Date; numberOfRuns: number }> {
+    if (result.inputBytes) return this.createWithInputAndRun(result, result.inputBytes);
     const client = await this.prisma.pool.connect();
     try {
       await client.query('BEGIN');
@@ -51,16 +52,9 @@ export class ResultsRepository {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING created_at`,
         [result.id, result.ownerId, result.jobId, result.model, result.inputFileName, result.inputFileSize, result.batchSize, result.outputJson],
       );
-      if (result.inputBytes) {
-        await client.query(
-          `INSERT INTO input_files (job_id, result_id, name, size, bytes) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id`,
-          [result.jobId, result.id, result.inputFileName, result.inputFileSize, Buffer.from(result.inputBytes.buffer, result.inputBytes.byteOffset, result.inputBytes.byteLength)],
-        );
-      } else {
-        const linked = await client.query('UPDATE input_files SET result_id = $1 WHERE job_id = $2 AND result_id IS NULL', [result.id, result.jobId]);
-        if (linked.rowCount !== 1) throw new StagedInputMissing(result.jobId);
-      }
+      // The input file was staged while the model ran: link it (see ResultsStageInputRequest).
+      const linked = await client.query('UPDATE input_files SET result_id = $1 WHERE job_id = $2 AND result_id IS NULL', [result.id, result.jobId]);
+      if (linked.rowCount !== 1) throw new StagedInputMissing(result.jobId);
       const counter = await client.query<{ runs: number }>(
         `INSERT INTO model_run_counters (model_id, runs) VALUES ($1, 1)
          ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + 1 RETURNING runs`,
@@ -74,6 +68,38 @@ export class ResultsRepository {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * The common case (a small input that travelled with the result) in one statement, so one round trip: the data-
+   * modifying CTEs run in the statement's single transaction, all or nothing, like the explicit transaction above.
+   */
+  private async createWithInputAndRun(result: NewResult, inputBytes: Uint8Array): Promise<{ createdAt: Date; numberOfRuns: number }> {
+    const row = await this.prisma.pool.query<{ created_at: Date; runs: number }>(
+      `WITH created AS (
+         INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING created_at
+       ), stored AS (
+         INSERT INTO input_files (job_id, result_id, name, size, bytes) VALUES ($3, $1, $5, $6, $9)
+         ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id
+       ), counted AS (
+         INSERT INTO model_run_counters (model_id, runs) VALUES ($4, 1)
+         ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + 1 RETURNING runs
+       )
+       SELECT created.created_at, counted.runs FROM created, counted`,
+      [
+        result.id,
+        result.ownerId,
+        result.jobId,
+        result.model,
+        result.inputFileName,
+        result.inputFileSize,
+        result.batchSize,
+        result.outputJson,
+        Buffer.from(inputBytes.buffer, inputBytes.byteOffset, inputBytes.byteLength),
+      ],
+    );
+    return { createdAt: row.rows[0]!.created_at, numberOfRuns: Number(row.rows[0]!.runs) };
   }
 
   /** Whether the input file of `jobId` is stored and not yet linked to a result. */
