@@ -1,34 +1,36 @@
-// Charge-transition segments by line family (all versions v0–v3 of the transition-line detector).
+// Charge-transition segments by line family (all versions v0–v3 of the transition-line detector; they share every
+// step below and differ only in `alongHalfLength` and `reestimatePasses`, see transition-detector.versions.ts).
 // In the constant-interaction model every addition line of one dot is parallel to the others (its direction is
 // ⟂ ∇[U(N + e_j) − U(N)] = −Aᵀ E_C e_j, independent of N; van der Wiel et al., Rev. Mod. Phys. 75, 1 (2003),
 // Eq. 2), so a map holds at most three line directions (dot 1, dot 2, interdot). The detector:
 // 1. Background: plane removed; read-out recognised from the grey levels (transport: median near the floor).
-//    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
+//    `levelRows`: each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
-//    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
+//    `robust`: the part of a jump left inside one row is removed by a running median along the fast axis,
 //    and when rows are offset (jumps, telegraph; either read-out) orientations within 8° of the fast axis are left
 //    out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
-//    the sensor's smooth ramp), weighted by strength^`histogramPower` (v0–v2: squared, so the strongest family
-//    dominates; v3: linear, so a dot with smaller steps keeps its share), up to three peaks (two for transport:
-//    interdot lines carry no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (v3 transport:
-//    20°, the simulator's "different slopes"; broad transport ridges otherwise put a spurious peak between the
-//    families), each refined by a squared-strength-weighted circular mean of nearby orientations (structure-tensor
-//    style, Bigün & Granlund 1987). v3 re-estimates the directions from the TLS directions of long chains.
+//    the sensor's smooth ramp), weighted by strength^`histogramPower` (2: the strongest family dominates; 1, all
+//    versions: a dot with smaller steps keeps its share), up to three peaks (two for transport: interdot lines carry
+//    no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (transport: 20°, the simulator's
+//    "different slopes"; broad transport ridges otherwise put a spurious peak between the families), each refined
+//    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
+//    1987); then `reestimatePasses` times re-estimated from the total-least-squares directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
-//    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
-//    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
+//    IJCV 30, 117 (1998)) derivative across the lines, averaged along the lines over ±alongHalfLength px (an
+//    oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
 //    non-maximum suppression across the line with sub-pixel position, hysteresis in units of the evidence noise
 //    (white-noise σ from the Laplacian MAD times the filter's L2 gain).
 // 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
-//    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
-//    within 5°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
-//    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
-//    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
-//    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
-//    are much smaller where the sensor sits low on its peak, v3 has no relative strength filter (`relative` 0).
-// 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
-//    addition lines end at triple points (van der Wiel Fig. 4).
+//    honeycomb shift at a triple point); each chain is one segment at its own TLS angle when within 5° of the
+//    family (`robust`). `relative` (0 in all versions): chains weaker than that fraction of the family's strong
+//    lines dropped. Sensor: chains on a broad crest of the oriented derivative are dropped (`crestWidth`): the
+//    sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band several pixels wide, which the
+//    |derivative| otherwise reports as a line between two true ones.
+// 5. `splitAtTriplePoints`: segments cut where a segment of another family crosses or ends on them, since
+//    addition lines end at triple points (van der Wiel Fig. 4). Pieces need `minLength` px, or `borderMinLength`
+//    when an end is at the map's border: a line clipped by the window also loses the last ~3 px of evidence to the
+//    filters' support, so a truth segment of 10 px there is seen as 7–8 px.
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
 import { gaussianBlur } from './gaussian-blur.js';
 import { selectInPlace } from '../signal/order-statistics.js';
@@ -73,8 +75,11 @@ export interface TransitionFamilyOptions {
   borderMinLength: number;
 }
 
-/** v0: the classical pipeline — no averaging along the lines, no strength filter, no levelling or splitting. */
-export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
+/**
+ * The classical pipeline with every later addition off: no averaging along the lines, no strength filter, no
+ * levelling, splitting, re-estimation or crest test. Not served; the versions below are built on it.
+ */
+export const TRANSITION_FAMILY_CLASSICAL: TransitionFamilyOptions = {
   smoothing: 1,
   alongHalfLength: 0,
   high: 7,
@@ -96,9 +101,31 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   mergeGap: 0,
   borderMinLength: 0,
 };
-export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, alongHalfLength: 3, relative: 0.4 };
-export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0, familySeparation: [20, 12], reestimatePasses: 1, borderMinLength: 7 };
+/**
+ * v0: the full pipeline (scan-line levelling, in-row jump removal, linear-weight histogram, crest test, triple-point
+ * splitting, one re-estimation pass, ±3 px matched filter, 7 px pieces at the border). The versions differ only in
+ * the matched-filter length and the number of re-estimation passes; their tuning F1 differ by less than the
+ * sampling error (docs/models/charge-stability.md).
+ */
+export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
+  ...TRANSITION_FAMILY_CLASSICAL,
+  alongHalfLength: 3,
+  levelRows: true,
+  splitAtTriplePoints: true,
+  robust: true,
+  histogramPower: 1,
+  familyShare: 0.06,
+  familySeparation: [20, 12],
+  crestWidth: 0.6,
+  reestimatePasses: 1,
+  borderMinLength: 7,
+};
+/** v1: v0 with a second pass re-estimating the family directions from the long chains. */
+export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, reestimatePasses: 2 };
+/** v2: v0 with a shorter matched filter (±2 px along the lines): less blur where a line bends or ends at a triple point. */
+export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, alongHalfLength: 2 };
+/** v3: the ±2 px matched filter and two re-estimation passes. */
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, reestimatePasses: 2 };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
