@@ -63,16 +63,15 @@ export interface TransitionFamilyOptions {
   familySeparation: [number, number];
   /** Sensor read-out: a chain whose evidence 2 px either side is above this fraction of its centre is a broad crest of the sensor's ramp, not a step (0: no test). */
   crestWidth: number;
-  /** Transport read-out: Gaussian σ of the ridge evidence and of the direction estimate, pixels (0: `smoothing` and DIRECTION_SCALE.transport). */
-  transportScale: number;
   /** Passes that re-estimate each family direction from the total-least-squares directions of its long chains (0: none). */
   reestimatePasses: number;
-  /** Shortest piece kept when a segment is cut at triple points, pixels (0: `minLength`). */
-  minPieceLength: number;
-  /** Largest gap along a line over which collinear chains of one family are joined, pixels (0: no joining). */
-  mergeGap: number;
   /** Shortest segment reported when one end is at the map's border, pixels (0: `minLength`). */
   borderMinLength: number;
+  /**
+   * Transport: Gaussian σ of the ridge evidence, pixels (empty: `smoothing`); with several, the whole detection runs
+   * at each and the result whose weaker family has the longest total segment length is kept.
+   */
+  transportScales: number[];
 }
 
 /**
@@ -95,11 +94,9 @@ export const TRANSITION_FAMILY_CLASSICAL: TransitionFamilyOptions = {
   familyShare: 0.12,
   familySeparation: [12, 12],
   crestWidth: 0,
-  transportScale: 0,
   reestimatePasses: 0,
-  minPieceLength: 0,
-  mergeGap: 0,
   borderMinLength: 0,
+  transportScales: [],
 };
 /**
  * v0: the full pipeline (scan-line levelling, in-row jump removal, linear-weight histogram, crest test, triple-point
@@ -122,10 +119,10 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
 };
 /** v1: v0 with a second pass re-estimating the family directions from the long chains. */
 export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, reestimatePasses: 2 };
-/** v2: v0 with a shorter matched filter (±2 px along the lines): less blur where a line bends or ends at a triple point. */
-export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, alongHalfLength: 2 };
-/** v3: the ±2 px matched filter and two re-estimation passes. */
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, reestimatePasses: 2 };
+/** v2: v1 with a shorter matched filter (±2 px along the lines): less blur where a line ends at a triple point. */
+export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, alongHalfLength: 2 };
+/** v3: v2 with the transport ridge scale chosen per map from σ = 1 and 2 px (thermally broadened lines). */
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, transportScales: [1, 2] };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
@@ -148,8 +145,6 @@ const REESTIMATE_TOLERANCE = 15;
 const JUMP_ROW_SIGMAS = 1.5;
 const JUMP_ROWS = 2;
 const JUMP_EXCLUDED_DEGREES = 8;
-/** Largest difference of median offsets across the line for two chains to be joined (mergeGap), pixels. */
-const MERGE_OFFSET = 1;
 /** Distance from the map's edge within which a segment end counts as clipped by the window (borderMinLength), pixels. */
 const BORDER_MARGIN = 4;
 /** Orientation histogram resolution, bins over [0, π). */
@@ -632,42 +627,6 @@ function chainSegment(members: LinePixel[], theta: number, robust: boolean): Seg
   return [lo * tx + rho * nx, lo * ty + rho * ny, hi * tx + rho * nx, hi * ty + rho * ny];
 }
 
-/**
- * Chains of one family that lie on one line (median offsets within MERGE_OFFSET px) with at most `gap` px between
- * their ends along it are joined: NMS positions jitter by more than the chaining's offset tolerance on noisy
- * lines, which breaks one transition into fragments too short to report.
- */
-function mergeCollinearChains(list: LinePixel[][], theta: number, gap: number): LinePixel[][] {
-  const nx = -Math.sin(theta);
-  const ny = Math.cos(theta);
-  const tx = Math.cos(theta);
-  const ty = Math.sin(theta);
-  const items = list.map((members) => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const p of members) {
-      const s = p.x * tx + p.y * ty;
-      lo = Math.min(lo, s);
-      hi = Math.max(hi, s);
-    }
-    return { members, rho: median(members.map((p) => p.x * nx + p.y * ny)), lo, hi };
-  });
-  items.sort((a, b) => a.lo - b.lo);
-  const out: typeof items = [];
-  for (const item of items) {
-    const target = out.find((o) => Math.abs(o.rho - item.rho) <= MERGE_OFFSET && item.lo - o.hi <= gap && item.lo - o.hi >= -1);
-    if (!target) {
-      out.push({ ...item, members: item.members.slice() });
-      continue;
-    }
-    const weight = target.members.length;
-    target.members.push(...item.members);
-    target.rho = (target.rho * weight + item.rho * item.members.length) / target.members.length;
-    target.hi = Math.max(target.hi, item.hi);
-  }
-  return out.map((o) => o.members);
-}
-
 /** True when an end of the segment lies within BORDER_MARGIN px of the map's edge (a line clipped by the window). */
 function touchesBorder(s: Segment, rows: number, cols: number): boolean {
   const near = (x: number, y: number): boolean => x < BORDER_MARGIN || y < BORDER_MARGIN || x > cols - 1 - BORDER_MARGIN || y > rows - 1 - BORDER_MARGIN;
@@ -725,15 +684,40 @@ export interface TransitionFamilyResult {
   readout: 'sensor' | 'transport';
 }
 
+/**
+ * Transport maps with several `transportScales`: the detection at each σ, keeping the one whose weaker family has
+ * the longest total segment length. Thermally broadened transport lines (kT up to ~0.1 E_C) are traced only at a σ
+ * near their width, sharp ones best at σ = 1; a double dot has two families, so the right scale is the one at which
+ * both are traced (Lindeberg, IJCV 30, 117 (1998): ridges are detected at the scale that matches their width; here
+ * the scale is chosen by the detection it gives rather than by a normalised-derivative maximum, which on these maps
+ * was pulled to large σ by the bright triple points).
+ */
+function atBestTransportScale(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
+  let best: TransitionFamilyResult | null = null;
+  let bestLength = -1;
+  for (const scale of options.transportScales) {
+    const result = detectTransitionFamilies(data, rows, cols, { ...options, transportScales: [scale] });
+    const lengths = result.directions.map(() => 0);
+    for (const f of result.segments) lengths[f.family] = lengths[f.family]! + segLength(f.segment);
+    // One family found: its weaker "family" is the missing one, length 0.
+    const weaker = lengths.length >= 2 ? Math.min(...lengths) : 0;
+    if (weaker > bestLength) {
+      best = result;
+      bestLength = weaker;
+    }
+  }
+  return best!;
+}
+
 /** Transition segments of a rows × cols map (steps 1–6 of the header). */
 export function detectTransitionFamilies(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
   let flat = background(data, rows, cols, options.levelRows);
   const transport = looksLikeTransport(gaussianBlur(flat, rows, cols, 1));
   if (options.robust && !transport) flat = removeRowJumps(flat, rows, cols);
-  const smoothing = transport && options.transportScale > 0 ? options.transportScale : options.smoothing;
-  const smooth = gaussianBlur(flat, rows, cols, smoothing);
-  const d = derivatives(smooth, rows, cols);
-  const scale = transport ? (options.transportScale > 0 ? options.transportScale : DIRECTION_SCALE.transport) : DIRECTION_SCALE.sensor;
+  if (transport && options.transportScales.length > 1) return atBestTransportScale(data, rows, cols, options);
+  const smoothing = transport && options.transportScales.length === 1 ? options.transportScales[0]! : options.smoothing;
+  const d = derivatives(gaussianBlur(flat, rows, cols, smoothing), rows, cols);
+  const scale = transport ? Math.max(smoothing, DIRECTION_SCALE.transport) : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
   const directions = familyDirections(scale === smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
   const sigma = whiteNoiseSigma(flat, rows, cols);
@@ -745,7 +729,7 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     const familyChains = (t: number): LinePixel[][] => {
       crossResponse(d, t, transport, response);
       const noise = Math.max(sigma * evidenceNoiseGain(t, transport, { ...options, smoothing }), 1e-300);
-      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, options);
+      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, { ...options, smoothing });
       familyAvg = avg;
       return chains(pixels, options);
     };
@@ -770,8 +754,8 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
       directions[family] = theta;
       found1 = familyChains(theta);
     }
-    const kept = found1.filter((members) => members.length >= 3);
-    for (const members of options.mergeGap > 0 ? mergeCollinearChains(kept, theta, options.mergeGap) : kept) {
+    for (const members of found1) {
+      if (members.length < 3) continue;
       if (!transport && options.crestWidth > 0 && isBroadCrest(members, familyAvg, rows, cols, theta, options.crestWidth)) continue;
       const segment = chainSegment(members, theta, options.robust);
       if (segLength(segment) < (options.borderMinLength > 0 && touchesBorder(segment, rows, cols) ? options.borderMinLength : options.minLength)) continue;
@@ -792,6 +776,6 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     return 0;
   });
   found = found.filter((f) => f.strength >= options.relative * references[f.family]!);
-  if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, (piece) => (options.borderMinLength > 0 && touchesBorder(piece, rows, cols) ? options.borderMinLength : options.minPieceLength > 0 ? options.minPieceLength : options.minLength));
+  if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, (piece) => (options.borderMinLength > 0 && touchesBorder(piece, rows, cols) ? options.borderMinLength : options.minLength));
   return { segments: found, directions, readout: transport ? 'transport' : 'sensor' };
 }
