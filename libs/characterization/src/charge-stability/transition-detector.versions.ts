@@ -1,9 +1,10 @@
 // The four versions of charge-stability-diagram-transition-detector and why they differ (issue #4). All run the
 // full family pipeline of transition-family-detector.model.ts (scan-line levelling and in-row jump removal,
 // linear-weight direction histogram, crest test, triple-point splitting, chain re-estimation, 7 px pieces at the
-// border); they differ in the matched-filter length along the lines (±3 or ±2 px) and in the passes that
-// re-estimate the family directions from long chains (1 or 2). Their tuning F1 (0.916–0.918 over 300 tuning maps)
-// differ by less than the sampling error; see docs/models/charge-stability.md.
+// border); they differ in the matched-filter length along the lines (±3 or ±2 px), in the passes that re-estimate
+// the family directions from long chains (1 or 2) and, v3 only, in the transport ridge scale chosen per map (σ 1 or
+// 2 px). Tuning F1 over 300 tuning maps: v0 0.916, v1 0.917, v2 0.918 (apart by less than the sampling error), v3
+// 0.920; held out v0 0.897, v1 0.901, v2 0.903, v3 0.912 (docs/models/charge-stability.md).
 import type { Segment } from './transition-line-score.js';
 import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
 
@@ -33,14 +34,14 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v2',
     name: 'Transition-line detector v2',
-    method: 'v0 with a shorter matched filter, ±2 px along the lines instead of ±3 (less blur where a line ends at a triple point; fewer false segments on tuning maps).',
+    method: 'v1 with a shorter matched filter, ±2 px along the lines instead of ±3 (less blur where a line ends at a triple point; fewer false segments on tuning maps).',
     released: '2024-09-01T00:00:00Z',
     options: TRANSITION_FAMILY_V2,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v3',
     name: 'Transition-line detector v3',
-    method: 'v2 with the second re-estimation pass of v1: ±2 px matched filter and two passes re-estimating the family directions from long chains.',
+    method: 'v2 plus a ridge scale chosen per transport map: the detection runs at Gaussian σ 1 and 2 px and keeps the result whose weaker line family is traced longest (thermally broadened transport lines are traced only near their width).',
     released: '2025-03-01T00:00:00Z',
     options: TRANSITION_FAMILY_V3,
   },

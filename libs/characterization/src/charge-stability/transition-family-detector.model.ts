@@ -1,8 +1,10 @@
 // Charge-transition segments by line family (all versions v0–v3 of the transition-line detector; they share every
-// step below and differ only in `alongHalfLength` and `reestimatePasses`, see transition-detector.versions.ts).
+// step below and differ only in `alongHalfLength`, `reestimatePasses` and `transportScales`, see transition-detector.versions.ts).
 // In the constant-interaction model every addition line of one dot is parallel to the others (its direction is
 // ⟂ ∇[U(N + e_j) − U(N)] = −Aᵀ E_C e_j, independent of N; van der Wiel et al., Rev. Mod. Phys. 75, 1 (2003),
 // Eq. 2), so a map holds at most three line directions (dot 1, dot 2, interdot). The detector:
+// 0. `transportScales` (v3): on transport maps the whole detection runs at σ = 1 and 2 px and the result whose weaker
+//    family is traced longest is kept (thermally broadened ridges; Lindeberg 1998 on ridge scale, see atBestTransportScale).
 // 1. Background: plane removed; read-out recognised from the grey levels (transport: median near the floor).
 //    `levelRows`: each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
@@ -100,9 +102,9 @@ export const TRANSITION_FAMILY_CLASSICAL: TransitionFamilyOptions = {
 };
 /**
  * v0: the full pipeline (scan-line levelling, in-row jump removal, linear-weight histogram, crest test, triple-point
- * splitting, one re-estimation pass, ±3 px matched filter, 7 px pieces at the border). The versions differ only in
- * the matched-filter length and the number of re-estimation passes; their tuning F1 differ by less than the
- * sampling error (docs/models/charge-stability.md).
+ * splitting, one re-estimation pass, ±3 px matched filter, 7 px pieces at the border). v1 and v2 differ in the
+ * re-estimation passes and the matched-filter length, v3 adds the transport scale choice; v0–v2's tuning F1
+ * differ by less than the sampling error (docs/models/charge-stability.md).
  */
 export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   ...TRANSITION_FAMILY_CLASSICAL,
@@ -134,13 +136,13 @@ const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 const TRANSPORT_MEDIAN_POSITION = 0.33;
 /** Running-median window along the fast axis for residual sensor jumps, pixels. */
 const JUMP_WINDOW = 15;
-/** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
+/** `robust`: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
 const OWN_DIRECTION_MIN_PIXELS = 12;
 const OWN_DIRECTION_TOLERANCE = 5;
-/** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
+/** Re-estimation passes: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = 15;
 const REESTIMATE_TOLERANCE = 15;
-/** v3, sensor: row offsets that mark a map with charge jumps, and the band around horizontal then left out of the
+/** `robust`: row offsets that mark a map with charge jumps, and the band around horizontal then left out of the
  * direction histogram (jump edges run along the fast axis and would otherwise form a false family), degrees. */
 const JUMP_ROW_SIGMAS = 1.5;
 const JUMP_ROWS = 2;
@@ -368,7 +370,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     orientation[i] = t;
   }
   // Orientations of pixels above 3 × the median strength; when curvature is everywhere (a sensor map whose cells are
-  // all flank, v3) no pixel passes that, so the strongest 10 % are used instead.
+  // all flank; `robust`) no pixel passes that, so the strongest 10 % are used instead.
   const level = robust ? Math.min(median(strength), quantile(strength, 0.9) / 3 * (1 - 1e-9)) : median(strength);
   const hist = new Float64Array(ORIENTATION_BINS);
   for (let i = 0; i < n; i++) {
@@ -709,7 +711,7 @@ function atBestTransportScale(data: Float64Array, rows: number, cols: number, op
   return best!;
 }
 
-/** Transition segments of a rows × cols map (steps 1–6 of the header). */
+/** Transition segments of a rows × cols map (steps 0–5 of the header). */
 export function detectTransitionFamilies(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
   let flat = background(data, rows, cols, options.levelRows);
   const transport = looksLikeTransport(gaussianBlur(flat, rows, cols, 1));
