@@ -1,7 +1,7 @@
 // Diagnostics of the transition-line detector on TUNING seeds only (TUNE_FIRST, TUNE_COUNT, TUNE_VERSION, TUNE_OPTIONS,
 // DIAG_VERBOSE=1): why each counted truth segment is missed (no detection with or without its family found, angle, offset, endpoint).
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
-import { countLineMatches, MIN_TRUTH_LENGTH, type Segment } from '../libs/characterization/src/charge-stability/transition-line-score.js';
+import { countLineMatches, isCountedTruth, type Segment } from '../libs/characterization/src/charge-stability/transition-line-score.js';
 import { detectTransitionFamilies } from '../libs/characterization/src/charge-stability/transition-family-detector.model.js';
 import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
 
@@ -16,7 +16,7 @@ for (let seed = first; seed < first + count; seed++) {
   const d = generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' });
   const segments = transitionLineSegments({ ...version, options: { ...version.options, ...overrides } }, d.data, 128, 128);
   const dirs = detectTransitionFamilies(d.data, 128, 128, { ...version.options, ...overrides }).directions;
-  const counted = d.segments.filter((t) => t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH);
+  const counted = d.segments.filter((t) => isCountedTruth(t));
   for (const t of counted) {
     const c = countLineMatches(segments, [t]);
     if (c.hits) continue;

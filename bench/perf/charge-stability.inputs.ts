@@ -1,5 +1,5 @@
 // Realistic nominal inputs for the per-model latency benchmark of the charge-stability-diagram models (issue #4).
-import { DOUBLE_DOT_CLASSIFIER_VERSIONS, LISTED_CLASSIFIER_IDS } from '#qdc/characterization';
+import { DOUBLE_DOT_CLASSIFIER_VERSIONS, LISTED_CLASSIFIER_IDS, LISTED_TRANSITION_IDS } from '#qdc/characterization';
 import { benchmarkSeeds, generateChargeStabilityDiagram } from '#qdc/device-physics';
 import type { PerfInput } from './model-latency.js';
 
@@ -18,5 +18,7 @@ export function perfInputs(): PerfInput[] {
     inputs: benchmarkSeeds(16).map((seed) => ({ shape: [v.size, v.size], data: generateChargeStabilityDiagram(seed, { rows: v.size, cols: v.size }).data })),
     ...(v.size === 16 ? { targetMicros: SCREEN_TARGET_MICROS } : {}),
   }));
-  return [...classifiers, segmenter];
+  const maps = benchmarkSeeds(8, 700_000).map((seed) => ({ shape: [128, 128], data: generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' }).data }));
+  const transition = LISTED_TRANSITION_IDS.map((id) => ({ model: id, note: 'simulated (128,128) double-dot maps, sensor and transport', inputs: maps }));
+  return [...classifiers, segmenter, ...transition];
 }

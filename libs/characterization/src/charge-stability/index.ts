@@ -15,7 +15,7 @@ import { CLASSIFIER_V1_48X48_WEIGHTS } from './weights/charge-stability-diagram-
 
 export { classifyDoubleDotPatch, createDoubleDotClassifier, DOUBLE_DOT_THRESHOLD, type DoubleDotClassification, type DoubleDotClassifier } from './double-dot-classifier.model.js';
 export { patchFeatures, createPatchWorkspace, PATCH_FEATURE_COUNT, ORIENTATION_BINS } from './csd-patch-features.js';
-export { countLineMatches, lineF1, LINE_MATCH_PX, LINE_MATCH_DEGREES, MIN_TRUTH_LENGTH, type LineCounts, type Segment, type TruthSegment } from './transition-line-score.js';
+export { countLineMatches, lineF1, LINE_MATCH_PX, LINE_MATCH_DEGREES, MIN_TRUTH_LENGTH, MIN_TRUTH_VISIBILITY, isCountedTruth, type LineCounts, type Segment, type TruthSegment } from './transition-line-score.js';
 export { SEGMENTER_ENTRIES } from './segmenter.entries.js';
 export { segmentChargeRegions, boundaryEvidence, CHARGE_REGION_DEFAULTS, type ChargeRegionOptions, type ChargeRegionSegmentation } from './charge-region-segmenter.model.js';
 export { regionIoUs, meanRegionIoU, MIN_TRUTH_REGION_AREA } from './charge-region-score.js';

@@ -1,9 +1,10 @@
-// The four versions of charge-stability-diagram-transition-detector and why they differ (issue #4):
-// v0 classical: derivative across the histogram directions, non-maximum suppression, hysteresis, chaining;
-// v1 v0 + an oriented matched filter (average along the lines) and a per-family relative strength filter;
-// v2 v1 + scan-line levelling against sensor jumps + segments cut at triple points;
-// v3 v2 + fast-axis jump removal inside rows, transport directions re-estimated from chains, per-segment angle,
-//    linear-weight direction histogram, broad-crest (sensor ramp) test, transport families ≥ 20° apart.
+// The four versions of charge-stability-diagram-transition-detector and why they differ (issue #4). All run the
+// full family pipeline of transition-family-detector.model.ts (scan-line levelling and in-row jump removal,
+// linear-weight direction histogram, crest test, triple-point splitting, chain re-estimation, 7 px pieces at the
+// border); they differ in the matched-filter length along the lines (±3 or ±2 px), in the passes that re-estimate
+// the family directions from long chains (1 or 2) and, v3 only, in the transport ridge scale chosen per map (σ 1 or
+// 2 px). Tuning F1 over 300 tuning maps: v0 0.916, v1 0.917, v2 0.918 (apart by less than the sampling error), v3
+// 0.920; held out v0 0.897, v1 0.901, v2 0.903, v3 0.912 (docs/models/charge-stability.md).
 import type { Segment } from './transition-line-score.js';
 import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
 
@@ -19,28 +20,28 @@ export const TRANSITION_DETECTOR_VERSIONS: readonly TransitionDetectorVersion[] 
   {
     id: 'charge-stability-diagram-transition-detector-v0',
     name: 'Transition-line detector v0',
-    method: 'Classical edge/ridge detection: line-family directions from a Hessian orientation histogram; first (sensor steps) or second (transport ridges) Gaussian derivative across each family, non-maximum suppression, hysteresis, chaining along the family direction split at offset jumps.',
+    method: 'Line families from a Hessian orientation histogram (all addition lines of one dot are parallel); first (sensor steps) or second (transport ridges) Gaussian derivative across each family averaged ±3 px along it (oriented matched filter), minus the mean ±4 px across; non-maximum suppression, hysteresis in white-noise units, chaining split at honeycomb offsets; scan-line levelling and in-row jump removal against sensor charge jumps; sensor ramp crests dropped; one pass re-estimating each family direction from its long chains; segments cut at triple points.',
     released: '2023-06-01T00:00:00Z',
     options: TRANSITION_FAMILY_V0,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v1',
     name: 'Transition-line detector v1',
-    method: 'v0 plus an oriented matched filter (derivative across, averaged ±3 px along the lines) and a per-family relative strength filter (addition lines of one dot share their step height).',
+    method: 'v0 with a second pass re-estimating each family direction from the total-least-squares directions of its long chains (slower; direction errors of broad transport ridges shrink further).',
     released: '2024-01-15T00:00:00Z',
     options: TRANSITION_FAMILY_V1,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v2',
     name: 'Transition-line detector v2',
-    method: 'v1 plus scan-line levelling (row offsets from the median row difference) against sensor charge jumps and telegraph offsets, and honeycomb-aware splitting: segments are cut where a line of another family crosses or ends (triple points).',
+    method: 'v1 with a shorter matched filter, ±2 px along the lines instead of ±3 (less blur where a line ends at a triple point; fewer false segments on tuning maps).',
     released: '2024-09-01T00:00:00Z',
     options: TRANSITION_FAMILY_V2,
   },
   {
     id: 'charge-stability-diagram-transition-detector-v3',
     name: 'Transition-line detector v3',
-    method: 'v2 plus removal of the part of a sensor jump left inside one row (running median along the fast axis) and, when rows are offset by jumps or telegraph noise, no family direction within 8° of the fast axis; family directions re-estimated from the total-least-squares directions of long chains, and a per-segment direction (kept within 5° of its family); family directions from a linearly weighted orientation histogram (weaker dot families kept; transport families ≥ 20° apart), and sensor chains on a broad crest of the derivative (the sensor ramp’s steepest slope mid-cell) dropped instead of v1’s relative strength filter (sensor steps differ across the map with the sensor’s place on its Coulomb peak).',
+    method: 'v2 plus a ridge scale chosen per transport map: the detection runs at Gaussian σ 1 and 2 px and keeps the result whose weaker line family is traced longest (thermally broadened transport lines are traced only near their width).',
     released: '2025-03-01T00:00:00Z',
     options: TRANSITION_FAMILY_V3,
   },

@@ -1,34 +1,38 @@
-// Charge-transition segments by line family (all versions v0–v3 of the transition-line detector).
+// Charge-transition segments by line family (all versions v0–v3 of the transition-line detector; they share every
+// step below and differ only in `alongHalfLength`, `reestimatePasses` and `transportScales`, see transition-detector.versions.ts).
 // In the constant-interaction model every addition line of one dot is parallel to the others (its direction is
 // ⟂ ∇[U(N + e_j) − U(N)] = −Aᵀ E_C e_j, independent of N; van der Wiel et al., Rev. Mod. Phys. 75, 1 (2003),
 // Eq. 2), so a map holds at most three line directions (dot 1, dot 2, interdot). The detector:
+// 0. `transportScales` (v3): on transport maps the whole detection runs at σ = 1 and 2 px and the result whose weaker
+//    family is traced longest is kept (thermally broadened ridges; Lindeberg 1998 on ridge scale, see atBestTransportScale).
 // 1. Background: plane removed; read-out recognised from the grey levels (transport: median near the floor).
-//    `levelRows` (v2+): each row shifted by the median difference to the row before (scan-line levelling as in
+//    `levelRows`: each row shifted by the median difference to the row before (scan-line levelling as in
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
-//    `robust` (v3): the part of a jump left inside one row is removed by a running median along the fast axis,
+//    `robust`: the part of a jump left inside one row is removed by a running median along the fast axis,
 //    and when rows are offset (jumps, telegraph; either read-out) orientations within 8° of the fast axis are left
 //    out of step 2.
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
-//    the sensor's smooth ramp), weighted by strength^`histogramPower` (v0–v2: squared, so the strongest family
-//    dominates; v3: linear, so a dot with smaller steps keeps its share), up to three peaks (two for transport:
-//    interdot lines carry no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (v3 transport:
-//    20°, the simulator's "different slopes"; broad transport ridges otherwise put a spurious peak between the
-//    families), each refined by a squared-strength-weighted circular mean of nearby orientations (structure-tensor
-//    style, Bigün & Granlund 1987). v3 re-estimates the directions from the TLS directions of long chains.
+//    the sensor's smooth ramp), weighted by strength^`histogramPower` (2: the strongest family dominates; 1, all
+//    versions: a dot with smaller steps keeps its share), up to three peaks (two for transport: interdot lines carry
+//    no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (transport: 20°, the simulator's
+//    "different slopes"; broad transport ridges otherwise put a spurious peak between the families), each refined
+//    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
+//    1987); then `reestimatePasses` times re-estimated from the total-least-squares directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
-//    IJCV 30, 117 (1998)) derivative across the lines; v1+ average it along the lines over ±alongHalfLength px
-//    (an oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
+//    IJCV 30, 117 (1998)) derivative across the lines, averaged along the lines over ±alongHalfLength px (an
+//    oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
 //    non-maximum suppression across the line with sub-pixel position, hysteresis in units of the evidence noise
 //    (white-noise σ from the Laplacian MAD times the filter's L2 gain).
 // 4. Chains: line pixels linked along the family direction (gaps ≤ `gap`), split where their offset jumps (the
-//    honeycomb shift at a triple point); each chain is one segment at the family angle (v3: its own TLS angle when
-//    within 5°). v1+: chains weaker than `relative` × the family's strong lines are dropped (all addition lines of
-//    one dot have about the same step or height). v3, sensor: chains on a broad crest of the oriented derivative are
-//    dropped (`crestWidth`): the sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band
-//    several pixels wide, which the |derivative| otherwise reports as a line between two true ones; since steps
-//    are much smaller where the sensor sits low on its peak, v3 has no relative strength filter (`relative` 0).
-// 5. `splitAtTriplePoints` (v2+): segments cut where a segment of another family crosses or ends on them, since
-//    addition lines end at triple points (van der Wiel Fig. 4).
+//    honeycomb shift at a triple point); each chain is one segment at its own TLS angle when within 5° of the
+//    family (`robust`). `relative` (0 in all versions): chains weaker than that fraction of the family's strong
+//    lines dropped. Sensor: chains on a broad crest of the oriented derivative are dropped (`crestWidth`): the
+//    sensor's ramp along its cosh⁻² flank has its steepest slope mid-cell in a band several pixels wide, which the
+//    |derivative| otherwise reports as a line between two true ones.
+// 5. `splitAtTriplePoints`: segments cut where a segment of another family crosses or ends on them, since
+//    addition lines end at triple points (van der Wiel Fig. 4). Pieces need `minLength` px, or `borderMinLength`
+//    when an end is at the map's border: a line clipped by the window also loses the last ~3 px of evidence to the
+//    filters' support, so a truth segment of 10 px there is seen as 7–8 px.
 // Output: segments [x1, y1, x2, y2], x = column, y = row.
 import { gaussianBlur } from './gaussian-blur.js';
 import { selectInPlace } from '../signal/order-statistics.js';
@@ -61,10 +65,22 @@ export interface TransitionFamilyOptions {
   familySeparation: [number, number];
   /** Sensor read-out: a chain whose evidence 2 px either side is above this fraction of its centre is a broad crest of the sensor's ramp, not a step (0: no test). */
   crestWidth: number;
+  /** Passes that re-estimate each family direction from the total-least-squares directions of its long chains (0: none). */
+  reestimatePasses: number;
+  /** Shortest segment reported when one end is at the map's border, pixels (0: `minLength`). */
+  borderMinLength: number;
+  /**
+   * Transport: Gaussian σ of the ridge evidence, pixels (empty: `smoothing`); with several, the whole detection runs
+   * at each and the result whose weaker family has the longest total segment length is kept.
+   */
+  transportScales: number[];
 }
 
-/** v0: the classical pipeline — no averaging along the lines, no strength filter, no levelling or splitting. */
-export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
+/**
+ * The classical pipeline with every later addition off: no averaging along the lines, no strength filter, no
+ * levelling, splitting, re-estimation or crest test. Not served; the versions below are built on it.
+ */
+export const TRANSITION_FAMILY_CLASSICAL: TransitionFamilyOptions = {
   smoothing: 1,
   alongHalfLength: 0,
   high: 7,
@@ -80,10 +96,35 @@ export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
   familyShare: 0.12,
   familySeparation: [12, 12],
   crestWidth: 0,
+  reestimatePasses: 0,
+  borderMinLength: 0,
+  transportScales: [],
 };
-export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, alongHalfLength: 3, relative: 0.4 };
-export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, levelRows: true, splitAtTriplePoints: true };
-export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, robust: true, histogramPower: 1, familyShare: 0.06, crestWidth: 0.6, relative: 0, familySeparation: [20, 12] };
+/**
+ * v0: the full pipeline (scan-line levelling, in-row jump removal, linear-weight histogram, crest test, triple-point
+ * splitting, one re-estimation pass, ±3 px matched filter, 7 px pieces at the border). v1 and v2 differ in the
+ * re-estimation passes and the matched-filter length, v3 adds the transport scale choice; v0–v2's tuning F1
+ * differ by less than the sampling error (docs/models/charge-stability.md).
+ */
+export const TRANSITION_FAMILY_V0: TransitionFamilyOptions = {
+  ...TRANSITION_FAMILY_CLASSICAL,
+  alongHalfLength: 3,
+  levelRows: true,
+  splitAtTriplePoints: true,
+  robust: true,
+  histogramPower: 1,
+  familyShare: 0.06,
+  familySeparation: [20, 12],
+  crestWidth: 0.6,
+  reestimatePasses: 1,
+  borderMinLength: 7,
+};
+/** v1: v0 with a second pass re-estimating the family directions from the long chains. */
+export const TRANSITION_FAMILY_V1: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V0, reestimatePasses: 2 };
+/** v2: v1 with a shorter matched filter (±2 px along the lines): less blur where a line ends at a triple point. */
+export const TRANSITION_FAMILY_V2: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V1, alongHalfLength: 2 };
+/** v3: v2 with the transport ridge scale chosen per map from σ = 1 and 2 px (thermally broadened lines). */
+export const TRANSITION_FAMILY_V3: TransitionFamilyOptions = { ...TRANSITION_FAMILY_V2, transportScales: [1, 2] };
 
 /** Distance of the background samples either side of a line, pixels (wider than a thermally broadened step). */
 const ACROSS_OFFSET = 4;
@@ -95,17 +136,19 @@ const DIRECTION_SCALE = { sensor: 1, transport: 2 };
 const TRANSPORT_MEDIAN_POSITION = 0.33;
 /** Running-median window along the fast axis for residual sensor jumps, pixels. */
 const JUMP_WINDOW = 15;
-/** v3: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
+/** `robust`: a chain of at least this many pixels takes its own total-least-squares direction when within this many degrees of its family. */
 const OWN_DIRECTION_MIN_PIXELS = 12;
 const OWN_DIRECTION_TOLERANCE = 5;
-/** v3: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
+/** Re-estimation passes: chains used to re-estimate a family direction (pixels) and how far from the first estimate they may lie (degrees). */
 const REESTIMATE_MIN_PIXELS = 15;
 const REESTIMATE_TOLERANCE = 15;
-/** v3, sensor: row offsets that mark a map with charge jumps, and the band around horizontal then left out of the
+/** `robust`: row offsets that mark a map with charge jumps, and the band around horizontal then left out of the
  * direction histogram (jump edges run along the fast axis and would otherwise form a false family), degrees. */
 const JUMP_ROW_SIGMAS = 1.5;
 const JUMP_ROWS = 2;
 const JUMP_EXCLUDED_DEGREES = 8;
+/** Distance from the map's edge within which a segment end counts as clipped by the window (borderMinLength), pixels. */
+const BORDER_MARGIN = 4;
 /** Orientation histogram resolution, bins over [0, π). */
 const ORIENTATION_BINS = 90;
 
@@ -327,7 +370,7 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     orientation[i] = t;
   }
   // Orientations of pixels above 3 × the median strength; when curvature is everywhere (a sensor map whose cells are
-  // all flank, v3) no pixel passes that, so the strongest 10 % are used instead.
+  // all flank; `robust`) no pixel passes that, so the strongest 10 % are used instead.
   const level = robust ? Math.min(median(strength), quantile(strength, 0.9) / 3 * (1 - 1e-9)) : median(strength);
   const hist = new Float64Array(ORIENTATION_BINS);
   for (let i = 0; i < n; i++) {
@@ -586,6 +629,12 @@ function chainSegment(members: LinePixel[], theta: number, robust: boolean): Seg
   return [lo * tx + rho * nx, lo * ty + rho * ny, hi * tx + rho * nx, hi * ty + rho * ny];
 }
 
+/** True when an end of the segment lies within BORDER_MARGIN px of the map's edge (a line clipped by the window). */
+function touchesBorder(s: Segment, rows: number, cols: number): boolean {
+  const near = (x: number, y: number): boolean => x < BORDER_MARGIN || y < BORDER_MARGIN || x > cols - 1 - BORDER_MARGIN || y > rows - 1 - BORDER_MARGIN;
+  return near(s[0], s[1]) || near(s[2], s[3]);
+}
+
 const segLength = (s: Segment): number => Math.hypot(s[2] - s[0], s[3] - s[1]);
 
 /** Parameter along `a` where the infinite line through `b` crosses it, or null when (nearly) parallel. */
@@ -605,7 +654,7 @@ function crossing(a: Segment, b: Segment): number | null {
 }
 
 /** Step 5: cut each segment where a segment of another family crosses or ends on it. */
-function splitAtTriplePoints(found: FamilySegment[], minLength: number): FamilySegment[] {
+function splitAtTriplePoints(found: FamilySegment[], minLength: (piece: Segment) => number): FamilySegment[] {
   const out: FamilySegment[] = [];
   for (const f of found) {
     const len = segLength(f.segment);
@@ -624,7 +673,7 @@ function splitAtTriplePoints(found: FamilySegment[], minLength: number): FamilyS
       const a = bounds[k]!;
       const b = bounds[k + 1]!;
       const piece: Segment = [x1 + a * (x2 - x1), y1 + a * (y2 - y1), x1 + b * (x2 - x1), y1 + b * (y2 - y1)];
-      if (segLength(piece) >= minLength) out.push({ ...f, segment: piece });
+      if (segLength(piece) >= minLength(piece)) out.push({ ...f, segment: piece });
     }
   }
   return out;
@@ -637,16 +686,42 @@ export interface TransitionFamilyResult {
   readout: 'sensor' | 'transport';
 }
 
-/** Transition segments of a rows × cols map (steps 1–6 of the header). */
+/**
+ * Transport maps with several `transportScales`: the detection at each σ, keeping the one whose weaker family has
+ * the longest total segment length. Thermally broadened transport lines (kT up to ~0.1 E_C) are traced only at a σ
+ * near their width, sharp ones best at σ = 1; a double dot has two families, so the right scale is the one at which
+ * both are traced (Lindeberg, IJCV 30, 117 (1998): ridges are detected at the scale that matches their width; here
+ * the scale is chosen by the detection it gives rather than by a normalised-derivative maximum, which on these maps
+ * was pulled to large σ by the bright triple points).
+ */
+function atBestTransportScale(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
+  let best: TransitionFamilyResult | null = null;
+  let bestLength = -1;
+  for (const scale of options.transportScales) {
+    const result = detectTransitionFamilies(data, rows, cols, { ...options, transportScales: [scale] });
+    const lengths = result.directions.map(() => 0);
+    for (const f of result.segments) lengths[f.family] = lengths[f.family]! + segLength(f.segment);
+    // One family found: its weaker "family" is the missing one, length 0.
+    const weaker = lengths.length >= 2 ? Math.min(...lengths) : 0;
+    if (weaker > bestLength) {
+      best = result;
+      bestLength = weaker;
+    }
+  }
+  return best!;
+}
+
+/** Transition segments of a rows × cols map (steps 0–5 of the header). */
 export function detectTransitionFamilies(data: Float64Array, rows: number, cols: number, options: TransitionFamilyOptions): TransitionFamilyResult {
   let flat = background(data, rows, cols, options.levelRows);
   const transport = looksLikeTransport(gaussianBlur(flat, rows, cols, 1));
   if (options.robust && !transport) flat = removeRowJumps(flat, rows, cols);
-  const smooth = gaussianBlur(flat, rows, cols, options.smoothing);
-  const d = derivatives(smooth, rows, cols);
-  const scale = transport ? DIRECTION_SCALE.transport : DIRECTION_SCALE.sensor;
+  if (transport && options.transportScales.length > 1) return atBestTransportScale(data, rows, cols, options);
+  const smoothing = transport && options.transportScales.length === 1 ? options.transportScales[0]! : options.smoothing;
+  const d = derivatives(gaussianBlur(flat, rows, cols, smoothing), rows, cols);
+  const scale = transport ? Math.max(smoothing, DIRECTION_SCALE.transport) : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === options.smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
+  const directions = familyDirections(scale === smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
@@ -655,14 +730,14 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     let familyAvg: Float64Array = new Float64Array(0);
     const familyChains = (t: number): LinePixel[][] => {
       crossResponse(d, t, transport, response);
-      const noise = Math.max(sigma * evidenceNoiseGain(t, transport, options), 1e-300);
-      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, options);
+      const noise = Math.max(sigma * evidenceNoiseGain(t, transport, { ...options, smoothing }), 1e-300);
+      const { pixels, avg } = familyPixels(response, rows, cols, t, transport, noise, { ...options, smoothing });
       familyAvg = avg;
       return chains(pixels, options);
     };
     let found1 = familyChains(theta);
-    if (options.robust) {
-      // Second pass at the pixel-count-weighted mean direction of the long chains (total least squares each):
+    for (let pass = 0; pass < options.reestimatePasses; pass++) {
+      // Another pass at the pixel-count-weighted mean direction of the long chains (total least squares each):
       // the histogram direction of broad transport ridges is biased where lines of two families meet;
       // done for sensor maps too (tuning seeds: F1 0.907 → 0.909 on 5001–5100, 0.907 → 0.908 on 7001–7200).
       let c = 0;
@@ -674,20 +749,18 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
         c += members.length * Math.cos(2 * own);
         s += members.length * Math.sin(2 * own);
       }
-      if (c !== 0 || s !== 0) {
-        const refined = (((0.5 * Math.atan2(s, c)) % Math.PI) + Math.PI) % Math.PI;
-        if (angleGap(refined, theta) > (0.5 * Math.PI) / 180) {
-          theta = refined;
-          directions[family] = theta;
-          found1 = familyChains(theta);
-        }
-      }
+      if (c === 0 && s === 0) break;
+      const refined = (((0.5 * Math.atan2(s, c)) % Math.PI) + Math.PI) % Math.PI;
+      if (angleGap(refined, theta) <= (0.5 * Math.PI) / 180) break;
+      theta = refined;
+      directions[family] = theta;
+      found1 = familyChains(theta);
     }
     for (const members of found1) {
       if (members.length < 3) continue;
       if (!transport && options.crestWidth > 0 && isBroadCrest(members, familyAvg, rows, cols, theta, options.crestWidth)) continue;
       const segment = chainSegment(members, theta, options.robust);
-      if (segLength(segment) < options.minLength) continue;
+      if (segLength(segment) < (options.borderMinLength > 0 && touchesBorder(segment, rows, cols) ? options.borderMinLength : options.minLength)) continue;
       const strength = members.reduce((a, p) => a + p.value, 0) / members.length;
       found.push({ segment, family, strength });
     }
@@ -705,6 +778,6 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     return 0;
   });
   found = found.filter((f) => f.strength >= options.relative * references[f.family]!);
-  if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, options.minLength);
+  if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, (piece) => (options.borderMinLength > 0 && touchesBorder(piece, rows, cols) ? options.borderMinLength : options.minLength));
   return { segments: found, directions, readout: transport ? 'transport' : 'sensor' };
 }

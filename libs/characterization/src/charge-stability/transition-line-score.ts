@@ -1,14 +1,21 @@
 // Scoring of detected transition segments against the simulator's exact segments: a detection matches a truth
 // segment when their directions differ by ≤ 5°, both detected endpoints lie within 3 px of the truth line and
 // the detection's midpoint projects onto the truth segment (± 3 px); one-to-one greedy matching by distance.
-// Truth segments shorter than MIN_TRUTH_LENGTH px and interdot segments are "don't care": a detection matching
-// one is neither a hit nor a false alarm.
+// Truth segments shorter than MIN_TRUTH_LENGTH px, interdot segments and segments whose noise-free contrast is below
+// MIN_TRUTH_VISIBILITY × the white-noise σ (the simulator's `visibility`) are "don't care": a detection matching one
+// is neither a hit nor a false alarm.
 /** A detected line segment [x1, y1, x2, y2]: x = column, y = row (pixel centres). */
 export type Segment = [number, number, number, number];
 
 export const LINE_MATCH_PX = 3;
 export const LINE_MATCH_DEGREES = 5;
 export const MIN_TRUTH_LENGTH = 10;
+/**
+ * A transition whose step (sensor) or line height (transport) in the noise-free read-out is below one white-noise σ
+ * of a single pixel is not in the data to be found: the sensor sits so far down its Coulomb peak that the charge
+ * change barely moves it. Fixed before measuring, not tuned (docs/models/charge-stability.md).
+ */
+export const MIN_TRUTH_VISIBILITY = 1;
 
 export interface TruthSegment {
   x1: number;
@@ -16,12 +23,19 @@ export interface TruthSegment {
   x2: number;
   y2: number;
   kind: string;
+  /** Noise-free contrast over the white-noise σ (simulator); absent = visible. */
+  visibility?: number;
 }
 
 export interface LineCounts {
   hits: number;
   misses: number;
   falseAlarms: number;
+}
+
+/** Whether a truth segment is scored (a dot transition, ≥ MIN_TRUTH_LENGTH px, visible) rather than don't-care. */
+export function isCountedTruth(t: TruthSegment, minVisibility = MIN_TRUTH_VISIBILITY): boolean {
+  return t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH && !((t.visibility ?? Infinity) < minVisibility);
 }
 
 function matchDistance(d: Segment, t: TruthSegment): number {
@@ -41,8 +55,9 @@ function matchDistance(d: Segment, t: TruthSegment): number {
   return (e1 + e2) / 2;
 }
 
-export function countLineMatches(detected: Segment[], truth: TruthSegment[]): LineCounts {
-  const counted = truth.filter((t) => t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH);
+/** `minVisibility` 0 gives the metric as it was before visibility was labelled (every dot transition counted). */
+export function countLineMatches(detected: Segment[], truth: TruthSegment[], minVisibility = MIN_TRUTH_VISIBILITY): LineCounts {
+  const counted = truth.filter((t) => isCountedTruth(t, minVisibility));
   const ignored = truth.filter((t) => !counted.includes(t));
   const pairs: [number, number, number][] = [];
   detected.forEach((d, i) => counted.forEach((t, j) => {

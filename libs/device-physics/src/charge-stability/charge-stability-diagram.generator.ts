@@ -39,6 +39,15 @@ export interface TransitionSegment {
   /** Ground states on either side. */
   from: [number, number];
   to: [number, number];
+  /**
+   * Signal contrast of this transition in the noise-free read-out (units of `data`), median over points 1 px apart
+   * along the segment: sensor, |G(n_s − κ·N_from) − G(n_s − κ·N_to)| at the same gate voltages (the step the charge
+   * change makes); transport, the current on the exact line (thermal average at that point). Set by
+   * generateChargeStabilityDiagram; 0 from groundStateLabels alone.
+   */
+  contrast: number;
+  /** `contrast` over the white-noise σ of the map (1/f, telegraph, jumps and drift not included). */
+  visibility: number;
 }
 
 export interface ChargeStabilityOptions {
@@ -259,7 +268,7 @@ export function groundStateLabels(model: DoubleDotElectrostatics, rows: number, 
       lo = Math.min(lo, s);
       hi = Math.max(hi, s);
     }
-    segments.push({ x1: mx + lo * tx, y1: my + lo * ty, x2: mx + hi * tx, y2: my + hi * ty, kind: familyOf(T1 - F1, T2 - F2), from: group.from, to: group.to });
+    segments.push({ x1: mx + lo * tx, y1: my + lo * ty, x2: mx + hi * tx, y2: my + hi * ty, kind: familyOf(T1 - F1, T2 - F2), from: group.from, to: group.to, contrast: 0, visibility: 0 });
   }
   const regions = new Int32Array(n);
   const ids = new Map<number, number>();
@@ -345,8 +354,9 @@ export function generateChargeStabilityDiagram(seed: number, options: ChargeStab
   const var1 = new Float64Array(n);
   const var2 = new Float64Array(n);
   const varT = new Float64Array(n);
+  let transportModel: DoubleDotElectrostatics | null = null;
   if (model) {
-    const transportModel = readout === 'transport' ? { ...model, kT: model.kT * random.between(1.5, 3) } : model;
+    transportModel = readout === 'transport' ? { ...model, kT: model.kT * random.between(1.5, 3) } : model;
     for (let y = 0; y < rows; y++) {
       for (let x = 0; x < cols; x++) {
         const i = y * cols + x;
@@ -485,6 +495,29 @@ export function generateChargeStabilityDiagram(seed: number, options: ChargeStab
     }
   }
   for (let i = 0; i < n; i++) clean[i] = offset + scale * clean[i]!;
+  if (transportModel) {
+    const whiteStd = noiseStd * Math.sqrt(whiteShare);
+    const sensor = (x: number, y: number, N: [number, number]): number => sensorConductance(s0 + bx * x + by * y - kappa1 * N[0] - kappa2 * N[1], width);
+    for (const segment of labels.segments) {
+      const steps: number[] = [];
+      const length = Math.hypot(segment.x2 - segment.x1, segment.y2 - segment.y1);
+      const count = Math.max(1, Math.round(length));
+      for (let k = 0; k <= count; k++) {
+        const x = segment.x1 + ((segment.x2 - segment.x1) * k) / count;
+        const y = segment.y1 + ((segment.y2 - segment.y1) * k) / count;
+        if (readout === 'sensor') steps.push(Math.abs(sensor(x, y, segment.from) - sensor(x, y, segment.to)));
+        else {
+          const [g1, g2] = gateCharges(transportModel, x, y);
+          chargeState(transportModel, g1, g2, state);
+          const triple = transportModel.singleDot ? 0 : Math.min(1, (state.var1 * state.var2 * state.varTotal) / (2 / 9) ** 3);
+          steps.push(triple + epsilon * Math.min(1, 4 * state.varTotal));
+        }
+      }
+      const step = median(steps);
+      segment.contrast = scale * step;
+      segment.visibility = whiteStd > 0 ? step / whiteStd : Infinity;
+    }
+  }
 
   return {
     rows,
