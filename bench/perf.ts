@@ -69,6 +69,10 @@ async function measureCatalogueThroughput(sut: System, auth: Auth, seconds: numb
   // the gap is payload rather than routing, auth and the catalogue.
   const ratioSame = median(ourRounds) / median(sameRounds);
   report(`(a) same, vs bare Fastify sending the same ${(body.length / 1024).toFixed(1)} kB`, median(ourRounds).toFixed(0), `${median(sameRounds).toFixed(0)} (bare Fastify, same body)`, ratioSame.toFixed(2), 'info', null);
+  // What the Python client (httpx) asks for: Accept-Encoding gzip, answered with the cached gzipped page.
+  const gzipped = await httpLoad(modelsUrl, { connections: 16, seconds, headers: { ...auth, 'accept-encoding': 'gzip, deflate' } });
+  const ratioGzip = gzipped.requestsPerSecond / median(bareRounds);
+  report('(a) same, Accept-Encoding: gzip (as httpx sends), one round', gzipped.requestsPerSecond.toFixed(0), `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`, ratioGzip.toFixed(2), 'info', null);
 }
 
 /** (b) one 128-point run end to end, one at a time and 16 at a time. */

@@ -98,6 +98,15 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       }
     });
 
+    it('sends the list gzipped to clients that accept gzip, the same JSON as uncompressed', async () => {
+      const plain = await call('/v0/control/models', alice, { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      const zipped = await call('/v0/control/models', alice, { headers: { 'accept-encoding': 'gzip, deflate' } });
+      expect(zipped.headers.get('content-encoding')).toBe('gzip');
+      expect(zipped.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await zipped.json()).toEqual(await plain.json()); // fetch inflates it
+    });
+
     it('pages with skip/limit and rejects bad values with 422', async () => {
       const all = await (await call('/v0/models', alice)).json();
       const page = await (await call('/v0/models?skip=1&limit=2', alice)).json();

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Authenticator } from '../auth/authenticator.js';
+import { acceptsGzip } from '../http/accept-encoding.js';
 import { describeException } from '../http/exception.filter.js';
 import { intQuery } from '../http/query.js';
 import { ModelsService } from './models.service.js';
@@ -14,7 +15,8 @@ export const MODELS_LIST_PATHS = ['/v0/control/models', '/v0/models'] as const;
  * Nest's per-request pipeline (guards, parameter factories, response handling) cost more CPU than the route's own
  * work (bench:perf (a)). It answers exactly as the Nest routes do: the same Authenticator (401/403/429), the same
  * query validation (422) and the same error mapping as the global exception filter; X-Request-Id comes from the
- * Fastify-level hook in main.ts. GET /models/{id} and the runs stay in ModelsController.
+ * Fastify-level hook in main.ts. Clients that accept gzip (httpx and requests do by default) get the cached gzipped
+ * page, a quarter of the bytes. GET /models/{id} and the runs stay in ModelsController.
  */
 @Injectable()
 export class ModelsListRoute implements OnModuleInit {
@@ -35,8 +37,10 @@ export class ModelsListRoute implements OnModuleInit {
     try {
       await this.authenticator.authenticate(request.headers.authorization, 'control');
       const query = request.query as Record<string, string | undefined>;
-      const page = await this.models.listJson(intQuery(query.skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), intQuery(query.limit, 'limit', 100, 1, 1000));
-      return reply.header('content-type', 'application/json; charset=utf-8').send(page);
+      const gzip = acceptsGzip(request.headers['accept-encoding']);
+      const page = await this.models.listJson(intQuery(query.skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), intQuery(query.limit, 'limit', 100, 1, 1000), gzip);
+      reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding');
+      return (gzip ? reply.header('content-encoding', 'gzip') : reply).send(page);
     } catch (exception) {
       const { status, body, headers } = describeException(exception, request, this.logger);
       if (headers) reply.headers(headers);
