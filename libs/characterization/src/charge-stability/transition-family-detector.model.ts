@@ -10,7 +10,7 @@
 //    scanning-probe software) against sensor charge jumps and telegraph offsets along the acquisition order;
 //    `robust`: the part of a jump left inside one row is removed by a running median along the fast axis,
 //    and when rows are offset (jumps, telegraph; either read-out) orientations within 8° of the fast axis are left
-//    out of step 2.
+//    out of step 2, of its histogram and of the refinement of each peak (a family refined into the band is dropped).
 // 2. Family directions: histogram of the Hessian's dominant eigenvector orientation (Gaussian derivatives; ignores
 //    the sensor's smooth ramp), weighted by strength^`histogramPower` (2: the strongest family dominates; 1, all
 //    versions: a dot with smaller steps keeps its share), up to three peaks (two for transport: interdot lines carry
@@ -407,22 +407,26 @@ function familyDirections(d: Derivatives, rows: number, cols: number, transport:
     // Transport shows no interdot line (it carries no current): two families at most.
     if (chosen.length === (transport ? 2 : 3)) break;
   }
-  return chosen.map((theta) => refineDirection(strength, orientation, theta, level));
+  // The refinement keeps out of the excluded band too, and a family that still ends up in it is dropped: a peak
+  // just outside the band would otherwise be pulled onto the jump edges along the fast axis by their strength.
+  const band = excludeHorizontal ? (JUMP_EXCLUDED_DEGREES * Math.PI) / 180 : 0;
+  return chosen.map((theta) => refineDirection(strength, orientation, theta, level, band)).filter((theta) => angleGap(theta, 0) >= band);
 }
 
 /**
  * Family direction near `theta`: squared-strength-weighted circular mean of the local orientations within a
  * shrinking tolerance (15°, 8°, 5°). A mean of local directions, unlike a Hough projection of whole lines, is not
- * pulled towards the staircase that a family's segments form across the honeycomb.
+ * pulled towards the staircase that a family's segments form across the honeycomb. Orientations within `excluded`
+ * of the fast axis (maps with row offsets) are left out, as in the histogram.
  */
-function refineDirection(strength: Float64Array, orientation: Float64Array, theta: number, level: number): number {
+function refineDirection(strength: Float64Array, orientation: Float64Array, theta: number, level: number, excluded: number): number {
   let t = theta;
   for (const tolerance of [15, 8, 5]) {
     let c = 0;
     let s = 0;
     for (let i = 0; i < strength.length; i++) {
       const w = strength[i]!;
-      if (w <= 3 * level || angleGap(orientation[i]!, t) > (tolerance * Math.PI) / 180) continue;
+      if (w <= 3 * level || angleGap(orientation[i]!, t) > (tolerance * Math.PI) / 180 || angleGap(orientation[i]!, 0) < excluded) continue;
       c += w * w * Math.cos(2 * orientation[i]!);
       s += w * w * Math.sin(2 * orientation[i]!);
     }
