@@ -17,7 +17,8 @@
 //    no current) of ≥ `familyShare` of the first and ≥ `familySeparation` apart (transport: 20°, the simulator's
 //    "different slopes"; broad transport ridges otherwise put a spurious peak between the families), each refined
 //    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
-//    1987; sensor: a refined family within `familySeparation` of a stronger one is dropped as a duplicate); then `reestimatePasses` times re-estimated from the total-least-squares directions of long chains.
+//    1987; sensor: a refined family within `familySeparation` of a stronger one is dropped as a duplicate); then
+//    `reestimatePasses` times re-estimated from the total-least-squares directions of long chains.
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
 //    IJCV 30, 117 (1998)) derivative across the lines, averaged along the lines over ±alongHalfLength px (an
 //    oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
