@@ -18,7 +18,9 @@
 //    "different slopes"; broad transport ridges otherwise put a spurious peak between the families), each refined
 //    by a squared-strength-weighted circular mean of nearby orientations (structure-tensor style, Bigün & Granlund
 //    1987; sensor: a refined family within `familySeparation` of a stronger one is dropped as a duplicate); then
-//    `reestimatePasses` times re-estimated from the total-least-squares directions of long chains.
+//    `reestimatePasses` times re-estimated from the total-least-squares directions of long chains (with row offsets,
+//    not from chains within 8° of the fast axis; sensor: a family re-estimated to within `familySeparation` of an
+//    earlier one is again a duplicate and reports nothing).
 // 3. Per family: first (sensor step, Canny, IEEE TPAMI 8, 679 (1986)) or second (transport ridge, Lindeberg,
 //    IJCV 30, 117 (1998)) derivative across the lines, averaged along the lines over ±alongHalfLength px (an
 //    oriented matched filter). Line score = value minus the mean ±ACROSS_OFFSET px across (cancels the ramp);
@@ -756,6 +758,8 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
         if (members.length < REESTIMATE_MIN_PIXELS) continue;
         const own = chainDirection(members);
         if (angleGap(own, theta) > (REESTIMATE_TOLERANCE * Math.PI) / 180) continue;
+        // Maps with row offsets: chains along the fast axis are jump edges, not lines (as in the histogram).
+        if (jumpy && angleGap(own, 0) < (JUMP_EXCLUDED_DEGREES * Math.PI) / 180) continue;
         c += members.length * Math.cos(2 * own);
         s += members.length * Math.sin(2 * own);
       }
@@ -766,6 +770,9 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
       directions[family] = theta;
       found1 = familyChains(theta);
     }
+    // Sensor: a family whose re-estimated direction lands within the family separation of an earlier (stronger)
+    // family's is that family seen twice; its chains would be reported again at a wrong angle.
+    if (!transport && directions.slice(0, family).some((u) => angleGap(u, theta) < (options.familySeparation[1] * Math.PI) / 180)) return;
     for (const members of found1) {
       if (members.length < 3) continue;
       if (!transport && options.crestWidth > 0 && isBroadCrest(members, familyAvg, rows, cols, theta, options.crestWidth)) continue;
