@@ -1,4 +1,4 @@
-// Metric tests of the transition-line detectors v0–v3 (v1–v3 listed) on simulated 128×128 double dots from tuning seeds 6 001+
+// Metric tests of the transition-line detectors v0–v3 (all four listed) on simulated 128×128 double dots from tuning seeds 6 001+
 // (never the benchmark range), scored like the benchmark (both endpoints ≤ 3 px from the exact line, ≤ 5°).
 import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 import { ModelInputError } from '../model-input-error.js';
