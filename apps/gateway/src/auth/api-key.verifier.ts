@@ -34,9 +34,9 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
 
   /** The principal, or null when the key is unknown or revoked. */
   async verify(token: string): Promise<Principal | null> {
+    const hit = this.cached(token);
+    if (hit) return hit;
     const now = Date.now();
-    const hit = this.cache.get(token);
-    if (hit && hit.until > now) return hit.principal;
     const tokenHash = hashApiKey(token, this.config.QDC_API_KEY_PEPPER);
     try {
       const principal = await this.nats.request<Principal>(Subjects.KeysVerify, { tokenHash }, { timeoutMs: 5000 });
