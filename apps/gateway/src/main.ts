@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { loadConfig, logLevels } from '#qdc/platform';
+import { loadConfig, logLevels, exitOnStartupError } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 
 async function main(): Promise<void> {
@@ -25,7 +25,4 @@ async function main(): Promise<void> {
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);
 }
 
-main().catch((error) => {
-  new Logger('gateway').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+main().catch(exitOnStartupError('gateway'));

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NatsService, bootstrapService } from '#qdc/platform';
+import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { QpuBrokerModule } from './qpu-broker.module.js';
 import { SimulationProducer } from './simulation/simulation.producer.js';
 
@@ -11,7 +10,4 @@ bootstrapService('qpu-broker', QpuBrokerModule, {
     nats: app.get(NatsService).isConnected,
     redis: await app.get(SimulationProducer).isRedisReady(),
   }),
-}).catch((error) => {
-  new Logger('qpu-broker').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+}).catch(exitOnStartupError('qpu-broker'));

@@ -11,3 +11,4 @@ export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';
 export * from './jobs/wait-for-dependencies.js';
+export * from './service/connection-errors.js';

@@ -1,8 +1,8 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { JobName, QueueName, RpcError, inferenceJobId, type InferenceJobData, type ModelsRunRequest } from '#qdc/contracts';
-import { QDC_CONFIG, queueOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, logConnectionErrors, queueOptions, type QdcConfig } from '#qdc/platform';
 import type { InferenceOutcome } from './inference-outcome.js';
 
 /** Enqueues inference jobs and waits for their outcome. */
@@ -15,6 +15,9 @@ export class InferenceProducer implements OnModuleDestroy {
     const options = queueOptions(config);
     this.queue = new Queue(QueueName.Inference, options);
     this.events = new QueueEvents(QueueName.Inference, { connection: options.connection, prefix: options.prefix });
+    const logger = new Logger(`${QueueName.Inference} queue`);
+    logConnectionErrors(this.queue, logger, 'Redis');
+    logConnectionErrors(this.events, logger, 'Redis');
   }
 
   /**
