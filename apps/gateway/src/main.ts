@@ -2,17 +2,18 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID } from 'node:crypto';
 import { loadConfig, logLevels, exitOnStartupError } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
+import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const adapter = new FastifyAdapter({
     bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES,
-    // Echo the caller's X-Request-Id, or make one; it travels on through NATS and BullMQ.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // Echo the caller's X-Request-Id (when short and plain), or make one; it travels on through NATS and BullMQ.
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFor(request.headers['x-request-id']),
+    clientErrorHandler,
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
   adapter.getInstance().addHook('onRequest', (request, reply, done) => {
