@@ -7,10 +7,18 @@ import { NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platfo
  * QDC_AUTH_CACHE_MS. Revocations are pushed as events, so a revoked key stops working at once
  * (or, if that event is lost, when its cache entry expires).
  */
+/**
+ * Unknown tokens are remembered this long, so a client (or attacker) repeating a bad key costs no
+ * round trip to results. Short: a token only becomes valid by being created, and nobody holds it before.
+ */
+export const UNKNOWN_KEY_CACHE_MS = 2_000;
+const MAX_CACHED_TOKENS = 10_000;
+
 @Injectable()
 export class ApiKeyVerifier implements OnApplicationBootstrap {
   /** Keyed by the token itself so a hit costs no hashing; entries remember their hash for revocation. */
   private readonly cache = new Map<string, { principal: Principal; tokenHash: string; until: number }>();
+  private readonly unknown = new Map<string, number>();
 
   constructor(
     private readonly nats: NatsService,
@@ -37,15 +45,18 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     const hit = this.cached(token);
     if (hit) return hit;
     const now = Date.now();
+    if ((this.unknown.get(token) ?? 0) > now) return null;
     const tokenHash = hashApiKey(token, this.config.QDC_API_KEY_PEPPER);
     try {
       const principal = await this.nats.request<Principal>(Subjects.KeysVerify, { tokenHash }, { timeoutMs: 5000 });
-      if (this.cache.size > 10_000) this.cache.clear();
+      if (this.cache.size > MAX_CACHED_TOKENS) this.cache.clear();
       this.cache.set(token, { principal, tokenHash, until: now + this.config.QDC_AUTH_CACHE_MS });
       return principal;
     } catch (error) {
       if ((error as { code?: string }).code === 'unauthorized') {
         this.cache.delete(token);
+        if (this.unknown.size > MAX_CACHED_TOKENS) this.unknown.clear();
+        this.unknown.set(token, now + UNKNOWN_KEY_CACHE_MS);
         return null;
       }
       throw error;
