@@ -24,7 +24,7 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
     fetch(`${sut.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
 
   beforeAll(async () => {
-    sut = await startSystem({ env: { QDC_UPLOAD_LIMIT_BYTES: String(1024 * 1024), QDC_RATE_LIMIT_PER_MINUTE: '8' } });
+    sut = await startSystem({ env: { QDC_UPLOAD_LIMIT_BYTES: String(1024 * 1024), QDC_RATE_LIMIT_PER_MINUTE: '8', QDC_CORS_ORIGINS: 'https://console.lab.example' } });
     [key, other] = await Promise.all([sut.createKey('limited-lab', 'control'), sut.createKey('other-lab', 'control')]);
   });
   afterAll(async () => {
@@ -89,6 +89,24 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
         const res = await fetch(`${sut.baseUrl}/v0/health`, { headers: { 'x-request-id': id } });
         expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       }
+    });
+
+    it('sends security headers, and CORS only to the configured origins', async () => {
+      const plain = await fetch(`${sut.baseUrl}/v0/health`, { headers: { origin: 'https://evil.example' } });
+      expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(plain.headers.get('x-frame-options')).toBe('DENY');
+      expect(plain.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      const preflight = await fetch(`${sut.baseUrl}/v0/models`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://console.lab.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://console.lab.example');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+      const allowed = await call('/v0/models?limit=1', hostile, { headers: { origin: 'https://console.lab.example' } });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://console.lab.example');
     });
 
     it('refuses a calendar date that does not exist', async () => {

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { loadConfig, logLevels, exitOnStartupError } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
+import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,10 +17,7 @@ async function main(): Promise<void> {
     clientErrorHandler,
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
-  adapter.getInstance().addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    done();
-  });
+  registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: logLevels(config.LOG_LEVEL) });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);

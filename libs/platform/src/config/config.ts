@@ -18,6 +18,8 @@ const ConfigSchema = z.object({
   QDC_API_KEY_PEPPER: z.string().min(16).default('qdc-development-pepper-change-me'),
   QDC_UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   QDC_JSON_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Comma-separated browser origins allowed to call the API (CORS); empty = none. */
+  QDC_CORS_ORIGINS: z.string().default(''),
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
