@@ -36,6 +36,9 @@ const ConfigSchema = z.object({
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;
 
+/** Every setting name the services read (deploy manifests are checked against it). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): QdcConfig {
