@@ -90,9 +90,10 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
   for (let i = 0; i < 200; i++) serial.push(await runOnce());
   serial.sort((x, y) => x - y);
   const p50 = percentile(serial, 50);
-  report('(b) run 128 pts, concurrency 1: p50 / p99 ms', `${p50.toFixed(1)} / ${percentile(serial, 99).toFixed(1)}`, '', '', 'p50 ≤ 15 ms', p50 <= 15);
+  report('(b) run 128 pts, concurrency 1: p50 / p99 ms', `${p50.toFixed(1)} / ${percentile(serial, 99).toFixed(1)}`, '', '', 'p50 ≤ 3 ms', p50 <= 3);
   const concurrent: number[] = [];
   let errors = 0;
+  const started = performance.now();
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let i = 0; i < 25; i++) {
@@ -104,8 +105,10 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
       }
     }),
   );
+  const runsPerSecond = concurrent.length / ((performance.now() - started) / 1000);
   concurrent.sort((x, y) => x - y);
   report('(b) run 128 pts, concurrency 16: p50 / p99 ms', `${percentile(concurrent, 50).toFixed(1)} / ${percentile(concurrent, 99).toFixed(1)}`, `${errors} errors of 400`, '', 'no errors', errors === 0);
+  report('(b) run 128 pts, concurrency 16: runs/s', runsPerSecond.toFixed(0), `${errors} errors of 400`, '', '≥ 600 runs/s, 0 errors', runsPerSecond >= 600 && errors === 0);
 }
 
 /** (c) a (10000, 128) batch end to end vs the algorithm alone. */
@@ -128,7 +131,7 @@ async function measureBatchThroughput(sut: System, auth: Auth, flat: Float64Arra
   }
   e2eTimes.sort((x, y) => x - y);
   const e2e = N / (e2eTimes[Math.floor(e2eTimes.length / 2)]! / 1000);
-  report('(c) (10000,128) batch traces/s end to end', e2e.toFixed(0), `${pure.toFixed(0)} (algorithm alone)`, (e2e / pure).toFixed(2), '≥ 20000 traces/s', e2e >= 20_000);
+  report('(c) (10000,128) batch traces/s end to end', e2e.toFixed(0), `${pure.toFixed(0)} (algorithm alone)`, (e2e / pure).toFixed(2), 'ratio ≥ 0.8', e2e / pure >= 0.8);
 }
 
 /** (d) per-trace detection vs scipy.signal.find_peaks on the same traces. */

@@ -7,6 +7,7 @@ export * from './nats/rpc-server.js';
 export * from './prisma/prisma.service.js';
 export * from './prisma/migrate.js';
 export * from './jobs/queue-defaults.js';
+export * from './jobs/job-producer.js';
 export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';

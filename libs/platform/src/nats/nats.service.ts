@@ -25,7 +25,7 @@ import type { QdcConfig } from '../config/config.js';
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
 /** Objects are transient hand-offs between services; JetStream expires them. */
-const OBJECT_TTL_MS = 60 * 60 * 1000;
+export const PAYLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
 
@@ -69,7 +69,7 @@ export class NatsService implements OnModuleDestroy {
     });
     const objm = new Objm(this.connection);
     const bucket = `${this.config.QDC_NAMESPACE}-payloads`;
-    this.objectStore = await objm.create(bucket, { ttl: nanos(OBJECT_TTL_MS) }).catch(() => objm.open(bucket));
+    this.objectStore = await objm.create(bucket, { ttl: nanos(PAYLOAD_OBJECT_TTL_MS) }).catch(() => objm.open(bucket));
     this.logger.log(`connected to NATS ${this.config.NATS_URL} (namespace ${this.config.QDC_NAMESPACE})`);
   }
 
