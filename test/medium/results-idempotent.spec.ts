@@ -52,7 +52,7 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
 
   it.each([
     ['an inline input', (): ResultsCreateRequest['input'] => ({ inline: bytes.toString('base64') })],
-    ['an object-store input', (): ResultsCreateRequest['input'] => ({ objectKey: 'unused' })],
+    ['an object-store input', (): ResultsCreateRequest['input'] => ({ objectKey: 'unused', size: 0 })],
   ])('with %s: the second call replays the stored result, one row, one run', async (_, inputOf) => {
     const jobId = `job-${randomUUID()}`;
     let input = inputOf();

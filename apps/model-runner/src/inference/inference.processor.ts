@@ -29,29 +29,31 @@ const invalid = (message: string, type: string): InferenceOutcome => ({ ok: fals
 @Injectable()
 export class InferenceProcessor implements OnModuleDestroy {
   private readonly logger = new Logger(InferenceProcessor.name);
-  readonly worker: Worker<InferenceJobData, InferenceOutcome>;
+  /** The BullMQ worker, made by start() (so constructing the processor opens no connection). */
+  private worker?: Worker<InferenceJobData, InferenceOutcome>;
   /** Threads for large batches; none when the worker has one CPU (or QDC_INFERENCE_THREADS=1). */
   private readonly batchThreads?: BatchThreadPool;
 
   constructor(
     private readonly nats: NatsService,
-    @Inject(QDC_CONFIG) config: QdcConfig,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {
     const threads = config.QDC_INFERENCE_THREADS ?? defaultBatchThreads();
     if (threads > 1) this.batchThreads = new BatchThreadPool(threads);
-    this.worker = new Worker(QueueName.Inference, (job) => this.process(job), workerOptions(config));
-    this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
-    this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
   }
 
   /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
   async start(): Promise<void> {
+    const worker = new Worker<InferenceJobData, InferenceOutcome>(QueueName.Inference, (job) => this.process(job), workerOptions(this.config));
+    worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
+    worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
+    this.worker = worker;
     await this.nats.connect();
     await waitForDependencies(async () => {
       await this.nats.request(healthSubject('results'), {}, { timeoutMs: 2000 });
-      await requireRedisReady(this.worker.getBackend().client);
+      await requireRedisReady(worker.getBackend().client);
     }, this.logger);
-    void this.worker.run();
+    void worker.run();
     this.logger.log('inference worker running');
   }
 
@@ -60,7 +62,7 @@ export class InferenceProcessor implements OnModuleDestroy {
    * rejects a wrong shape or non-finite values. The output is encoded once (its JSON text) and the answer is the
    * result's JSON bytes around it, which nobody parses again before the client.
    */
-  async process(job: Job<InferenceJobData, InferenceOutcome>): Promise<InferenceOutcome> {
+  async process(job: Pick<Job<InferenceJobData, InferenceOutcome>, 'id' | 'data'>): Promise<InferenceOutcome> {
     const data = InferenceJobData.parse(job.data);
     const started = performance.now();
     const bytes = await this.nats.fromBinaryRef(data.input);
@@ -123,8 +125,8 @@ export class InferenceProcessor implements OnModuleDestroy {
     return sent;
   }
 
-  isRedisReady(): Promise<boolean> {
-    return isRedisReady(this.worker.getBackend().client);
+  async isRedisReady(): Promise<boolean> {
+    return !!this.worker && isRedisReady(this.worker.getBackend().client);
   }
 
   /**
@@ -142,7 +144,7 @@ export class InferenceProcessor implements OnModuleDestroy {
 
   /** SIGTERM: stop taking jobs, let the current one finish, then exit. */
   async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
+    await this.worker?.close();
     await this.batchThreads?.close();
   }
 }
