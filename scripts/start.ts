@@ -8,11 +8,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations, ensureDatabase, loadConfig, redactUrl } from '#qdc/platform';
+import { SERVICE_PROCESSES, applyMigrations, ensureDatabase, loadConfig, redactUrl, replicaNames } from '#qdc/platform';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const config = loadConfig();
-const workers = Number(process.env.QDC_INFERENCE_WORKERS ?? 1);
 
 interface ServiceDef {
   name: string;
@@ -20,19 +19,14 @@ interface ServiceDef {
   env?: Record<string, string>;
 }
 
-const services: ServiceDef[] = [
-  { name: 'results', entry: 'dist/apps/results/src/main.js', env: { QDC_HEALTH_PORT: '9102' } },
-  { name: 'model-runner', entry: 'dist/apps/model-runner/src/main.js', env: { QDC_HEALTH_PORT: '9101' } },
-  ...Array.from({ length: workers }, (_, i) => ({
-    name: workers > 1 ? `worker-${i + 1}` : 'worker',
-    entry: 'dist/apps/model-runner/src/worker.js',
-    env: { QDC_HEALTH_PORT: String(9111 + i) },
+// Every process of SERVICE_PROCESSES; replicas get consecutive probe ports.
+const services: ServiceDef[] = SERVICE_PROCESSES.flatMap((service) =>
+  replicaNames(service, service.replicasFrom ? config[service.replicasFrom] : 1).map((name, i): ServiceDef => ({
+    name,
+    entry: service.entry,
+    env: service.probePort === undefined ? {} : { QDC_HEALTH_PORT: String(service.probePort + i) },
   })),
-  { name: 'qpu-broker', entry: 'dist/apps/qpu-broker/src/main.js', env: { QDC_HEALTH_PORT: '9103' } },
-  { name: 'simulation-worker', entry: 'dist/apps/qpu-broker/src/simulation-worker.js', env: { QDC_HEALTH_PORT: '9121' } },
-  { name: 'assistant', entry: 'dist/apps/assistant/src/main.js', env: { QDC_HEALTH_PORT: '9104' } },
-  { name: 'gateway', entry: 'dist/apps/gateway/src/main.js' },
-];
+);
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

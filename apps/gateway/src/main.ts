@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { loadConfig, logLevels } from '#qdc/platform';
+import { developmentSecrets, loadConfig, logLevels } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 
 async function main(): Promise<void> {
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: logLevels(config.LOG_LEVEL) });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
+  for (const warning of developmentSecrets(config)) new Logger('gateway').warn(`development secret in use: ${warning}`);
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);
 }
 

@@ -11,4 +11,5 @@ export * from './jobs/job-producer.js';
 export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';
+export * from './service/service-processes.js';
 export * from './jobs/wait-for-dependencies.js';

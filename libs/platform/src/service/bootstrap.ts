@@ -1,7 +1,7 @@
 import { Logger, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { startProbeServer, type ReadinessCheck } from '../health/probe-server.js';
-import { loadConfig } from '../config/config.js';
+import { developmentSecrets, loadConfig } from '../config/config.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -13,6 +13,7 @@ export interface ServiceBootstrapOptions {
 export async function bootstrapService(name: string, module: Type, options: ServiceBootstrapOptions): Promise<INestApplicationContext> {
   const config = loadConfig();
   const logger = new Logger(name);
+  for (const warning of developmentSecrets(config)) logger.warn(`development secret in use: ${warning}`);
   const app = await NestFactory.createApplicationContext(module, { logger: logLevels(config.LOG_LEVEL) });
   app.enableShutdownHooks();
   await app.init();
