@@ -25,7 +25,7 @@ const report = (metric: string, value: string, baseline: string, ratio: string, 
 
 function traces(count: number, length: number): Float64Array {
   const flat = new Float64Array(count * length);
-  benchmarkSeeds(count).forEach((seed, i) => flat.set(generateCoulombPeakTrace(seed, { length }).trace, i * length));
+  for (const [i, seed] of benchmarkSeeds(count).entries()) flat.set(generateCoulombPeakTrace(seed, { length }).trace, i * length);
   return flat;
 }
 

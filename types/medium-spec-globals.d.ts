@@ -2,6 +2,7 @@
 export {};
 declare global {
   interface Response {
+    // biome-ignore lint/suspicious/noExplicitAny: medium tests assert the shape of HTTP bodies; typing each one adds nothing.
     json(): Promise<any>;
   }
 }

@@ -3,11 +3,13 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import { developmentSecrets, loadConfig, logLevels } from '#qdc/platform';
+import { QdcLogger, developmentSecrets, loadConfig } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Every `new Logger(Thing.name)` of the gateway writes through this one (JSON in production, request ids).
+  Logger.overrideLogger(new QdcLogger(config, 'gateway'));
   const adapter = new FastifyAdapter({
     bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES,
     // Echo the caller's X-Request-Id, or make one; it travels on through NATS and BullMQ.
@@ -19,7 +21,7 @@ async function main(): Promise<void> {
     reply.header('X-Request-Id', request.id);
     done();
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: logLevels(config.LOG_LEVEL) });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   for (const warning of developmentSecrets(config)) new Logger('gateway').warn(`development secret in use: ${warning}`);

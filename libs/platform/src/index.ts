@@ -11,5 +11,8 @@ export * from './jobs/job-producer.js';
 export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';
+export * from './logging/qdc-logger.js';
+export * from './logging/request-context.js';
+export * from './logging/request-context.interceptor.js';
 export * from './service/service-processes.js';
 export * from './jobs/wait-for-dependencies.js';

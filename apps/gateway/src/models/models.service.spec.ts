@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE } from '#qdc/characterization';
 import { Subjects, type BinaryRef, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
-import { loadConfig, type NatsService } from '#qdc/platform';
+import { loadConfig, withRequestId, type NatsService } from '#qdc/platform';
 import { ApiError, ValidationFailed } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import { ModelsService } from './models.service.js';
@@ -35,9 +35,9 @@ describe(ModelsService.name, () => {
   describe('run', () => {
     it('sends the upload once, by reference, and answers the worker’s result bytes unchanged', async () => {
       const { sut, mocks } = newModelsService();
-      const answer = await sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), false, 'req-9');
+      const answer = await withRequestId('req-9', () => sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), false));
       expect(answer.equals(mocks.resultBytes)).toBe(true);
-      const [subject, request, options] = mocks.nats.request.mock.calls[0] as unknown as [string, ModelsRunRequest, { requestId: string }];
+      const [subject, request] = mocks.nats.request.mock.calls[0] as unknown as [string, ModelsRunRequest];
       expect(subject).toBe(Subjects.ModelsRun);
       expect(request).toEqual({
         ownerId: caller.ownerId,
@@ -50,13 +50,12 @@ describe(ModelsService.name, () => {
         input: { inline: Buffer.from('npy bytes').toString('base64') },
         inputSha256: createHash('sha256').update('npy bytes').digest('hex'),
       });
-      expect(options.requestId).toBe('req-9');
       expect(mocks.runCounts.observe).toHaveBeenCalledWith(PEAK_V2, 42);
     });
 
     it('never asks for a plot of a batch', async () => {
       const { sut, mocks } = newModelsService();
-      await sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), true, 'r');
+      await sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), true);
       expect(mocks.nats.request.mock.calls[0]![1]).toMatchObject({ batch: true, plot: false });
     });
 
@@ -67,7 +66,7 @@ describe(ModelsService.name, () => {
       ['a bad boolean', upload({ model: PEAK_V2, plot: 'maybe' }), ValidationFailed, 422],
     ])('refuses %s before anything is sent', async (_, body, type, status) => {
       const { sut, mocks } = newModelsService();
-      const error = await sut.run(caller, body, false, 'r').catch((e: unknown) => e);
+      const error = await sut.run(caller, body, false).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(type);
       expect((error as ApiError).getStatus()).toBe(status);
       expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
@@ -77,7 +76,7 @@ describe(ModelsService.name, () => {
     it('refuses a batch of a model that does not batch, naming the ones that do', async () => {
       const { sut } = newModelsService();
       const single = MODEL_CATALOGUE.find((m) => !m.batch)!;
-      const error = (await sut.run(caller, upload({ model: single.id }), true, 'r').catch((e: unknown) => e)) as ValidationFailed;
+      const error = (await sut.run(caller, upload({ model: single.id }), true).catch((e: unknown) => e)) as ValidationFailed;
       expect(error).toBeInstanceOf(ValidationFailed);
       expect(error.issues[0]).toMatchObject({ loc: ['body', 'model'], type: 'value_error.batch' });
       expect(error.issues[0]!.msg).toContain(PEAK_V2);

@@ -62,7 +62,7 @@ export class ModelsService {
    * Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result as the JSON bytes
    * the worker wrote, sent unchanged. The model id is resolved here, once; the worker validates the input.
    */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<Buffer> {
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean): Promise<Buffer> {
     const model = upload.fields.model;
     if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
@@ -85,7 +85,6 @@ export class ModelsService {
       inputSha256: sha256,
     };
     const response = await this.nats.request<ModelsRunResponse>(Subjects.ModelsRun, request, {
-      requestId,
       timeoutMs: this.config.QDC_INFERENCE_TIMEOUT_MS + RUN_REPLY_MARGIN_MS,
     });
     this.runCounts.observe(model, response.numberOfRuns);

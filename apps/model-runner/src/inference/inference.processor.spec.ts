@@ -68,7 +68,7 @@ describe(InferenceProcessor.name, () => {
     const { sut } = newProcessor();
     const seeds = tuningSeeds(3, 12);
     const flat = new Float64Array(3 * 128);
-    seeds.forEach((seed, i) => flat.set(trace(seed), i * 128));
+    for (const [i, seed] of seeds.entries()) flat.set(trace(seed), i * 128);
     const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [3, 128], data: flat })), batch: true }));
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;

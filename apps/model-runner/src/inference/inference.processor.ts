@@ -12,7 +12,7 @@ import {
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, withRequestId, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 
@@ -45,7 +45,7 @@ export class InferenceProcessor implements OnModuleDestroy {
   /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
   async start(): Promise<void> {
     const worker = new Worker<InferenceJobData, InferenceOutcome>(QueueName.Inference, (job) => this.process(job), workerOptions(this.config));
-    worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
+    worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
     worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
     this.worker = worker;
     await this.nats.connect();
@@ -62,8 +62,12 @@ export class InferenceProcessor implements OnModuleDestroy {
    * rejects a wrong shape or non-finite values. The output is encoded once (its JSON text) and the answer is the
    * result's JSON bytes around it, which nobody parses again before the client.
    */
-  async process(job: Pick<Job<InferenceJobData, InferenceOutcome>, 'id' | 'data'>): Promise<InferenceOutcome> {
+  process(job: Pick<Job<InferenceJobData, InferenceOutcome>, 'id' | 'data'>): Promise<InferenceOutcome> {
     const data = InferenceJobData.parse(job.data);
+    return withRequestId(data.requestId, () => this.run(String(job.id), data));
+  }
+
+  private async run(jobId: string, data: InferenceJobData): Promise<InferenceOutcome> {
     const started = performance.now();
     const bytes = await this.nats.fromBinaryRef(data.input);
     const fetched = performance.now();
@@ -74,7 +78,6 @@ export class InferenceProcessor implements OnModuleDestroy {
       if (error instanceof ArrayDecodeError) return invalid(error.message, error.type);
       throw error;
     }
-    const jobId = String(job.id);
     // An input that came through the object store (a large one) is stored by results while the model runs, so
     // persisting the result only links it; a small one travels with the result.
     const staging = 'objectKey' in data.input ? this.stageInput(jobId, data) : undefined;
@@ -99,11 +102,11 @@ export class InferenceProcessor implements OnModuleDestroy {
       output: await this.nats.toBinaryRef(Buffer.from(outputJson)),
     };
     await staging;
-    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { requestId: data.requestId });
+    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create);
     const row = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize, userVote: stored.userVote };
     const result = await this.nats.toBinaryRef(Buffer.from(resultJsonText(row, outputJson)));
     const ms = (a: number, b: number) => (b - a).toFixed(1);
-    this.logger.debug(`[${data.requestId}] ${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
+    this.logger.debug(`${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
     return { ok: true, response: { resultId: stored.id, result, numberOfRuns: stored.numberOfRuns }, finishedAt: Date.now() };
   }
 
@@ -116,10 +119,10 @@ export class InferenceProcessor implements OnModuleDestroy {
   private async stageInput(jobId: string, data: InferenceJobData): Promise<void> {
     const stage: ResultsStageInputRequest = { jobId, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
     const sent = this.nats
-      .request(Subjects.ResultsStageInput, stage, { requestId: data.requestId })
+      .request(Subjects.ResultsStageInput, stage)
       .then(
         () => undefined,
-        (error: Error) => this.logger.warn(`[${data.requestId}] staging the input failed (results stores it with the result): ${error.message}`),
+        (error: Error) => this.logger.warn(`staging the input failed (results stores it with the result): ${error.message}`),
       );
     await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
     return sent;

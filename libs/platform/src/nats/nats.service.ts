@@ -21,6 +21,7 @@ import {
 } from '#qdc/contracts';
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import { currentRequestId } from '../logging/request-context.js';
 
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
@@ -33,6 +34,7 @@ const CHUNK_HEADROOM_BYTES = 16 * 1024;
 setSha256Backend('native');
 
 export interface RequestOptions {
+  /** Default: the current request's (withRequestId), else a new one. */
   requestId?: string;
   timeoutMs?: number;
 }
@@ -89,7 +91,7 @@ export class NatsService implements OnModuleDestroy {
   /** Request/reply; throws RpcError with the callee's code, or `unavailable`/`timeout`. */
   async request<T>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     const hdrs = natsHeaders();
-    const requestId = options.requestId ?? randomUUID();
+    const requestId = options.requestId ?? currentRequestId() ?? randomUUID();
     hdrs.set(REQUEST_ID_HEADER, requestId);
     const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;

@@ -3,7 +3,7 @@ import { MetadataScanner, Reflector, type DiscoveryService } from '@nestjs/core'
 import { z } from 'zod';
 import { RpcError, type RpcReply } from '#qdc/contracts';
 import type { IncomingMessage, NatsService } from './nats.service.js';
-import { RpcHandler } from './rpc-handler.decorator.js';
+import { EventHandler, RpcHandler } from './rpc-handler.decorator.js';
 import { RpcServer } from './rpc-server.js';
 
 type Handler = (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>;
@@ -30,6 +30,13 @@ class GreetingHandlers {
   notAHandler() {
     return 'ignored';
   }
+
+  readonly heard: string[] = [];
+
+  @EventHandler('said.v1', z.object({ word: z.string() }))
+  hear(event: { word: string }): void {
+    this.heard.push(event.word);
+  }
 }
 
 class DuplicateHandlers {
@@ -49,7 +56,9 @@ function newRpcServer(providers: object[] = [new GreetingHandlers()]) {
   const sut = new RpcServer(discovery as unknown as DiscoveryService, new MetadataScanner(), new Reflector(), nats as unknown as NatsService, 'greeter');
   const call = async (subject: string, payload: unknown): Promise<RpcReply<unknown>> => {
     let answer: RpcReply<unknown> | undefined;
-    await subscriptions.get(subject)!.handler({ payload, requestId: 'req-1' }, async (reply) => void (answer = reply));
+    await subscriptions.get(subject)!.handler({ payload, requestId: 'req-1' }, async (reply) => {
+      answer = reply;
+    });
     return answer!;
   };
   return { sut, mocks: { nats, subscriptions }, call };
@@ -59,8 +68,18 @@ describe(RpcServer.name, () => {
   it('subscribes every decorated method and the health subject, with the service as queue group', async () => {
     const { sut, mocks } = newRpcServer();
     await sut.onApplicationBootstrap();
-    expect([...mocks.subscriptions.keys()].sort()).toEqual(['break.v1', 'forget.v1', 'greet.v1', 'greeter.health.v1', 'refuse.v1']);
-    expect([...mocks.subscriptions.values()].every((s) => s.queue === 'greeter')).toBe(true);
+    expect([...mocks.subscriptions.keys()].sort()).toEqual(['break.v1', 'forget.v1', 'greet.v1', 'greeter.health.v1', 'refuse.v1', 'said.v1']);
+    expect([...mocks.subscriptions].filter(([subject]) => subject !== 'said.v1').every(([, s]) => s.queue === 'greeter')).toBe(true);
+  });
+
+  it('delivers events to every replica (no queue group) with the parsed payload', async () => {
+    const handlers = new GreetingHandlers();
+    const { sut, mocks, call } = newRpcServer([handlers]);
+    await sut.onApplicationBootstrap();
+    expect(mocks.subscriptions.get('said.v1')!.queue).toBeUndefined();
+    await call('said.v1', { word: 'pinch-off' });
+    await call('said.v1', { word: 42 });
+    expect(handlers.heard).toEqual(['pinch-off']);
   });
 
   it('parses the payload with the schema and replies with the handler’s answer and the request id', async () => {
