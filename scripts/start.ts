@@ -8,12 +8,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations, ensureDatabase, loadConfig, redactUrl } from '#qdc/platform';
+import { SERVICE_PROCESSES, applyMigrations, ensureDatabase, loadConfig, redactUrl, replicaNames } from '#qdc/platform';
 import { ensureDependencies, unavailableDependencies, type DependencyUrls, type StartedDependency } from './start-dependencies.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const config = loadConfig();
-const workers = Number(process.env.QDC_INFERENCE_WORKERS ?? 1);
 const dependencyUrls: DependencyUrls = { postgres: config.DATABASE_URL, redis: config.REDIS_URL, nats: config.NATS_URL };
 /** Servers this script started (stopped again on exit); QDC_START_DEPENDENCIES=false starts none. */
 let startedDependencies: StartedDependency[] = [];
@@ -24,25 +23,20 @@ interface ServiceDef {
   env?: Record<string, string>;
 }
 
-/** QDC_HEALTH_PORT=0: every service takes an ephemeral probe port (several instances on one machine). */
 /** Where npm start keeps its development key and the data of servers it starts. */
 const dataDir = resolve(root, process.env.QDC_DATA_DIR ?? '.qdc');
 
+/** QDC_HEALTH_PORT=0: every service takes an ephemeral probe port (several instances on one machine). */
 const probePort = (port: number): string => (process.env.QDC_HEALTH_PORT === '0' ? '0' : String(port));
 
-const services: ServiceDef[] = [
-  { name: 'results', entry: 'dist/apps/results/src/main.js', env: { QDC_HEALTH_PORT: probePort(9102) } },
-  { name: 'model-runner', entry: 'dist/apps/model-runner/src/main.js', env: { QDC_HEALTH_PORT: probePort(9101) } },
-  ...Array.from({ length: workers }, (_, i) => ({
-    name: workers > 1 ? `worker-${i + 1}` : 'worker',
-    entry: 'dist/apps/model-runner/src/worker.js',
-    env: { QDC_HEALTH_PORT: probePort(9111 + i) },
+// Every process of SERVICE_PROCESSES; replicas get consecutive probe ports.
+const services: ServiceDef[] = SERVICE_PROCESSES.flatMap((service) =>
+  replicaNames(service, service.replicasFrom ? config[service.replicasFrom] : 1).map((name, i): ServiceDef => ({
+    name,
+    entry: service.entry,
+    env: service.probePort === undefined ? {} : { QDC_HEALTH_PORT: probePort(service.probePort + i) },
   })),
-  { name: 'qpu-broker', entry: 'dist/apps/qpu-broker/src/main.js', env: { QDC_HEALTH_PORT: probePort(9103) } },
-  { name: 'simulation-worker', entry: 'dist/apps/qpu-broker/src/simulation-worker.js', env: { QDC_HEALTH_PORT: probePort(9121) } },
-  { name: 'assistant', entry: 'dist/apps/assistant/src/main.js', env: { QDC_HEALTH_PORT: probePort(9104) } },
-  { name: 'gateway', entry: 'dist/apps/gateway/src/main.js' },
-];
+);
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

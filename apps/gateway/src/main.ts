@@ -2,13 +2,15 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadConfig, logLevels, exitOnStartupError } from '#qdc/platform';
+import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Every `new Logger(Thing.name)` of the gateway writes through this one (JSON in production, request ids).
+  Logger.overrideLogger(new QdcLogger(config, 'gateway'));
   const adapter = new FastifyAdapter({
     bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES,
     // Echo the caller's X-Request-Id (when short and plain), or make one; it travels on through NATS and BullMQ.
@@ -18,9 +20,10 @@ async function main(): Promise<void> {
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { logger: logLevels(config.LOG_LEVEL) });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
+  for (const warning of developmentSecrets(config)) new Logger('gateway').warn(`development secret in use: ${warning}`);
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);
 }
 

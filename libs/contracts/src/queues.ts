@@ -12,8 +12,5 @@ export enum JobName {
   Simulate = 'simulate',
 }
 
-/** Job ids derive from request ids, so a retried request does not run twice. */
-export const inferenceJobId = (requestId: string): string => `run-${requestId}`;
-
 /** Simulation job ids derive from the request and what it asks, like inference jobs. */
 export const simulationJobId = (digest: string): string => `sim-${digest}`;

@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Events, KeyRevokedEvent, Subjects, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
+import { EventHandler, NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
 
 /**
  * Resolves an API key to its owner and scopes through apps/results, caching hits for
@@ -15,7 +15,7 @@ export const UNKNOWN_KEY_CACHE_MS = 2_000;
 const MAX_CACHED_TOKENS = 10_000;
 
 @Injectable()
-export class ApiKeyVerifier implements OnApplicationBootstrap {
+export class ApiKeyVerifier {
   /** Keyed by the token itself so a hit costs no hashing; entries remember their hash for revocation. */
   private readonly cache = new Map<string, { principal: Principal; tokenHash: string; until: number }>();
   private readonly unknown = new Map<string, number>();
@@ -25,13 +25,10 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.nats.connect();
-    this.nats.subscribe(Events.KeyRevoked, async ({ payload }) => {
-      const event = KeyRevokedEvent.safeParse(payload);
-      if (!event.success) return;
-      for (const [token, entry] of this.cache) if (entry.tokenHash === event.data.tokenHash) this.cache.delete(token);
-    });
+  /** A revoked key stops working at once on every gateway replica. */
+  @EventHandler(Events.KeyRevoked, KeyRevokedEvent)
+  onKeyRevoked(event: KeyRevokedEvent): void {
+    for (const [token, entry] of this.cache) if (entry.tokenHash === event.tokenHash) this.cache.delete(token);
   }
 
   /** The principal of a key verified within QDC_AUTH_CACHE_MS, else undefined (no promise: the common case). */
