@@ -109,6 +109,16 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
       expect(allowed.headers.get('access-control-allow-origin')).toBe('https://console.lab.example');
     });
 
+    it('exports Prometheus metrics without auth, labelled by route pattern', async () => {
+      await call('/v0/model-results/00000000-0000-4000-8000-000000000000', hostile);
+      const res = await fetch(`${sut.baseUrl}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/^qdc_http_request_duration_seconds_count\{[^}]*method="GET",route="\/v0\/model-results\/:id",status="404"[^}]*\} [1-9]/m);
+      expect(text).toMatch(/^qdc_nats_request_duration_seconds_count\{[^}]*subject="results\.key\.verify\.v1",outcome="ok"[^}]*\} [1-9]/m);
+      expect(text).toContain('service="gateway"');
+    });
+
     it('refuses a calendar date that does not exist', async () => {
       const res = await call('/v0/model-results?start_date=2026-02-30', hostile);
       expect(res.status).toBe(422);

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig } from '#qdc/platform';
+import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig, setMetricsService } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
+import { registerMetrics } from './http/metrics.route.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
 async function main(): Promise<void> {
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
+  setMetricsService('gateway');
+  registerMetrics(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);

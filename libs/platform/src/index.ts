@@ -17,3 +17,4 @@ export * from './logging/request-context.interceptor.js';
 export * from './service/service-processes.js';
 export * from './jobs/wait-for-dependencies.js';
 export * from './service/connection-errors.js';
+export * from './metrics/metrics.js';

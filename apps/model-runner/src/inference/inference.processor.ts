@@ -12,7 +12,7 @@ import {
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, withRequestId, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, withRequestId, isRedisReady, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 
@@ -44,7 +44,11 @@ export class InferenceProcessor implements OnModuleDestroy {
 
   /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
   async start(): Promise<void> {
-    const worker = new Worker<InferenceJobData, InferenceOutcome>(QueueName.Inference, (job) => this.process(job), workerOptions(this.config));
+    const worker = new Worker<InferenceJobData, InferenceOutcome>(
+      QueueName.Inference,
+      (job) => timeJob(QueueName.Inference, job.data.model, () => this.process(job)),
+      workerOptions(this.config),
+    );
     worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
     worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
     this.worker = worker;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { Queue, QueueEvents } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { JobName, QueueName, RpcError, simulationJobId, type CircuitsSimulateResponse, type SimulationJobData } from '#qdc/contracts';
-import { QDC_CONFIG, logConnectionErrors, queueOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, countQueue, logConnectionErrors, queueOptions, type QdcConfig } from '#qdc/platform';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
 
@@ -22,6 +22,7 @@ export class SimulationProducer implements OnModuleDestroy {
     const logger = new Logger(`${QueueName.Simulation} queue`);
     logConnectionErrors(this.queue, logger, 'Redis');
     logConnectionErrors(this.events, logger, 'Redis');
+    countQueue(this.queue);
   }
 
   /** Same request id and same question → same job: a retried request finds its job. */

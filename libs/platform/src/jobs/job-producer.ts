@@ -4,6 +4,7 @@ import { RpcError, type JobName, type QueueName, type RpcErrorBody } from '#qdc/
 import type { QdcConfig } from '../config/config.js';
 import { queueOptions } from './queue-defaults.js';
 import { logConnectionErrors } from '../service/connection-errors.js';
+import { countQueue } from '../metrics/metrics.js';
 import { Logger } from '@nestjs/common';
 
 /**
@@ -50,6 +51,7 @@ export class JobProducer<Data extends object, Response> {
     const logger = new Logger(`${options.queue} queue`);
     logConnectionErrors(this.queue, logger, 'Redis');
     logConnectionErrors(this.events, logger, 'Redis');
+    countQueue(this.queue);
   }
 
   async run(data: Data, jobId: string): Promise<Response> {

@@ -22,6 +22,7 @@ import {
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
 import { DependencyUnavailable } from '../service/connection-errors.js';
+import { natsRequestDuration, secondsSince } from '../metrics/metrics.js';
 import { currentRequestId } from '../logging/request-context.js';
 
 /** Header naming an object-store key that holds a message body too large for NATS. */
@@ -112,6 +113,18 @@ export class NatsService implements OnModuleDestroy {
     hdrs.set(REQUEST_ID_HEADER, requestId);
     const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;
+    const started = performance.now();
+    try {
+      const data = await this.requestOnce<T>(subject, body, hdrs, timeout);
+      natsRequestDuration.observe({ subject, outcome: 'ok' }, secondsSince(started));
+      return data;
+    } catch (error) {
+      natsRequestDuration.observe({ subject, outcome: (error as RpcError).code ?? 'internal' }, secondsSince(started));
+      throw error;
+    }
+  }
+
+  private async requestOnce<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
     let msg: Msg;
     try {
       msg = await this.nc.request(this.subject(subject), body, { timeout, headers: hdrs });

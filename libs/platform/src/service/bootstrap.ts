@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { startProbeServer, type ReadinessCheck } from '../health/probe-server.js';
 import { developmentSecrets, loadConfig } from '../config/config.js';
 import { QdcLogger } from '../logging/qdc-logger.js';
+import { setMetricsService } from '../metrics/metrics.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -15,6 +16,7 @@ export async function bootstrapService(name: string, module: Type, options: Serv
   const config = loadConfig();
   // Every `new Logger(Thing.name)` of the service writes through this one (JSON in production, request ids).
   Logger.overrideLogger(new QdcLogger(config, name));
+  setMetricsService(name);
   const logger = new Logger(name);
   for (const warning of developmentSecrets(config)) logger.warn(`development secret in use: ${warning}`);
   const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });

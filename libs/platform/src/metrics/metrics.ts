@@ -1,0 +1,93 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Prometheus metrics of one process (`GET /metrics` on the gateway's port and on every other
+ * service's probe port). One registry per process, as Prometheus scrapes per process; the
+ * `service` label says which one.
+ */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'qdc_' });
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export function setMetricsService(service: string): void {
+  metricsRegistry.setDefaultLabels({ service });
+}
+
+export const httpRequestDuration = new Histogram({
+  name: 'qdc_http_request_duration_seconds',
+  help: 'HTTP requests answered by the gateway, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'],
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const natsRequestDuration = new Histogram({
+  name: 'qdc_nats_request_duration_seconds',
+  help: 'NATS requests this process sent, by subject and outcome (ok or the error code)',
+  labelNames: ['subject', 'outcome'],
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+export const natsHandled = new Counter({
+  name: 'qdc_nats_handled_total',
+  help: 'NATS requests this process answered, by subject and outcome',
+  labelNames: ['subject', 'outcome'],
+  registers: [metricsRegistry],
+});
+
+export const jobDuration = new Histogram({
+  name: 'qdc_job_duration_seconds',
+  help: 'Queue jobs processed by this worker, by queue, what ran (model id, ...) and outcome',
+  labelNames: ['queue', 'name', 'outcome'],
+  buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
+  registers: [metricsRegistry],
+});
+
+interface CountedQueue {
+  name: string;
+  getJobCounts(...states: string[]): Promise<Record<string, number>>;
+}
+
+const queues = new Set<CountedQueue>();
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized'] as const;
+
+/** Jobs per queue and state, read from Redis when Prometheus scrapes (KEDA can scale on `waiting`). */
+new Gauge({
+  name: 'qdc_queue_jobs',
+  help: 'BullMQ jobs per queue and state, read at scrape time',
+  labelNames: ['queue', 'state'],
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    await Promise.all(
+      [...queues].map(async (queue) => {
+        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+        if (!counts) return;
+        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+      }),
+    );
+  },
+});
+
+export function countQueue(queue: CountedQueue): void {
+  queues.add(queue);
+}
+
+/** Seconds since `start` (a `performance.now()` reading). */
+export const secondsSince = (start: number): number => (performance.now() - start) / 1000;
+
+/** Runs one queue job and records its duration: `ok`, `rejected` (a final error answer) or `failed` (thrown, retried). */
+export async function timeJob<T>(queue: string, name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    const outcome = await run();
+    const rejected = (outcome as { ok?: boolean } | undefined)?.ok === false;
+    jobDuration.observe({ queue, name, outcome: rejected ? 'rejected' : 'ok' }, secondsSince(started));
+    return outcome;
+  } catch (error) {
+    jobDuration.observe({ queue, name, outcome: 'failed' }, secondsSince(started));
+    throw error;
+  }
+}
