@@ -1,7 +1,8 @@
 /**
  * Retrieval over Markdown documents by section with Okapi BM25 (Robertson & Zaragoza 2009,
  * "The Probabilistic Relevance Framework: BM25 and Beyond", eq. 3.15), k1 = 1.2, b = 0.75.
- * The section heading counts twice, so a section named after the question's subject wins.
+ * The section heading counts twice and matching it adds a bonus, so a section named after
+ * the question's subject wins over one that merely mentions it often.
  */
 export interface KnowledgeDocument {
   /** Repository path, cited in answers (`docs/knowledge/gates.md`). */
@@ -26,9 +27,12 @@ export interface KnowledgeHit extends KnowledgeSection {
 const K1 = 1.2;
 const B = 0.75;
 const STOPWORDS = new Set(
-  'a an and are as at be by can do does for from how i in into is it its me of on or please show tell that the their there these this to use used using was what when where which who why will with you your explain describe define briefly brief short simple simply about give qdc s'.split(' '),
+  'a an and are as at be by can do does for from how i in into is it its me of on or please show tell that the their there these this to use used using was what when where which who why will with you your explain describe define briefly brief short simple simply about give qdc s work works mean means one line sentence word words detail terms summary summarize overview quick quickly exactly'.split(' '),
 );
 // "qdc" is a stopword for ranking only: nearly every QDC page mentions it; the subject is the rest.
+// Words about the answer's form ("in one line", "briefly", "how does … work") say nothing about its subject.
+/** Bonus × the share of a section's heading words that the query contains: a section named after the subject wins. */
+const HEADING_BONUS = 3;
 
 export function tokenize(text: string): string[] {
   return text
@@ -79,6 +83,7 @@ const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9 -]/g, '').
 export class KnowledgeBase {
   private readonly sections: KnowledgeSection[];
   private readonly termFreqs: Map<string, number>[];
+  private readonly headingTerms: Set<string>[];
   private readonly lengths: number[];
   private readonly docFreq = new Map<string, number>();
   private readonly avgLength: number;
@@ -91,6 +96,7 @@ export class KnowledgeBase {
       for (const t of [...tokenize(s.body), ...tokenize(lastHeading), ...tokenize(lastHeading)]) tf.set(t, (tf.get(t) ?? 0) + 1);
       return tf;
     });
+    this.headingTerms = this.sections.map((s) => new Set(tokenize(s.heading.split(' › ').at(-1) ?? '')));
     this.lengths = this.termFreqs.map((tf) => [...tf.values()].reduce((a, b) => a + b, 0));
     this.avgLength = this.lengths.reduce((a, b) => a + b, 0) / Math.max(1, this.lengths.length);
     for (const tf of this.termFreqs) for (const t of tf.keys()) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
@@ -118,6 +124,8 @@ export class KnowledgeBase {
         matched += idf(t);
         score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * this.lengths[i]) / this.avgLength));
       }
+      const heading = this.headingTerms[i];
+      if (score > 0 && heading.size) score += (HEADING_BONUS * terms.filter((t) => heading.has(t)).length) / heading.size;
       if (score > 0) hits.push({ ...this.sections[i], score, coverage: totalWeight > 0 ? matched / totalWeight : 0 });
     });
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);

@@ -81,7 +81,7 @@ export class AssistantStreamService {
     let iterator: AsyncIterator<{ data: Uint8Array; headers?: Msg['headers']; subject: string }>;
     let stop: () => void;
     try {
-      const consumer = await this.nats.jetstream().consumers.get(assistantRunStream(this.config.QDC_NAMESPACE), { filter_subjects: [this.nats.subject(assistantRunEventsSubject(runId))] });
+      const consumer = await this.nats.jetstream().consumers.get(assistantRunStream(this.config.QDC_NAMESPACE), { filter_subjects: this.nats.subject(assistantRunEventsSubject(runId)) });
       const messages = await consumer.consume();
       stop = () => void messages.close();
       iterator = messages[Symbol.asyncIterator]() as typeof iterator;
