@@ -3,6 +3,8 @@ import { answerOffline, tokenChunks } from '#qdc/assistant';
 import { estimateTokens, RunCancelled, type AssistantEngine, type EngineResult, type EngineRun } from './assistant-engine.js';
 import { KnowledgeService } from './knowledge.service.js';
 
+const WORDS_PER_TOKEN = 24;
+
 /** The built-in engine (libs/assistant): no network, deterministic, every circuit simulated before it is sent. */
 @Injectable()
 export class OfflineEngine implements AssistantEngine {
@@ -10,7 +12,8 @@ export class OfflineEngine implements AssistantEngine {
 
   async run(run: EngineRun): Promise<EngineResult> {
     const answer = answerOffline(run.messages, { codeMode: run.codeMode, knowledge: this.knowledge.concepts });
-    for (const chunk of tokenChunks(answer.text)) {
+    // The answer exists at once; a few larger tokens cost far fewer messages than word-sized ones.
+    for (const chunk of tokenChunks(answer.text, WORDS_PER_TOKEN)) {
       if (run.signal.aborted) throw new RunCancelled();
       run.token(chunk);
     }

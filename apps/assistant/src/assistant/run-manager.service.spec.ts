@@ -25,6 +25,7 @@ function factory(engineRun: (run: EngineRun) => Promise<Awaited<ReturnType<Assis
     publisher: { sink: jest.fn(() => ({ emit: (e: Record<string, unknown>) => events.push(e), flush: async () => flushed() })) },
     threads: {
       openThread: jest.fn(async () => [{ role: 'user' as const, content: 'earlier' }, { role: 'assistant' as const, content: 'answer' }]),
+      createThread: jest.fn(async () => undefined),
       append: jest.fn(async () => undefined),
       recordUsage: jest.fn(async () => undefined),
     },
@@ -49,7 +50,7 @@ describe(RunManager.name, () => {
     expect(events.at(-1)).toMatchObject({ thread_id: 't-1', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, verification: null });
     // The engine saw the stored history followed by the new message.
     expect(mocks.engine.run.mock.calls[0][0].messages.map((m: { content: string }) => m.content)).toEqual(['earlier', 'answer', 'hello']);
-    expect(mocks.threads.append).toHaveBeenLastCalledWith(OWNER, 't-1', expect.any(String), [{ role: 'assistant', content: 'Hi there' }]);
+    expect(mocks.threads.append).toHaveBeenLastCalledWith(OWNER, 't-1', expect.any(String), [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hi there' }]);
     expect(mocks.threads.recordUsage).toHaveBeenCalledWith(expect.objectContaining({ status: 'completed', ownerId: OWNER, threadId: 't-1' }));
   });
 

@@ -62,10 +62,14 @@ export class RunManager implements OnModuleDestroy {
     sink.emit({ type: 'started', thread_id: threadId });
     let result: EngineResult | undefined;
     let status: 'completed' | 'error' | 'cancelled' = 'completed';
+    let fresh: AssistantChatMessage[] = [];
+    let opening: Promise<unknown> = Promise.resolve();
     try {
-      const history = await this.threads.openThread(request.ownerId, threadId);
-      const fresh = newMessages(history, request.messages);
-      await this.threads.append(request.ownerId, threadId, request.runId, fresh);
+      // A thread the server names is new: create it while the engine runs instead of reading it first.
+      opening = request.threadId ? this.threads.openThread(request.ownerId, threadId) : this.threads.createThread(request.ownerId, threadId).then(() => []);
+      opening.catch(() => undefined);
+      const history = request.threadId ? ((await opening) as AssistantChatMessage[]) : [];
+      fresh = newMessages(history, request.messages);
       result = await this.engine.run({
         messages: [...history, ...fresh],
         codeMode: request.codeMode,
@@ -74,8 +78,11 @@ export class RunManager implements OnModuleDestroy {
         token: (content) => sink.emit({ type: 'token', content }),
       });
       if (run.abort.signal.aborted) throw new RunCancelled();
+      await opening;
       if (result.files.length) sink.emit({ type: 'files', files: result.files });
-      await this.threads.append(request.ownerId, threadId, request.runId, [{ role: 'assistant', content: result.text }]);
+      // The turn is stored before `completed` goes out, so a client that continues the thread at once finds it.
+      await this.threads.append(request.ownerId, threadId, request.runId, [...fresh, { role: 'assistant', content: result.text }]);
+      fresh = [];
       sink.emit({
         type: 'completed',
         thread_id: threadId,
@@ -101,6 +108,8 @@ export class RunManager implements OnModuleDestroy {
         sink.emit({ type: 'error', error: message });
       }
     }
+    // A failed or cancelled turn keeps the user's messages in the thread.
+    if (fresh.length) await opening.then(() => this.threads.append(request.ownerId, threadId, request.runId, fresh)).catch((error: Error) => this.logger.error(`run ${request.runId}: messages not stored: ${error.message}`));
     try {
       await sink.flush();
     } catch (error) {

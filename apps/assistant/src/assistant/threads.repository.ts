@@ -23,13 +23,21 @@ export class ThreadsRepository {
 
   /** The thread's messages in order; creates the thread (with this id, for this owner) when it is new. */
   async openThread(ownerId: string, threadId: string): Promise<AssistantChatMessage[]> {
-    await this.prisma.assistantThread.upsert({
-      where: { ownerId_id: { ownerId, id: threadId } },
-      create: { ownerId, id: threadId },
-      update: { updatedAt: new Date() },
-    });
-    const rows = await this.prisma.assistantMessage.findMany({ where: { ownerId, threadId }, orderBy: { id: 'asc' }, select: { role: true, content: true } });
+    // Independent statements (a new thread has no messages yet), sent concurrently: one round trip of latency.
+    const [, rows] = await Promise.all([
+      this.prisma.assistantThread.upsert({
+        where: { ownerId_id: { ownerId, id: threadId } },
+        create: { ownerId, id: threadId },
+        update: { updatedAt: new Date() },
+      }),
+      this.prisma.assistantMessage.findMany({ where: { ownerId, threadId }, orderBy: { id: 'asc' }, select: { role: true, content: true } }),
+    ]);
     return rows.map((r: { role: string; content: string }) => ({ role: r.role as AssistantChatMessage['role'], content: r.content }));
+  }
+
+  /** Creates a thread the server named (a fresh UUID): nothing to read back. */
+  async createThread(ownerId: string, threadId: string): Promise<void> {
+    await this.prisma.assistantThread.create({ data: { ownerId, id: threadId } });
   }
 
   async append(ownerId: string, threadId: string, runId: string, messages: AssistantChatMessage[]): Promise<void> {
