@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { estimateResources, parseCircuit, simulate, simulationCost, transpile, emitQasm3 } from '#qdc/circuits';
-import { MODEL_CATALOGUE } from '#qdc/characterization';
 import { KnowledgeService } from '../knowledge.service.js';
 import type { ChatTool } from './openai-chat.client.js';
 
@@ -27,7 +26,7 @@ export class AssistantTools {
   constructor(private readonly knowledge: KnowledgeService) {}
 
   /** Runs a tool; failures are returned to the model as `{error}` so it can correct itself. */
-  call(name: string, rawArguments: string): Record<string, unknown> {
+  async call(name: string, rawArguments: string): Promise<Record<string, unknown>> {
     let args: Record<string, unknown>;
     try {
       args = rawArguments.trim() ? (JSON.parse(rawArguments) as Record<string, unknown>) : {};
@@ -35,13 +34,13 @@ export class AssistantTools {
       return { error: `the arguments are not valid JSON: ${rawArguments.slice(0, 200)}` };
     }
     try {
-      return this.dispatch(name, args);
+      return await this.dispatch(name, args);
     } catch (error) {
       return { error: (error as Error).message };
     }
   }
 
-  private dispatch(name: string, args: Record<string, unknown>): Record<string, unknown> {
+  private async dispatch(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const source = (): string => {
       if (typeof args.code !== 'string' || !args.code.trim()) throw new Error('`code` (circuit source) is required');
       return args.code;
@@ -65,8 +64,11 @@ export class AssistantTools {
         const r = estimateResources(parseCircuit(source()).circuit);
         return { ...r } as Record<string, unknown>;
       }
-      case 'list_characterization_models':
+      case 'list_characterization_models': {
+        // Loaded on first use: the catalogue pulls in every model (and its weights), which the offline engine never needs.
+        const { MODEL_CATALOGUE } = await import('#qdc/characterization');
         return { models: MODEL_CATALOGUE.map((m) => ({ id: m.id, name: m.name, description: m.description, input: m.inputShapeRequirements, batch: m.batch })) };
+      }
       case 'search_docs': {
         const query = String(args.query ?? '');
         if (!query.trim()) throw new Error('`query` is required');

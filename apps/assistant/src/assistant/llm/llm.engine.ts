@@ -78,7 +78,7 @@ export class LlmEngine implements AssistantEngine {
         for (const call of completion.toolCalls) {
           if (run.signal.aborted) throw new RunCancelled();
           toolCalls++;
-          messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(this.tools.call(call.function.name, call.function.arguments)) });
+          messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(await this.tools.call(call.function.name, call.function.arguments)) });
         }
       }
       if (run.signal.aborted) throw new RunCancelled();
