@@ -174,7 +174,10 @@ describe('assistant with an OpenAI-compatible provider', () => {
     const resumed = await ask(user('think slowly'), { headers: { 'Last-Event-ID': lastId } });
     assertStreamInvariants(resumed.events);
     expect(resumed.events.at(-1)!.type).toBe('cancelled');
-    const usage = await system.query<{ status: string }>(`SELECT status FROM assistant_usage ORDER BY created_at DESC LIMIT 1`);
+    let usage: { status: string }[] = [];
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && usage[0]?.status !== 'cancelled'; await new Promise((r) => setTimeout(r, 50))) {
+      usage = await system.query(`SELECT status FROM assistant_usage ORDER BY created_at DESC LIMIT 1`);
+    }
     expect(usage[0].status).toBe('cancelled');
   });
 

@@ -155,9 +155,12 @@ describe('threads', () => {
     const r = await ask(bob, { messages: [{ role: 'user', content: 'Create a GHZ state on 3 qubits' }] });
     const threadId = r.events.at(-1)!.thread_id as string;
     expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
-    const usage = await system.query<{ status: string; engine: string; completion_tokens: number; thread_id: string }>(
-      `SELECT u.status, u.engine, u.completion_tokens, u.thread_id FROM assistant_usage u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'bob' ORDER BY u.created_at DESC LIMIT 1`,
-    );
+    // Usage is written after the terminal event (off the stream's path): wait for it briefly.
+    let usage: { status: string; engine: string; completion_tokens: number; thread_id: string }[] = [];
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      usage = await system.query(`SELECT u.status, u.engine, u.completion_tokens, u.thread_id FROM assistant_usage u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'bob' AND u.thread_id = $1`, [threadId]);
+      if (usage.length) break;
+    }
     expect(usage[0]).toMatchObject({ status: 'completed', engine: 'offline', thread_id: threadId });
     expect(usage[0].completion_tokens).toBeGreaterThan(0);
   });

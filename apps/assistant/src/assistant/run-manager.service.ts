@@ -11,7 +11,11 @@ export const ASSISTANT_ENGINE = Symbol('ASSISTANT_ENGINE');
 interface ActiveRun {
   abort: AbortController;
   detachTimer?: NodeJS.Timeout;
+  finished?: Promise<void>;
 }
+
+/** On shutdown, how long running runs get to publish their `cancelled` event. */
+const SHUTDOWN_WAIT_MS = 5_000;
 
 /**
  * Runs: each start request gets an immediate reply and runs in the background, publishing its
@@ -39,7 +43,8 @@ export class RunManager implements OnModuleDestroy {
     if (this.runs.has(request.runId)) return { runId: request.runId, threadId };
     const run: ActiveRun = { abort: new AbortController() };
     this.runs.set(request.runId, run);
-    void this.execute(request, threadId, run).finally(() => {
+    // Started on the next turn of the event loop, so the start reply goes out before the engine's work.
+    run.finished = new Promise<void>((r) => setImmediate(r)).then(() => this.execute(request, threadId, run)).finally(() => {
       clearTimeout(run.detachTimer);
       this.runs.delete(request.runId);
     });
@@ -132,8 +137,11 @@ export class RunManager implements OnModuleDestroy {
       .catch((error: Error) => this.logger.error(`run ${request.runId}: usage not recorded: ${error.message}`));
   }
 
-  onModuleDestroy(): void {
-    for (const run of this.runs.values()) run.abort.abort();
+  /** Shutdown (e.g. a rolling update): running runs end with `cancelled` rather than silently. */
+  async onModuleDestroy(): Promise<void> {
+    const running = [...this.runs.values()];
+    for (const run of running) run.abort.abort();
+    await Promise.race([Promise.all(running.map((r) => r.finished)), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);
   }
 }
 

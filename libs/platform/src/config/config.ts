@@ -4,6 +4,9 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/** An optional setting where an empty value (e.g. `${VAR:-}` in compose) means unset. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
 /** Every setting of every service, validated once at boot (README has the table). */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -34,12 +37,12 @@ const ConfigSchema = z.object({
   QDC_ASSISTANT_DETACH_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   QDC_ASSISTANT_RUN_RETENTION_MS: z.coerce.number().int().positive().default(600_000),
   /** Assistant LLM provider (OpenAI-compatible chat completions); unset QDC_LLM_BASE_URL = offline engine. */
-  QDC_LLM_BASE_URL: z.string().url().optional(),
-  QDC_LLM_MODEL: z.string().min(1).optional(),
-  QDC_LLM_API_KEY: z.string().optional(),
-  QDC_LLM_MODEL_LOW: z.string().min(1).optional(),
-  QDC_LLM_MODEL_MEDIUM: z.string().min(1).optional(),
-  QDC_LLM_MODEL_HIGH: z.string().min(1).optional(),
+  QDC_LLM_BASE_URL: unsetIfEmpty(z.string().url()),
+  QDC_LLM_MODEL: unsetIfEmpty(z.string()),
+  QDC_LLM_API_KEY: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_LOW: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_MEDIUM: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_HIGH: unsetIfEmpty(z.string()),
   QDC_LLM_MAX_TOKENS_LOW: z.coerce.number().int().positive().default(1024),
   QDC_LLM_MAX_TOKENS_MEDIUM: z.coerce.number().int().positive().default(2048),
   QDC_LLM_MAX_TOKENS_HIGH: z.coerce.number().int().positive().default(4096),

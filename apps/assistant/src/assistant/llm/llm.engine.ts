@@ -23,6 +23,8 @@ import { OpenAiChatClient, type ChatMessage } from './openai-chat.client.js';
 
 /** Repair rounds after a circuit fails verification, by budget. */
 export const REPAIR_ROUNDS: Record<AssistantBudget, number> = { low: 0, medium: 1, high: 3 };
+/** Thread messages sent to the model: the most recent ones (older turns rarely matter and cost context). */
+const MAX_HISTORY_MESSAGES = 40;
 /** Tool-call rounds per answer round, so a looping model cannot run forever. */
 const MAX_TOOL_ROUNDS = 8;
 
@@ -48,7 +50,7 @@ export class LlmEngine implements AssistantEngine {
     const lastUser = [...run.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const expectation = expectationOf(lastUser);
     const wanted = frameworkIn(lastUser);
-    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...run.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage)];
+    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...run.messages.slice(-MAX_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: m.content }) as ChatMessage)];
     let promptTokens = 0;
     let completionTokens = 0;
     let toolCalls = 0;
