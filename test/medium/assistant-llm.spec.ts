@@ -191,4 +191,20 @@ describe('assistant with an OpenAI-compatible provider', () => {
     expect(resumed.events.at(-1)!.type).toBe('completed');
     expect(llm.requests[0].closedEarly).toBe(false);
   });
+
+  // Last: it stops the assistant process.
+  it('ends the stream with an error event when the assistant process running it dies', async () => {
+    llm.script(() => [{ kind: 'content', text: 'Working on it' }, { kind: 'hang' }]);
+    const assistant = system.processes.get('assistant')!;
+    const streamed = ask(user('a long answer please'));
+    for (const deadline = Date.now() + 10_000; !llm.requests.length; await new Promise((r) => setTimeout(r, 20))) {
+      if (Date.now() > deadline) throw new Error('the run never reached the provider');
+    }
+    await new Promise((r) => setTimeout(r, 300)); // the first token is relayed
+    assistant.kill('SIGKILL');
+    const r = await streamed;
+    assertStreamInvariants(r.events);
+    expect(r.events[0]).toEqual({ type: 'token', content: 'Working on it' });
+    expect(r.events.at(-1)).toMatchObject({ type: 'error', error: expect.stringMatching(/the assistant stopped answering/) });
+  });
 });

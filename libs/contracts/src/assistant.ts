@@ -32,6 +32,15 @@ export type AssistantRunStartResponse = z.infer<typeof AssistantRunStartResponse
 export const AssistantRunControl = z.object({ runId: z.string().uuid(), action: z.enum(['detach', 'attach', 'cancel']) });
 export type AssistantRunControl = z.infer<typeof AssistantRunControl>;
 
+/** Every assistant replica lists its running runs periodically, so a gateway notices a run whose process died. */
+export const AssistantRunsAlive = z.object({ runIds: z.array(z.string().uuid()) });
+export type AssistantRunsAlive = z.infer<typeof AssistantRunsAlive>;
+/** How often the alive list is sent: the keepalive interval, at most this. */
+export const ASSISTANT_ALIVE_MAX_INTERVAL_MS = 5_000;
+/** A run missing from this many consecutive alive lists (plus a second of slack) is considered lost. */
+export const ASSISTANT_ALIVE_MISSES = 3;
+export const assistantAliveIntervalMs = (keepaliveMs: number): number => Math.min(ASSISTANT_ALIVE_MAX_INTERVAL_MS, keepaliveMs);
+
 export const AssistantAgentsListResponse = z.object({ agents: z.array(z.object({ name: z.string(), description: z.string() })) });
 export type AssistantAgentsListResponse = z.infer<typeof AssistantAgentsListResponse>;
 

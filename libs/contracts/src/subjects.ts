@@ -34,6 +34,7 @@ export const Events = {
   RunRecorded: 'results.run-counter.changed.v1',
   KeyRevoked: 'results.key.revoked.v1',
   AssistantRunControl: 'assistant.run.control.v1',
+  AssistantRunsAlive: 'assistant.runs.alive.v1',
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { AssistantChatMessage, AssistantRunControl, AssistantRunStartRequest, AssistantRunStartResponse } from '#qdc/contracts';
-import { QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { Events, assistantAliveIntervalMs, type AssistantChatMessage, type AssistantRunControl, type AssistantRunStartRequest, type AssistantRunStartResponse, type AssistantRunsAlive } from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineResult } from './assistant-engine.js';
 import { RunEventsPublisher, type RunEventSink } from './run-events.publisher.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -23,16 +23,27 @@ const SHUTDOWN_WAIT_MS = 5_000;
  * client went away) is cancelled after the grace period unless the client reattaches.
  */
 @Injectable()
-export class RunManager implements OnModuleDestroy {
+export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RunManager.name);
   private readonly runs = new Map<string, ActiveRun>();
+  private aliveTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(ASSISTANT_ENGINE) private readonly engine: AssistantEngine,
     private readonly events: RunEventsPublisher,
     private readonly threads: ThreadsRepository,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    private readonly nats: NatsService,
   ) {}
+
+  /** Lists the running runs every alive interval (gateways end a stream whose run stops being listed). */
+  onApplicationBootstrap(): void {
+    this.aliveTimer = setInterval(() => {
+      if (!this.runs.size || !this.nats.isConnected) return;
+      void this.nats.publish(Events.AssistantRunsAlive, { runIds: [...this.runs.keys()] } satisfies AssistantRunsAlive).catch(() => undefined);
+    }, assistantAliveIntervalMs(this.config.QDC_SSE_KEEPALIVE_MS));
+    this.aliveTimer.unref();
+  }
 
   get activeRuns(): number {
     return this.runs.size;
@@ -139,6 +150,7 @@ export class RunManager implements OnModuleDestroy {
 
   /** Shutdown (e.g. a rolling update): running runs end with `cancelled` rather than silently. */
   async onModuleDestroy(): Promise<void> {
+    clearInterval(this.aliveTimer);
     const running = [...this.runs.values()];
     for (const run of running) run.abort.abort();
     await Promise.race([Promise.all(running.map((r) => r.finished)), new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())]);

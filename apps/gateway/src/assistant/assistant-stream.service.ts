@@ -1,13 +1,16 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Msg, Subscription } from '@nats-io/transport-node';
 import {
+  ASSISTANT_ALIVE_MISSES,
   ASSISTANT_EVENT_INDEX_HEADER,
+  AssistantRunsAlive,
   ASSISTANT_OWNER_HEADER,
   Events,
   RpcError,
   Subjects,
+  assistantAliveIntervalMs,
   assistantRunEventsSubject,
   assistantRunStream,
   type AssistantAgentsListResponse,
@@ -34,14 +37,42 @@ const LAST_EVENT_ID = /^([0-9a-f-]{36}):(\d+)$/i;
  * detaches the run, which apps/assistant cancels after its grace period unless the client returns.
  */
 @Injectable()
-export class AssistantStreamService {
+export class AssistantStreamService implements OnApplicationBootstrap {
   private readonly logger = new Logger(AssistantStreamService.name);
-  private readonly decoder = new TextDecoder();
+  /** Run id → when an assistant last listed it as running. */
+  private readonly alive = new Map<string, number>();
+  private readonly staleAfterMs: number;
 
   constructor(
     private readonly nats: NatsService,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
-  ) {}
+  ) {
+    this.staleAfterMs = ASSISTANT_ALIVE_MISSES * assistantAliveIntervalMs(config.QDC_SSE_KEEPALIVE_MS) + 1_000;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.nats.connect();
+    this.nats.subscribe(Events.AssistantRunsAlive, async ({ payload }) => {
+      const parsed = AssistantRunsAlive.safeParse(payload);
+      if (!parsed.success) return;
+      const now = Date.now();
+      for (const id of parsed.data.runIds) this.alive.set(id, now);
+    });
+  }
+
+  /** False once a run has gone unlisted for the stale period (its assistant process died); forgets the run. */
+  private runAlive(runId: string, since: number): boolean {
+    const now = Date.now();
+    const seen = Math.max(this.alive.get(runId) ?? 0, since);
+    return now - seen < this.staleAfterMs;
+  }
+
+  private relay(reply: FastifyReply, runId: string, seen: number): SseRelay {
+    const opened = Date.now();
+    const relay = new SseRelay(reply, runId, seen, this.config.QDC_SSE_KEEPALIVE_MS, () => this.control(runId, 'detach'), () => this.runAlive(runId, opened));
+    relay.onEnd(() => this.alive.delete(runId));
+    return relay;
+  }
 
   async agents(requestId: string): Promise<AssistantAgentsListResponse> {
     return this.nats.request<AssistantAgentsListResponse>(Subjects.AssistantAgentsList, {}, { requestId });
@@ -53,7 +84,7 @@ export class AssistantStreamService {
     if (typeof lastEventId === 'string' && lastEventId.trim()) return this.resume(caller, lastEventId.trim(), reply);
 
     const runId = randomUUID();
-    const relay = new SseRelay(reply, runId, 0, this.config.QDC_SSE_KEEPALIVE_MS, () => this.control(runId, 'detach'));
+    const relay = this.relay(reply, runId, 0);
     const sub: Subscription = this.nats.subscribeRaw(this.nats.subject(assistantRunEventsSubject(runId)), (msg) => relay.push(msg));
     relay.onEnd(() => sub.unsubscribe());
     const start: AssistantRunStartRequest = {
@@ -93,7 +124,7 @@ export class AssistantStreamService {
       stop();
       throw notFound();
     }
-    const relay = new SseRelay(reply, runId, Number(seen), this.config.QDC_SSE_KEEPALIVE_MS, () => this.control(runId, 'detach'));
+    const relay = this.relay(reply, runId, Number(seen));
     relay.onEnd(stop);
     relay.open();
     this.control(runId, 'attach');
@@ -129,6 +160,7 @@ class SseRelay {
     private lastIndex: number,
     private readonly keepaliveMs: number,
     private readonly onClientGone: () => void,
+    private readonly runAlive: () => boolean,
   ) {}
 
   get ended(): boolean {
@@ -160,6 +192,12 @@ class SseRelay {
       }
     });
     this.keepalive = setInterval(() => {
+      if (!this.runAlive()) {
+        // The process running it died: end with an error instead of keeping the client waiting forever.
+        this.write(`data: ${JSON.stringify({ type: 'error', error: `the assistant stopped answering (run ${this.runId}); please retry` })}\n\n`);
+        this.close();
+        return;
+      }
       if (Date.now() - this.lastWrite >= this.keepaliveMs) this.write(': keepalive\n\n');
     }, Math.max(10, Math.floor(this.keepaliveMs / 2)));
     const queued = this.queue;
