@@ -8,7 +8,8 @@ import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 export async function ensureRunStream(nats: NatsService, config: QdcConfig): Promise<void> {
   const jsm = await nats.jetstreamManager();
   const name = assistantRunStream(config.QDC_NAMESPACE);
-  const wanted = { subjects: [nats.subject(assistantRunEventsSubject('*'))], max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS), max_bytes: 512 * 1024 * 1024 };
+  // Bounded by age only: a max_bytes limit would be reserved against the server's JetStream memory for every namespace.
+  const wanted = { subjects: [nats.subject(assistantRunEventsSubject('*'))], max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS) };
   try {
     await jsm.streams.info(name);
     await jsm.streams.update(name, wanted);
