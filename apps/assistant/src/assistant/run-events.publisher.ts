@@ -9,7 +9,7 @@ export async function ensureRunStream(nats: NatsService, config: QdcConfig): Pro
   const jsm = await nats.jetstreamManager();
   const name = assistantRunStream(config.QDC_NAMESPACE);
   // Bounded by age only: a max_bytes limit would be reserved against the server's JetStream memory for every namespace.
-  const wanted = { subjects: [nats.subject(assistantRunEventsSubject('*'))], max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS) };
+  const wanted = { subjects: [nats.subject(assistantRunEventsSubject('*'))], max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS), max_bytes: -1 };
   try {
     await jsm.streams.info(name);
     await jsm.streams.update(name, wanted);
