@@ -70,6 +70,9 @@ describe('POST /agents (coda)', () => {
     const ids = r.frames.map((f) => Number(f.id!.split(':')[1]));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(r.frames.map((f) => f.id!.split(':')[0])).size).toBe(1);
+    // The official client reads line by line and keeps `data: ` lines only (json.loads(line[6:])).
+    const clientView = r.raw.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    expect(clientView).toEqual(r.events);
   });
 
   it('answers a concept question from the knowledge base with the section cited', async () => {
