@@ -122,6 +122,15 @@ describe('assistant with an OpenAI-compatible provider', () => {
     expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: false, simulated: false, repairs: 0 } });
   });
 
+  it('after the last round, sends a circuit that runs but differs from the standard target, saying so', async () => {
+    llm.script(() => [{ kind: 'content', text: 'Here:\n```python\n' + NOT_BELL + '```\n' }, { kind: 'end', finish: 'stop' }]);
+    const r = await ask({ ...user('Build a Bell state circuit'), budget: 'low' });
+    const text = tokensOf(r.events);
+    expect(codeBlocks(text)).toHaveLength(1);
+    expect(text).toMatch(/Note from QDC's simulator: its measured distribution does not match the request \(Hellinger fidelity 0\.2500/);
+    expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: true, simulated: true, repairs: 0, fidelity: 0.25 } });
+  });
+
   it('code_mode=file moves verified code into files; converts to the framework asked for (PennyLane)', async () => {
     llm.script(() => [{ kind: 'content', text: 'Bell pair:\n```python\n' + BELL + '```\nDone.' }, { kind: 'end', finish: 'stop' }]);
     const r = await ask({ ...user('Build a Bell state circuit in PennyLane'), code_mode: 'file' });

@@ -110,3 +110,11 @@ describe('answerOffline', () => {
     expect(tokenChunks(text).join('')).toBe(text);
   });
 });
+
+describe(detectKind.name, () => {
+  it('reads "search for" as Grover only with a bitstring to find', () => {
+    expect(detectKind('search for 0110 with grover')).toBe('grover');
+    expect(detectKind('search for the marked state 101')).toBe('grover');
+    expect(detectKind('build a circuit that searches for documentation')).toBeUndefined();
+  });
+});

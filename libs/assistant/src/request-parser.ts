@@ -19,7 +19,7 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 const KIND_PATTERNS: [RegExp, CircuitTask['kind']][] = [
   [/\bbernstein[\s–-]*vazirani\b|\bbv\b/i, 'bernstein-vazirani'],
   [/\bdeutsch(?:[\s–-]*jozsa)?\b|\bdj\b/i, 'deutsch-jozsa'],
-  [/\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\b/i, 'grover'],
+  [/\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\s+(?:the\s+)?(?:marked\s+)?(?:(?:states?|items?|bitstrings?|strings?)\s+)?\|?[01]{2,}/i, 'grover'],
   [/\bphase estimation\b|\bqpe\b/i, 'phase-estimation'],
   [/\bteleport/i, 'teleportation'],
   [/\bsuper\s*-?dense\b|\bdense coding\b/i, 'superdense'],

@@ -103,7 +103,13 @@ export class LlmEngine implements AssistantEngine {
         messages.push({ role: 'user', content: `QDC parsed and simulated your circuit and it failed: ${failed.error}. Reply with the corrected, complete circuit in one fenced code block (Qiskit, Cirq or OpenQASM), and a one-line explanation.` });
         continue;
       }
-      // Out of repair rounds: send the prose without the circuits that failed.
+      // Out of repair rounds. Circuits that parse and simulate but differ from the standard target the
+      // request was read as are sent with that said (the reading may be too narrow); others are not sent.
+      if (reports.every((r) => r.parsed && r.simulated)) {
+        const { text, files } = finish(held, blocks, reports, circuits, run.codeMode, wanted);
+        emit(`${text}\n\n(Note from QDC's simulator: ${failed.error}.)`);
+        return { text: streamedText, files, verification: verification(), engine: 'llm', model, promptTokens, completionTokens, toolCalls };
+      }
       const withoutCircuits = strip(held, circuits);
       emit(`${withoutCircuits}\n\n(The circuit is not included: it did not pass QDC's verification — ${failed.error}.)`);
       return { text: streamedText, files: [], verification: verification(), engine: 'llm', model, promptTokens, completionTokens, toolCalls };
