@@ -36,8 +36,9 @@ Use the tools to simulate, convert or inspect circuits, to list QDC's characteri
  * The LLM engine: an OpenAI-compatible model with tools. Prose streams as it comes; a code block is
  * held back from its opening fence until the round ends, then every circuit in it is parsed and
  * simulated (and compared with the request's stated target when the offline parser recognises one).
- * A failing circuit is fed back to the model for the budget's repair rounds; a circuit that never
- * passes is not sent.
+ * A failing circuit is fed back to the model for the budget's repair rounds; after the last one a
+ * circuit that does not parse or simulate is not sent, and one that runs but misses the target the
+ * request was read as is sent with the difference stated.
  */
 @Injectable()
 export class LlmEngine implements AssistantEngine {
