@@ -185,12 +185,15 @@ class SseRelay {
     reply.raw.writeHead(200, headers);
     reply.raw.flushHeaders?.();
     this.opened = true;
-    reply.raw.on('close', () => {
+    const gone = (): void => {
       if (!this.finished) {
         this.onClientGone();
         this.close();
       }
-    });
+    };
+    reply.raw.on('close', gone);
+    // The client may have left while the run was being started.
+    if (reply.raw.destroyed || reply.request.raw.socket?.destroyed) return gone();
     this.keepalive = setInterval(() => {
       if (!this.runAlive()) {
         // The process running it died: end with an error instead of keeping the client waiting forever.
