@@ -118,3 +118,11 @@ describe(detectKind.name, () => {
     expect(detectKind('build a circuit that searches for documentation')).toBeUndefined();
   });
 });
+
+describe('pathological input', () => {
+  // Without the cap, the phase patterns backtrack quadratically over the digits (the test would time out).
+  it('answers a megabyte of digits (only the start of a message is parsed)', () => {
+    const answer = answerOffline([{ role: 'user', content: `phase estimation of ${'1'.repeat(1_000_000)} pi` }], { codeMode: 'inline', knowledge });
+    expect(['circuit', 'fallback']).toContain(answer.kind);
+  }, 10_000);
+});

@@ -10,7 +10,7 @@ import { checkableSource, measuredDistribution, verifyCircuit, verifyCircuitSour
 import { FRAMEWORK_LABEL, codeLanguage, frameworkIn, type Framework } from './frameworks.js';
 import type { Distribution } from './hellinger.js';
 import type { KnowledgeBase } from './knowledge-base.js';
-import { UnsupportedRequest, detectKind, parseRequest, qubitCount, wantsCircuit } from './request-parser.js';
+import { MAX_REQUEST_CHARS, UnsupportedRequest, detectKind, parseRequest, qubitCount, wantsCircuit } from './request-parser.js';
 
 export interface ChatMessage {
   role: 'user' | 'assistant' | 'system';
@@ -74,7 +74,7 @@ export function answerOffline(messages: ChatMessage[], options: { codeMode: Code
       throw error;
     }
   }
-  const hits = options.knowledge.search(current, 2);
+  const hits = options.knowledge.search(current.slice(0, MAX_REQUEST_CHARS), 2);
   if (hits.length && hits[0].coverage >= MIN_CONCEPT_COVERAGE) {
     const hit = hits[0];
     const citation = `${hit.path}#${hit.anchor}`;

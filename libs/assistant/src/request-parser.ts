@@ -11,6 +11,13 @@ export interface ParsedRequest {
   framework: Framework;
 }
 
+/**
+ * Only the start of a message is read: circuit requests are short, and some patterns here are
+ * super-linear on pathological input (a megabyte of digits), so the cost stays bounded.
+ */
+export const MAX_REQUEST_CHARS = 2_000;
+const head = (text: string): string => text.slice(0, MAX_REQUEST_CHARS);
+
 /** A request the engine recognised but cannot build as asked (too large, inconsistent). */
 export class UnsupportedRequest extends Error {}
 
@@ -41,12 +48,14 @@ const BUILD_INTENT = /\b(build|make|create|write|generate|construct|prepare|impl
 const CONCEPT_QUESTION = /^\s*(what|why|how does|how do|explain|define|describe|tell me about|what's|whats)\b/i;
 
 export function detectKind(text: string): CircuitTask['kind'] | undefined {
+  text = head(text);
   for (const [re, kind] of KIND_PATTERNS) if (re.test(text)) return kind;
   return undefined;
 }
 
 /** True when the message asks for a circuit (not a concept explanation). */
 export function wantsCircuit(text: string): boolean {
+  text = head(text);
   if (!detectKind(text)) return false;
   if (CONCEPT_QUESTION.test(text) && !/\b(circuit|code|qiskit|cirq|pennylane|braket|qasm)\b/i.test(text)) return false;
   return BUILD_INTENT.test(text) || /^\s*(a|an|the)?\s*\d+[\s-]*qubits?\b/i.test(text) || frameworkIn(text) !== undefined;
@@ -54,6 +63,7 @@ export function wantsCircuit(text: string): boolean {
 
 /** The qubit count a message states ("5-qubit", "on 5 qubits", "n = 5", "five qubits"). */
 export function qubitCount(text: string): number | undefined {
+  text = head(text);
   const word = Object.keys(NUMBER_WORDS).join('|');
   const patterns = [
     new RegExp(`\\b(\\d+|${word})[\\s-]*(?:qubits?|qbits?|q\\b|-qubit)`, 'i'),
@@ -127,6 +137,7 @@ function phaseIn(text: string): number | undefined {
 }
 
 export function parseRequest(text: string): ParsedRequest | undefined {
+  text = head(text);
   const kind = detectKind(text);
   if (!kind) return undefined;
   const framework = frameworkIn(text) ?? 'qiskit';
