@@ -42,6 +42,9 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./
 # prisma/migrations is read at runtime (results applies migrations on boot; the keys CLI too).
 COPY prisma ./prisma
+# docs/knowledge (and the other docs) are the assistant's knowledge base and docs-search corpus.
+COPY docs ./docs
+COPY README.md ./
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist
 # The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.

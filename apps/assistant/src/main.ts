@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigModule, NatsModule, NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
+import { UnifiedAssistantModule } from './assistant/assistant.module.js';
 
-/**
- * Assistant service. So far it only joins NATS and answers health; the streaming assistant
- * and the calibration agent arrive with their own issue.
- */
-@Module({ imports: [ConfigModule.forService('assistant'), NatsModule] })
+/** Assistant service: the unified assistant's runs (SSE events relayed by the gateway). */
+@Module({ imports: [ConfigModule.forService('assistant'), NatsModule, UnifiedAssistantModule] })
 class AssistantModule {}
 
 bootstrapService('assistant', AssistantModule, {

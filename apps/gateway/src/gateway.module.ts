@@ -19,11 +19,13 @@ import { DocsController } from './system/docs.controller.js';
 import { CodaToolsController } from './coda/coda-tools.controller.js';
 import { CodaToolsService } from './coda/coda-tools.service.js';
 import { CodaBodyErrors } from './coda/coda-body-errors.js';
+import { AssistantController } from './assistant/assistant.controller.js';
+import { AssistantStreamService } from './assistant/assistant-stream.service.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,
@@ -34,6 +36,7 @@ import { CodaBodyErrors } from './coda/coda-body-errors.js';
     ModelResultsService,
     CodaToolsService,
     CodaBodyErrors,
+    AssistantStreamService,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },

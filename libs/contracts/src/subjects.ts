@@ -25,12 +25,16 @@ export const Subjects = {
   CircuitsToQasm3: 'qpu.tools.to-openqasm3.v1',
   CircuitsResources: 'qpu.tools.estimate-resources.v1',
   CircuitsSplit: 'qpu.tools.split-circuit.v1',
+  AssistantRunStart: 'assistant.run.start.v1',
+  AssistantAgentsList: 'assistant.agents.list.v1',
 } as const;
 
 /** Events (publish, no reply). */
 export const Events = {
   RunRecorded: 'results.run-counter.changed.v1',
   KeyRevoked: 'results.key.revoked.v1',
+  AssistantRunControl: 'assistant.run.control.v1',
+  AssistantRunsAlive: 'assistant.runs.alive.v1',
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */

@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
-const CODA_TOOL_PATH = /^\/v0\/(coda\/)?(tools\/)?(transpile|simulate|to-openqasm3|estimate-resources|split-circuit)(\?|$)/;
+const CODA_TOOL_PATH = /^\/v0\/(coda\/)?(tools\/)?(transpile|simulate|to-openqasm3|estimate-resources|split-circuit|agents)(\?|$)/;
 
 /**
  * Malformed or oversized JSON is rejected by Fastify before any Nest filter runs. For the coda

@@ -165,6 +165,44 @@ const codaToolPaths: Record<string, object> = {
   ),
 };
 
+/** The unified assistant (SPEC §4): canonical /v0/coda/agents, legacy /v0/agents. */
+const assistantPath = {
+  get: {
+    summary: 'List the assistant agents',
+    tags: ['coda assistant'],
+    responses: codaResponses({ type: 'object', properties: { agents: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, description: { type: 'string' } } } } } }),
+  },
+  post: {
+    summary: 'Ask the assistant; answers as server-sent events (`id: <run>:<n>`, `data: <json>`; reconnect with Last-Event-ID to resume)',
+    tags: ['coda assistant'],
+    parameters: [{ name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'the last event id received: replays the rest of that run' }],
+    requestBody: {
+      required: true,
+      content: json({
+        type: 'object',
+        required: ['messages'],
+        properties: {
+          messages: { type: 'array', minItems: 1, items: { type: 'object', required: ['role', 'content'], properties: { role: { type: 'string', enum: ['user', 'assistant', 'system'] }, content: { type: 'string' } } } },
+          thread_id: { type: ['string', 'null'] },
+          budget: { type: 'string', enum: ['low', 'medium', 'high'], default: 'high' },
+          code_mode: { type: 'string', enum: ['inline', 'file'], default: 'inline' },
+          mode: { description: 'deprecated; any value accepted and ignored' },
+          fast: { description: 'deprecated; accepted and ignored' },
+        },
+      }),
+    },
+    responses: {
+      ...codaResponses({}),
+      200: {
+        description: 'Event stream: `token {content}`, `files {files: [{path, language, content}]}` (code_mode=file), then one of `completed {thread_id, usage, verification}`, `error {error}`, `cancelled`; `: keepalive` comments while idle',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      404: { description: 'Last-Event-ID names an unknown run, another owner\'s, or one older than the replay window', content: json(codaError) },
+      503: { description: 'The assistant service is not answering', content: json(codaError) },
+    },
+  },
+};
+
 export function openApiDocument(): object {
   return {
     openapi: '3.1.0',
@@ -178,6 +216,8 @@ export function openApiDocument(): object {
     paths: {
       ...withBases(controlPaths, ['/v0/control', '/v0']),
       ...withBases(codaToolPaths, ['/v0/coda/tools', '/v0/coda', '/v0/tools', '/v0']),
+      '/v0/coda/agents': assistantPath,
+      '/v0/agents': assistantPath,
       '/v0/health': { get: { summary: 'Health', security: [], responses: { 200: { description: 'ok', content: json({ type: 'object', properties: { status: { type: 'string' } } }) } } } },
       '/v0/admin/keys': {
         get: { summary: 'List API keys (admin)', parameters: [query('owner', { type: 'string' })], responses: responses({ type: 'array', items: { $ref: '#/components/schemas/ApiKey' } }) },

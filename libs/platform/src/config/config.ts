@@ -7,6 +7,9 @@ const bool = z
 /** The development pepper: fine on a laptop, refused in production (anyone can read it here). */
 export const DEVELOPMENT_API_KEY_PEPPER = 'qdc-development-pepper-change-me';
 
+/** An optional setting where an empty value (e.g. `${VAR:-}` in compose) means unset. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
 /** Every setting of every service, validated once at boot (README has the table). */
 const ConfigSchema = z.object({
   /** `production` refuses development secrets (see checkProductionSafety). */
@@ -36,6 +39,23 @@ const ConfigSchema = z.object({
   QDC_AUTH_CACHE_MS: z.coerce.number().int().nonnegative().default(10_000),
   QDC_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   QDC_MIGRATE_ON_BOOT: bool.default(true),
+  /** Assistant: SSE keepalive comment interval; grace before a detached run is cancelled; how long run events stay replayable. */
+  QDC_SSE_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
+  QDC_ASSISTANT_DETACH_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
+  QDC_ASSISTANT_RUN_RETENTION_MS: z.coerce.number().int().positive().default(600_000),
+  /** Assistant LLM provider (OpenAI-compatible chat completions); unset QDC_LLM_BASE_URL = offline engine. */
+  QDC_LLM_BASE_URL: unsetIfEmpty(z.string().url()),
+  QDC_LLM_MODEL: unsetIfEmpty(z.string()),
+  QDC_LLM_API_KEY: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_LOW: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_MEDIUM: unsetIfEmpty(z.string()),
+  QDC_LLM_MODEL_HIGH: unsetIfEmpty(z.string()),
+  QDC_LLM_MAX_TOKENS_LOW: z.coerce.number().int().positive().default(1024),
+  QDC_LLM_MAX_TOKENS_MEDIUM: z.coerce.number().int().positive().default(2048),
+  QDC_LLM_MAX_TOKENS_HIGH: z.coerce.number().int().positive().default(4096),
+  QDC_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  QDC_LLM_MAX_RETRIES: z.coerce.number().int().nonnegative().default(3),
+  QDC_LLM_RETRY_BASE_MS: z.coerce.number().int().nonnegative().default(500),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** How long the gateway waits for a simulation (the broker's own limit is validated there, same default). */
   QDC_SIM_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),

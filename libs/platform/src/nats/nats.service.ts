@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   INLINE_PAYLOAD_LIMIT_BYTES,
@@ -100,6 +101,20 @@ export class NatsService implements OnModuleDestroy {
   private get nc(): NatsConnection {
     if (!this.connection) throw new RpcError('unavailable', 'NATS is not connected');
     return this.connection;
+  }
+
+  /** JetStream on this connection (streams other than the payload bucket, e.g. assistant run events). */
+  jetstream(): JetStreamClient {
+    return jetstream(this.nc);
+  }
+
+  jetstreamManager(): Promise<JetStreamManager> {
+    return jetstreamManager(this.nc);
+  }
+
+  /** A plain (core NATS) subscription to a fully qualified subject, for streams of messages. */
+  subscribeRaw(subject: string, callback: (msg: Msg) => void): Subscription {
+    return this.nc.subscribe(subject, { callback: (err, msg) => (err ? this.logger.error(`subscription ${subject} failed: ${err.message}`) : callback(msg)) });
   }
 
   subject(name: string): string {

@@ -1,0 +1,15 @@
+import { Catch } from '@nestjs/common';
+import { ApiExceptionFilter } from '../http/exception.filter.js';
+
+/**
+ * Failures of the assistant routes before the stream starts: the coda shape `{success: false, error}`
+ * plus FastAPI's `detail` as is (a list of `{loc, msg, type}` for validation errors).
+ */
+@Catch()
+export class AssistantExceptionFilter extends ApiExceptionFilter {
+  protected override render(body: unknown): unknown {
+    const { detail, error_id } = (body ?? {}) as { detail?: unknown; error_id?: string };
+    const error = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((d: { msg?: string }) => d.msg).join('; ') : 'Bad Request';
+    return { success: false, error, detail: detail ?? error, ...(error_id ? { error_id } : {}) };
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The circuit requests the offline engine understands. Bitstrings are written as Qiskit prints
+ * counts: little-endian, qubit (and classical bit) 0 is the rightmost character.
+ */
+export type BellVariant = 'phi+' | 'phi-' | 'psi+' | 'psi-';
+export type SingleQubitState = '0' | '1' | '+' | '-';
+
+export type CircuitTask =
+  | { kind: 'bell'; variant: BellVariant }
+  | { kind: 'ghz'; n: number }
+  | { kind: 'w'; n: number }
+  | { kind: 'uniform'; n: number }
+  | { kind: 'basis'; bits: string }
+  | { kind: 'qft'; n: number; inverse: boolean; input: number }
+  | { kind: 'grover'; n: number; marked: string[] }
+  | { kind: 'deutsch-jozsa'; n: number; oracle: 'constant-0' | 'constant-1' | 'balanced'; mask: string }
+  | { kind: 'bernstein-vazirani'; secret: string }
+  | { kind: 'phase-estimation'; phase: number; precision: number }
+  | { kind: 'teleportation'; state: SingleQubitState | number }
+  | { kind: 'superdense'; message: string }
+  | { kind: 'adder'; n: number; a: number; b: number }
+  | { kind: 'swap-test'; left: SingleQubitState; right: SingleQubitState }
+  | { kind: 'repetition'; flavor: 'bit-flip' | 'phase-flip'; distance: number; errorQubit: number | null }
+  | { kind: 'ansatz'; n: number; layers: number };
+
+export type CircuitKind = CircuitTask['kind'];
+
+export const CIRCUIT_KINDS: readonly CircuitKind[] = [
+  'bell', 'ghz', 'w', 'uniform', 'basis', 'qft', 'grover', 'deutsch-jozsa', 'bernstein-vazirani',
+  'phase-estimation', 'teleportation', 'superdense', 'adder', 'swap-test', 'repetition', 'ansatz',
+];
+
+/** Largest register the offline engine builds (it simulates every answer before sending it). */
+export const MAX_OFFLINE_QUBITS = 16;

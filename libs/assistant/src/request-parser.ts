@@ -1,0 +1,285 @@
+/**
+ * Plain English → a circuit task (or nothing). Rules, not a model: keywords pick the kind, then
+ * numbers, bitstrings and state labels in the message fill its parameters, with documented
+ * defaults. Bitstrings are read as Qiskit prints counts (qubit 0 rightmost).
+ */
+import { MAX_OFFLINE_QUBITS, type BellVariant, type CircuitTask, type SingleQubitState } from './circuit-task.js';
+import { frameworkIn, type Framework } from './frameworks.js';
+
+export interface ParsedRequest {
+  task: CircuitTask;
+  framework: Framework;
+}
+
+/**
+ * Only the start of a message is read: circuit requests are short, and some patterns here are
+ * super-linear on pathological input (a megabyte of digits), so the cost stays bounded.
+ */
+export const MAX_REQUEST_CHARS = 2_000;
+const head = (text: string): string => text.slice(0, MAX_REQUEST_CHARS);
+
+/** A request the engine recognised but cannot build as asked (too large, inconsistent). */
+export class UnsupportedRequest extends Error {}
+
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16 };
+
+const KIND_PATTERNS: [RegExp, CircuitTask['kind']][] = [
+  [/\bbernstein[\s–-]*vazirani\b|\bbv\b/i, 'bernstein-vazirani'],
+  [/\bdeutsch(?:[\s–-]*jozsa)?\b|\bdj\b/i, 'deutsch-jozsa'],
+  [/\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\s+(?:the\s+)?(?:marked\s+)?(?:(?:states?|items?|bitstrings?|strings?)\s+)?\|?[01]{2,}/i, 'grover'],
+  [/\bphase estimation\b|\bqpe\b/i, 'phase-estimation'],
+  [/\bteleport/i, 'teleportation'],
+  [/\bsuper\s*-?dense\b|\bdense coding\b/i, 'superdense'],
+  [/\badder\b|\baddition\b|\badds?\b\s+\d|\bripple[\s-]*carry\b|\bsum of\b/i, 'adder'],
+  [/\bswap[\s-]*test\b/i, 'swap-test'],
+  [/\brepetition code\b|\b(bit|phase)[\s-]*flip code\b|\bthree[\s-]*qubit code\b/i, 'repetition'],
+  [/\bansatz\b|\bhardware[\s-]*efficient\b|\bvariational (form|circuit)\b/i, 'ansatz'],
+  [/\b(inverse|inv\.?)\s+(quantum\s+)?fourier\b|\binverse qft\b|\biqft\b|\bqft\s*(†|dagger|inverse)/i, 'qft'],
+  [/\bqft\b|\bfourier transform\b/i, 'qft'],
+  [/\bghz\b|\bgreenberger\b|\bcat state\b/i, 'ghz'],
+  [/\bw[\s-]*state\b|\bw\s+states?\b/i, 'w'],
+  [/\bbell\b|\bepr pair\b|\b[|]?(phi|psi|Φ|Ψ)\s*[+−-]/i, 'bell'],
+  [/\b(uniform|equal)\s+superposition\b|\bhadamards? on (all|every|each)\b|\ball\s+(possible\s+)?(bit)?strings\b/i, 'uniform'],
+  [/\bbasis state\b|\bcomputational basis\b|\bprepare\s+(the\s+state\s+)?\|?[01]+\s*[⟩>]|\bstate\s+\|[01]+\s*[⟩>]/i, 'basis'],
+];
+
+/** Verbs and nouns that make a message a request for code rather than a question about a concept. */
+const BUILD_INTENT = /\b(build|make|create|write|generate|construct|prepare|implement|give me|show me|code|circuit|program|sketch|produce|design|encode|simulate|run|demonstrate|teleport|send|search for|find|add|compute|estimate the phase|in (qiskit|cirq|pennylane|braket|qasm|openqasm))\b/i;
+const CONCEPT_QUESTION = /^\s*(what|why|how does|how do|explain|define|describe|tell me about|what's|whats)\b/i;
+
+export function detectKind(text: string): CircuitTask['kind'] | undefined {
+  text = head(text);
+  for (const [re, kind] of KIND_PATTERNS) if (re.test(text)) return kind;
+  return undefined;
+}
+
+/** True when the message asks for a circuit (not a concept explanation). */
+export function wantsCircuit(text: string): boolean {
+  text = head(text);
+  if (!detectKind(text)) return false;
+  if (CONCEPT_QUESTION.test(text) && !/\b(circuit|code|qiskit|cirq|pennylane|braket|qasm)\b/i.test(text)) return false;
+  return BUILD_INTENT.test(text) || /^\s*(a|an|the)?\s*\d+[\s-]*qubits?\b/i.test(text) || frameworkIn(text) !== undefined;
+}
+
+/** The qubit count a message states ("5-qubit", "on 5 qubits", "n = 5", "five qubits"). */
+export function qubitCount(text: string): number | undefined {
+  text = head(text);
+  const word = Object.keys(NUMBER_WORDS).join('|');
+  const patterns = [
+    new RegExp(`\\b(\\d+|${word})[\\s-]*(?:qubits?|qbits?|q\\b|-qubit)`, 'i'),
+    /\bn\s*=\s*(\d+)\b/i,
+    /\bsize\s*(?:of\s*)?(\d+)\b/i,
+    new RegExp(`\\b(?:with|on|of|over|for)\\s+(\\d+|${word})\\s+(?:qubits?|wires?|bits?)\\b`, 'i'),
+  ];
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) return toNumber(m[1]);
+  }
+  return undefined;
+}
+
+function toNumber(s: string): number {
+  const lower = s.toLowerCase();
+  return NUMBER_WORDS[lower] ?? Number(lower);
+}
+
+/** Bitstrings in a message: `101`, `|101⟩`, `'0110'`; not numbers that are qubit counts. */
+export function bitstrings(text: string): string[] {
+  const out: string[] = [];
+  const re = /(?:\|\s*([01]+)\s*[⟩>]|(?<![\w.])([01]{2,})(?![\w.]))/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const s = m[1] ?? m[2];
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 8);
+    if (m[2] && /^\s*[-]?\s*(qubits?|qbits?|bits? adder|layers?)/i.test(after)) continue;
+    out.push(s);
+  }
+  return out;
+}
+
+function singleState(token: string | undefined): SingleQubitState | undefined {
+  if (!token) return undefined;
+  const t = token.replace(/[|⟩>\s]/g, '').toLowerCase();
+  if (t === '0' || t === 'zero') return '0';
+  if (t === '1' || t === 'one') return '1';
+  if (t === '+' || t === 'plus') return '+';
+  if (t === '-' || t === '−' || t === 'minus') return '-';
+  return undefined;
+}
+
+function singleStates(text: string): SingleQubitState[] {
+  const out: SingleQubitState[] = [];
+  const re = /\|\s*([01+\-−])\s*[⟩>]|\b(plus|minus|zero|one)\s+state\b/gi;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const s = singleState(m[1] ?? m[2]);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+function checkQubits(n: number, what: string): void {
+  if (!Number.isInteger(n) || n < 1) throw new UnsupportedRequest(`${what} needs a positive whole number of qubits; got ${n}`);
+  if (n > MAX_OFFLINE_QUBITS) throw new UnsupportedRequest(`the offline engine builds and simulates circuits of up to ${MAX_OFFLINE_QUBITS} qubits; ${what} would need ${n}`);
+}
+
+/** A phase given as 0.25, 1/8, "pi/4" (→ 1/8 of a turn) or "0.3". */
+function phaseIn(text: string): number | undefined {
+  const frac = /\b(?:phase|phi|φ|theta|θ|of)\s*(?:=|of|is)?\s*(\d+)\s*\/\s*(\d+)\b/i.exec(text) ?? /\b(\d+)\s*\/\s*(\d+)\b/.exec(text);
+  if (frac) return Number(frac[1]) / Number(frac[2]);
+  const pi = /\b(\d*\.?\d*)\s*\*?\s*(?:pi|π)\s*(?:\/\s*(\d+))?/i.exec(text);
+  if (pi && /(pi|π)/i.test(pi[0])) {
+    const k = pi[1] ? Number(pi[1]) : 1;
+    const d = pi[2] ? Number(pi[2]) : 1;
+    return (k * Math.PI) / d / (2 * Math.PI);
+  }
+  const dec = /\b(0?\.\d+)\b/.exec(text);
+  if (dec) return Number(dec[1]);
+  return undefined;
+}
+
+export function parseRequest(text: string): ParsedRequest | undefined {
+  text = head(text);
+  const kind = detectKind(text);
+  if (!kind) return undefined;
+  const framework = frameworkIn(text) ?? 'qiskit';
+  const n = qubitCount(text);
+  const bits = bitstrings(text);
+  let task: CircuitTask;
+  switch (kind) {
+    case 'bell': {
+      const variant = bellVariant(text);
+      task = { kind, variant };
+      break;
+    }
+    case 'ghz':
+    case 'w':
+    case 'uniform': {
+      const size = n ?? (kind === 'uniform' ? 3 : 3);
+      checkQubits(size, `a ${kind === 'ghz' ? 'GHZ' : kind === 'w' ? 'W' : 'uniform'} state`);
+      if (size < 2 && kind !== 'uniform') throw new UnsupportedRequest(`a ${kind === 'ghz' ? 'GHZ' : 'W'} state needs at least 2 qubits; got ${size}`);
+      task = { kind, n: size };
+      break;
+    }
+    case 'basis': {
+      const b = bits[0] ?? (/\|\s*([01])\s*[⟩>]/.exec(text)?.[1]);
+      if (!b) throw new UnsupportedRequest('which basis state? write it as a bitstring, e.g. |0110⟩ (qubit 0 is the rightmost character)');
+      checkQubits(b.length, `the basis state |${b}⟩`);
+      task = { kind, bits: b };
+      break;
+    }
+    case 'qft': {
+      const inverse = /\b(inverse|inv\.?)\b|\biqft\b|†|dagger/i.test(text);
+      const size = n ?? (bits[0]?.length ?? 3);
+      checkQubits(size, 'the QFT');
+      const input = bits[0] ? parseInt(bits[0], 2) % (1 << size) : inverse ? Math.min(5, (1 << size) - 1) : Math.min(1, (1 << size) - 1);
+      task = { kind, n: size, inverse, input };
+      break;
+    }
+    case 'grover': {
+      const marked = bits.length ? bits : [];
+      const size = n ?? marked[0]?.length ?? 3;
+      if (!marked.length) marked.push('1'.repeat(size));
+      if (size < 2) throw new UnsupportedRequest('Grover search needs at least 2 qubits');
+      checkQubits(size, 'this Grover search');
+      const padded = [...new Set(marked.map((m) => m.padStart(size, '0')))];
+      if (padded.some((m) => m.length !== size)) throw new UnsupportedRequest(`the marked bitstrings (${marked.join(', ')}) are longer than the ${size} qubits asked for`);
+      if (padded.length * 2 > 1 << size) throw new UnsupportedRequest(`Grover search amplifies a minority of states; ${padded.length} marked out of ${1 << size} is too many`);
+      task = { kind, n: size, marked: padded };
+      break;
+    }
+    case 'deutsch-jozsa': {
+      const constant = /\bconstant\b/i.test(text);
+      const one = /\bconstant\s*(?:(?:one|1)\b|\(\s*1\s*\))|\bf\s*\(\s*x\s*\)\s*=\s*1\b|\balways (?:returns? )?(?:one|1)\b/i.test(text);
+      const mask = bits[0];
+      const size = n ?? mask?.length ?? 3;
+      checkQubits(size + 1, 'this Deutsch–Jozsa circuit (inputs + 1 ancilla)');
+      if (constant) task = { kind, n: size, oracle: one ? 'constant-1' : 'constant-0', mask: '0'.repeat(size) };
+      else {
+        const m = (mask ?? '1'.repeat(size)).padStart(size, '0');
+        if (!/1/.test(m)) throw new UnsupportedRequest('a balanced oracle f(x) = s·x needs a non-zero s');
+        task = { kind, n: m.length, oracle: 'balanced', mask: m };
+      }
+      break;
+    }
+    case 'bernstein-vazirani': {
+      const secret = bits[0] ?? (n ? '1'.repeat(n) : '101');
+      checkQubits(secret.length + 1, 'this Bernstein–Vazirani circuit (secret + 1 ancilla)');
+      task = { kind, secret };
+      break;
+    }
+    case 'phase-estimation': {
+      const phase = phaseIn(text.replace(/\b\d+[\s-]*(counting\s+)?qubits?\b/gi, '')) ?? 0.25;
+      if (!(phase >= 0 && phase < 1)) throw new UnsupportedRequest(`the phase is a fraction of a full turn in [0, 1); got ${phase}`);
+      const counting = /\b(\d+)\s*(?:counting|precision|ancilla|estimation)\s*(?:qubits?|bits?)/i.exec(text) ?? /\b(\d+)\s*bits? of precision\b/i.exec(text);
+      let precision = counting ? Number(counting[1]) : n ? n : 0;
+      if (!precision) {
+        precision = 3;
+        while (precision < 8 && Math.abs(phase * 2 ** precision - Math.round(phase * 2 ** precision)) > 1e-9) precision++;
+      }
+      checkQubits(precision + 1, 'this phase estimation');
+      task = { kind, phase, precision };
+      break;
+    }
+    case 'teleportation': {
+      const s = singleStates(text)[0];
+      const angle = /\b(?:ry|theta|θ|angle)\s*(?:=|of)?\s*\(?\s*(\d*\.?\d+)\s*\)?/i.exec(text);
+      task = { kind, state: s ?? (angle ? Number(angle[1]) : Math.PI / 3) };
+      break;
+    }
+    case 'superdense': {
+      const m = bits.find((b) => b.length === 2) ?? (/\b(?:message|bits?)\s+([01])\s*,?\s*([01])\b/i.exec(text)?.slice(1, 3).join('') || '11');
+      task = { kind, message: m };
+      break;
+    }
+    case 'adder': {
+      const nums = [...text.matchAll(/(?<![\w.|])(\d+)(?![\w.]|\s*-?\s*(?:qubits?|bits?))/g)].map((x) => Number(x[1]));
+      const binary = /\bbinary\b/i.test(text) || bits.length >= 2;
+      const [a, b] = binary && bits.length >= 2 ? [parseInt(bits[0], 2), parseInt(bits[1], 2)] : nums.length >= 2 ? [nums[0], nums[1]] : [3, 5];
+      const widthMatch = /\b(\d+)[\s-]*bits?\b/i.exec(text);
+      const needed = Math.max(1, Math.ceil(Math.log2(Math.max(a, b) + 1)));
+      const width = widthMatch ? Number(widthMatch[1]) : needed;
+      if (width < needed) throw new UnsupportedRequest(`${Math.max(a, b)} does not fit in ${width} bits`);
+      checkQubits(2 * width + 2, `a ${width}-bit ripple-carry adder (2n + 2 qubits)`);
+      task = { kind, n: width, a, b };
+      break;
+    }
+    case 'swap-test': {
+      const states = singleStates(text);
+      task = { kind, left: states[0] ?? '0', right: states[1] ?? '+' };
+      break;
+    }
+    case 'repetition': {
+      const flavor = /\bphase[\s-]*flip\b|\bz\s+error\b|\bphase error\b/i.test(text) ? 'phase-flip' : 'bit-flip';
+      const dm = /\bdistance[\s-]*(?:of\s*)?(\d+)\b|\bd\s*=\s*(\d+)\b|\b(\d+)[\s-]*(?:qubit|bit)\s+(?:repetition|bit[\s-]*flip|phase[\s-]*flip)/i.exec(text);
+      const distance = dm ? Number(dm[1] ?? dm[2] ?? dm[3]) : 3;
+      if (distance < 3 || distance % 2 === 0) throw new UnsupportedRequest(`a repetition code corrects errors at odd distance ≥ 3; got ${distance}`);
+      checkQubits(2 * distance - 1, `a distance-${distance} repetition code (d data + d−1 ancilla qubits)`);
+      const noError = /\b(no|without)\s+(an?\s+)?errors?\b/i.test(text);
+      const em = /\berror\s+(?:on|in|at)\s+(?:qubit\s*)?(?:q\s*)?(\d+)\b|\bqubit\s*(\d+)\s+(?:flipped|has an error)/i.exec(text);
+      const errorQubit = noError ? null : em ? Number(em[1] ?? em[2]) : 1;
+      if (errorQubit !== null && errorQubit >= distance) throw new UnsupportedRequest(`the data qubits are 0…${distance - 1}; an error on qubit ${errorQubit} is outside the code`);
+      task = { kind, flavor, distance, errorQubit };
+      break;
+    }
+    case 'ansatz': {
+      const lm = /\b(\d+|one|two|three|four|five|six)\s*(?:layers?|reps?|repetitions?|depth)\b|\b(?:layers?|reps|depth)\s*(?:=|of)?\s*(\d+)\b/i.exec(text);
+      const layers = lm ? toNumber(lm[1] ?? lm[2]) : 2;
+      const size = n ?? 4;
+      checkQubits(size, 'this ansatz');
+      if (layers < 1 || layers > 20) throw new UnsupportedRequest(`layers must be between 1 and 20; got ${layers}`);
+      task = { kind, n: size, layers };
+      break;
+    }
+  }
+  return { task, framework };
+}
+
+function bellVariant(text: string): BellVariant {
+  const m = /(phi|psi|Φ|Ψ|φ|ψ)\s*(?:\^)?\s*([+−-]|plus|minus)/i.exec(text);
+  if (m) {
+    const which = /phi|Φ|φ/i.test(m[1]) ? 'phi' : 'psi';
+    const sign = /[-−]|minus/i.test(m[2]) ? '-' : '+';
+    return `${which}${sign}` as BellVariant;
+  }
+  if (/\b01\b.*\b10\b|\bsinglet\b/i.test(text)) return /\bsinglet\b|−|minus/i.test(text) ? 'psi-' : 'psi+';
+  return 'phi+';
+}
