@@ -19,11 +19,14 @@ import { DocsController } from './system/docs.controller.js';
 import { CodaToolsController } from './coda/coda-tools.controller.js';
 import { CodaToolsService } from './coda/coda-tools.service.js';
 import { CodaBodyErrors } from './coda/coda-body-errors.js';
+import { QpusController } from './qpus/qpus.controller.js';
+import { QpusService } from './qpus/qpus.service.js';
+import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, QpusController, AdminBudgetsController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,
@@ -34,6 +37,7 @@ import { CodaBodyErrors } from './coda/coda-body-errors.js';
     ModelResultsService,
     CodaToolsService,
     CodaBodyErrors,
+    QpusService,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],
