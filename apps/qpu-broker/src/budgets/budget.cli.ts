@@ -23,7 +23,13 @@ const show = (b: QpuBudgetDto): string =>
 
 /** Runs `budget <command>`; the database is already migrated by the caller. Returns the exit code. */
 export async function runBudgetCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } } });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } } });
+  } catch (error) {
+    throw new BudgetUsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
   const [command] = positionals;
   if (!values.owner) throw new BudgetUsageError(`budget ${command ?? ''} needs --owner`);
   const app = await NestFactory.createApplicationContext(BudgetCliModule, { logger: ['error'] });
