@@ -10,6 +10,7 @@ import { DeviceToolchain } from './devices/device-toolchain.js';
 import { SimulatedBackend } from './backends/simulated.backend.js';
 import { BackendRegistry } from './backends/backend-registry.js';
 import { QPU_BACKENDS } from './backends/qpu-backend.js';
+import { IonqBackend } from './backends/ionq/ionq.backend.js';
 import { QpuJobsRepository } from './jobs/qpu-jobs.repository.js';
 import { QpuJobsService } from './jobs/qpu-jobs.service.js';
 import { QpuJobsHandlers } from './jobs/qpu-jobs.handlers.js';
@@ -29,7 +30,9 @@ import { BudgetsService } from './budgets/budgets.service.js';
     DeviceCatalogue,
     DeviceToolchain,
     SimulatedBackend,
-    { provide: QPU_BACKENDS, useFactory: (simulated: SimulatedBackend) => [simulated], inject: [SimulatedBackend] },
+    IonqBackend,
+    // The lab-node backend (backends/lab-node.backend.ts) is registered by the lab-node issue.
+    { provide: QPU_BACKENDS, useFactory: (simulated: SimulatedBackend, ionq: IonqBackend) => [simulated, ...(ionq.enabled ? [ionq] : [])], inject: [SimulatedBackend, IonqBackend] },
     BackendRegistry,
     QpuJobsRepository,
     QpuJobsService,

@@ -1,4 +1,4 @@
-import { CircuitError, emitQasm3, estimateResources, expandCircuit, parseCircuit, simulate, type Circuit } from '#qdc/circuits';
+import { CircuitError, compileToDevice, parseCircuit, simulate, type Circuit } from '#qdc/circuits';
 import type { QpuCompiledStats } from '#qdc/contracts';
 import type { DeviceFile } from './device-file.js';
 
@@ -20,29 +20,40 @@ export interface ExecutionResult {
   method: string;
 }
 
-/** Parses any front end and compiles it to the device's native gates (CircuitError → 422). */
+/** Parses any front end and compiles it to the device's native gates, layout and routing included (CircuitError → 422). */
 export function compileForDevice(code: string, device: DeviceFile): CompiledJob {
   const { framework, circuit } = parseCircuit(code);
   if (circuit.numQubits > device.num_qubits) {
     throw new CircuitError('limit', `the circuit uses ${circuit.numQubits} qubits; device ${device.id} has ${device.num_qubits}`);
   }
-  const expanded = expandCircuit(circuit);
-  const resources = estimateResources(expanded);
-  const layout = Array.from({ length: circuit.numQubits }, (_, i) => i);
+  const compiled = compileToDevice(circuit, { numQubits: device.num_qubits, nativeGates: device.native_gates, couplingMap: device.coupling_map });
   return {
     sourceFramework: framework,
-    circuit: { format: 'openqasm3', source: emitQasm3(expanded) },
-    initialLayout: layout,
-    finalLayout: layout,
-    stats: { native_gate_count: resources.gateCount, two_qubit_gate_count: resources.twoQubitGateCount, swap_count: 0, depth: resources.depth },
+    circuit: circuitToJson(compiled.circuit),
+    initialLayout: compiled.initialLayout,
+    finalLayout: compiled.finalLayout,
+    stats: {
+      native_gate_count: compiled.stats.nativeGateCount,
+      two_qubit_gate_count: compiled.stats.twoQubitGateCount,
+      swap_count: compiled.stats.swapCount,
+      depth: compiled.stats.depth,
+    },
   };
+}
+
+/** The compiled IR as stored JSON (a compiled circuit has no custom gate definitions). */
+export function circuitToJson(circuit: Circuit): unknown {
+  const { definitions: _definitions, ...rest } = circuit;
+  return rest;
+}
+
+export function circuitFromJson(json: unknown): Circuit {
+  return { ...(json as Omit<Circuit, 'definitions'>), definitions: new Map() };
 }
 
 /** Runs a compiled job's shots (seeded, so a re-run after a crash gives the same counts). */
 export function executeOnDevice(compiled: unknown, device: DeviceFile, options: { shots: number; seed: number }): ExecutionResult {
-  const { source } = compiled as { source: string };
-  const circuit: Circuit = parseCircuit(source).circuit;
-  const result = simulate(circuit, { method: 'qasm', shots: options.shots, seed: options.seed });
+  const result = simulate(circuitFromJson(compiled), { method: 'qasm', shots: options.shots, seed: options.seed });
   void device;
   return { counts: result.counts, method: 'statevector' };
 }
