@@ -23,3 +23,4 @@ export { compileToDevice, circuitStats, SUPPORTED_NATIVE_SETS, type DeviceTarget
 export { lineCouplingMap, gridCouplingMap, heavyHex16CouplingMap, type CouplingMap } from './compile/coupling-maps.js';
 export { simulateNoisy, DENSITY_MATRIX_MAX_QUBITS, type NoisyMethod, type NoisySimulationOptions, type NoisySimulationResult } from './noise/simulate-noisy.js';
 export { validateNoiseModel, noiselessModel, type NoiseModel, type QubitNoise, type EdgeNoise, type GateTimes } from './noise/noise-model.js';
+export { validateDeviceSpec, deviceTarget, deviceNoiseSummary, type DeviceSpec, type DeviceNoiseSummary } from './devices/device-spec.js';

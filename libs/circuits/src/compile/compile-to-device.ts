@@ -64,7 +64,7 @@ const DIRECTIONAL = new Set<TwoQubitNative>(['cx', 'ecr']);
 const NON_GATES = new Set(['id', 'delay', 'measure', 'reset', 'barrier']);
 const MAX_DEVICE_QUBITS = 1024;
 
-interface NativeSet {
+export interface NativeSet {
   oneQubit: OneQubitBasis;
   allowX: boolean;
   twoQubit: TwoQubitNative | null;
@@ -72,7 +72,8 @@ interface NativeSet {
 
 export const SUPPORTED_NATIVE_SETS = '{rz, sx[, x]}, {gpi, gpi2}, {rx, ry}, {rz, ry} or {u}, with one of cx, cz, ecr, ms, rxx';
 
-function nativeSet(gates: string[]): NativeSet {
+/** The one-qubit basis and entangler a native gate list compiles to; throws when there is none. */
+export function nativeSet(gates: string[]): NativeSet {
   const has = new Set(gates.map((g) => g.toLowerCase()).filter((g) => !NON_GATES.has(g)));
   let oneQubit: OneQubitBasis | null = null;
   if (has.has('rz') && has.has('sx')) oneQubit = 'zsx';
