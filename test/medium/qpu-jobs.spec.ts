@@ -53,6 +53,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       pricing: { per_task_cents: 30, per_shot_cents: 0.1 },
       max_shots: 100_000,
       shot_time_us: 10,
+      noise: expect.objectContaining({ t1_us: null, two_qubit_error: 0, readout_error: 0, gate_times_us: { single: 0.035, two: 0.3, measure: 1 } }),
     });
     for (const path of ['/v0/coda/qpu/devices', '/v0/qpus', '/v0/qpu/devices']) {
       const legacy = await api.get(path, labA);

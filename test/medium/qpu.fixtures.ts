@@ -21,6 +21,12 @@ export function writeTestDevices(devices: { id: string; shotTimeUs: number; qubi
         pricing: { per_task_cents: d.perTaskCents ?? 30, per_shot_cents: d.perShotCents ?? 0.1 },
         max_shots: 100_000,
         shot_time_us: d.shotTimeUs,
+        // Noiseless, so counts are exact (the physics of noise is tested in libs/circuits).
+        noise: {
+          qubits: Array.from({ length: n }, () => ({ t1_us: null, t2_us: null, single_qubit_error: 0, readout_error: 0 })),
+          edges: Array.from({ length: n - 1 }, (_, i) => ({ qubits: [i, i + 1], two_qubit_error: 0 })),
+          gate_times_us: { single: 0.035, two: 0.3, measure: 1 },
+        },
       }),
     );
   }

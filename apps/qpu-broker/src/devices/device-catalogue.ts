@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { validateDeviceSpec } from '#qdc/circuits';
 import { DeviceFile } from './device-file.js';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
 
@@ -45,6 +46,12 @@ export function loadDeviceFiles(dir: string): DeviceFile[] {
     const parsed = DeviceFile.safeParse(raw);
     if (!parsed.success) throw new Error(`device file ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const device = parsed.data;
+    try {
+      // The science library's checks too: native gate set, noise per qubit and per coupling edge.
+      validateDeviceSpec(raw);
+    } catch (error) {
+      throw new Error(`device file ${path}: ${(error as Error).message}`);
+    }
     if (seen.has(device.id)) throw new Error(`device file ${path}: device id '${device.id}' is used twice`);
     seen.add(device.id);
     for (const [a, b] of device.coupling_map ?? []) {

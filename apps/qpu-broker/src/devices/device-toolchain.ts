@@ -1,4 +1,4 @@
-import { CircuitError, compileToDevice, parseCircuit, simulate, type Circuit } from '#qdc/circuits';
+import { CircuitError, compileToDevice, parseCircuit, simulateNoisy, validateNoiseModel, type Circuit } from '#qdc/circuits';
 import type { QpuCompiledStats } from '#qdc/contracts';
 import type { DeviceFile } from './device-file.js';
 
@@ -51,11 +51,14 @@ export function circuitFromJson(json: unknown): Circuit {
   return { ...(json as Omit<Circuit, 'definitions'>), definitions: new Map() };
 }
 
-/** Runs a compiled job's shots (seeded, so a re-run after a crash gives the same counts). */
+/**
+ * Runs a compiled job's shots on the device's noise model (density matrix for small circuits,
+ * Monte-Carlo trajectories for larger ones), seeded so a re-run after a crash gives the same counts.
+ */
 export function executeOnDevice(compiled: unknown, device: DeviceFile, options: { shots: number; seed: number }): ExecutionResult {
-  const result = simulate(circuitFromJson(compiled), { method: 'qasm', shots: options.shots, seed: options.seed });
-  void device;
-  return { counts: result.counts, method: 'statevector' };
+  if (!device.noise) throw new CircuitError('semantic', `device ${device.id} has no noise model to simulate with`);
+  const result = simulateNoisy(circuitFromJson(compiled), validateNoiseModel(device.noise), { shots: options.shots, seed: options.seed, method: 'auto' });
+  return { counts: result.counts, method: result.method };
 }
 
 /** Injectable face of the toolchain (so services can be tested with a stand-in). */

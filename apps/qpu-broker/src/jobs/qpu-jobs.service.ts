@@ -21,7 +21,7 @@ import {
   type QpuSubmitRequest,
   type QpuSubmitResponse,
 } from '#qdc/contracts';
-import { CircuitError } from '#qdc/circuits';
+import { CircuitError, deviceNoiseSummary, validateNoiseModel } from '#qdc/circuits';
 import { NatsService } from '#qdc/platform';
 import { BackendRegistry } from '../backends/backend-registry.js';
 import type { QpuBackend } from '../backends/qpu-backend.js';
@@ -75,7 +75,7 @@ export class QpuJobsService {
       status: backend.capabilities.status(device),
       queue_depth: depths.get(device.id) ?? 0,
       pricing: device.pricing,
-      ...(device.noise ? { noise: device.noise } : {}),
+      ...(device.noise ? { noise: { ...deviceNoiseSummary(validateNoiseModel(device.noise)), ...device.noise } } : {}),
       max_shots: device.max_shots,
       shot_time_us: device.shot_time_us,
     }));
