@@ -42,6 +42,8 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json ./
 # prisma/migrations is read at runtime (results applies migrations on boot; the keys CLI too).
 COPY prisma ./prisma
+# Device files of the QPU broker and simulation workers (QDC_QPU_DEVICES_DIR defaults to /app/devices).
+COPY devices ./devices
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist
 # The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.

@@ -48,7 +48,7 @@ export function loadDeviceFiles(dir: string): DeviceFile[] {
     const device = parsed.data;
     try {
       // The science library's checks too: native gate set, noise per qubit and per coupling edge.
-      validateDeviceSpec(raw);
+      validateDeviceSpec(device);
     } catch (error) {
       throw new Error(`device file ${path}: ${(error as Error).message}`);
     }
