@@ -14,7 +14,7 @@ import { CircuitError } from '../errors.js';
 import { addCreg, expandCircuit, type Circuit, type Operation } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { buildCoupling } from './coupling.js';
-import { lowerToCx, type WorkCircuit, type WorkOp } from './lower-to-cx.js';
+import { lowerToCx, opQubits, type WorkCircuit, type WorkOp } from './lower-to-cx.js';
 import { peephole } from './peephole.js';
 import { route, type Router } from './routing.js';
 import { cxTranslation, synthesizeOneQubit, type OneQubitBasis, type TwoQubitNative } from './synthesis.js';
@@ -109,7 +109,18 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
   }
   peephole(logical);
 
-  const routed = route(logical.ops, coupling, { router: options.router, seed: options.seed, trials: options.trials });
+  // Terminal measurements leave routing and are read out at the end from the final layout, so no
+  // swap ever passes through a measured qubit (measurements stay terminal, as devices read out).
+  const terminal = terminalMeasurements(logical.ops);
+  const routed = route(
+    logical.ops.filter((_, i) => !terminal.has(i)),
+    coupling,
+    { router: options.router, seed: options.seed, trials: options.trials },
+  );
+  for (const i of [...terminal].sort((a, b) => a - b)) {
+    const m = logical.ops[i] as Extract<WorkOp, { k: 'measure' }>;
+    routed.ops.push({ k: 'measure', q: routed.finalLayout[m.q], c: m.c });
+  }
   const physical: WorkCircuit = { numQubits: target.numQubits, ops: [], globalPhase: logical.globalPhase };
   const directional = natives.twoQubit !== null && DIRECTIONAL.has(natives.twoQubit) && !coupling.allToAll;
   const forward = (a: number, b: number): boolean => !directional || coupling.directed.has(a * target.numQubits + b);
@@ -179,6 +190,19 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
     finalLayout: Array.from(routed.finalLayout.subarray(0, n)),
     stats: { ...circuitStats(circuit), swapCount: routed.swaps },
   };
+}
+
+/** Indices of measurements after which nothing (but barriers) touches their qubit. */
+function terminalMeasurements(ops: WorkOp[]): Set<number> {
+  const out = new Set<number>();
+  const touchedLater = new Set<number>();
+  for (let i = ops.length - 1; i >= 0; i--) {
+    const op = ops[i];
+    if (op.k === 'barrier') continue;
+    if (op.k === 'measure' && !touchedLater.has(op.q)) out.add(i);
+    for (const q of opQubits(op)) touchedLater.add(q);
+  }
+  return out;
 }
 
 const cx = (a: number, b: number): WorkOp => ({ k: 'g2', name: 'cx', a, b, params: [] });
