@@ -40,6 +40,11 @@ describe('official client QPU expectations (shipped devices)', () => {
     }
   });
 
+  it('documents the QPU routes in the OpenAPI document', async () => {
+    const doc = await (await fetch(`${sut.baseUrl}/v0/openapi.json`)).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v0/coda/qpus', '/v0/coda/qpu/devices', '/v0/coda/qpus/status', '/v0/qpu/submit', '/v0/coda/qpus/cancel', '/v0/coda/qpus/jobs', '/v0/admin/budgets/{owner}']));
+  });
+
   it('test_qpu_status_unknown_job: a 4xx with success false', async () => {
     for (const path of ['/v0/qpu/status', '/v0/coda/qpus/status']) {
       const r = await api.post(path, key, { job_id: 'nonexistent-job-id' });
