@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type pg from 'pg';
 import { PrismaService } from '#qdc/platform';
-import type { QpuCompiledStats, QpuJobStatus } from '#qdc/contracts';
+import { QpuJobStatus, type QpuCompiledStats } from '#qdc/contracts';
 import { canTransition, isTerminal } from './job-state.js';
 import type { SubmissionContext, SubmissionDecision } from './submission-decision.js';
 
@@ -109,15 +109,28 @@ export class QpuJobsRepository {
     }
   }
 
-  /** Locks the owner's budget row (created on first use) and returns it with the reserved amount. */
-  private async lockBudget(client: pg.PoolClient, ownerId: string): Promise<BudgetRow> {
-    await client.query('INSERT INTO qpu_owner_budgets (owner_id) VALUES ($1) ON CONFLICT (owner_id) DO NOTHING', [ownerId]);
-    const budget = await client.query<{ budget_cents: number | null; spent_cents: number }>('SELECT budget_cents, spent_cents FROM qpu_owner_budgets WHERE owner_id = $1 FOR UPDATE', [ownerId]);
-    const reserved = await client.query<{ reserved: number }>(
-      `SELECT COALESCE(SUM(estimated_cost_cents), 0)::int AS reserved FROM qpu_jobs WHERE owner_id = $1 AND status IN ('queued', 'running')`,
+  /**
+   * Locks the owner's budget row (an upsert creates it on first use and locks it in one statement), then
+   * reads — in a new statement, so after any concurrent submission of the same owner has committed — what
+   * its queued and running jobs reserve, the earlier job under the idempotency key, and the time.
+   */
+  private async lockBudget(client: pg.PoolClient, ownerId: string, key: string | null) {
+    const budget = await client.query<{ budget_cents: number | null; spent_cents: number }>(
+      `INSERT INTO qpu_owner_budgets (owner_id) VALUES ($1) ON CONFLICT (owner_id) DO UPDATE SET owner_id = EXCLUDED.owner_id RETURNING budget_cents, spent_cents`,
       [ownerId],
     );
-    return { budgetCents: budget.rows[0]!.budget_cents, spentCents: budget.rows[0]!.spent_cents, reservedCents: reserved.rows[0]!.reserved };
+    const rest = await client.query<{ reserved: number; job_id: string | null; body_hash: string | null; created_at: Date | null; now: Date }>(
+      `SELECT (SELECT COALESCE(SUM(estimated_cost_cents), 0)::int FROM qpu_jobs WHERE owner_id = $1 AND status IN ('queued', 'running')) AS reserved,
+              k.job_id, k.body_hash, k.created_at, now() AS now
+       FROM (SELECT 1) one LEFT JOIN qpu_idempotency_keys k ON k.owner_id = $1 AND k.key = $2`,
+      [ownerId, key],
+    );
+    const r = rest.rows[0]!;
+    return {
+      budget: { budgetCents: budget.rows[0]!.budget_cents, spentCents: budget.rows[0]!.spent_cents, reservedCents: r.reserved } satisfies BudgetRow,
+      existing: r.job_id ? { jobId: r.job_id, bodyHash: r.body_hash!, createdAt: r.created_at! } : null,
+      now: r.now,
+    };
   }
 
   /**
@@ -133,31 +146,21 @@ export class QpuJobsRepository {
     decide: (ctx: SubmissionContext) => SubmissionDecision,
   ): Promise<{ decision: SubmissionDecision; job: QpuJobRow | null }> {
     return this.inTransaction(async (client) => {
-      const budget = await this.lockBudget(client, job.ownerId);
-      let existing: SubmissionContext['existing'] = null;
-      if (idempotency) {
-        const row = await client.query<{ job_id: string; body_hash: string; created_at: Date }>(
-          'SELECT job_id, body_hash, created_at FROM qpu_idempotency_keys WHERE owner_id = $1 AND key = $2',
-          [job.ownerId, idempotency.key],
-        );
-        if (row.rows[0]) existing = { jobId: row.rows[0].job_id, bodyHash: row.rows[0].body_hash, createdAt: row.rows[0].created_at };
-      }
-      const now = (await client.query<{ now: Date }>('SELECT now() AS now')).rows[0]!.now;
+      const { budget, existing, now } = await this.lockBudget(client, job.ownerId, idempotency?.key ?? null);
       const decision = decide({ existing, bodyHash: idempotency?.bodyHash ?? '', now, budget, estimateCents: job.estimatedCostCents, acceptOverage });
       if (decision.kind !== 'create') return { decision, job: null };
+      // The job, its first event and the key in one statement.
       const inserted = await client.query(
-        `INSERT INTO qpu_jobs (id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, initial_layout, final_layout, estimated_cost_cents)
-         VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7::json, $8::jsonb, $9, $10, $11) RETURNING ${JOB_COLUMNS}`,
-        [job.id, job.ownerId, job.deviceId, job.source, job.sourceFramework, job.shots, JSON.stringify(job.compiled), JSON.stringify(job.compiledStats), job.initialLayout, job.finalLayout, job.estimatedCostCents],
+        `WITH job AS (
+           INSERT INTO qpu_jobs (id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, initial_layout, final_layout, estimated_cost_cents)
+           VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7::json, $8::jsonb, $9, $10, $11) RETURNING ${JOB_COLUMNS}),
+         event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, NULL, 'queued', $12 FROM job),
+         idem AS (
+           INSERT INTO qpu_idempotency_keys (owner_id, key, body_hash, job_id) SELECT owner_id, $13, $14, id FROM job WHERE $13::text IS NOT NULL
+           ON CONFLICT (owner_id, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, job_id = EXCLUDED.job_id, created_at = now())
+         SELECT * FROM job`,
+        [job.id, job.ownerId, job.deviceId, job.source, job.sourceFramework, job.shots, JSON.stringify(job.compiled), JSON.stringify(job.compiledStats), job.initialLayout, job.finalLayout, job.estimatedCostCents, reason, idempotency?.key ?? null, idempotency?.bodyHash ?? null],
       );
-      await client.query('INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) VALUES ($1, NULL, $2, $3)', [job.id, 'queued', reason]);
-      if (idempotency) {
-        await client.query(
-          `INSERT INTO qpu_idempotency_keys (owner_id, key, body_hash, job_id) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (owner_id, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, job_id = EXCLUDED.job_id, created_at = now()`,
-          [job.ownerId, idempotency.key, idempotency.bodyHash, job.id],
-        );
-      }
       return { decision, job: toRow(inserted.rows[0]) };
     });
   }
@@ -168,34 +171,36 @@ export class QpuJobsRepository {
    */
   async transition(jobId: string, to: QpuJobStatus, reason: string, patch: TransitionPatch = {}): Promise<TransitionResult> {
     if (!isJobId(jobId)) return { applied: false, from: null, job: null };
-    return this.inTransaction(async (client) => {
-      const current = await client.query(`SELECT ${JOB_COLUMNS} FROM qpu_jobs WHERE id = $1 FOR UPDATE`, [jobId]);
-      if (!current.rows[0]) return { applied: false, from: null, job: null };
-      const job = toRow(current.rows[0]);
-      if (!canTransition(job.status, to)) return { applied: false, from: job.status, job };
-      const terminal = isTerminal(to);
-      const cost = to === 'completed' ? job.estimatedCostCents : terminal ? 0 : null;
-      const updated = await client.query(
-        `UPDATE qpu_jobs SET status = $2,
-           started_at = CASE WHEN $2 = 'running' THEN now() ELSE started_at END,
-           completed_at = CASE WHEN $3 THEN now() ELSE completed_at END,
-           cost_cents = COALESCE($4, cost_cents),
-           counts = COALESCE($5::jsonb, counts),
-           error = COALESCE($6, error),
-           backend_job_id = COALESCE($7, backend_job_id)
-         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
-        [jobId, to, terminal, cost, patch.counts ? JSON.stringify(patch.counts) : null, patch.error ?? null, patch.backendJobId ?? null],
-      );
-      await client.query('INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4)', [jobId, job.status, to, reason]);
-      if (cost) {
-        await client.query(
-          `INSERT INTO qpu_owner_budgets (owner_id, spent_cents) VALUES ($1, $2)
-           ON CONFLICT (owner_id) DO UPDATE SET spent_cents = qpu_owner_budgets.spent_cents + EXCLUDED.spent_cents, updated_at = now()`,
-          [job.ownerId, cost],
-        );
-      }
-      return { applied: true, from: job.status, job: toRow(updated.rows[0]) };
-    });
+    const from = QpuJobStatus.options.filter((status) => canTransition(status, to));
+    const terminal = isTerminal(to);
+    // One statement (atomic on its own, one round trip): lock the row, update it if the state machine allows
+    // `to` from its status, insert the event, add a completed job's cost to the owner's spending. The cost is
+    // recorded once: the estimate when completed, 0 for the other terminal states.
+    const r = await this.prisma.pool.query(
+      `WITH cur AS (SELECT id, status, owner_id, estimated_cost_cents FROM qpu_jobs WHERE id = $1 FOR UPDATE),
+       upd AS (
+         UPDATE qpu_jobs j SET status = $2,
+           started_at = CASE WHEN $2 = 'running' THEN now() ELSE j.started_at END,
+           completed_at = CASE WHEN $4 THEN now() ELSE j.completed_at END,
+           cost_cents = CASE WHEN $2 = 'completed' THEN cur.estimated_cost_cents WHEN $4 THEN 0 ELSE j.cost_cents END,
+           counts = COALESCE($6::jsonb, j.counts),
+           error = COALESCE($7, j.error),
+           backend_job_id = COALESCE($8, j.backend_job_id)
+         FROM cur WHERE j.id = cur.id AND cur.status = ANY($3::text[])
+         RETURNING ${JOB_COLUMNS.split(',').map((c) => `j.${c.trim()}`).join(', ')}, cur.status AS from_status),
+       event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, from_status, $2, $5 FROM upd),
+       spend AS (
+         INSERT INTO qpu_owner_budgets (owner_id, spent_cents) SELECT owner_id, cost_cents FROM upd WHERE $2 = 'completed' AND cost_cents > 0
+         ON CONFLICT (owner_id) DO UPDATE SET spent_cents = qpu_owner_budgets.spent_cents + EXCLUDED.spent_cents, updated_at = now())
+       SELECT true AS applied, upd.* FROM upd
+       UNION ALL
+       SELECT false, ${JOB_COLUMNS.split(',').map((c) => (c.trim() === 'status' ? 'cur.status' : `j.${c.trim()}`)).join(', ')}, cur.status
+       FROM qpu_jobs j JOIN cur ON cur.id = j.id WHERE NOT EXISTS (SELECT 1 FROM upd)`,
+      [jobId, to, from, terminal, reason, patch.counts ? JSON.stringify(patch.counts) : null, patch.error ?? null, patch.backendJobId ?? null],
+    );
+    const row = r.rows[0];
+    if (!row) return { applied: false, from: null, job: null };
+    return { applied: row.applied === true, from: row.from_status as QpuJobStatus, job: toRow(row) };
   }
 
   async setBackendJobId(jobId: string, backendJobId: string): Promise<void> {

@@ -166,11 +166,13 @@ describe(QpuJobsService.name, () => {
 
     it('re-runs a running job (a retry after a crash) without a new transition, and never runs a cancelled one', async () => {
       const { sut, mocks } = factory();
-      mocks.repository.find.mockResolvedValueOnce(row({ status: 'running' }));
+      mocks.repository.transition.mockResolvedValueOnce(transitioned(false, 'running', 'running') as never);
       await expect(sut.executionStart({ jobId: JOB, attempt: 1 })).resolves.toMatchObject({ run: true });
-      mocks.repository.find.mockResolvedValueOnce(row({ status: 'cancelled' }));
+      mocks.repository.transition.mockResolvedValueOnce(transitioned(false, 'cancelled', 'cancelled') as never);
       await expect(sut.executionStart({ jobId: JOB, attempt: 0 })).resolves.toEqual({ run: false, status: 'cancelled' });
-      expect(mocks.repository.transition).not.toHaveBeenCalled();
+      mocks.repository.transition.mockResolvedValueOnce({ applied: false, from: null, job: null } as never);
+      await expect(sut.executionStart({ jobId: JOB, attempt: 0 })).rejects.toMatchObject({ code: 'not_found' });
+      expect(mocks.nats.publish).not.toHaveBeenCalled();
     });
 
     it('stores counts that sum to the shots and refuses others', async () => {

@@ -187,15 +187,12 @@ export class QpuJobsService {
 
   /** An execution takes the job: queued → running (or a retry of a running job); anything else is not run. */
   async executionStart(msg: QpuExecutionStartRequest): Promise<QpuExecutionStartResponse> {
-    const job = await this.jobs.find(msg.jobId);
+    const result = await this.transition(msg.jobId, 'running', `started on a simulation worker (attempt ${msg.attempt + 1})`);
+    const job = result.job;
     if (!job) throw new RpcError('not_found', `unknown job ${msg.jobId}`);
-    if (job.status === 'queued') {
-      const result = await this.transition(job.id, 'running', `started on a simulation worker (attempt ${msg.attempt + 1})`);
-      if (!result.applied) return { run: false, status: result.job?.status ?? job.status };
-    } else if (job.status === 'running') {
+    if (!result.applied) {
+      if (job.status !== 'running') return { run: false, status: job.status };
       this.logger.warn(`job ${job.id}: execution restarted (attempt ${msg.attempt + 1}); the previous one did not report`);
-    } else {
-      return { run: false, status: job.status };
     }
     return { run: true, deviceId: job.deviceId, shots: job.shots, seed: seedOfJob(job.id), compiled: job.compiled };
   }
