@@ -11,12 +11,12 @@
  *         brings it at most Δ − 1 new ones;
  *       two-qubit depth ≥ that of the same circuit compiled for an all-to-all device.
  *     Target: SABRE's total swaps ≤ 0.8 × greedy's.
- * (b) Noisy simulation of a compiled 10-qubit depth-20 random circuit with the 5-qubit line
+ * (b) Noisy simulation of a compiled 10-qubit depth-20 brickwork circuit (random ry·rz, cx layers) with the 5-qubit line
  *     device's figures spread over 10 qubits: shots/s for the density matrix and for trajectories,
  *     against the noiseless simulator (shots/s sampled, and state-vector runs/s = one shot's work)
  *     measured in the same run.
  */
-import { compileToDevice, createRng, emptyCircuit, addQreg, addCreg, gridCouplingMap, heavyHex16CouplingMap, lineCouplingMap, num, randomCircuit, simulate, simulateNoisy, finalState, type Circuit, type DeviceTarget, type NoiseModel } from '#qdc/circuits';
+import { compileToDevice, createRng, emptyCircuit, addQreg, addCreg, gridCouplingMap, heavyHex16CouplingMap, lineCouplingMap, num, simulate, simulateNoisy, finalState, type Circuit, type DeviceTarget, type NoiseModel } from '#qdc/circuits';
 
 const NATIVE = ['rz', 'sx', 'x', 'cz'];
 
@@ -124,7 +124,19 @@ function benchRouting(): void {
 
 function benchNoisy(): void {
   const n = 10;
-  const source = randomCircuit({ qubits: n, depth: 20, seed: 5, gates: ['h', 'rx', 'ry', 'rz', 'sx', 't', 'cx', 'cz', 'rzz', 'swap'], measure: true });
+  // Brickwork: 20 layers of random ry/rz on every qubit and cx on alternating neighbour pairs.
+  const source = emptyCircuit();
+  addQreg(source, 'q', n);
+  addCreg(source, 'c', n);
+  const r = createRng(5);
+  for (let layer = 0; layer < 20; layer++) {
+    for (let q = 0; q < n; q++) {
+      source.ops.push({ kind: 'gate', name: 'ry', qubits: [q], params: [num(r.next() * Math.PI)] });
+      source.ops.push({ kind: 'gate', name: 'rz', qubits: [q], params: [num(r.next() * Math.PI)] });
+    }
+    for (let q = layer % 2; q + 1 < n; q += 2) source.ops.push({ kind: 'gate', name: 'cx', qubits: [q, q + 1], params: [] });
+  }
+  for (let q = 0; q < n; q++) source.ops.push({ kind: 'measure', qubit: q, clbit: q });
   const compiled = compileToDevice(source, { numQubits: n, nativeGates: NATIVE, couplingMap: lineCouplingMap(n) }, { seed: 1 }).circuit;
   const rng = createRng(9);
   const noise: NoiseModel = {
