@@ -213,6 +213,17 @@ describe(compileToDevice.name, () => {
     expect(split.message).toMatch(/not connected/);
   });
 
+  it('honours a fixed initial layout and checks it', () => {
+    const source = randomSource(4, 5);
+    const target: DeviceTarget = { numQubits: 6, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: lineCouplingMap(6) };
+    for (const router of ['sabre', 'greedy'] as const) {
+      const compiled = compileToDevice(source, target, { router, initialLayout: [5, 3, 1, 0] });
+      expect(compiled.initialLayout).toEqual([5, 3, 1, 0]);
+      expectUnitaryEquivalent(source, compiled);
+    }
+    expect(() => compileToDevice(source, target, { initialLayout: [0, 0, 1, 2] })).toThrow('initialLayout must list 4 different physical qubits in 0..5; got [0,0,1,2]');
+  });
+
   it('is reproducible for a seed', () => {
     const source = randomSource(8, 11, 8);
     const target: DeviceTarget = { numQubits: 9, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: gridCouplingMap(3, 3) };
