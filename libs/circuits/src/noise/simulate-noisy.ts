@@ -21,7 +21,7 @@ import { CircuitError } from '../errors.js';
 import { expandCircuit, paramValues, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
 import { isDiagonal, multiply, type Matrix } from '../ir/complex-matrix.js';
 import { gateMatrix, STANDARD_GATES } from '../ir/gates.js';
-import { applyDiagonal1, applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
+import { applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
 import type { Instruction, Program } from '../simulator/program.js';
 import { createRng, randomSeed, type Rng } from '../simulator/rng.js';
 import { clbitKeyFormatter, DEFAULT_MEMORY_LIMIT_BYTES, formatBytes, withMeasureAll } from '../simulator/simulate.js';
@@ -373,20 +373,49 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
     if (which === 3 || which === 2) applyPhaseOnOnes(s, k, [q], -1, 0);
     if (which === 1 || which === 2) flip(s, k, q);
   };
-  const damp = new Float64Array(4);
+  // The state is kept unnormalised between measurements (norm² in `norm2`), so the no-jump
+  // damping is one pass: scale the |1⟩ half by √(1−γ) while summing its weight.
+  let norm2 = 1;
+  const dampOne = (q: number, keep: number): number => {
+    const size = 2 << k;
+    const st = 2 << q;
+    let w = 0;
+    for (let b = st; b < size; b += st << 1) {
+      const end = b + st;
+      for (let i = b; i < end; i += 2) {
+        w += s[i] * s[i] + s[i + 1] * s[i + 1];
+        s[i] *= keep;
+        s[i + 1] *= keep;
+      }
+    }
+    return w;
+  };
   const relax = (list: Relax[]) => {
     for (const r of list) {
       if (r.gamma > 0) {
-        const p1 = probabilityOfOne(s, k, r.q);
-        const jump = r.gamma * p1;
-        if (rng.next() < jump) {
-          collapse(s, k, r.q, 1, p1);
-          flip(s, k, r.q);
+        const keep = Math.sqrt(1 - r.gamma);
+        const u = rng.next();
+        if (keep > 1e-6) {
+          const w1 = dampOne(r.q, keep);
+          if (u < (r.gamma * w1) / norm2) {
+            // jump |1⟩ → |0⟩: the (scaled) |1⟩ half is proportional to ⟨1|ψ⟩
+            collapse(s, k, r.q, 1, w1 * (1 - r.gamma));
+            flip(s, k, r.q);
+            norm2 = 1;
+          } else {
+            norm2 -= r.gamma * w1;
+            if (norm2 < 1e-150) {
+              const f = 1 / Math.sqrt(norm2);
+              for (let i = 0; i < s.length; i++) s[i] *= f;
+              norm2 = 1;
+            }
+          }
         } else {
-          const norm = 1 / Math.sqrt(1 - jump);
-          damp[0] = norm;
-          damp[2] = Math.sqrt(1 - r.gamma) * norm;
-          applyDiagonal1(s, k, r.q, damp);
+          const w1 = probabilityOfOne(s, k, r.q);
+          const jump = u < (r.gamma * w1) / norm2;
+          collapse(s, k, r.q, jump ? 1 : 0, jump ? w1 : norm2 - w1);
+          if (jump) flip(s, k, r.q);
+          norm2 = 1;
         }
       }
       const pz = (1 - r.f / Math.sqrt(1 - r.gamma)) / 2;
@@ -394,14 +423,16 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
     }
   };
   const measure = (q: number): 0 | 1 => {
-    const p1 = probabilityOfOne(s, k, q);
-    const outcome: 0 | 1 = rng.next() < p1 ? 1 : 0;
-    collapse(s, k, q, outcome, outcome ? p1 : 1 - p1);
+    const w1 = probabilityOfOne(s, k, q);
+    const outcome: 0 | 1 = rng.next() < w1 / norm2 ? 1 : 0;
+    collapse(s, k, q, outcome, outcome ? w1 : norm2 - w1);
+    norm2 = 1;
     return outcome;
   };
   for (let shot = 0; shot < shots; shot++) {
     s.fill(0);
     s[0] = 1;
+    norm2 = 1;
     clbits.fill(0);
     for (const step of p.steps) {
       if (step.t === 'idle') {
