@@ -45,6 +45,8 @@ COPY prisma ./prisma
 # docs/knowledge (and the other docs) are the assistant's knowledge base and docs-search corpus.
 COPY docs ./docs
 COPY README.md ./
+# Device files of the QPU broker and simulation workers (QDC_QPU_DEVICES_DIR defaults to /app/devices).
+COPY devices ./devices
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist
 # The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.

@@ -137,8 +137,19 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect(split.subcircuits.every((s: { qubit_count: number; openqasm3: string }) => s.qubit_count <= 4 && s.openqasm3.startsWith('OPENQASM 3.0;'))).toBe(true);
     expect(split.recombination.num_cuts).toBe(1);
     const tooSmall = await post('/v0/split-circuit', { code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\nccx q[0],q[1],q[2];', max_subcircuit_qubits: 2 });
-    expect(tooSmall.status).toBe(422);
+    // SPEC §6: a well-formed circuit that cannot be split under the limit is 200 {success: false, error}.
+    expect(tooSmall.status).toBe(200);
     expect(await tooSmall.json()).toMatchObject({ success: false, error: expect.stringMatching(/acts on 3 qubits/) });
+    // The official client's 2-qubit Bell circuit with default arguments (max = half the qubits) on every path.
+    for (const path of ['/v0/coda/tools/split-circuit', '/v0/coda/split-circuit', '/v0/split-circuit']) {
+      const bell = await post(path, { code: BELL_QISKIT });
+      expect([path, bell.status]).toEqual([path, 200]);
+      const body = await bell.json();
+      expect(body).toMatchObject({ success: false, original_qubit_count: 2, max_subcircuit_qubits: 1 });
+      expect(typeof body.error).toBe('string');
+    }
+    const unparsable = await post('/v0/coda/tools/split-circuit', { code: 'OPENQASM 2.0;\nqreg q[2];\nfoo q[0];' });
+    expect(unparsable.status).toBe(422);
   });
 
   it('answers caller faults with 4xx {success: false, error}, naming the line', async () => {

@@ -22,6 +22,8 @@ export interface TestSystem {
   /** Creates an API key through the real CLI; returns the plaintext token. */
   createKey(owner: string, scopes: string): Promise<string>;
   startWorker(name?: string, extraEnv?: Record<string, string>): ChildProcess;
+  /** Starts (or restarts) any built service under a name, e.g. `launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js')`. */
+  launch(name: string, entry: string, extraEnv?: Record<string, string>): ChildProcess;
   processes: Map<string, ChildProcess>;
   query<T extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<T[]>;
   stop(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
         cli.on('exit', (code) => (code === 0 ? resolveKey(out.trim().split('\n').at(-1) ?? '') : reject(new Error(`keys create failed (${code}): ${err}`))));
       }),
     startWorker: (name = `worker-${processes.size}`, extraEnv = {}) => launch(name, SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry, extraEnv),
+    launch,
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     stop: async () => {
       await Promise.all(

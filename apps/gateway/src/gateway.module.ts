@@ -21,11 +21,14 @@ import { CodaToolsService } from './coda/coda-tools.service.js';
 import { CodaBodyErrors } from './coda/coda-body-errors.js';
 import { AssistantController } from './assistant/assistant.controller.js';
 import { AssistantStreamService } from './assistant/assistant-stream.service.js';
+import { QpusController } from './qpus/qpus.controller.js';
+import { QpusService } from './qpus/qpus.service.js';
+import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,
@@ -37,6 +40,7 @@ import { AssistantStreamService } from './assistant/assistant-stream.service.js'
     CodaToolsService,
     CodaBodyErrors,
     AssistantStreamService,
+    QpusService,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },

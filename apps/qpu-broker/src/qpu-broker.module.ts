@@ -1,13 +1,44 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule } from '#qdc/platform';
+import { ConfigModule, NatsModule, PrismaService } from '#qdc/platform';
 import { CircuitToolsHandlers } from './circuits/circuit-tools.handlers.js';
 import { CircuitToolsService } from './circuits/circuit-tools.service.js';
 import { SimulationProducer } from './simulation/simulation.producer.js';
 import { simulationConfigProvider } from './simulation/simulation.config.js';
+import { qpuConfigProvider } from './qpu.config.js';
+import { DeviceCatalogue } from './devices/device-catalogue.js';
+import { DeviceToolchain } from './devices/device-toolchain.js';
+import { SimulatedBackend } from './backends/simulated.backend.js';
+import { BackendRegistry } from './backends/backend-registry.js';
+import { QPU_BACKENDS } from './backends/qpu-backend.js';
+import { IonqBackend } from './backends/ionq/ionq.backend.js';
+import { QpuJobsRepository } from './jobs/qpu-jobs.repository.js';
+import { QpuJobsService } from './jobs/qpu-jobs.service.js';
+import { QpuJobsHandlers } from './jobs/qpu-jobs.handlers.js';
+import { JobRecovery } from './jobs/job-recovery.js';
+import { BudgetsService } from './budgets/budgets.service.js';
 
-/** The QPU broker: circuit tools over NATS (devices and QPU jobs arrive with the broker issue). */
+/** The QPU broker: circuit tools, devices, QPU jobs (Postgres) and their backends, over NATS. */
 @Module({
   imports: [ConfigModule.forService('qpu-broker'), NatsModule],
-  providers: [simulationConfigProvider, SimulationProducer, CircuitToolsService, CircuitToolsHandlers],
+  providers: [
+    simulationConfigProvider,
+    SimulationProducer,
+    CircuitToolsService,
+    CircuitToolsHandlers,
+    qpuConfigProvider,
+    PrismaService,
+    DeviceCatalogue,
+    DeviceToolchain,
+    SimulatedBackend,
+    IonqBackend,
+    // The lab-node backend (backends/lab-node.backend.ts) is registered by the lab-node issue.
+    { provide: QPU_BACKENDS, useFactory: (simulated: SimulatedBackend, ionq: IonqBackend) => [simulated, ...(ionq.enabled ? [ionq] : [])], inject: [SimulatedBackend, IonqBackend] },
+    BackendRegistry,
+    QpuJobsRepository,
+    QpuJobsService,
+    QpuJobsHandlers,
+    JobRecovery,
+    BudgetsService,
+  ],
 })
 export class QpuBrokerModule {}

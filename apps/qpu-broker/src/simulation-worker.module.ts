@@ -2,10 +2,14 @@ import { Module } from '@nestjs/common';
 import { ConfigModule, NatsService } from '#qdc/platform';
 import { SimulationProcessor } from './simulation/simulation.processor.js';
 import { simulationConfigProvider } from './simulation/simulation.config.js';
+import { QpuDeviceProcessor } from './simulation/qpu-device.processor.js';
+import { qpuConfigProvider } from './qpu.config.js';
+import { DeviceCatalogue } from './devices/device-catalogue.js';
+import { DeviceToolchain } from './devices/device-toolchain.js';
 
-/** A simulation worker process: scale these out for large circuits. */
+/** A simulation worker process: scale these out for large circuits; also executes simulated-device QPU jobs. */
 @Module({
   imports: [ConfigModule.forService('simulation-worker')],
-  providers: [NatsService, simulationConfigProvider, SimulationProcessor],
+  providers: [NatsService, simulationConfigProvider, SimulationProcessor, qpuConfigProvider, DeviceCatalogue, DeviceToolchain, QpuDeviceProcessor],
 })
 export class SimulationWorkerModule {}

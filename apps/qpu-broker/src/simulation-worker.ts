@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { SimulationWorkerModule } from './simulation-worker.module.js';
 import { SimulationProcessor } from './simulation/simulation.processor.js';
+import { QpuDeviceProcessor } from './simulation/qpu-device.processor.js';
 
 bootstrapService('simulation-worker', SimulationWorkerModule, {
   defaultProbePort: 9121,
@@ -10,5 +11,5 @@ bootstrapService('simulation-worker', SimulationWorkerModule, {
     redis: await app.get(SimulationProcessor).isRedisReady(),
   }),
 })
-  .then((app) => app.get(SimulationProcessor).start())
+  .then((app) => Promise.all([app.get(SimulationProcessor).start(), app.get(QpuDeviceProcessor).start()]))
   .catch(exitOnStartupError('simulation-worker'));

@@ -7,11 +7,13 @@ import { ConfigModule, NatsService, PrismaService, applyMigrations, ensureDataba
 import { KeysRepository } from './keys/keys.repository.js';
 import { KeysService } from './keys/keys.service.js';
 import { migrationsDir } from './migrations-dir.js';
+import { BUDGET_USAGE, BudgetUsageError, runBudgetCommand } from '../../qpu-broker/src/budgets/budget.cli.js';
 
 /**
  * `npm run qdc -- keys create --name alice --scopes control,coda [--owner lab-a]`
  * `npm run qdc -- keys list [--owner lab-a]`
  * `npm run qdc -- keys revoke <key-id>`
+ * `npm run qdc -- budget set --owner lab-a --cents 5000` / `budget show --owner lab-a` (the broker's module)
  * Runs the results service's own key code against Postgres (the table's owner writes it).
  */
 @Module({
@@ -23,9 +25,16 @@ class CliModule {}
 const USAGE = `usage:
   qdc keys create --name <name> [--owner <owner>] [--scopes control,coda,admin]
   qdc keys list [--owner <owner>]
-  qdc keys revoke <key-id>`;
+  qdc keys revoke <key-id>
+${BUDGET_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'budget') {
+    const config = loadConfig();
+    await ensureDatabase(config.DATABASE_URL);
+    await applyMigrations(config.DATABASE_URL, migrationsDir());
+    return runBudgetCommand(argv.slice(1));
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -84,6 +93,7 @@ class UsageError extends Error {}
 main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    console.error(error instanceof UsageError ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
-    process.exit(error instanceof UsageError ? 2 : 1);
+    const usage = error instanceof UsageError || error instanceof BudgetUsageError;
+    console.error(usage ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
+    process.exit(usage ? 2 : 1);
   });

@@ -20,3 +20,8 @@ export { estimateResources, type CircuitResources } from './resources/resources.
 export { planWireCuts, fragmentCircuit, fragmentTensor, reconstructDistribution, MAX_CUTS, type CutPlan, type Fragment, type WireCut, type Basis, type Preparation } from './cutting/wire-cut.js';
 export { splitCircuit, type SplitResult, type SubcircuitDescription } from './cutting/split-circuit.js';
 export { randomCircuit, type RandomCircuitOptions } from './random-circuit.js';
+export { compileToDevice, circuitStats, SUPPORTED_NATIVE_SETS, type DeviceTarget, type CompiledCircuit, type CompileOptions, type CompileStats } from './compile/compile-to-device.js';
+export { lineCouplingMap, gridCouplingMap, heavyHex16CouplingMap, type CouplingMap } from './compile/coupling-maps.js';
+export { simulateNoisy, DENSITY_MATRIX_MAX_QUBITS, type NoisyMethod, type NoisySimulationOptions, type NoisySimulationResult } from './noise/simulate-noisy.js';
+export { validateNoiseModel, noiselessModel, type NoiseModel, type QubitNoise, type EdgeNoise, type GateTimes } from './noise/noise-model.js';
+export { validateDeviceSpec, deviceTarget, deviceNoiseSummary, type DeviceSpec, type DeviceNoiseSummary } from './devices/device-spec.js';

@@ -7,6 +7,7 @@ export const RpcErrorCode = z.enum([
   'unauthorized', // 401
   'forbidden', // 403
   'conflict', // 409
+  'payment_required', // 402
   'unavailable', // 503
   'timeout', // 504
   'internal', // 500

@@ -10,7 +10,19 @@ export enum QueueName {
 export enum JobName {
   RunModel = 'run-model',
   Simulate = 'simulate',
+  RunQpuJob = 'run-qpu-job',
+  PollQpuJob = 'poll-qpu-job',
 }
+
+/** One queue per simulated device (its global concurrency is 1: a device runs one job at a time). */
+export const qpuDeviceQueueName = (deviceId: string): string => `qpu-${deviceId}`;
+/** Delayed status polls of cloud QPU jobs (exponential backoff). */
+export const QPU_POLL_QUEUE = 'qpu-poll';
+/** BullMQ job ids of QPU jobs derive from the QPU job id, so a re-enqueued job never runs twice. */
+export const qpuRunJobId = (jobId: string): string => `qpu-${jobId}`;
+
+/** Job ids derive from request ids, so a retried request does not run twice. */
+export const inferenceJobId = (requestId: string): string => `run-${requestId}`;
 
 /** Simulation job ids derive from the request and what it asks, like inference jobs. */
 export const simulationJobId = (digest: string): string => `sim-${digest}`;

@@ -27,6 +27,17 @@ export const Subjects = {
   CircuitsSplit: 'qpu.tools.split-circuit.v1',
   AssistantRunStart: 'assistant.run.start.v1',
   AssistantAgentsList: 'assistant.agents.list.v1',
+  QpuDevices: 'qpu.device.list.v1',
+  QpuSubmit: 'qpu.job.submit.v1',
+  QpuEstimate: 'qpu.job.estimate-cost.v1',
+  QpuStatus: 'qpu.job.status.v1',
+  QpuCancel: 'qpu.job.cancel.v1',
+  QpuJobs: 'qpu.job.list.v1',
+  QpuExecutionStart: 'qpu.execution.start.v1',
+  QpuExecutionComplete: 'qpu.execution.complete.v1',
+  QpuExecutionFail: 'qpu.execution.fail.v1',
+  QpuBudgetSet: 'qpu.budget.set.v1',
+  QpuBudgetGet: 'qpu.budget.get.v1',
 } as const;
 
 /** Events (publish, no reply). */
@@ -35,6 +46,7 @@ export const Events = {
   KeyRevoked: 'results.key.revoked.v1',
   AssistantRunControl: 'assistant.run.control.v1',
   AssistantRunsAlive: 'assistant.runs.alive.v1',
+  QpuJobStatusChanged: 'qpu.job.status-changed.v1',
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */

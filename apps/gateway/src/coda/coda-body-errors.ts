@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance } from 'fastify';
 
 const CODA_TOOL_PATH = /^\/v0\/(coda\/)?(tools\/)?(transpile|simulate|to-openqasm3|estimate-resources|split-circuit|agents)(\?|$)/;
+const CODA_QPU_PATH = /^\/v0\/(coda\/)?(qpus|qpus\/(status|estimate-cost|cancel)|qpu\/(submit|status|estimate-cost))(\?|$)/;
 
 /**
  * Malformed or oversized JSON is rejected by Fastify before any Nest filter runs. For the coda
@@ -18,7 +19,7 @@ export class CodaBodyErrors implements OnApplicationBootstrap {
     if (!fastify?.setErrorHandler) return;
     fastify.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500;
-      if (!CODA_TOOL_PATH.test(request.url) || status >= 500) return reply.send(error);
+      if (!(CODA_TOOL_PATH.test(request.url) || CODA_QPU_PATH.test(request.url)) || status >= 500) return reply.send(error);
       const message = status === 413 ? `Request body too large: ${error.message}` : `malformed request body: ${error.message}`;
       return reply.status(status === 400 ? 422 : status).send({ success: false, error: message, detail: message });
     });

@@ -102,6 +102,10 @@ export class CodaToolsService {
   async split(body: unknown, requestId: string) {
     const b = parse(SplitBody, body);
     const r = (await this.nats.request<CircuitsSplitResponse>(Subjects.CircuitsSplit, { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }) }, { requestId })) as Record<string, unknown>;
+    if (typeof r.splitError === 'string') {
+      // Well formed, but not splittable under the limit: 200 with success false (SPEC §6).
+      return { success: false, error: r.splitError, original_qubit_count: r.originalQubitCount, max_subcircuit_qubits: r.maxSubcircuitQubits, source_framework: r.sourceFramework };
+    }
     return { success: true, ...snakeCase(r) as Record<string, unknown> };
   }
 }

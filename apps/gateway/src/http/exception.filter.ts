@@ -10,6 +10,7 @@ const STATUS_OF: Record<RpcErrorCode, number> = {
   unauthorized: 401,
   forbidden: 403,
   conflict: 409,
+  payment_required: 402,
   unavailable: 503,
   timeout: 504,
   internal: 500,

@@ -203,6 +203,74 @@ const assistantPath = {
   },
 };
 
+/** QPU devices and jobs (SPEC §4/§6): canonical /v0/coda/qpus…, legacy /v0/coda/qpu/…, both also under /v0. */
+const qpuResponses = (ok: object, extra: Record<number, string>) => ({
+  ...codaResponses(ok),
+  ...Object.fromEntries(Object.entries(extra).map(([status, description]) => [status, { description, content: json(codaError) }])),
+});
+const jobSpec = {
+  type: 'object',
+  required: ['code', 'backend'],
+  properties: {
+    code: codeProperty,
+    source_framework: { type: 'string', enum: ['qiskit', 'cirq', 'openqasm2', 'openqasm3'] },
+    backend: { type: 'string', description: 'device id from GET /qpus' },
+    shots: { type: 'integer', minimum: 1, default: 100 },
+    braket_execution_mode_hint: { type: ['string', 'null'] },
+  },
+};
+const submitBody = { ...jobSpec, properties: { ...jobSpec.properties, accept_overage: { type: 'boolean', default: false } } };
+const jobIdBody = { type: 'object', required: ['job_id'], properties: { job_id: { type: 'string' } } };
+const compiledStats = { type: 'object', properties: { native_gate_count: { type: 'integer' }, two_qubit_gate_count: { type: 'integer' }, swap_count: { type: 'integer' }, depth: { type: 'integer' } } };
+const qpuJob = {
+  type: 'object',
+  properties: {
+    job_id: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] },
+    device: { type: 'string' },
+    shots: { type: 'integer' },
+    compiled: compiledStats,
+    estimated_cost_cents: { type: 'number' },
+    cost_cents: { type: ['number', 'null'] },
+    counts: { type: 'object', additionalProperties: { type: 'integer' } },
+    error: { type: 'string' },
+    queue_position: { type: 'integer' },
+    submitted_at: { type: 'string', format: 'date-time' },
+    started_at: { type: 'string', format: 'date-time' },
+    completed_at: { type: 'string', format: 'date-time' },
+  },
+};
+const devicesGet = { get: { summary: 'List QPU devices', tags: ['coda QPUs'], responses: codaResponses({ type: 'object', properties: { success: { const: true }, devices: { type: 'array', items: { type: 'object' } } } }) } };
+const submitPost = {
+  post: {
+    summary: 'Submit a QPU job (idempotent with the Idempotency-Key header, 24 h)',
+    tags: ['coda QPUs'],
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+    requestBody: { required: true, content: json(submitBody) },
+    responses: qpuResponses({ type: 'object', properties: { success: { const: true }, job_id: { type: 'string' }, status: { type: 'string' }, estimated_cost_cents: { type: 'number' }, idempotent_replay: { type: 'boolean' } } }, { 402: 'Estimate exceeds the remaining budget (send accept_overage)', 404: 'Unknown device', 409: 'Idempotency-Key reused with a different body' }),
+  },
+};
+const statusPost = { post: { summary: 'Status (and counts) of one of your jobs', tags: ['coda QPUs'], requestBody: { required: true, content: json(jobIdBody) }, responses: qpuResponses(qpuJob, { 404: 'Unknown job (or another owner’s)' }) } };
+const estimatePost = { post: { summary: 'Estimate a job’s cost (per task + shots × per shot)', tags: ['coda QPUs'], requestBody: { required: true, content: json(jobSpec) }, responses: qpuResponses({ type: 'object', properties: { success: { const: true }, estimated_cost_cents: { type: 'number' }, compiled: compiledStats, budget_cents: { type: ['number', 'null'] }, remaining_cents: { type: ['number', 'null'] } } }, { 404: 'Unknown device' }) } };
+const qpuPaths: Record<string, object> = {
+  '/qpus': { ...devicesGet, ...submitPost },
+  '/qpu/devices': devicesGet,
+  '/qpu/submit': submitPost,
+  '/qpus/status': statusPost,
+  '/qpu/status': statusPost,
+  '/qpus/estimate-cost': estimatePost,
+  '/qpu/estimate-cost': estimatePost,
+  '/qpus/cancel': { post: { summary: 'Cancel a queued or running job', tags: ['coda QPUs'], requestBody: { required: true, content: json(jobIdBody) }, responses: qpuResponses({ type: 'object', properties: { success: { const: true }, job_id: { type: 'string' }, status: { const: 'cancelled' } } }, { 404: 'Unknown job', 409: 'The job has already ended' }) } },
+  '/qpus/jobs': {
+    get: {
+      summary: 'Your jobs, newest first',
+      tags: ['coda QPUs'],
+      parameters: [query('skip', { type: 'integer', minimum: 0, default: 0 }), query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }), query('status', { type: 'string', enum: ['queued', 'running', 'completed', 'failed', 'cancelled'] }), query('device', { type: 'string' })],
+      responses: codaResponses({ type: 'object', properties: { success: { const: true }, jobs: { type: 'array', items: qpuJob } } }),
+    },
+  },
+};
+
 export function openApiDocument(): object {
   return {
     openapi: '3.1.0',
@@ -218,6 +286,7 @@ export function openApiDocument(): object {
       ...withBases(codaToolPaths, ['/v0/coda/tools', '/v0/coda', '/v0/tools', '/v0']),
       '/v0/coda/agents': assistantPath,
       '/v0/agents': assistantPath,
+      ...withBases(qpuPaths, ['/v0/coda', '/v0']),
       '/v0/health': { get: { summary: 'Health', security: [], responses: { 200: { description: 'ok', content: json({ type: 'object', properties: { status: { type: 'string' } } }) } } } },
       '/v0/admin/keys': {
         get: { summary: 'List API keys (admin)', parameters: [query('owner', { type: 'string' })], responses: responses({ type: 'array', items: { $ref: '#/components/schemas/ApiKey' } }) },
@@ -226,6 +295,10 @@ export function openApiDocument(): object {
           requestBody: { required: true, content: json({ type: 'object', required: ['name'], properties: { name: { type: 'string' }, owner: { type: 'string' }, scopes: { type: 'array', items: { type: 'string', enum: ['control', 'coda', 'admin'] } } } }) },
           responses: responses({ $ref: '#/components/schemas/ApiKey' }, { 422: 'Bad body' }),
         },
+      },
+      '/v0/admin/budgets/{owner}': {
+        get: { summary: 'An owner’s QPU budget, spending and what is left (admin)', parameters: [idParam('owner')], responses: responses({ type: 'object' }, { 404: 'Unknown owner' }) },
+        put: { summary: 'Set an owner’s QPU budget in cents, null = unlimited (admin)', parameters: [idParam('owner')], requestBody: { required: true, content: json({ type: 'object', required: ['budget_cents'], properties: { budget_cents: { type: ['integer', 'null'], minimum: 0 } } }) }, responses: responses({ type: 'object' }, { 404: 'Unknown owner', 422: 'Bad body' }) },
       },
       '/v0/admin/keys/{id}': { delete: { summary: 'Revoke an API key (admin)', parameters: [idParam('id')], responses: responses({ $ref: '#/components/schemas/ApiKey' }, { 404: 'Not found' }) } },
     },

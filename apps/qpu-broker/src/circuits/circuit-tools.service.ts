@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { emitQasm3, estimateResources, parseCircuit, simulationCost, splitCircuit, transpile } from '#qdc/circuits';
+import { CircuitError, emitQasm3, estimateResources, parseCircuit, simulationCost, splitCircuit, transpile } from '#qdc/circuits';
 import { RpcError, type CircuitsCodeRequest, type CircuitsResourcesResponse, type CircuitsSimulateRequest, type CircuitsSimulateResponse, type CircuitsSplitRequest, type CircuitsSplitResponse, type CircuitsToQasm3Response, type CircuitsTranspileRequest, type CircuitsTranspileResponse } from '#qdc/contracts';
 import { asRpc } from './circuit-errors.js';
 import { runSimulation } from '../simulation/run-simulation.js';
@@ -34,14 +34,21 @@ export class CircuitToolsService {
     });
   }
 
+  /**
+   * A circuit that parses but cannot be split under the limit is an answer, not a bad request (SPEC §6):
+   * `splitError` says why (the gateway answers 200 `{success: false, error}`); only unparsable code is 422.
+   */
   split(msg: CircuitsSplitRequest): CircuitsSplitResponse {
-    return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code);
-      // Without a limit, halve the circuit: the smallest split that is still a split.
-      const max = msg.maxSubcircuitQubits ?? Math.max(1, Math.ceil(circuit.numQubits / 2));
+    const { framework, circuit } = asRpc(() => parseCircuit(msg.code));
+    // Without a limit, halve the circuit: the smallest split that is still a split.
+    const max = msg.maxSubcircuitQubits ?? Math.max(1, Math.ceil(circuit.numQubits / 2));
+    try {
       const { result } = splitCircuit(circuit, max);
       return { ...result, sourceFramework: framework } as unknown as CircuitsSplitResponse;
-    });
+    } catch (error) {
+      if (!(error instanceof CircuitError)) throw error;
+      return { splitError: error.message, originalQubitCount: circuit.numQubits, maxSubcircuitQubits: max, sourceFramework: framework };
+    }
   }
 
   /** Small simulations run here; large ones (qubits or work above the inline limits) go to the simulation queue. */

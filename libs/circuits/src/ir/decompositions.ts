@@ -187,6 +187,24 @@ const DECOMPOSITIONS: Record<string, (p: Expr[]) => Step[]> = {
     ['x', [0]],
   ],
   id: () => [],
+  // σ(φ) = rz(φ)·x·rz(−φ) exactly, so IonQ's gates are Z-frame rotations of x, rx(π/2) and rxx.
+  gpi: ([f]) => [
+    ['rz', [0], [neg(f)]],
+    ['x', [0]],
+    ['rz', [0], [f]],
+  ],
+  gpi2: ([f]) => [
+    ['rz', [0], [neg(f)]],
+    ['rx', [0], [num(PI / 2)]],
+    ['rz', [0], [f]],
+  ],
+  ms: ([f0, f1, t]) => [
+    ['rz', [0], [neg(f0)]],
+    ['rz', [1], [neg(f1)]],
+    ['rxx', [0, 1], [t]],
+    ['rz', [0], [f0]],
+    ['rz', [1], [f1]],
+  ],
 };
 DECOMPOSITIONS.u3 = DECOMPOSITIONS.u;
 DECOMPOSITIONS.u1 = DECOMPOSITIONS.p;

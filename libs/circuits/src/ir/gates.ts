@@ -79,6 +79,33 @@ function kron(a: Matrix, b: Matrix): Matrix {
   return out;
 }
 
+/** σ(φ) = cos φ X + sin φ Y = [[0, e^{−iφ}], [e^{iφ}, 0]]: the axis of IonQ's GPI gates. */
+const sigma = (phi: number): Matrix => matrix([[0, cis(-phi)], [cis(phi), 0]]);
+/** exp(−i t/2 σ(φ)) = cos(t/2) I − i sin(t/2) σ(φ). */
+const sigmaRotation = (phi: number, t: number): Matrix => {
+  const c = Math.cos(t / 2);
+  const s = Math.sin(t / 2);
+  const [er, ei] = cis(-phi);
+  const [fr, fi] = cis(phi);
+  return matrix([[c, [s * ei, -s * er]], [[s * fi, -s * fr], c]]);
+};
+
+/**
+ * IonQ's Mølmer–Sørensen gate ms(φ0, φ1, θ) = exp(−i θ/2 σ(φ0) ⊗ σ(φ1)) with angles in radians
+ * (IonQ's API uses turns; θ = π/2 is IonQ's fully entangling MS(φ0, φ1)).
+ */
+function molmerSorensen(phi0: number, phi1: number, t: number): Matrix {
+  const pp = kron(sigma(phi0), sigma(phi1));
+  const c = Math.cos(t / 2);
+  const s = Math.sin(t / 2);
+  const out = new Float64Array(32);
+  for (let i = 0; i < 16; i++) {
+    out[2 * i] = (i % 5 === 0 ? c : 0) + s * pp[2 * i + 1];
+    out[2 * i + 1] = -s * pp[2 * i];
+  }
+  return out;
+}
+
 const fixed = (m: Matrix) => () => m;
 
 const one = (name: string, params: number, base: (p: readonly number[]) => Matrix, diagonal = false): StandardGate => ({ name, qubits: 1, params, controls: 0, base, diagonal });
@@ -118,6 +145,10 @@ const G = {
   rxx: { name: 'rxx', qubits: 2, params: 1, controls: 0, base: ([t]) => pauliRotation(t, X) } as StandardGate,
   ryy: { name: 'ryy', qubits: 2, params: 1, controls: 0, base: ([t]) => pauliRotation(t, Y) } as StandardGate,
   rzz: { name: 'rzz', qubits: 2, params: 1, controls: 0, base: ([t]) => pauliRotation(t, Z), diagonal: true } as StandardGate,
+  // Trapped-ion native gates (IonQ's definitions, angles in radians): gpi(φ) = σ(φ), gpi2(φ) = exp(−iπ/4 σ(φ)).
+  gpi: one('gpi', 1, ([f]) => sigma(f)),
+  gpi2: one('gpi2', 1, ([f]) => sigmaRotation(f, Math.PI / 2)),
+  ms: { name: 'ms', qubits: 2, params: 3, controls: 0, base: ([f0, f1, t]) => molmerSorensen(f0, f1, t) } as StandardGate,
 };
 
 /** Global phase e^{iθ} (OpenQASM 3 `gphase`); under controls it is a phase on the controls. */
@@ -181,6 +212,8 @@ export function namedInverse<T>(name: string, params: readonly T[], neg: (t: T) 
   const pairs: Record<string, string> = { s: 'sdg', sdg: 's', t: 'tdg', tdg: 't', sx: 'sxdg', sxdg: 'sx' };
   if (pairs[name]) return { name: pairs[name], params: [] };
   if (['rx', 'ry', 'rz', 'p', 'u1', 'crx', 'cry', 'crz', 'cp', 'cu1', 'rxx', 'ryy', 'rzz', 'gphase'].includes(name)) return { name, params: params.map(neg) };
+  if (name === 'gpi') return { name, params: [...params] };
+  if (name === 'ms') return { name, params: [params[0], params[1], neg(params[2])] };
   if (name === 'u' || name === 'u3' || name === 'cu3') return { name, params: [neg(params[0]), neg(params[2]), neg(params[1])] };
   if (name === 'u2') return { name: 'u', params: [constant(-Math.PI / 2), neg(params[1]), neg(params[0])] };
   if (name === 'cu') return { name, params: [neg(params[0]), neg(params[2]), neg(params[1]), neg(params[3])] };

@@ -139,7 +139,7 @@ function planMeasurements(c: Circuit): MeasurementPlan {
   return { trajectories, unitary: { ...c, ops: trajectories ? kept : unitaryOps }, measured };
 }
 
-function withMeasureAll(c: Circuit): Circuit {
+export function withMeasureAll(c: Circuit): Circuit {
   const copy: Circuit = { ...c, cregs: [...c.cregs], ops: [...c.ops] };
   const reg = addCreg(copy, 'meas', c.numQubits);
   for (let q = 0; q < c.numQubits; q++) copy.ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + q });
@@ -147,7 +147,7 @@ function withMeasureAll(c: Circuit): Circuit {
 }
 
 /** Qiskit's count keys: each register's bits high-to-low, registers last-first, space-separated. */
-function clbitKeyFormatter(c: Circuit): (clbits: Uint8Array) => string {
+export function clbitKeyFormatter(c: Circuit): (clbits: Uint8Array) => string {
   const regs = [...c.cregs].reverse();
   return (clbits) => {
     let key = '';
@@ -228,7 +228,7 @@ function amplitudes(s: Float64Array, n: number): [number, number][] {
   return out;
 }
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(bytes % 1024 ** 3 ? 1 : 0)} GiB`;
   return `${(bytes / 1024 ** 2).toFixed(bytes % 1024 ** 2 ? 1 : 0)} MiB`;
 }

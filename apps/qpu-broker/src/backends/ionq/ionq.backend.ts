@@ -1,0 +1,165 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { CircuitError } from '#qdc/circuits';
+import { JobName, QPU_POLL_QUEUE } from '#qdc/contracts';
+import { QDC_CONFIG, queueOptions, workerOptions, type QdcConfig } from '#qdc/platform';
+import type { DeviceFile } from '../../devices/device-file.js';
+import { DeviceCatalogue } from '../../devices/device-catalogue.js';
+import { circuitFromJson } from '../../devices/device-toolchain.js';
+import { isTerminal } from '../../jobs/job-state.js';
+import { QpuJobsRepository, type QpuJobRow } from '../../jobs/qpu-jobs.repository.js';
+import { QpuJobsService } from '../../jobs/qpu-jobs.service.js';
+import { QPU_CONFIG, type QpuConfig } from '../../qpu.config.js';
+import type { BackendCapabilities, BackendPoll, QpuBackend } from '../qpu-backend.js';
+import { countsFromHistogram, toIonqInput } from './ionq-circuit.js';
+import { IonqClient, IonqHttpError } from './ionq.client.js';
+
+export const IONQ_PROVIDER = 'ionq';
+
+interface IonqJobData {
+  jobId: string;
+  polls: number;
+}
+
+const runJobId = (jobId: string): string => `ionq-${jobId}`;
+
+/**
+ * IonQ's cloud (v0.3 jobs API), enabled only when QDC_IONQ_API_KEY is set. One BullMQ job per QPU job
+ * (id from the QPU job id) creates the IonQ job once (its id is stored before anything else happens),
+ * then polls its status by re-delaying itself with exponential backoff (QDC_QPU_POLL_INITIAL_MS doubling
+ * up to QDC_QPU_POLL_MAX_INTERVAL_MS). A job without a final status after QDC_QPU_POLL_MAX_AGE_MS is
+ * failed (dead letter) and cancelled at IonQ; a BullMQ job that keeps throwing ends in BullMQ's failed set,
+ * which the recovery sweep turns into a failed QPU job. Tested against a local server speaking the
+ * documented shapes only (README).
+ */
+@Injectable()
+export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(IonqBackend.name);
+  readonly enabled: boolean;
+  private readonly client?: IonqClient;
+  private queue?: Queue<IonqJobData>;
+  private worker?: Worker<IonqJobData>;
+
+  readonly capabilities: BackendCapabilities = { kind: 'cloud', provider: IONQ_PROVIDER, status: (device) => device.status };
+
+  constructor(
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    @Inject(QPU_CONFIG) private readonly qpu: QpuConfig,
+    private readonly jobs: QpuJobsRepository,
+    private readonly catalogue: DeviceCatalogue,
+    private readonly modules: ModuleRef,
+  ) {
+    this.enabled = !!qpu.QDC_IONQ_API_KEY;
+    if (!this.enabled) return;
+    this.client = new IonqClient(qpu.QDC_IONQ_BASE_URL, qpu.QDC_IONQ_API_KEY!);
+    this.queue = new Queue(QPU_POLL_QUEUE, queueOptions(config));
+  }
+
+  /** Transitions go through the job service (persisted with their event, then published); resolved lazily (it depends on the backends). */
+  private get service(): QpuJobsService {
+    return this.modules.get(QpuJobsService, { strict: false });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.enabled) return;
+    this.worker = new Worker<IonqJobData>(QPU_POLL_QUEUE, (job, token) => this.process(job, token), { ...workerOptions(this.config), concurrency: 8 });
+    this.worker.on('failed', (job, error: Error) => this.logger.error(`IonQ job for ${job?.data.jobId} failed: ${error.message}`));
+    this.worker.on('error', (error: Error) => this.logger.error(`IonQ poller error: ${error.message}`));
+    void this.worker.run();
+    this.logger.log(`IonQ backend enabled (${this.qpu.QDC_IONQ_BASE_URL})`);
+  }
+
+  async submit(job: QpuJobRow): Promise<void> {
+    await this.queue!.add(JobName.PollQpuJob, { jobId: job.id, polls: 0 }, { jobId: runJobId(job.id), attempts: 5, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 24 * 3600 }, removeOnFail: { age: 7 * 24 * 3600 } });
+  }
+
+  async poll(job: QpuJobRow): Promise<BackendPoll> {
+    const queued = await this.queue!.getJob(runJobId(job.id));
+    if (!queued) return { state: 'lost' };
+    const state = await queued.getState();
+    if (state === 'failed') return { state: 'failed', error: `IonQ job handling failed after ${queued.attemptsMade} attempt(s): ${queued.failedReason ?? 'unknown error'}` };
+    if (state === 'completed') return { state: 'failed', error: 'IonQ job handling ended without a final status' };
+    return { state: 'pending' };
+  }
+
+  async cancel(job: QpuJobRow): Promise<void> {
+    if (job.backendJobId) await this.client!.cancelJob(job.backendJobId);
+  }
+
+  async process(job: Job<IonqJobData>, token?: string): Promise<string> {
+    const row = await this.jobs.find(job.data.jobId);
+    if (!row || isTerminal(row.status)) return row?.status ?? 'unknown';
+    const delay = Math.min(this.qpu.QDC_QPU_POLL_INITIAL_MS * 2 ** job.data.polls, this.qpu.QDC_QPU_POLL_MAX_INTERVAL_MS);
+    try {
+      if (!row.backendJobId) await this.create(row);
+      else if (await this.check(row)) return 'final';
+    } catch (error) {
+      if (error instanceof CircuitError || (error instanceof IonqHttpError && !error.retriable)) {
+        await this.service.transition(row.id, 'failed', 'refused by IonQ', { error: error.message });
+        return 'failed';
+      }
+      // Network trouble, 429 or 5xx: try again at the next poll.
+      this.logger.warn(`job ${row.id}: ${(error as Error).message}; retrying in ${delay} ms`);
+    }
+    await job.updateData({ ...job.data, polls: job.data.polls + 1 });
+    await job.moveToDelayed(Date.now() + delay, token);
+    throw new DelayedError();
+  }
+
+  /** Creates the IonQ job and stores its id (a crash between the two would submit again: see README). */
+  private async create(row: QpuJobRow): Promise<void> {
+    const device = this.device(row);
+    const { input } = toIonqInput(circuitFromJson(row.compiled));
+    const created = await this.client!.createJob({ target: device.ionq_target ?? 'simulator', shots: row.shots, name: `qdc-${row.id}`, metadata: { qdc_job_id: row.id }, input });
+    await this.jobs.setBackendJobId(row.id, created.id);
+    this.logger.log(`job ${row.id} → IonQ job ${created.id} (${created.status})`);
+  }
+
+  /** One status poll; true when the job reached a final state. */
+  private async check(row: QpuJobRow): Promise<boolean> {
+    const age = Date.now() - row.submittedAt.getTime();
+    if (age > this.qpu.QDC_QPU_POLL_MAX_AGE_MS) {
+      await this.service.transition(row.id, 'failed', 'dead letter: no final status from IonQ in time', { error: `IonQ job ${row.backendJobId} had no final status after ${Math.round(age / 1000)} s (limit ${Math.round(this.qpu.QDC_QPU_POLL_MAX_AGE_MS / 1000)} s); it was cancelled at IonQ` });
+      await this.client!.cancelJob(row.backendJobId!).catch((error: Error) => this.logger.warn(`job ${row.id}: cancel at IonQ failed: ${error.message}`));
+      return true;
+    }
+    const remote = await this.client!.getJob(row.backendJobId!);
+    switch (remote.status) {
+      case 'ready':
+      case 'submitted':
+        return false;
+      case 'running':
+        if (row.status === 'queued') await this.service.transition(row.id, 'running', 'IonQ reports running');
+        return false;
+      case 'completed': {
+        const circuit = circuitFromJson(row.compiled);
+        const histogram = await this.client!.getResults(row.backendJobId!);
+        const counts = countsFromHistogram(histogram, circuit, toIonqInput(circuit).measurements, row.shots);
+        if (row.status === 'queued') await this.service.transition(row.id, 'running', 'IonQ reports completed');
+        await this.service.transition(row.id, 'completed', `completed at IonQ (job ${remote.id})`, { counts });
+        return true;
+      }
+      case 'failed':
+        await this.service.transition(row.id, 'failed', 'IonQ reports failed', { error: `IonQ: ${remote.failure?.error ?? 'failed'}${remote.failure?.code ? ` (${remote.failure.code})` : ''}` });
+        return true;
+      case 'canceled':
+        await this.service.transition(row.id, 'cancelled', 'cancelled at IonQ');
+        return true;
+      default:
+        this.logger.warn(`job ${row.id}: IonQ status '${String(remote.status)}' is not documented; polling on`);
+        return false;
+    }
+  }
+
+  private device(row: QpuJobRow): DeviceFile {
+    const device = this.catalogue.get(row.deviceId);
+    if (!device) throw new CircuitError('limit', `device ${row.deviceId} is not configured`);
+    return device;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.worker?.close();
+    await this.queue?.close();
+  }
+}

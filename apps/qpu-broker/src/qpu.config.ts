@@ -1,0 +1,42 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository (or image) root, found from this file in src/ or dist/. */
+function repositoryRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.includes('/dist/') ? resolve(here, '../../../..') : resolve(here, '../../..');
+}
+
+/**
+ * QPU broker settings (README › QPUs), validated once at boot. Device files are read from
+ * QDC_QPU_DEVICES_DIR; simulated devices take shots × shot_time_us × QDC_QPU_TIME_SCALE of device time.
+ */
+const QpuConfigSchema = z.object({
+  QDC_QPU_DEVICES_DIR: z.string().default(resolve(repositoryRoot(), 'devices')),
+  QDC_QPU_TIME_SCALE: z.coerce.number().nonnegative().default(1),
+  /** Executions of a job before it is failed (a worker that dies mid-job counts as one). */
+  QDC_QPU_JOB_ATTEMPTS: z.coerce.number().int().positive().default(5),
+  /** How long a worker keeps retrying to hand a result to the broker before giving the job back. */
+  QDC_QPU_REPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /** Recovery sweep: re-enqueue queued jobs missing from their queue, fail dead-lettered ones. */
+  QDC_QPU_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
+  QDC_IONQ_API_KEY: z.string().min(1).optional(),
+  QDC_IONQ_BASE_URL: z.string().url().default('https://api.ionq.co/v0.3'),
+  /** First status poll of a cloud job, then doubling up to the maximum interval. */
+  QDC_QPU_POLL_INITIAL_MS: z.coerce.number().int().positive().default(2_000),
+  QDC_QPU_POLL_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(300_000),
+  /** A cloud job without a final status after this long is failed (dead letter). */
+  QDC_QPU_POLL_MAX_AGE_MS: z.coerce.number().int().positive().default(7 * 24 * 3600 * 1000),
+});
+
+export type QpuConfig = z.infer<typeof QpuConfigSchema>;
+export const QPU_CONFIG = Symbol('QPU_CONFIG');
+
+export function loadQpuConfig(env: NodeJS.ProcessEnv = process.env): QpuConfig {
+  const parsed = QpuConfigSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid QPU configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+export const qpuConfigProvider = { provide: QPU_CONFIG, useFactory: () => loadQpuConfig() };
