@@ -11,7 +11,8 @@
  * damping); thermal relaxation as in Qiskit Aer's thermal_relaxation_error (Georgopoulos, Emary,
  * Zuliani, Phys. Rev. A 104, 062432 (2021) describe the same model).
  *
- * Methods: exact density matrix (terminal measurements only, ≤ 10 used qubits) or Monte-Carlo
+ * Methods (`auto` picks the cheaper by an estimate): exact density matrix (terminal measurements
+ * only, ≤ 10 used qubits) or Monte-Carlo
  * trajectories (one state vector per shot; amplitude damping unravelled into a quantum jump
  * |1⟩→|0⟩ with probability γ·P(1) or the no-jump Kraus operator diag(1, √(1−γ)), the remaining
  * dephasing as a Z with probability (1 − e^{−t/T2}/√(1−γ))/2, depolarizing as a random Pauli).
@@ -46,6 +47,25 @@ export interface NoisySimulationResult {
   seed: number;
   /** Qubits actually simulated (those the circuit touches). */
   simulatedQubits: number;
+}
+
+/**
+ * Relative cost per element touched, measured with `npm run bench:qpu-routing` (b): a
+ * density-matrix superoperator pass costs about 5× a trajectory's per-amplitude step work.
+ */
+const DENSITY_COST_PER_ELEMENT = 5;
+/** State-vector passes per trajectory step (gate, damping, occasional Pauli). */
+const TRAJECTORY_PASSES_PER_STEP = 2.5;
+
+/** Estimated work of the density-matrix method: ~3 superoperator passes per two-qubit gate plus one per qubit, over 4^k elements. */
+function densityCost(p: Plan): number {
+  const two = p.steps.filter((s) => s.t === 'gate' && s.qubits.length === 2).length;
+  return DENSITY_COST_PER_ELEMENT * 4 ** p.k * (3 * two + p.k);
+}
+
+/** Estimated work of the trajectories: every step of every shot over 2^k amplitudes. */
+function trajectoryCost(p: Plan, shots: number): number {
+  return shots * 2 ** p.k * TRAJECTORY_PASSES_PER_STEP * Math.max(1, p.steps.length);
 }
 
 /** Largest number of (touched) qubits the density-matrix method takes in `auto` mode. */
@@ -256,7 +276,7 @@ export function simulateNoisy(circuit: Circuit, noiseModel: NoiseModel, options:
   const dmBytes = BYTES_PER_COMPLEX * 4 ** p.k;
   const trajBytes = BYTES_PER_COMPLEX * 2 ** p.k;
   let method: 'density-matrix' | 'trajectories';
-  if (requested === 'auto') method = p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && 2 ** p.k <= shots ? 'density-matrix' : 'trajectories';
+  if (requested === 'auto') method = p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && densityCost(p) <= trajectoryCost(p, shots) ? 'density-matrix' : 'trajectories';
   else method = requested;
   if (method === 'density-matrix') {
     if (!p.terminalOnly) throw new CircuitError('unsupported', 'the density-matrix method needs terminal measurements only (no reset, mid-circuit measurement or condition); use method "trajectories"');
@@ -304,8 +324,10 @@ function densityProgram(p: Plan): { qubits: number[]; s: Float64Array }[] {
       } else {
         const [a, b] = step.qubits;
         const rb = (list: Relax[]) => kronSuperop(relaxOf(list, a) ?? IDENTITY_SUPEROP_1, relaxOf(list, b) ?? IDENTITY_SUPEROP_1);
-        let s = multiply(rb(step.before), kronSuperop(take(a), take(b)));
-        s = multiply(unitarySuperop(step.u, 2), s);
+        // Pending one-qubit channels go first as their own (4×4) passes: folding them in would make
+        // the two-qubit superoperator dense (256 entries instead of a few dozen).
+        for (const q of [a, b]) if (pending.has(q)) out.push({ qubits: [q], s: take(q) });
+        let s = multiply(unitarySuperop(step.u, 2), rb(step.before));
         if (step.p > 0) s = multiply(depolarizingSuperop(2, step.p), s);
         s = multiply(rb(step.after), s);
         out.push({ qubits: [a, b], s });
