@@ -22,11 +22,11 @@ import { CircuitError } from '../errors.js';
 import { expandCircuit, paramValues, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
 import { isDiagonal, multiply, type Matrix } from '../ir/complex-matrix.js';
 import { gateMatrix, STANDARD_GATES } from '../ir/gates.js';
-import { applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
-import type { Instruction, Program } from '../simulator/program.js';
+import { applyDense1, applyDenseK, applyDiagonal1, applyDiagonalK, applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
+import type { Instruction } from '../simulator/program.js';
 import { createRng, randomSeed, type Rng } from '../simulator/rng.js';
 import { clbitKeyFormatter, DEFAULT_MEMORY_LIMIT_BYTES, formatBytes, withMeasureAll } from '../simulator/simulate.js';
-import { conditionHolds, runInstructions, zeroState } from '../simulator/statevector.js';
+import { conditionHolds, zeroState } from '../simulator/statevector.js';
 import { applySuperop, densityDiagonal, depolarizingSuperop, IDENTITY_SUPEROP_1, kronSuperop, relaxationSuperop, unitarySuperop, zeroDensity } from './density-matrix.js';
 import { validateNoiseModel, type NoiseModel } from './noise-model.js';
 
@@ -117,6 +117,8 @@ function instructionFor(qubits: number[], u: Matrix): Instruction {
       d[2 * i] = u[2 * (i * n + i)];
       d[2 * i + 1] = u[2 * (i * n + i) + 1];
     }
+    const onesOnly = d.slice(0, d.length - 2).every((v, i) => Math.abs(v - (i % 2 ? 0 : 1)) < 1e-15);
+    if (qubits.length === 2 && onesOnly) return { t: 'phase', qubits, re: d[6], im: d[7] }; // cz, cp: phase on |11⟩
     return qubits.length === 1 ? { t: 'diag1', q: qubits[0], d } : { t: 'diagk', controls: [], qubits, d };
   }
   return qubits.length === 1 ? { t: 'dense1', q: qubits[0], m: u } : { t: 'densek', controls: [], qubits, m: u };
@@ -386,10 +388,25 @@ function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => 
 function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string): Map<string, number> {
   const k = p.k;
   const s = zeroState(k);
-  const program: Program = { numQubits: k, numClbits: 0, instructions: [] as Instruction[] };
+  const scratch = new Float64Array(32);
+  const apply = (ins: Instruction): void => {
+    switch (ins.t) {
+      case 'dense1':
+        return applyDense1(s, k, ins.q, ins.m);
+      case 'diag1':
+        return applyDiagonal1(s, k, ins.q, ins.d);
+      case 'phase':
+        return applyPhaseOnOnes(s, k, ins.qubits, ins.re, ins.im);
+      case 'diagk':
+        return applyDiagonalK(s, k, ins.controls, ins.qubits, ins.d);
+      case 'densek':
+        return applyDenseK(s, k, ins.controls, ins.qubits, ins.m, scratch);
+      default:
+        throw new Error(`internal: unexpected instruction ${ins.t}`);
+    }
+  };
   const clbits = new Uint8Array(p.numClbits);
   const counts = new Map<string, number>();
-  const noClbits = new Uint8Array(0);
   const pauli = (q: number, which: number) => {
     // 1 = X, 2 = Y (∝ XZ), 3 = Z
     if (which === 3 || which === 2) applyPhaseOnOnes(s, k, [q], -1, 0);
@@ -464,8 +481,7 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
       if (step.cond && !conditionHolds(step.cond, clbits)) continue;
       relax(step.before);
       if (step.t === 'gate') {
-        program.instructions[0] = step.ins;
-        runInstructions(s, program, 0, 1, noClbits);
+        apply(step.ins);
         if (step.p > 0 && rng.next() < step.p) {
           if (step.qubits.length === 1) pauli(step.qubits[0], 1 + Math.floor(rng.next() * 3));
           else {
