@@ -80,8 +80,31 @@ export function kronSuperop(a: Float64Array, b: Float64Array): Float64Array {
   return s;
 }
 
+/** A one-qubit superoperator (dense 4×4) on qubit q: nested strides over the bits q and q + k. */
+function applySuperop1(rho: Float64Array, k: number, q: number, s: Float64Array): void {
+  const lb = 1 << q, hb = 1 << (q + k);
+  const total = 1 << (2 * k);
+  const S = s;
+  for (let hi = 0; hi < total; hi += 2 * hb)
+    for (let mid = hi; mid < hi + hb; mid += 2 * lb)
+      for (let i = mid; i < mid + lb; i++) {
+        const a0 = 2 * i, a1 = 2 * (i | lb), a2 = 2 * (i | hb), a3 = 2 * (i | lb | hb);
+        const x0r = rho[a0], x0i = rho[a0 + 1], x1r = rho[a1], x1i = rho[a1 + 1];
+        const x2r = rho[a2], x2i = rho[a2 + 1], x3r = rho[a3], x3i = rho[a3 + 1];
+        for (let e = 0; e < 4; e++) {
+          const o = 8 * e;
+          const re = S[o] * x0r - S[o + 1] * x0i + S[o + 2] * x1r - S[o + 3] * x1i + S[o + 4] * x2r - S[o + 5] * x2i + S[o + 6] * x3r - S[o + 7] * x3i;
+          const im = S[o] * x0i + S[o + 1] * x0r + S[o + 2] * x1i + S[o + 3] * x1r + S[o + 4] * x2i + S[o + 5] * x2r + S[o + 6] * x3i + S[o + 7] * x3r;
+          const a = e === 0 ? a0 : e === 1 ? a1 : e === 2 ? a2 : a3;
+          rho[a] = re;
+          rho[a + 1] = im;
+        }
+      }
+}
+
 /** Applies a superoperator on `qubits` (1 or 2) to ρ in one pass. */
 export function applySuperop(rho: Float64Array, k: number, qubits: readonly number[], s: Float64Array): void {
+  if (qubits.length === 1) return applySuperop1(rho, k, qubits[0], s);
   const m = qubits.length;
   const D = 1 << (2 * m);
   const bits = [...qubits, ...qubits.map((q) => q + k)];

@@ -133,6 +133,10 @@ describe(simulateNoisy.name, () => {
     expect(a.method).toBe('density-matrix');
     const midCircuit = qasm('qreg q[2]; creg c[2]; h q[0]; measure q[0] -> c[0]; cx q[0],q[1]; measure q[1] -> c[1];');
     expect(simulateNoisy(midCircuit, noise, { shots: 100, seed: 1 }).method).toBe('trajectories');
+    // ten qubits and few shots: a trajectory per shot is cheaper than a 4^10 density matrix
+    const wide = qasm('qreg q[10]; creg c[10]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; cx q[4],q[5]; cx q[5],q[6]; cx q[6],q[7]; cx q[7],q[8]; cx q[8],q[9]; measure q -> c;');
+    const wideNoise = { ...model(10), qubits: model(10).qubits.map((q) => ({ ...q, readout_error: 0.01 })) };
+    expect(simulateNoisy(wide, wideNoise, { shots: 20, seed: 1 }).method).toBe('trajectories');
   });
 
   it('checks memory before allocating and rejects bad models', () => {

@@ -11,7 +11,8 @@
  * damping); thermal relaxation as in Qiskit Aer's thermal_relaxation_error (Georgopoulos, Emary,
  * Zuliani, Phys. Rev. A 104, 062432 (2021) describe the same model).
  *
- * Methods: exact density matrix (terminal measurements only, ≤ 10 used qubits) or Monte-Carlo
+ * Methods (`auto` picks the cheaper by an estimate): exact density matrix (terminal measurements
+ * only, ≤ 10 used qubits) or Monte-Carlo
  * trajectories (one state vector per shot; amplitude damping unravelled into a quantum jump
  * |1⟩→|0⟩ with probability γ·P(1) or the no-jump Kraus operator diag(1, √(1−γ)), the remaining
  * dephasing as a Z with probability (1 − e^{−t/T2}/√(1−γ))/2, depolarizing as a random Pauli).
@@ -21,11 +22,11 @@ import { CircuitError } from '../errors.js';
 import { expandCircuit, paramValues, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
 import { isDiagonal, multiply, type Matrix } from '../ir/complex-matrix.js';
 import { gateMatrix, STANDARD_GATES } from '../ir/gates.js';
-import { applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
-import type { Instruction, Program } from '../simulator/program.js';
+import { applyDense1, applyDenseK, applyDiagonal1, applyDiagonalK, applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
+import type { Instruction } from '../simulator/program.js';
 import { createRng, randomSeed, type Rng } from '../simulator/rng.js';
 import { clbitKeyFormatter, DEFAULT_MEMORY_LIMIT_BYTES, formatBytes, withMeasureAll } from '../simulator/simulate.js';
-import { conditionHolds, runInstructions, zeroState } from '../simulator/statevector.js';
+import { conditionHolds, zeroState } from '../simulator/statevector.js';
 import { applySuperop, densityDiagonal, depolarizingSuperop, IDENTITY_SUPEROP_1, kronSuperop, relaxationSuperop, unitarySuperop, zeroDensity } from './density-matrix.js';
 import { validateNoiseModel, type NoiseModel } from './noise-model.js';
 
@@ -46,6 +47,26 @@ export interface NoisySimulationResult {
   seed: number;
   /** Qubits actually simulated (those the circuit touches). */
   simulatedQubits: number;
+}
+
+/**
+ * Relative cost per element touched, measured with `npm run bench:qpu-routing` (b): a
+ * density-matrix superoperator pass costs about 12× a trajectory's per-amplitude step work
+ * (10 qubits, 95 CZ: 45 ns per ρ element and pass vs 3.8 ns per amplitude and step).
+ */
+const DENSITY_COST_PER_ELEMENT = 12;
+/** State-vector passes per trajectory step (gate, damping, occasional Pauli). */
+const TRAJECTORY_PASSES_PER_STEP = 2.5;
+
+/** Estimated work of the density-matrix method: ~3 superoperator passes per two-qubit gate plus one per qubit, over 4^k elements. */
+function densityCost(p: Plan): number {
+  const two = p.steps.filter((s) => s.t === 'gate' && s.qubits.length === 2).length;
+  return DENSITY_COST_PER_ELEMENT * 4 ** p.k * (3 * two + p.k);
+}
+
+/** Estimated work of the trajectories: every step of every shot over 2^k amplitudes. */
+function trajectoryCost(p: Plan, shots: number): number {
+  return shots * 2 ** p.k * TRAJECTORY_PASSES_PER_STEP * Math.max(1, p.steps.length);
 }
 
 /** Largest number of (touched) qubits the density-matrix method takes in `auto` mode. */
@@ -97,6 +118,8 @@ function instructionFor(qubits: number[], u: Matrix): Instruction {
       d[2 * i] = u[2 * (i * n + i)];
       d[2 * i + 1] = u[2 * (i * n + i) + 1];
     }
+    const onesOnly = d.slice(0, d.length - 2).every((v, i) => Math.abs(v - (i % 2 ? 0 : 1)) < 1e-15);
+    if (qubits.length === 2 && onesOnly) return { t: 'phase', qubits, re: d[6], im: d[7] }; // cz, cp: phase on |11⟩
     return qubits.length === 1 ? { t: 'diag1', q: qubits[0], d } : { t: 'diagk', controls: [], qubits, d };
   }
   return qubits.length === 1 ? { t: 'dense1', q: qubits[0], m: u } : { t: 'densek', controls: [], qubits, m: u };
@@ -256,7 +279,7 @@ export function simulateNoisy(circuit: Circuit, noiseModel: NoiseModel, options:
   const dmBytes = BYTES_PER_COMPLEX * 4 ** p.k;
   const trajBytes = BYTES_PER_COMPLEX * 2 ** p.k;
   let method: 'density-matrix' | 'trajectories';
-  if (requested === 'auto') method = p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && 2 ** p.k <= shots ? 'density-matrix' : 'trajectories';
+  if (requested === 'auto') method = p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && densityCost(p) <= trajectoryCost(p, shots) ? 'density-matrix' : 'trajectories';
   else method = requested;
   if (method === 'density-matrix') {
     if (!p.terminalOnly) throw new CircuitError('unsupported', 'the density-matrix method needs terminal measurements only (no reset, mid-circuit measurement or condition); use method "trajectories"');
@@ -304,8 +327,10 @@ function densityProgram(p: Plan): { qubits: number[]; s: Float64Array }[] {
       } else {
         const [a, b] = step.qubits;
         const rb = (list: Relax[]) => kronSuperop(relaxOf(list, a) ?? IDENTITY_SUPEROP_1, relaxOf(list, b) ?? IDENTITY_SUPEROP_1);
-        let s = multiply(rb(step.before), kronSuperop(take(a), take(b)));
-        s = multiply(unitarySuperop(step.u, 2), s);
+        // Pending one-qubit channels go first as their own (4×4) passes: folding them in would make
+        // the two-qubit superoperator dense (256 entries instead of a few dozen).
+        for (const q of [a, b]) if (pending.has(q)) out.push({ qubits: [q], s: take(q) });
+        let s = multiply(unitarySuperop(step.u, 2), rb(step.before));
         if (step.p > 0) s = multiply(depolarizingSuperop(2, step.p), s);
         s = multiply(rb(step.after), s);
         out.push({ qubits: [a, b], s });
@@ -364,10 +389,25 @@ function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => 
 function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string): Map<string, number> {
   const k = p.k;
   const s = zeroState(k);
-  const program: Program = { numQubits: k, numClbits: 0, instructions: [] as Instruction[] };
+  const scratch = new Float64Array(32);
+  const apply = (ins: Instruction): void => {
+    switch (ins.t) {
+      case 'dense1':
+        return applyDense1(s, k, ins.q, ins.m);
+      case 'diag1':
+        return applyDiagonal1(s, k, ins.q, ins.d);
+      case 'phase':
+        return applyPhaseOnOnes(s, k, ins.qubits, ins.re, ins.im);
+      case 'diagk':
+        return applyDiagonalK(s, k, ins.controls, ins.qubits, ins.d);
+      case 'densek':
+        return applyDenseK(s, k, ins.controls, ins.qubits, ins.m, scratch);
+      default:
+        throw new Error(`internal: unexpected instruction ${ins.t}`);
+    }
+  };
   const clbits = new Uint8Array(p.numClbits);
   const counts = new Map<string, number>();
-  const noClbits = new Uint8Array(0);
   const pauli = (q: number, which: number) => {
     // 1 = X, 2 = Y (∝ XZ), 3 = Z
     if (which === 3 || which === 2) applyPhaseOnOnes(s, k, [q], -1, 0);
@@ -442,8 +482,7 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
       if (step.cond && !conditionHolds(step.cond, clbits)) continue;
       relax(step.before);
       if (step.t === 'gate') {
-        program.instructions[0] = step.ins;
-        runInstructions(s, program, 0, 1, noClbits);
+        apply(step.ins);
         if (step.p > 0 && rng.next() < step.p) {
           if (step.qubits.length === 1) pauli(step.qubits[0], 1 + Math.floor(rng.next() * 3));
           else {
