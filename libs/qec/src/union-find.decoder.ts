@@ -68,28 +68,64 @@ function spaceTimeGraph(code: RotatedSurfaceCode, type: StabilizerType, rounds: 
   };
 }
 
+/** Per-graph scratch arrays, reset at the start of every decode (no state survives between decodes). */
+interface Workspace {
+  identity: Int32Array;
+  parent: Int32Array;
+  parity: Uint8Array;
+  touchesBoundary: Uint8Array;
+  members: (number[] | undefined)[];
+  support: Int32Array;
+  defect: Uint8Array;
+  seen: Int32Array;
+  visited: Uint8Array;
+  parentEdge: Int32Array;
+  stamp: number;
+}
+
+function workspace(graph: SpaceTimeGraph): Workspace {
+  const v = graph.vertices;
+  return {
+    identity: Int32Array.from({ length: v }, (_, i) => i),
+    parent: new Int32Array(v),
+    parity: new Uint8Array(v),
+    touchesBoundary: new Uint8Array(v),
+    members: new Array(v),
+    support: new Int32Array(graph.edgeU.length),
+    defect: new Uint8Array(v),
+    seen: new Int32Array(v),
+    visited: new Uint8Array(v),
+    parentEdge: new Int32Array(v),
+    stamp: 0,
+  };
+}
+
 export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS): SyndromeDecoder {
   const lengths = edgeLengths(weights);
-  const graphs = new Map<string, SpaceTimeGraph>();
-  const graphFor = (type: StabilizerType, rounds: number): SpaceTimeGraph => {
+  const graphs = new Map<string, { graph: SpaceTimeGraph; work: Workspace }>();
+  const graphFor = (type: StabilizerType, rounds: number): { graph: SpaceTimeGraph; work: Workspace } => {
     const key = `${type}:${rounds}`;
-    let graph = graphs.get(key);
-    if (!graph) graphs.set(key, (graph = spaceTimeGraph(code, type, rounds, lengths)));
-    return graph;
+    let entry = graphs.get(key);
+    if (!entry) {
+      const graph = spaceTimeGraph(code, type, rounds, lengths);
+      graphs.set(key, (entry = { graph, work: workspace(graph) }));
+    }
+    return entry;
   };
   return {
     decode(type: StabilizerType, events: Uint8Array, correction: Uint8Array): number {
       const m = code.stabilizers[type].length;
       const rounds = events.length / m;
-      const g = graphFor(type, rounds);
-      const { vertices, boundary, edgeU, edgeV, edgeQubit, edgeLength, adjacencyStart, adjacency } = g;
-      const parent = Int32Array.from({ length: vertices }, (_, i) => i);
-      const parity = new Uint8Array(vertices);
-      const touchesBoundary = new Uint8Array(vertices);
+      const { graph: g, work } = graphFor(type, rounds);
+      const { boundary, edgeU, edgeV, edgeQubit, edgeLength, adjacencyStart, adjacency } = g;
+      const { parent, parity, touchesBoundary, members, support, defect, seen, visited, parentEdge } = work;
+      parent.set(work.identity);
+      parity.fill(0);
+      touchesBoundary.fill(0);
       touchesBoundary[boundary] = 1;
-      const members: (number[] | undefined)[] = new Array(vertices);
-      const support = new Int32Array(edgeU.length);
-      const defect = new Uint8Array(vertices);
+      members.fill(undefined);
+      support.fill(0);
+      defect.fill(0);
       let roots: number[] = [];
       for (let i = 0; i < events.length; i++) {
         if (!events[i]) continue;
@@ -118,27 +154,30 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         roots.push(ra);
       };
       const fused: number[] = [];
+      const odd: number[] = [];
+      const sizes: number[] = [];
       for (;;) {
         // Odd clusters (deduplicated current roots), each with its boundary size (edges not yet fully grown).
-        const seen = new Set<number>();
-        const odd: number[] = [];
+        const stamp = ++work.stamp;
+        odd.length = 0;
         for (const r of roots) {
           const root = find(r);
-          if (seen.has(root)) continue;
-          seen.add(root);
+          if (seen[root] === stamp) continue;
+          seen[root] = stamp;
           if (parity[root] && !touchesBoundary[root]) odd.push(root);
         }
-        roots = odd.slice();
         if (odd.length === 0) break;
+        roots = odd.slice();
         let smallest = Infinity;
-        const sizes = odd.map((root) => {
+        sizes.length = 0;
+        for (const root of odd) {
           let size = 0;
           for (const x of members[root]!) {
             for (let a = adjacencyStart[x]!; a < adjacencyStart[x + 1]!; a++) if (support[adjacency[a]!]! < edgeLength[adjacency[a]!]!) size++;
           }
-          smallest = Math.min(smallest, size);
-          return size;
-        });
+          if (size < smallest) smallest = size;
+          sizes.push(size);
+        }
         fused.length = 0;
         odd.forEach((root, index) => {
           if (sizes[index] !== smallest) return;
@@ -153,8 +192,8 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         for (const e of fused) union(edgeU[e]!, edgeV[e]!);
       }
       // Peeling: a spanning forest of the fully grown edges, the boundary first so that it roots its tree.
-      const visited = new Uint8Array(vertices);
-      const parentEdge = new Int32Array(vertices).fill(-1);
+      visited.fill(0);
+      parentEdge.fill(-1);
       const order: number[] = [];
       const explore = (start: number): void => {
         visited[start] = 1;
