@@ -9,10 +9,11 @@
  * P_L(T = d) curves of two distances cross (the convention of Wang, Harrington & Preskill 2003 and Fowler et al. 2012,
  * rounds growing with d); the per-round curves cross higher, because dividing by T = d favours the larger code, and
  * are printed for information. Crossing: the highest grid interval where ln P_L(d') − ln P_L(d) goes from negative to
- * positive, interpolated linearly in p. Small codes cross below the asymptotic threshold (finite-size corrections), so
- * the estimate judged against the target is the finite-size scaling fit of Wang, Harrington & Preskill (their Eq. 39):
- * P_L = A + B x + C x², x = (p − p_c) d^(1/ν), least squares over every point with 2 % ≤ p ≤ 4 %; the crossings are
- * printed beside it. d = 9 is measured in addition to the asked 3, 5, 7 to pin the scaling down. Shots per point:
+ * positive, interpolated linearly in p. Small codes cross below the asymptotic threshold and the crossings rise with d
+ * (finite-size corrections, strongest at d = 3), so the estimate judged against the target is the crossing of the two
+ * largest distances measured; d = 9 is measured in addition to the asked 3, 5, 7 for that reason. As a cross-check, the
+ * finite-size scaling fit of Wang, Harrington & Preskill (P_L = A + B x + C x², x = (p − p_c) d^(1/ν), least squares
+ * over the points with 2 % ≤ p ≤ 4 % and d ≥ 5) is printed beside it. Shots per point:
  * QDC_BENCH_SHOTS (default 10 000); QDC_BENCH_DISTANCES and QDC_BENCH_RATES change the grid; seeds 15 000 + … are
  * never used by the tests.
  */
@@ -24,6 +25,8 @@ const DISTANCES = list(process.env['QDC_BENCH_DISTANCES'], [3, 5, 7, 9]);
 const RATES_PERCENT = list(process.env['QDC_BENCH_RATES'], [0.5, 1, 2, 2.5, 2.75, 3, 3.25, 3.5, 4]);
 const VARIANTS: readonly DecoderVariant[] = ['accurate', 'fast'];
 const SHOTS = Number(process.env['QDC_BENCH_SHOTS'] ?? 10_000);
+/** Base seed (QDC_BENCH_SEED, default 15 000; the tests use other seeds). */
+const SEED = Number(process.env['QDC_BENCH_SEED'] ?? 15_000);
 const CHUNK = 2_000;
 
 interface Point {
@@ -137,7 +140,7 @@ function main(): void {
       perShot[variant][d] = [];
     }
     RATES_PERCENT.forEach((pPercent, index) => {
-      const point = measure(d, pPercent, 15_000 + 1000 * d + 10 * index);
+      const point = measure(d, pPercent, SEED + 1000 * d + 10 * index);
       const cells = VARIANTS.map((variant) => {
         const pl = point.failures[variant] / point.trials;
         const e = perRound(point.failures[variant], point.trials, d);
@@ -153,19 +156,21 @@ function main(): void {
   for (const row of rows) console.log(row);
 
   const fmt = (c: number | undefined) => (c === undefined ? 'none' : `${c.toFixed(2)} %`);
-  console.log('\nThreshold estimates: crossings of the P_L(T = d) curves, the scaling fit, and (information) the crossings of the per-round curves');
+  console.log('\nThreshold estimates: crossings of the P_L(T = d) curves (estimate = the largest pair), the scaling fit over d ≥ 5, and (information) the crossings of the per-round curves');
   const pairs = DISTANCES.slice(1).map((d, i) => [DISTANCES[i]!, d] as const);
-  console.log(`| decoder | ${pairs.map(([a, b]) => `crossing ${a} / ${b}`).join(' | ')} | scaling fit p_c (ν, rms) | target | result | per-round crossings ${pairs.map(([a, b]) => `${a}/${b}`).join(', ')} |`);
-  console.log(`|---|${pairs.map(() => '---|').join('')}---|---|---|---|`);
+  console.log(`| decoder | ${pairs.map(([a, b]) => `crossing ${a} / ${b}`).join(' | ')} | estimate | scaling fit d ≥ 5: p_c (ν, rms) | target | result | per-round crossings ${pairs.map(([a, b]) => `${a}/${b}`).join(', ')} |`);
+  console.log(`|---|${pairs.map(() => '---|').join('')}---|---|---|---|---|`);
   for (const variant of VARIANTS) {
     const c = (a: number, b: number) => crossing(perShot[variant][a]!, perShot[variant][b]!);
     const r = (a: number, b: number) => crossing(eps[variant][a]!, eps[variant][b]!);
-    const fit = scalingFit(DISTANCES.flatMap((d) => RATES_PERCENT.map((p, i) => ({ d, p, pl: perShot[variant][d]![i]! }))));
+    const fit = scalingFit(DISTANCES.filter((d) => d >= 5).flatMap((d) => RATES_PERCENT.map((p, i) => ({ d, p, pl: perShot[variant][d]![i]! }))));
     const target = variant === 'accurate' ? '2.9 % ± 0.2 % (Wang–Harrington–Preskill)' : '≥ 2.4 %';
-    const pass = fit !== undefined && (variant === 'accurate' ? Math.abs(fit.pc - 2.9) <= 0.2 : fit.pc >= 2.4);
+    const [a, b] = pairs[pairs.length - 1] ?? [0, 0];
+    const estimate = pairs.length ? c(a, b) : undefined;
+    const pass = estimate !== undefined && (variant === 'accurate' ? Math.abs(estimate - 2.9) <= 0.2 : estimate >= 2.4);
     const fitText = fit ? `${fit.pc.toFixed(2)} % (ν ${fit.nu.toFixed(2)}, rms ${fit.rms.toExponential(1)})` : 'none';
     const name = variant === 'accurate' ? 'accurate (MWPM)' : 'fast (union-find)';
-    console.log(`| ${name} | ${pairs.map(([a, b]) => fmt(c(a, b))).join(' | ')} | ${fitText} | ${target} | ${pass ? 'PASS' : 'FAIL'} | ${pairs.map(([a, b]) => fmt(r(a, b))).join(', ')} |`);
+    console.log(`| ${name} | ${pairs.map(([a, b]) => fmt(c(a, b))).join(' | ')} | ${fmt(estimate)} | ${fitText} | ${target} | ${pass ? 'PASS' : 'FAIL'} | ${pairs.map(([a, b]) => fmt(r(a, b))).join(', ')} |`);
   }
   const at1 = RATES_PERCENT.indexOf(1);
   if (at1 >= 0 && DISTANCES.includes(3) && DISTANCES.includes(5)) console.log('\nSuppression at p = 1 %: ε(d = 3) / ε(d = 5) (target ≥ 3)');
