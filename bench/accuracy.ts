@@ -28,6 +28,7 @@ import { accuracySections as chargeStabilitySections } from './accuracy/charge-s
 import { accuracySections as coulombDiamondSections } from './accuracy/coulomb-diamonds.js';
 import { accuracySections as anticrossingSections } from './accuracy/anticrossings.js';
 import { accuracySections as electronUnloadingSections } from './accuracy/electron-unloading.js';
+import { accuracySections as decodingSections } from './accuracy/decoding.js';
 
 const F1_TARGET = 0.97;
 const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
@@ -86,7 +87,7 @@ function negativeFalsePeaks(detect: TraceDetector, seeds: number[], length: numb
   return parts.join(', ');
 }
 
-/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds|anticrossings|electron-unloading (comma-separated) runs only those families. */
+/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds|anticrossings|electron-unloading|decoding (comma-separated) runs only those families. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const wanted = (family: string): boolean => !ONLY || ONLY.has(family);
 
@@ -99,6 +100,7 @@ function main(): void {
     ['coulomb-diamonds', coulombDiamondSections],
     ['anticrossings', anticrossingSections],
     ['electron-unloading', electronUnloadingSections],
+    ['decoding', decodingSections],
   ];
   for (const [family, run] of families) {
     if (!wanted(family)) continue;

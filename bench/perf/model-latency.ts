@@ -9,6 +9,7 @@ import { perfInputs as chargeStabilityInputs } from './charge-stability.inputs.j
 import { perfInputs as coulombDiamondInputs } from './coulomb-diamonds.inputs.js';
 import { perfInputs as anticrossingInputs } from './anticrossings.inputs.js';
 import { perfInputs as electronUnloadingInputs } from './electron-unloading.inputs.js';
+import { perfInputs as decodingInputs } from './decoding.inputs.js';
 
 export interface PerfInput {
   model: string;
@@ -57,7 +58,7 @@ export interface LatencyRow {
 }
 
 export function allPerfInputs(): PerfInput[] {
-  return [...peakAndDipInputs(), ...oneDInputs(), ...chargeStabilityInputs(), ...coulombDiamondInputs(), ...anticrossingInputs(), ...electronUnloadingInputs()];
+  return [...peakAndDipInputs(), ...oneDInputs(), ...chargeStabilityInputs(), ...coulombDiamondInputs(), ...anticrossingInputs(), ...electronUnloadingInputs(), ...decodingInputs()];
 }
 
 /** Latency of each model in `inputs`; models listed in the catalogue without an input are reported as missing. */

@@ -1,5 +1,5 @@
 // The implemented characterization models: the Coulomb-peak detectors and the resonator dip finder defined here,
-// then each family's entries from its own folder (one-d/, charge-stability/, coulomb-diamonds/, anticrossings/, electron-unloading/).
+// then each family's entries from its own folder (one-d/, charge-stability/, coulomb-diamonds/, anticrossings/, electron-unloading/, decoding/).
 import { ModelInputError } from './model-input-error.js';
 import type { LengthRule, ModelEntry, ModelSpec, TraceModelEntry } from './model-entry.js';
 import { ONE_D_ENTRIES } from './one-d/index.js';
@@ -7,6 +7,7 @@ import { CHARGE_STABILITY_ENTRIES } from './charge-stability/index.js';
 import { COULOMB_DIAMOND_ENTRIES } from './coulomb-diamonds/index.js';
 import { ANTICROSSING_ENTRIES } from './anticrossings/index.js';
 import { ELECTRON_UNLOADING_ENTRIES } from './electron-unloading/index.js';
+import { DECODING_ENTRIES } from './decoding/index.js';
 import { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV1 } from './models/coulomb-peak-detector-v1.model.js';
 import { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
@@ -152,7 +153,7 @@ const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
   },
 ];
 
-const ENTRIES: readonly ModelEntry[] = [...PEAK_AND_DIP_ENTRIES, ...ONE_D_ENTRIES, ...CHARGE_STABILITY_ENTRIES, ...COULOMB_DIAMOND_ENTRIES, ...ANTICROSSING_ENTRIES, ...ELECTRON_UNLOADING_ENTRIES];
+const ENTRIES: readonly ModelEntry[] = [...PEAK_AND_DIP_ENTRIES, ...ONE_D_ENTRIES, ...CHARGE_STABILITY_ENTRIES, ...COULOMB_DIAMOND_ENTRIES, ...ANTICROSSING_ENTRIES, ...ELECTRON_UNLOADING_ENTRIES, ...DECODING_ENTRIES];
 
 export const MODEL_CATALOGUE: readonly ModelSpec[] = ENTRIES.map((e) => e.spec);
 

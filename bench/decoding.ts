@@ -1,0 +1,199 @@
+/**
+ * `npm run bench:decoding` — logical error rate per round of the surface-code decoders (libs/qec) on the
+ * phenomenological memory experiment (data flips p and measurement flips q = p, T = d rounds, the last one exact),
+ * for d = 3, 5, 7; threshold crossings of the curves; decode time per shot at d = 5, T = 5 against the sampler's time
+ * per shot measured in the same run. A report: always exits 0.
+ *
+ * P_L = failure rate per shot (T = d rounds), ε = (1 − (1 − 2 P_L)^(1/T)) / 2 the logical error per round; both
+ * observables (X and Z, independent and identically distributed here) count as trials. The threshold is where the
+ * P_L(T = d) curves of two distances cross (the convention of Wang, Harrington & Preskill 2003 and Fowler et al. 2012,
+ * rounds growing with d); the per-round curves cross higher, because dividing by T = d favours the larger code, and
+ * are printed for information. Crossing: the highest grid interval where ln P_L(d') − ln P_L(d) goes from negative to
+ * positive, interpolated linearly in p. Small codes cross below the asymptotic threshold and the crossings rise with d
+ * (finite-size corrections, strongest at d = 3), so the estimate judged against the target is the crossing of the two
+ * largest distances measured; d = 9 is measured in addition to the asked 3, 5, 7 for that reason. As a cross-check, the
+ * finite-size scaling fit of Wang, Harrington & Preskill (P_L = A + B x + C x², x = (p − p_c) d^(1/ν), least squares
+ * over the points with 2 % ≤ p ≤ 4 % and d ≥ 5) is printed beside it. Shots per point:
+ * QDC_BENCH_SHOTS (default 10 000); QDC_BENCH_DISTANCES and QDC_BENCH_RATES change the grid; seeds 15 000 + … are
+ * never used by the tests.
+ */
+import { decodeSyndromeTensor, readSyndromeTensor, sampleMemoryExperiment, type DecoderVariant } from '#qdc/qec';
+
+const list = (text: string | undefined, fallback: number[]): number[] => (text ? text.split(',').map(Number) : fallback);
+/** QDC_BENCH_DISTANCES / QDC_BENCH_RATES (percent) override the grid, e.g. to look at larger codes near threshold. */
+const DISTANCES = list(process.env['QDC_BENCH_DISTANCES'], [3, 5, 7, 9]);
+const RATES_PERCENT = list(process.env['QDC_BENCH_RATES'], [0.5, 1, 2, 2.5, 2.75, 3, 3.25, 3.5, 4]);
+const VARIANTS: readonly DecoderVariant[] = ['accurate', 'fast'];
+const SHOTS = Number(process.env['QDC_BENCH_SHOTS'] ?? 10_000);
+/** Base seed (QDC_BENCH_SEED, default 15 000; the tests use other seeds). */
+const SEED = Number(process.env['QDC_BENCH_SEED'] ?? 15_000);
+const CHUNK = 2_000;
+
+interface Point {
+  failures: Record<DecoderVariant, number>;
+  trials: number;
+}
+
+const perRound = (failures: number, trials: number, rounds: number): number => {
+  const pl = Math.min(failures / trials, 0.4999);
+  return (1 - (1 - 2 * pl) ** (1 / rounds)) / 2;
+};
+
+function measure(d: number, pPercent: number, seed: number): Point {
+  const point: Point = { failures: { accurate: 0, fast: 0 }, trials: 0 };
+  const p = pPercent / 100;
+  for (let done = 0; done < SHOTS; done += CHUNK) {
+    const shots = Math.min(CHUNK, SHOTS - done);
+    const samples = sampleMemoryExperiment({ distance: d, rounds: d, noise: { kind: 'phenomenological', p, q: p }, shots, seed: seed + done });
+    const tensor = readSyndromeTensor([shots, 4, d, d, d], samples.syndromes);
+    for (const variant of VARIANTS) {
+      const out = decodeSyndromeTensor(tensor, variant, { p, q: p });
+      for (let i = 0; i < 2 * shots; i++) if (out.logicalFlips[i] !== samples.logicalFlips[i]) point.failures[variant]++;
+    }
+    point.trials += 2 * shots;
+  }
+  return point;
+}
+
+/** p (percent) where the larger code's curve `large` crosses the smaller code's `small` from below; undefined if never. */
+function crossing(small: number[], large: number[]): number | undefined {
+  for (let i = RATES_PERCENT.length - 2; i >= 0; i--) {
+    if (!(small[i]! > 0 && large[i]! > 0 && small[i + 1]! > 0 && large[i + 1]! > 0)) continue;
+    const f0 = Math.log(large[i]!) - Math.log(small[i]!);
+    const f1 = Math.log(large[i + 1]!) - Math.log(small[i + 1]!);
+    if (f0 < 0 && f1 >= 0) return RATES_PERCENT[i]! + (RATES_PERCENT[i + 1]! - RATES_PERCENT[i]!) * (f0 / (f0 - f1));
+  }
+  return undefined;
+}
+
+/** Wang–Harrington–Preskill scaling fit: the (p_c, ν) on a grid minimising the residual of the quadratic in x. */
+function scalingFit(points: { d: number; p: number; pl: number }[]): { pc: number; nu: number; rms: number } | undefined {
+  const used = points.filter((x) => x.p >= 2 && x.p <= 4 && x.pl > 0 && x.pl < 0.5);
+  if (used.length < 6) return undefined;
+  let best: { pc: number; nu: number; rms: number } | undefined;
+  for (let pc = 1.5; pc <= 4.5 + 1e-9; pc += 0.01) {
+    for (let nu = 0.7; nu <= 2.0 + 1e-9; nu += 0.02) {
+      // Normal equations of pl ≈ A + B x + C x².
+      const m = [
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ];
+      const v = [0, 0, 0];
+      for (const point of used) {
+        const x = (point.p - pc) * point.d ** (1 / nu);
+        const basis = [1, x, x * x];
+        for (let i = 0; i < 3; i++) {
+          v[i]! += basis[i]! * point.pl;
+          for (let j = 0; j < 3; j++) m[i]![j]! += basis[i]! * basis[j]!;
+        }
+      }
+      const coef = solve3(m, v);
+      if (!coef) continue;
+      let sse = 0;
+      for (const point of used) {
+        const x = (point.p - pc) * point.d ** (1 / nu);
+        sse += (coef[0]! + coef[1]! * x + coef[2]! * x * x - point.pl) ** 2;
+      }
+      const rms = Math.sqrt(sse / used.length);
+      if (!best || rms < best.rms) best = { pc, nu, rms };
+    }
+  }
+  return best;
+}
+
+function solve3(m: number[][], v: number[]): number[] | undefined {
+  const a = m.map((row, i) => [...row, v[i]!]);
+  for (let c = 0; c < 3; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < 3; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
+    if (Math.abs(a[pivot]![c]!) < 1e-300) return undefined;
+    [a[c], a[pivot]] = [a[pivot]!, a[c]!];
+    for (let r = 0; r < 3; r++) {
+      if (r === c) continue;
+      const f = a[r]![c]! / a[c]![c]!;
+      for (let k = c; k < 4; k++) a[r]![k]! -= f * a[c]![k]!;
+    }
+  }
+  return [0, 1, 2].map((i) => a[i]![3]! / a[i]![i]!);
+}
+
+function microsPerShot(work: () => void, shots: number): number {
+  work(); // warm-up
+  const start = performance.now();
+  let runs = 0;
+  while (performance.now() - start < 1500 || runs < 3) {
+    work();
+    runs++;
+  }
+  return ((performance.now() - start) * 1000) / (runs * shots);
+}
+
+function main(): void {
+  console.log(`Surface-code decoding benchmark: phenomenological noise p = q, T = d rounds, ${SHOTS} shots per point (2 observables each)\n`);
+  const perShot: Record<DecoderVariant, Record<number, number[]>> = { accurate: {}, fast: {} };
+  const eps: Record<DecoderVariant, Record<number, number[]>> = { accurate: {}, fast: {} };
+  const rows: string[] = [];
+  for (const d of DISTANCES) {
+    for (const variant of VARIANTS) {
+      eps[variant][d] = [];
+      perShot[variant][d] = [];
+    }
+    RATES_PERCENT.forEach((pPercent, index) => {
+      const point = measure(d, pPercent, SEED + 1000 * d + 10 * index);
+      const cells = VARIANTS.map((variant) => {
+        const pl = point.failures[variant] / point.trials;
+        const e = perRound(point.failures[variant], point.trials, d);
+        perShot[variant][d]!.push(pl);
+        eps[variant][d]!.push(e);
+        return `${point.failures[variant]} | ${pl.toExponential(2)} | ${e.toExponential(2)}`;
+      });
+      rows.push(`| ${d} | ${pPercent.toFixed(2)} % | ${cells.join(' | ')} |`);
+    });
+  }
+  console.log('| d | p = q | MWPM failures | MWPM P_L (per shot) | MWPM ε_L (per round) | UF failures | UF P_L (per shot) | UF ε_L (per round) |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+
+  const fmt = (c: number | undefined) => (c === undefined ? 'none' : `${c.toFixed(2)} %`);
+  console.log('\nThreshold estimates: crossings of the P_L(T = d) curves (estimate = the largest pair), the scaling fit over d ≥ 5, and (information) the crossings of the per-round curves');
+  const pairs = DISTANCES.slice(1).map((d, i) => [DISTANCES[i]!, d] as const);
+  console.log(`| decoder | ${pairs.map(([a, b]) => `crossing ${a} / ${b}`).join(' | ')} | estimate | scaling fit d ≥ 5: p_c (ν, rms) | target | result | per-round crossings ${pairs.map(([a, b]) => `${a}/${b}`).join(', ')} |`);
+  console.log(`|---|${pairs.map(() => '---|').join('')}---|---|---|---|---|`);
+  for (const variant of VARIANTS) {
+    const c = (a: number, b: number) => crossing(perShot[variant][a]!, perShot[variant][b]!);
+    const r = (a: number, b: number) => crossing(eps[variant][a]!, eps[variant][b]!);
+    const fit = scalingFit(DISTANCES.filter((d) => d >= 5).flatMap((d) => RATES_PERCENT.map((p, i) => ({ d, p, pl: perShot[variant][d]![i]! }))));
+    const target = variant === 'accurate' ? '2.9 % ± 0.2 % (Wang–Harrington–Preskill)' : '≥ 2.4 %';
+    const [a, b] = pairs[pairs.length - 1] ?? [0, 0];
+    const estimate = pairs.length ? c(a, b) : undefined;
+    const pass = estimate !== undefined && (variant === 'accurate' ? Math.abs(estimate - 2.9) <= 0.2 : estimate >= 2.4);
+    const fitText = fit ? `${fit.pc.toFixed(2)} % (ν ${fit.nu.toFixed(2)}, rms ${fit.rms.toExponential(1)})` : 'none';
+    const name = variant === 'accurate' ? 'accurate (MWPM)' : 'fast (union-find)';
+    console.log(`| ${name} | ${pairs.map(([a, b]) => fmt(c(a, b))).join(' | ')} | ${fmt(estimate)} | ${fitText} | ${target} | ${pass ? 'PASS' : 'FAIL'} | ${pairs.map(([a, b]) => fmt(r(a, b))).join(', ')} |`);
+  }
+  const at1 = RATES_PERCENT.indexOf(1);
+  if (at1 >= 0 && DISTANCES.includes(3) && DISTANCES.includes(5)) console.log('\nSuppression at p = 1 %: ε(d = 3) / ε(d = 5) (target ≥ 3)');
+  for (const variant of at1 >= 0 && DISTANCES.includes(3) && DISTANCES.includes(5) ? VARIANTS : []) {
+    const ratio = eps[variant][3]![at1]! / eps[variant][5]![at1]!;
+    console.log(`- ${variant}: ${ratio.toFixed(1)}× ${ratio >= 3 ? 'PASS' : 'FAIL'}`);
+  }
+
+  // Time per shot at d = 5, T = 5, p = q = 1 %, against the sampler's own time per shot (same run, same machine).
+  const d = 5;
+  const shots = 2000;
+  const experiment = { distance: d, rounds: d, noise: { kind: 'phenomenological', p: 0.01, q: 0.01 } as const, shots, seed: 15_999 };
+  const samples = sampleMemoryExperiment(experiment);
+  const tensor = readSyndromeTensor([shots, 4, d, d, d], samples.syndromes);
+  const sampler = microsPerShot(() => sampleMemoryExperiment(experiment), shots);
+  console.log('\nDecode time per shot, d = 5, T = 5, p = q = 1 % (both observables; in process, one thread)');
+  console.log('| what | µs / shot | ratio to sampler |');
+  console.log('|---|---|---|');
+  console.log(`| baseline: Pauli-frame sampler | ${sampler.toFixed(1)} | 1.00 |`);
+  for (const variant of VARIANTS) {
+    const micros = microsPerShot(() => decodeSyndromeTensor(tensor, variant), shots);
+    console.log(`| ${variant === 'accurate' ? 'accurate (MWPM)' : 'fast (union-find)'} | ${micros.toFixed(1)} | ${(micros / sampler).toFixed(2)} |`);
+  }
+}
+
+main();

@@ -1,0 +1,84 @@
+import { rotatedSurfaceCode, sampleMemoryExperiment } from '#qdc/qec';
+import { findModel } from '../model-catalogue.js';
+import { ModelInputError } from '../model-input-error.js';
+import { renderPlot, runModel } from '../model-runner.js';
+import { MAX_DECODING_CELLS } from './index.js';
+
+const IDS = ['ising-decoding-v1-fast', 'ising-decoding-v1-accurate'] as const;
+
+describe('decoding catalogue entries', () => {
+  it.each(IDS)('%s is listed with its input shape', (id) => {
+    const spec = findModel(id)!;
+    expect(spec.inputShapeRequirements).toContain('(B, 4, T, D, D)');
+    expect(spec.batch).toBe(false);
+  });
+
+  it.each(IDS)("%s answers the official client's all-zero (1, 4, 3, 3, 3) float32 tensor: no correction, no flip", (id) => {
+    const sut = runModel(id, { shape: [1, 4, 3, 3, 3], data: new Float64Array(4 * 27) });
+    expect(sut['variant']).toBe(id.endsWith('fast') ? 'fast' : 'accurate');
+    expect(sut['batch_size']).toBe(1);
+    expect(sut['distance']).toBe(3);
+    expect(sut['rounds']).toBe(3);
+    expect(sut['logical_flips']).toEqual([[0, 0]]);
+    const logits = sut['logits'] as number[][][][];
+    expect(logits).toHaveLength(1);
+    expect(logits[0]).toHaveLength(2);
+    for (const channel of logits[0]!) {
+      expect(channel).toHaveLength(3);
+      for (const row of channel) expect(row).toEqual([-4.5951, -4.5951, -4.5951]);
+    }
+  });
+
+  it.each(IDS)('%s: logits > 0 clear every last-round syndrome and the flips match the truth at low noise', (id) => {
+    const d = 5;
+    const T = 5;
+    const shots = 200;
+    const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise: { kind: 'phenomenological', p: 0.005, q: 0.005 }, shots, seed: 31 });
+    const sut = runModel(id, { shape: [shots, 4, T, d, d], data: Float64Array.from(samples.syndromes) });
+    const logits = sut['logits'] as number[][][][];
+    const flips = sut['logical_flips'] as number[][];
+    const code = rotatedSurfaceCode(d);
+    let wrong = 0;
+    for (let b = 0; b < shots; b++) {
+      for (const type of [0, 1] as const) {
+        for (const s of code.stabilizers[type]) {
+          let last = 0;
+          for (let t = 0; t < T; t++) last ^= samples.syndromes[((b * 4 + type) * T + t) * d * d + s.cell]!;
+          const corrected = s.qubits.reduce((a, q) => a ^ (logits[b]![type]![Math.floor(q / d)]![q % d]! > 0 ? 1 : 0), 0);
+          expect(corrected).toBe(last);
+        }
+        if (flips[b]![type] !== samples.logicalFlips[b * 2 + type]) wrong++;
+      }
+    }
+    expect(wrong).toBe(0);
+  });
+
+  it.each(IDS)('%s: 422-type errors for a mask that does not fit D, a bad shape and an oversized request', (id) => {
+    const samples = sampleMemoryExperiment({ distance: 3, rounds: 2, noise: { kind: 'code-capacity', p: 0 }, shots: 1, seed: 1 });
+    const data = Float64Array.from(samples.syndromes);
+    data[2 * 2 * 9 + 2] = 1; // X mask, round 0, cell (0, 2): no X stabilizer there at d = 3
+    expect(() => runModel(id, { shape: [1, 4, 2, 3, 3], data })).toThrow(ModelInputError);
+    expect(() => runModel(id, { shape: [1, 4, 2, 3, 3], data })).toThrow('X-stabilizer mask (channel 2)');
+    expect(() => runModel(id, { shape: [4, 2, 3, 3], data: new Float64Array(72) })).toThrow('expected a (B, 4, T, D, D) syndrome tensor');
+    const big = [Math.floor(MAX_DECODING_CELLS / 9) + 1, 4, 1, 3, 3];
+    expect(() => runModel(id, { shape: big, data: new Float64Array(big.reduce((a, b) => a * b, 1)) })).toThrow(`at most ${MAX_DECODING_CELLS} cells`);
+  });
+
+  it('the accurate decoder refuses pure-noise syndromes too large for exact matching, the fast one decodes them', () => {
+    const d = 11;
+    const T = 11;
+    const B = 8;
+    const data = new Float64Array(B * 4 * T * d * d);
+    let state = 5;
+    for (let b = 0; b < B; b++) for (let i = 0; i < 2 * T * d * d; i++) data[b * 4 * T * d * d + i] = (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    expect(() => runModel('ising-decoding-v1-accurate', { shape: [B, 4, T, d, d], data })).toThrow('use ising-decoding-v1-fast');
+    expect((runModel('ising-decoding-v1-fast', { shape: [B, 4, T, d, d], data })['logits'] as unknown[]).length).toBe(B);
+  });
+
+  it.each(IDS)('%s draws shot 0 with its corrections', (id) => {
+    const samples = sampleMemoryExperiment({ distance: 5, rounds: 3, noise: { kind: 'phenomenological', p: 0.03, q: 0.03 }, shots: 2, seed: 4 });
+    const input = { shape: [2, 4, 3, 5, 5], data: Float64Array.from(samples.syndromes) };
+    const output = runModel(id, input);
+    for (const darkMode of [false, true]) expect(renderPlot(id, input, output, { darkMode })).toMatch(/^data:image\/svg\+xml;base64,/);
+  });
+});

@@ -1,0 +1,31 @@
+export { rotatedSurfaceCode, standardMask, isValidDistance, type RotatedSurfaceCode, type Stabilizer, type StabilizerType } from './rotated-surface-code.js';
+export { seededRandom, flipBernoulli, type Random } from './seeded-random.js';
+export {
+  sampleMemoryExperiment,
+  writePhenomenologicalShot,
+  emptyPhenomenologicalFaults,
+  surfaceCodeCircuit,
+  runCircuitShot,
+  randomCircuitNoise,
+  type NoiseModel,
+  type MemoryExperiment,
+  type MemorySamples,
+  type PhenomenologicalFaults,
+  type SurfaceCodeCircuit,
+  type CircuitNoise,
+} from './pauli-frame.sampler.js';
+export { maxWeightMatching, minWeightPerfectMatching, type WeightedEdge } from './blossom.matching.js';
+export { DEFAULT_DECODING_WEIGHTS, edgeLengths, spatialGraph, type DecodingWeights, type SpatialGraph } from './decoding-graph.js';
+export { matchingDecoder, matchDetectionEvents } from './matching.decoder.js';
+export { unionFindDecoder } from './union-find.decoder.js';
+export type { SyndromeDecoder } from './syndrome-decoder.js';
+export {
+  readSyndromeTensor,
+  decodeSyndromeTensor,
+  createDecoder,
+  SyndromeTensorError,
+  MAX_DECODING_DISTANCE,
+  type SyndromeTensor,
+  type BatchDecoding,
+  type DecoderVariant,
+} from './syndrome-tensor.js';

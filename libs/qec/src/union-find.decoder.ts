@@ -1,0 +1,231 @@
+// Union-find decoding on the space-time graph (Delfosse & Nickerson, Quantum 5, 595 (2021)): clusters grow from the
+// detection events by half-edges, odd clusters only and the smallest boundary first ("weighted growth", their
+// §5), merge when an edge is fully grown, and stop when every cluster is even or touches the boundary; the peeling
+// decoder (Delfosse & Zémor, Phys. Rev. Research 2, 033042 (2020)) then picks a correction inside each cluster on a
+// spanning forest rooted at the boundary. Edge lengths from the noise model's log-likelihoods (decoding-graph.ts).
+import { DEFAULT_DECODING_WEIGHTS, edgeLengths, type DecodingWeights } from './decoding-graph.js';
+import type { RotatedSurfaceCode, StabilizerType } from './rotated-surface-code.js';
+import type { SyndromeDecoder } from './syndrome-decoder.js';
+
+/** The explicit space-time graph of one type over T rounds (vertex t·m + k, boundary vertex T·m), CSR adjacency. */
+interface SpaceTimeGraph {
+  vertices: number;
+  boundary: number;
+  edgeU: Int32Array;
+  edgeV: Int32Array;
+  /** Data qubit of a space edge, -1 for a time edge. */
+  edgeQubit: Int32Array;
+  edgeLength: Int32Array;
+  adjacencyStart: Int32Array;
+  adjacency: Int32Array;
+}
+
+function spaceTimeGraph(code: RotatedSurfaceCode, type: StabilizerType, rounds: number, lengths: { space: number; time: number }): SpaceTimeGraph {
+  const m = code.stabilizers[type].length;
+  const boundary = rounds * m;
+  const u: number[] = [];
+  const v: number[] = [];
+  const qubit: number[] = [];
+  const length: number[] = [];
+  for (let t = 0; t < rounds; t++) {
+    code.qubitStabilizers[type].forEach((stabs, q) => {
+      u.push(t * m + stabs[0]!);
+      v.push(stabs.length > 1 ? t * m + stabs[1]! : boundary);
+      qubit.push(q);
+      length.push(lengths.space);
+    });
+    if (t + 1 < rounds) {
+      for (let k = 0; k < m; k++) {
+        u.push(t * m + k);
+        v.push((t + 1) * m + k);
+        qubit.push(-1);
+        length.push(lengths.time);
+      }
+    }
+  }
+  const vertices = boundary + 1;
+  const degree = new Int32Array(vertices + 1);
+  for (let e = 0; e < u.length; e++) {
+    degree[u[e]! + 1]!++;
+    degree[v[e]! + 1]!++;
+  }
+  for (let i = 0; i < vertices; i++) degree[i + 1]! += degree[i]!;
+  const fill = degree.slice(0, vertices);
+  const adjacency = new Int32Array(2 * u.length);
+  for (let e = 0; e < u.length; e++) {
+    adjacency[fill[u[e]!]!++] = e;
+    adjacency[fill[v[e]!]!++] = e;
+  }
+  return {
+    vertices,
+    boundary,
+    edgeU: Int32Array.from(u),
+    edgeV: Int32Array.from(v),
+    edgeQubit: Int32Array.from(qubit),
+    edgeLength: Int32Array.from(length),
+    adjacencyStart: degree,
+    adjacency,
+  };
+}
+
+/** Per-graph scratch arrays, reset at the start of every decode (no state survives between decodes). */
+interface Workspace {
+  identity: Int32Array;
+  parent: Int32Array;
+  parity: Uint8Array;
+  touchesBoundary: Uint8Array;
+  members: (number[] | undefined)[];
+  support: Int32Array;
+  defect: Uint8Array;
+  seen: Int32Array;
+  visited: Uint8Array;
+  parentEdge: Int32Array;
+  stamp: number;
+}
+
+function workspace(graph: SpaceTimeGraph): Workspace {
+  const v = graph.vertices;
+  return {
+    identity: Int32Array.from({ length: v }, (_, i) => i),
+    parent: new Int32Array(v),
+    parity: new Uint8Array(v),
+    touchesBoundary: new Uint8Array(v),
+    members: new Array(v),
+    support: new Int32Array(graph.edgeU.length),
+    defect: new Uint8Array(v),
+    seen: new Int32Array(v),
+    visited: new Uint8Array(v),
+    parentEdge: new Int32Array(v),
+    stamp: 0,
+  };
+}
+
+export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS): SyndromeDecoder {
+  const lengths = edgeLengths(weights);
+  const graphs = new Map<string, { graph: SpaceTimeGraph; work: Workspace }>();
+  const graphFor = (type: StabilizerType, rounds: number): { graph: SpaceTimeGraph; work: Workspace } => {
+    const key = `${type}:${rounds}`;
+    let entry = graphs.get(key);
+    if (!entry) {
+      const graph = spaceTimeGraph(code, type, rounds, lengths);
+      graphs.set(key, (entry = { graph, work: workspace(graph) }));
+    }
+    return entry;
+  };
+  return {
+    decode(type: StabilizerType, events: Uint8Array, correction: Uint8Array): number {
+      const m = code.stabilizers[type].length;
+      const rounds = events.length / m;
+      const { graph: g, work } = graphFor(type, rounds);
+      const { boundary, edgeU, edgeV, edgeQubit, edgeLength, adjacencyStart, adjacency } = g;
+      const { parent, parity, touchesBoundary, members, support, defect, seen, visited, parentEdge } = work;
+      parent.set(work.identity);
+      parity.fill(0);
+      touchesBoundary.fill(0);
+      touchesBoundary[boundary] = 1;
+      members.fill(undefined);
+      support.fill(0);
+      defect.fill(0);
+      let roots: number[] = [];
+      for (let i = 0; i < events.length; i++) {
+        if (!events[i]) continue;
+        defect[i] = 1;
+        parity[i] = 1;
+        members[i] = [i];
+        roots.push(i);
+      }
+      const find = (i: number): number => {
+        while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+        return i;
+      };
+      const union = (a: number, b: number): void => {
+        let ra = find(a);
+        let rb = find(b);
+        if (ra === rb) return;
+        const ma = (members[ra] ??= [ra]);
+        const mb = (members[rb] ??= [rb]);
+        if (ma.length < mb.length) [ra, rb] = [rb, ra];
+        const big = members[ra]!;
+        for (const x of members[rb]!) big.push(x);
+        members[rb] = undefined;
+        parent[rb] = ra;
+        parity[ra]! ^= parity[rb]!;
+        touchesBoundary[ra]! |= touchesBoundary[rb]!;
+        roots.push(ra);
+      };
+      const fused: number[] = [];
+      const odd: number[] = [];
+      const sizes: number[] = [];
+      for (;;) {
+        // Odd clusters (deduplicated current roots), each with its boundary size (edges not yet fully grown).
+        const stamp = ++work.stamp;
+        odd.length = 0;
+        for (const r of roots) {
+          const root = find(r);
+          if (seen[root] === stamp) continue;
+          seen[root] = stamp;
+          if (parity[root] && !touchesBoundary[root]) odd.push(root);
+        }
+        if (odd.length === 0) break;
+        roots = odd.slice();
+        let smallest = Infinity;
+        sizes.length = 0;
+        for (const root of odd) {
+          let size = 0;
+          for (const x of members[root]!) {
+            for (let a = adjacencyStart[x]!; a < adjacencyStart[x + 1]!; a++) if (support[adjacency[a]!]! < edgeLength[adjacency[a]!]!) size++;
+          }
+          if (size < smallest) smallest = size;
+          sizes.push(size);
+        }
+        fused.length = 0;
+        odd.forEach((root, index) => {
+          if (sizes[index] !== smallest) return;
+          for (const x of members[root]!) {
+            for (let a = adjacencyStart[x]!; a < adjacencyStart[x + 1]!; a++) {
+              const e = adjacency[a]!;
+              if (support[e]! >= edgeLength[e]!) continue;
+              if (++support[e]! >= edgeLength[e]!) fused.push(e);
+            }
+          }
+        });
+        for (const e of fused) union(edgeU[e]!, edgeV[e]!);
+      }
+      // Peeling: a spanning forest of the fully grown edges, the boundary first so that it roots its tree.
+      visited.fill(0);
+      parentEdge.fill(-1);
+      const order: number[] = [];
+      const explore = (start: number): void => {
+        visited[start] = 1;
+        order.push(start);
+        for (let head = order.length - 1; head < order.length; head++) {
+          const x = order[head]!;
+          for (let a = adjacencyStart[x]!; a < adjacencyStart[x + 1]!; a++) {
+            const e = adjacency[a]!;
+            if (support[e]! < edgeLength[e]!) continue;
+            const y = edgeU[e] === x ? edgeV[e]! : edgeU[e]!;
+            if (visited[y]) continue;
+            visited[y] = 1;
+            parentEdge[y] = e;
+            order.push(y);
+          }
+        }
+      };
+      explore(boundary);
+      for (let i = 0; i < events.length; i++) if (defect[i] && !visited[i]) explore(i);
+      correction.fill(0);
+      for (let index = order.length - 1; index >= 0; index--) {
+        const x = order[index]!;
+        const e = parentEdge[x]!;
+        if (e < 0 || !defect[x]) continue;
+        defect[x] = 0;
+        const y = edgeU[e] === x ? edgeV[e]! : edgeU[e]!;
+        defect[y]! ^= 1;
+        if (edgeQubit[e]! >= 0) correction[edgeQubit[e]!]! ^= 1;
+      }
+      let flip = 0;
+      for (const q of code.logicalSupport[type]) flip ^= correction[q]!;
+      return flip;
+    },
+  };
+}
