@@ -21,5 +21,3 @@ export const QPU_POLL_QUEUE = 'qpu-poll';
 /** BullMQ job ids of QPU jobs derive from the QPU job id, so a re-enqueued job never runs twice. */
 export const qpuRunJobId = (jobId: string): string => `qpu-${jobId}`;
 
-/** Simulation job ids derive from the request and what it asks, like inference jobs. */
-export const simulationJobId = (digest: string): string => `sim-${digest}`;

@@ -67,6 +67,6 @@ export class CircuitToolsService {
       return runSimulation(msg, this.sim, 'inline');
     }
     this.logger.log(`[${requestId}] queueing a ${cost.qubits}-qubit simulation (work ${cost.work.toExponential(2)})`);
-    return this.simulations.run({ ...msg, requestId });
+    return this.simulations.simulate({ ...msg, requestId });
   }
 }

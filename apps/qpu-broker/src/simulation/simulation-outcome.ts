@@ -1,4 +1,5 @@
-import type { CircuitsSimulateResponse, RpcErrorBody } from '#qdc/contracts';
+import type { CircuitsSimulateResponse } from '#qdc/contracts';
+import type { JobOutcome } from '#qdc/platform';
 
 /** Return value of a simulation job: bad input is a final answer, not a failure to retry. */
-export type SimulationOutcome = { ok: true; response: CircuitsSimulateResponse } | { ok: false; error: RpcErrorBody };
+export type SimulationOutcome = JobOutcome<CircuitsSimulateResponse>;
