@@ -34,7 +34,15 @@ export interface BlockadeEdges {
 const RISE_SIGMA = 4;
 /** The edge is the conductance maximum within this many rows before / after the first significant point. */
 const EDGE_BACK_ROWS = 3;
-const EDGE_AHEAD_ROWS = 8;
+/** …searched up to this many rows beyond it; a maximum followed by a PEAK_DROP fall (or no new maximum) within PEAK_DROP_ROWS ends the search. */
+const EDGE_SEARCH_ROWS = 1e9;
+const PEAK_DROP = 0.15;
+const PEAK_DROP_ROWS = 3;
+/** Knee search (current read-out): curvature step (rows) and the share of the deepest knee the first one must reach. */
+const KNEE_STEP = 2;
+const KNEE_FRACTION = 0.5;
+const ROW_SCALE_QUANTILE = 0.9;
+const ROW_SCALE_FLOOR = 10;
 /** Current read-out: dI/dy as a difference over ±this many rows (a smoothed derivative). */
 const CURRENT_DERIVATIVE_ROWS = 2;
 /** Conductance peaks this many noise std high count as strong edges; a map needs STRUCTURE_FRACTION of columns with two. */
@@ -186,31 +194,99 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
  * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
  * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
  */
-function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number): [number, number] {
+function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, knee: boolean, rowScale: Float64Array): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
+    if (knee) return kneeEdge(level, evidence, rows, cols, x, start, y, step, threshold);
+    // The edge is the first local maximum of the conductance at or beyond the first significant point (a
+    // thermally or lifetime-broadened step: its tail inside the diamond can rise above the noise several rows before
+    // the edge when the current is large, and on power-law maps dI/dV keeps growing far outside, so neither the
+    // first crossing nor the largest dI/dV nearby is the edge). A maximum counts when the conductance falls after it
+    // by PEAK_DROP of its value (plus noise) within PEAK_DROP_ROWS rows, or stops growing for good.
     let best = -1;
     let bestValue = -Infinity;
-    for (let k = -EDGE_BACK_ROWS; k <= EDGE_AHEAD_ROWS; k++) {
-      const yy = y + step * k;
-      if (yy < 0 || yy >= rows) continue;
+    let peaked = false;
+    const from = y - step * EDGE_BACK_ROWS;
+    for (let yy = from; yy >= 0 && yy < rows && step * (yy - y) <= EDGE_SEARCH_ROWS; yy += step) {
       if (step * (yy - start) < 0) continue;
-      const v = evidence[yy * cols + x]!;
+      const v = evidence[yy * cols + x]! / rowScale[yy]!;
       if (v > bestValue) {
         bestValue = v;
         best = yy;
       }
+      if (step * (yy - y) < 0 || best < 0) continue;
+      if (v < bestValue * (1 - PEAK_DROP) - evidenceNoise / rowScale[yy]! && step * (yy - best) <= PEAK_DROP_ROWS + 1) {
+        peaked = true;
+        break;
+      }
+      if (step * (yy - best) > PEAK_DROP_ROWS) {
+        peaked = true;
+        break;
+      }
     }
+    if (!peaked) {
+      // dI/dV grows all the way (a power-law onset with no step of its own, near the degeneracy points): the edge
+      // is where the current leaves the noise, interpolated between the rows around the crossing.
+      const before = y - step;
+      const a = before >= 0 && before < rows ? level[before * cols + x]! : 0;
+      const b = level[y * cols + x]!;
+      const t = b > a ? Math.max(0, Math.min(1, (threshold - a) / (b - a))) : 1;
+      return [before >= 0 && before < rows ? before + step * t : y, evidence[y * cols + x]!];
+    }
+    const raw = evidence[best * cols + x]!;
     if (best > 0 && best < rows - 1) {
-      const a = evidence[(best - 1) * cols + x]!;
-      const c = evidence[(best + 1) * cols + x]!;
+      const a = evidence[(best - 1) * cols + x]! / rowScale[best - 1]!;
+      const c = evidence[(best + 1) * cols + x]! / rowScale[best + 1]!;
       const den = a - 2 * bestValue + c;
       const shift = den < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
-      return [best + shift, bestValue];
+      return [best + shift, raw];
     }
-    return [best, bestValue];
+    return [best, raw];
   }
   return [NaN, 0];
+}
+
+/**
+ * Current read-out: the edge is the knee of log|I| beyond the first significant point — the most negative
+ * curvature of ℓ = log max(|I|, threshold/2) along the walk. A thermally (or lifetime-) broadened step times a
+ * smooth growth has log I = log f(δ/kT) + log m(V_b): the tail inside the diamond is a straight ramp on a log scale,
+ * the growth outside is gently concave, and the curvature of log f, −f(1 − f)/kT², is largest exactly at the
+ * half-rise (the T = 0 edge) — whatever the dynamic range. Near the degeneracy points, where the current rises as a
+ * power law from zero bias, the knee sits at the first rows, so the edges close there.
+ */
+function kneeEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, crossing: number, step: number, threshold: number): [number, number] {
+  const floor = Math.max(threshold / 2, Number.MIN_VALUE);
+  const from = crossing - step * EDGE_BACK_ROWS;
+  const ys: number[] = [];
+  const ell: number[] = [];
+  for (let yy = from; yy >= 0 && yy < rows; yy += step) {
+    if (step * (yy - start) < 0) continue;
+    ys.push(yy);
+    ell.push(Math.log(Math.max(level[yy * cols + x]!, floor)));
+  }
+  if (ys.length < 5) return [crossing, evidence[crossing * cols + x]!];
+  // Light smoothing, then the curvature with a 2-row step.
+  const sm = ell.map((v, i) => 0.25 * (ell[Math.max(0, i - 1)]! + 2 * v + ell[Math.min(ell.length - 1, i + 1)]!));
+  const curvature = sm.map((v, i) => (i >= KNEE_STEP && i + KNEE_STEP < sm.length ? sm[i + KNEE_STEP]! - 2 * v + sm[i - KNEE_STEP]! : 0));
+  let min = 0;
+  for (const c of curvature) min = Math.min(min, c);
+  if (!(min < 0)) return [crossing, evidence[crossing * cols + x]!];
+  // The first local minimum reaching KNEE_FRACTION of the deepest one (later knees: excited states, saturation).
+  let best = -1;
+  for (let i = 1; i + 1 < curvature.length; i++) {
+    const c = curvature[i]!;
+    if (c <= KNEE_FRACTION * min && c <= curvature[i - 1]! && c <= curvature[i + 1]!) {
+      best = i;
+      break;
+    }
+  }
+  if (best < 0) return [crossing, evidence[crossing * cols + x]!];
+  const a = curvature[best - 1]!;
+  const b = curvature[best]!;
+  const c = curvature[best + 1]!;
+  const den = a - 2 * b + c;
+  const shift = den > 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
+  return [ys[best]! + step * shift, evidence[ys[best]! * cols + x]!];
 }
 
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
@@ -277,19 +353,39 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const centre = median(bandValues);
   for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);
   const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (hi + lo), Number.MIN_VALUE);
-  // Noise of the evidence map: MAD over the whole map (mostly flat: blockade or plateaus).
-  const evidenceAbs = Float64Array.from(evidence, Math.abs);
-  const evidenceNoise = Math.max(median(evidenceAbs) * MAD_TO_SIGMA, Number.MIN_VALUE);
+  // Noise of the evidence map: MAD on the same zero-bias rows (blockade almost everywhere there; over the whole map
+  // the MAD would measure the signal of maps whose current keeps rising with bias).
+  k = 0;
+  for (let y = Math.max(0, y0 - 2); y <= Math.min(rows - 1, y0 + 2); y++) for (let x = 0; x < cols; x++) band[k++] = evidence[y * cols + x]!;
+  const evidenceBand = band.subarray(0, k);
+  const evidenceCentre = median(evidenceBand);
+  for (let i = 0; i < k; i++) evidenceBand[i] = Math.abs(evidenceBand[i]! - evidenceCentre);
+  const evidenceNoise = Math.max(median(evidenceBand) * MAD_TO_SIGMA, Number.MIN_VALUE);
 
   const upper = new Float64Array(cols);
   const lower = new Float64Array(cols);
   const upperStrength = new Float64Array(cols);
   const lowerStrength = new Float64Array(cols);
   const threshold = RISE_SIGMA * levelNoise;
+  // Growth of the signal with bias (power-law maps: energy-dependent tunnel rates make the current 10³–10⁵ × the
+  // first step at the far rows): the edge search compares dI/dV within a row's own scale, the ROW_SCALE_QUANTILE
+  // of |level| over the row (floored at ROW_SCALE_FLOOR noise std, max-filtered over ±2 rows). On orthodox maps the
+  // scale is nearly constant and nothing changes.
+  const rowScale = new Float64Array(rows);
+  {
+    const values = new Float64Array(cols);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) values[x] = level[y * cols + x]!;
+      values.sort();
+      rowScale[y] = Math.max(quantile(values, ROW_SCALE_QUANTILE), ROW_SCALE_FLOOR * levelNoise);
+    }
+    const copy = Float64Array.from(rowScale);
+    for (let y = 0; y < rows; y++) for (let d = -2; d <= 2; d++) rowScale[y] = Math.max(rowScale[y]!, copy[Math.max(0, Math.min(rows - 1, y + d))]!);
+  }
   let strongColumns = 0;
   for (let x = 0; x < cols; x++) {
-    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold);
-    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold);
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, false, rowScale);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, false, rowScale);
     upper[x] = u;
     lower[x] = d;
     upperStrength[x] = us / evidenceNoise;
