@@ -35,12 +35,9 @@ const RISE_SIGMA = 4;
 /** The edge is the conductance maximum within this many rows before / after the first significant point. */
 const EDGE_BACK_ROWS = 3;
 /** …searched up to this many rows beyond it; a maximum followed by a PEAK_DROP fall (or no new maximum) within PEAK_DROP_ROWS ends the search. */
-const EDGE_SEARCH_ROWS = 1e9;
+const EDGE_SEARCH_ROWS = Number.MAX_SAFE_INTEGER;
 const PEAK_DROP = 0.15;
 const PEAK_DROP_ROWS = 3;
-/** Knee search (current read-out): curvature step (rows) and the share of the deepest knee the first one must reach. */
-const KNEE_STEP = 2;
-const KNEE_FRACTION = 0.5;
 const ROW_SCALE_QUANTILE = 0.9;
 const ROW_SCALE_FLOOR = 10;
 /** Current read-out: dI/dy as a difference over ±this many rows (a smoothed derivative). */
@@ -194,10 +191,9 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
  * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
  * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
  */
-function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, knee: boolean, rowScale: Float64Array): [number, number] {
+function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, rowScale: Float64Array): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
-    if (knee) return kneeEdge(level, evidence, rows, cols, x, start, y, step, threshold);
     // The edge is the first local maximum of the conductance at or beyond the first significant point (a
     // thermally or lifetime-broadened step: its tail inside the diamond can rise above the noise several rows before
     // the edge when the current is large, and on power-law maps dI/dV keeps growing far outside, so neither the
@@ -244,49 +240,6 @@ function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, c
     return [best, raw];
   }
   return [NaN, 0];
-}
-
-/**
- * Current read-out: the edge is the knee of log|I| beyond the first significant point — the most negative
- * curvature of ℓ = log max(|I|, threshold/2) along the walk. A thermally (or lifetime-) broadened step times a
- * smooth growth has log I = log f(δ/kT) + log m(V_b): the tail inside the diamond is a straight ramp on a log scale,
- * the growth outside is gently concave, and the curvature of log f, −f(1 − f)/kT², is largest exactly at the
- * half-rise (the T = 0 edge) — whatever the dynamic range. Near the degeneracy points, where the current rises as a
- * power law from zero bias, the knee sits at the first rows, so the edges close there.
- */
-function kneeEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, crossing: number, step: number, threshold: number): [number, number] {
-  const floor = Math.max(threshold / 2, Number.MIN_VALUE);
-  const from = crossing - step * EDGE_BACK_ROWS;
-  const ys: number[] = [];
-  const ell: number[] = [];
-  for (let yy = from; yy >= 0 && yy < rows; yy += step) {
-    if (step * (yy - start) < 0) continue;
-    ys.push(yy);
-    ell.push(Math.log(Math.max(level[yy * cols + x]!, floor)));
-  }
-  if (ys.length < 5) return [crossing, evidence[crossing * cols + x]!];
-  // Light smoothing, then the curvature with a 2-row step.
-  const sm = ell.map((v, i) => 0.25 * (ell[Math.max(0, i - 1)]! + 2 * v + ell[Math.min(ell.length - 1, i + 1)]!));
-  const curvature = sm.map((v, i) => (i >= KNEE_STEP && i + KNEE_STEP < sm.length ? sm[i + KNEE_STEP]! - 2 * v + sm[i - KNEE_STEP]! : 0));
-  let min = 0;
-  for (const c of curvature) min = Math.min(min, c);
-  if (!(min < 0)) return [crossing, evidence[crossing * cols + x]!];
-  // The first local minimum reaching KNEE_FRACTION of the deepest one (later knees: excited states, saturation).
-  let best = -1;
-  for (let i = 1; i + 1 < curvature.length; i++) {
-    const c = curvature[i]!;
-    if (c <= KNEE_FRACTION * min && c <= curvature[i - 1]! && c <= curvature[i + 1]!) {
-      best = i;
-      break;
-    }
-  }
-  if (best < 0) return [crossing, evidence[crossing * cols + x]!];
-  const a = curvature[best - 1]!;
-  const b = curvature[best]!;
-  const c = curvature[best + 1]!;
-  const den = a - 2 * b + c;
-  const shift = den > 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
-  return [ys[best]! + step * shift, evidence[ys[best]! * cols + x]!];
 }
 
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
@@ -384,8 +337,8 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   }
   let strongColumns = 0;
   for (let x = 0; x < cols; x++) {
-    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, false, rowScale);
-    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, false, rowScale);
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, rowScale);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, rowScale);
     upper[x] = u;
     lower[x] = d;
     upperStrength[x] = us / evidenceNoise;
