@@ -47,6 +47,8 @@ const STRONG_EDGE_SIGMA = 6;
 const STRUCTURE_FRACTION = 0.35;
 /** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
 const ONE_SIGNED_RATIO = 0.45;
+/** Conductance maps whose row scale (90 % quantile of a row) spans more than this ratio grow with bias: zero bias = the quietest row. */
+const GROWTH_RATIO = 8;
 /** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
 const SPARSE_FRACTION = 0.3;
 const LARGE_FRACTION_OF_TAIL = 0.25;
@@ -254,7 +256,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const lo = middle - quantile(sorted, 0.005);
   let large = 0;
   for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
-  const readout: DiamondReadoutGuess = Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n ? 'conductance' : 'current';
+  const readout: DiamondReadoutGuess = (Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current';
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
@@ -264,6 +266,22 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     for (let i = 0; i < n; i++) evidence[i] = sign * (smooth[i]! - offset);
     // The lines of both slopes cross on the zero-bias row: the map is point-symmetric about its degeneracy points.
     zeroBiasRow = fewestLinesRow(evidence, rows, cols);
+    // Power-law maps: the conductance grows by orders of magnitude away from zero bias, so a row crosses "few lines"
+    // only relative to a noise that the signal inflates; there the quietest row (smallest 90 % quantile, smoothed) is zero bias.
+    const scale = new Float64Array(rows);
+    const values = new Float64Array(cols);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) values[x] = Math.abs(evidence[y * cols + x]!);
+      values.sort();
+      scale[y] = quantile(values, 0.9);
+    }
+    const profile = smoothProfile(scale, 2);
+    const sortedScale = Float64Array.from(profile).sort();
+    if (quantile(sortedScale, 0.95) > GROWTH_RATIO * Math.max(quantile(sortedScale, 0.05), Number.MIN_VALUE)) {
+      const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
+      const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
+      zeroBiasRow = lo + subPixelArgMin(profile.subarray(lo, hi + 1));
+    }
     level.set(evidence);
   } else {
     // |I − median| summed over a row grows with |bias| away from the zero-bias row, where the whole row is blockaded
