@@ -3,15 +3,15 @@
 //   (diamond-mask-vertices.ts).
 // - v1: from the raw map: the mask between the per-column conductance-peak edges (blockade-edges.ts), then the v0
 //   fit per diamond.
-// - v2: from the raw map: one global lattice fit of all edges (shared zero-bias row and slopes, diamonds touching at
-//   the degeneracy points; diamond-lattice-fit.ts), which averages the noise over the whole map; also reports the
-//   charging energy (bias half-height, rows) and lever arm (charging energy / gate width, rows per column) of each
-//   diamond. Constant-interaction geometry as in Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3.
+// - v2: from the raw map: one global lattice fit of all edges (shared zero-bias row, per-transition slopes tied to
+//   their neighbours, diamonds touching at the degeneracy points; diamond-lattice-fit.ts), which averages the noise
+//   over the whole map; also reports the charging energy (bias half-height, rows) and lever arm (charging energy /
+//   gate width, rows per column) of each diamond. Constant-interaction geometry as in Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3.
 // Only diamonds whose four vertices lie inside the window are reported.
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices } from './diamond-score.js';
 import { cleanedBlockadeEdges, maskFromEdges } from './coulomb-diamond-segmenter.model.js';
-import { fitLatticeToEdges, latticeDiamond, latticeLeverArm, type DiamondLattice } from './diamond-lattice-fit.js';
+import { diamondChargingEnergy, fitLatticeToEdges, latticeDiamond, type DiamondLattice } from './diamond-lattice-fit.js';
 
 export interface DiamondDetection {
   diamonds: DiamondVertices[];
@@ -45,7 +45,6 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
   const lattice = fitLatticeToEdges(edges);
   if (!lattice) return nothing;
   const { upper, lower } = edges;
-  const lever = latticeLeverArm(lattice);
   const result: DiamondDetectionV2 = { diamonds: [], chargingEnergies: [], leverArms: [], lattice };
   for (let k = 0; k + 1 < lattice.degeneracy.length; k++) {
     const vertices = latticeDiamond(lattice, k);
@@ -60,9 +59,10 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
       if (!Number.isNaN(upper[x]!) && !Number.isNaN(lower[x]!)) supported++;
     }
     if (supported < MIN_SUPPORT * columns) continue;
+    const energy = diamondChargingEnergy(vertices);
     result.diamonds.push(roundVertex(vertices));
-    result.chargingEnergies.push(Math.round(lever * width * 1000) / 1000);
-    result.leverArms.push(Math.round(lever * 1e4) / 1e4);
+    result.chargingEnergies.push(Math.round(energy * 1000) / 1000);
+    result.leverArms.push(Math.round((energy / width) * 1e4) / 1e4);
   }
   return result;
 }
