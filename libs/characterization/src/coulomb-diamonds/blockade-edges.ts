@@ -61,6 +61,10 @@ const LINE_SIGMA = 5;
 const CURRENT_BAND = 1;
 
 const MAD_TO_SIGMA = 1.4826;
+/** Zero-bias refinement of current maps (refineZeroCrossing). */
+const ZERO_CROSS_ROWS = 4;
+const ZERO_CROSS_SIGMA = 2;
+const ZERO_CROSS_MIN_COLUMNS = 3;
 
 function binomialSmooth(data: Float64Array, rows: number, cols: number): Float64Array {
   const tmp = new Float64Array(rows * cols);
@@ -244,6 +248,38 @@ function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, c
   return [NaN, 0];
 }
 
+/**
+ * Current read-out: the zero-bias row refined to where I − offset changes sign. I(V_b) is odd about zero bias in
+ * every column that carries current there (degeneracy points, and inside the diamonds cotunnelling or broadened
+ * levels), while the row-sum minimum drifts with the tunnel-rate asymmetry. Per column the steepest sign change
+ * within ±ZERO_CROSS_ROWS of the first estimate, sub-pixel; the median weighted by the steepness; kept when at
+ * least ZERO_CROSS_MIN_COLUMNS columns change sign by more than ZERO_CROSS_SIGMA noise std.
+ */
+function refineZeroCrossing(smooth: Float64Array, rows: number, cols: number, estimate: number, offset: number, noise: number): number {
+  const y0 = Math.round(estimate);
+  const found: { y: number; w: number }[] = [];
+  for (let x = 0; x < cols; x++) {
+    let best: { y: number; w: number } | null = null;
+    for (let y = Math.max(0, y0 - ZERO_CROSS_ROWS); y + 1 <= Math.min(rows - 1, y0 + ZERO_CROSS_ROWS); y++) {
+      const a = smooth[y * cols + x]! - offset;
+      const b = smooth[(y + 1) * cols + x]! - offset;
+      if (a === 0 || Math.sign(a) === Math.sign(b)) continue;
+      const w = Math.abs(b - a);
+      if (!best || w > best.w) best = { y: y + a / (a - b), w };
+    }
+    if (best && best.w > ZERO_CROSS_SIGMA * noise) found.push(best);
+  }
+  if (found.length < ZERO_CROSS_MIN_COLUMNS) return estimate;
+  found.sort((p, q) => p.y - q.y);
+  const total = found.reduce((s, p) => s + p.w, 0);
+  let acc = 0;
+  for (const p of found) {
+    acc += p.w;
+    if (acc >= total / 2) return p.y;
+  }
+  return estimate;
+}
+
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
   const n = rows * cols;
   const smooth = binomialSmooth(data, rows, cols);
@@ -301,6 +337,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     let k = 0;
     for (let y = Math.max(0, y0 - 1); y <= Math.min(rows - 1, y0 + 1); y++) for (let x = 0; x < cols; x++) near[k++] = smooth[y * cols + x]!;
     offset = median(near.subarray(0, k));
+    zeroBiasRow = refineZeroCrossing(smooth, rows, cols, zeroBiasRow, offset, rawNoise);
     // dI/dy has one sign on every edge (dI/dV_b ≥ 0): the sign of the bias axis.
     let sum = 0;
     for (let y = 1; y + 1 < rows; y++) for (let x = 0; x < cols; x++) sum += smooth[(y + 1) * cols + x]! - smooth[(y - 1) * cols + x]!;
