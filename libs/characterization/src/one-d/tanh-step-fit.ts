@@ -110,22 +110,65 @@ function fillBasis(t: Float64Array, centre: number, left: number, right: number)
 
 /**
  * Coarse grid over (x₀, w) for the LM start: centres every round(L/50) samples across [−L/4, 5L/4], widths
- * GRID_WIDTHS_PER_LENGTH·L, the symmetric step; the linear parameters solved exactly at each node.
+ * GRID_WIDTHS_PER_LENGTH·L, the symmetric step. With integer centres the basis is a shifted copy of one table
+ * T[d] = tanh(d/w) per width, so every normal-equation sum except Σ t·y comes from prefix sums of T, d·T and T²
+ * and the residual sum of squares from the sums (no per-sample loop but the one for Σ t·y).
  */
-function gridSeed(trace: Float64Array, symmetric: boolean, bases: number): Float64Array {
+function gridSeed(trace: Float64Array, symmetric: boolean): Float64Array {
+  // (The seed uses the common-slope model, c + A·tanh u + k·v, for speed; LM then frees the plateau slope.)
   const n = trace.length;
   const step = Math.max(1, Math.round(n / 50));
-  const t = new Float64Array(n);
-  const lin = new Float64Array(BASES);
+  const firstCentre = Math.round(-0.25 * n);
+  const lastCentre = Math.round(1.25 * n);
+  // d = i − x₀ ranges over [−lastCentre, n − 1 − firstCentre].
+  const dMin = -lastCentre;
+  const size = n - 1 - firstCentre - dMin + 1;
+  const table = new Float64Array(size);
+  const prefixT = new Float64Array(size + 1);
+  const prefixDT = new Float64Array(size + 1);
+  const prefixTT = new Float64Array(size + 1);
+  let sumY = 0, sumSY = 0, sumYY = 0, sumS = 0, sumSS = 0;
+  for (let i = 0; i < n; i++) {
+    const si = (i - n / 2) / n;
+    const y = trace[i]!;
+    sumY += y;
+    sumSY += si * y;
+    sumYY += y * y;
+    sumS += si;
+    sumSS += si * si;
+  }
+  const s11 = n;
+  const sss = sumSS + 1e-12 * s11;
   const start = new Float64Array(symmetric ? 2 : 3);
   let best = Infinity;
   for (const wFraction of GRID_WIDTHS_PER_LENGTH) {
     const w = Math.max(MIN_WIDTH_SAMPLES, wFraction * n);
-    for (let x0 = Math.round(-0.25 * n); x0 <= Math.round(1.25 * n); x0 += step) {
-      fillBasis(t, x0, w, w);
-      solveLinear(trace, t, null, lin, bases);
-      let rss = 0;
-      for (let i = 0; i < n; i++) rss += (model(lin, t[i]!, i, n) - trace[i]!) ** 2;
+    for (let k = 0; k < size; k++) {
+      const d = k + dMin;
+      const v = Math.tanh(d / w);
+      table[k] = v;
+      prefixT[k + 1] = prefixT[k]! + v;
+      prefixDT[k + 1] = prefixDT[k]! + d * v;
+      prefixTT[k + 1] = prefixTT[k]! + v * v;
+    }
+    for (let x0 = firstCentre; x0 <= lastCentre; x0 += step) {
+      const lo = -x0 - dMin; // table index of i = 0
+      const hi = lo + n;
+      const s1t = prefixT[hi]! - prefixT[lo]!;
+      const stt = prefixTT[hi]! - prefixTT[lo]! + 1e-12 * s11;
+      const sts = (prefixDT[hi]! - prefixDT[lo]! + (x0 - n / 2) * s1t) / n;
+      let bt = 0;
+      for (let i = 0; i < n; i++) bt += table[lo + i]! * trace[i]!;
+      const det = s11 * (stt * sss - sts * sts) - s1t * (s1t * sss - sts * sumS) + sumS * (s1t * sts - stt * sumS);
+      let rss: number;
+      if (!(Math.abs(det) > 0)) {
+        rss = sumYY - (sumY * sumY) / s11;
+      } else {
+        const c = (sumY * (stt * sss - sts * sts) - s1t * (bt * sss - sts * sumSY) + sumS * (bt * sts - stt * sumSY)) / det;
+        const a = (s11 * (bt * sss - sumSY * sts) - sumY * (s1t * sss - sts * sumS) + sumS * (s1t * sumSY - bt * sumS)) / det;
+        const kk = (s11 * (stt * sumSY - sts * bt) - s1t * (s1t * sumSY - bt * sumS) + sumY * (s1t * sts - stt * sumS)) / det;
+        rss = sumYY - 2 * (c * sumY + a * bt + kk * sumSY) + c * c * s11 + a * a * (stt - 1e-12 * s11) + kk * kk * (sss - 1e-12 * s11) + 2 * (c * a * s1t + c * kk * sumS + a * kk * sts);
+      }
       if (rss < best) {
         best = rss;
         start[0] = x0;
@@ -179,7 +222,7 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean, plateauSlop
     return result.params;
   };
 
-  let params = runFit(gridSeed(trace, symmetric, bases));
+  let params = runFit(gridSeed(trace, symmetric));
 
   // One Huber reweighting pass against outliers (telegraph jumps, spikes).
   const scale = HUBER_SIGMA * (noiseStd > 0 ? noiseStd : 0.02 * (max - min) || 1);
