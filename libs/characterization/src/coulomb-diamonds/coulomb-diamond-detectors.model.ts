@@ -7,8 +7,8 @@
 //   their neighbours, diamonds touching at the degeneracy points; diamond-lattice-fit.ts), which averages the noise
 //   over the whole map; also reports the charging energy (bias half-height, rows) and lever arm (charging energy /
 //   gate width, rows per column) of each diamond. Constant-interaction geometry as in Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3.
-//   Lattice diamonds are kept where the fit describes the measured edges (MIN_AGREEMENT of the columns within
-//   AGREE_PX); elsewhere v1's per-diamond fit is kept.
+//   v2 reports v1's diamonds, each replaced by its lattice diamond where the lattice describes the measured edges
+//   (MIN_AGREEMENT of the columns within AGREE_PX): same detections as v1, more accurate vertices.
 // Only diamonds whose four vertices lie inside the window are reported.
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
@@ -30,6 +30,7 @@ const MIN_SUPPORT = 0.5;
 /** …and this fraction of its columns has both measured edges within AGREE_PX of the fitted ones (the fit describes it). */
 const MIN_AGREEMENT = 0.6;
 const AGREE_PX = 3;
+const CONFIRM_PX = 4;
 
 export function detectDiamondsInMask(mask: ArrayLike<number>, rows: number, cols: number): DiamondDetection {
   return { diamonds: diamondsFromMask(mask, rows, cols).map((d) => d.vertices) };
@@ -69,6 +70,10 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
     result.chargingEnergies.push(Math.round(energy * 1000) / 1000);
     result.leverArms.push(Math.round((energy / Math.max(1e-9, vertices[2][0] - vertices[0][0])) * 1e4) / 1e4);
   };
+  // v1's per-diamond fits on the same edges: a lattice diamond is reported only where a v1 diamond confirms it (left
+  // and right vertex within CONFIRM_PX): the lattice refines the vertices, it does not add diamonds (on the harder
+  // simulator unconfirmed lattice diamonds were mostly false alarms).
+  const local = detectDiamondsInMask(maskFromEdges(upper, lower, rows, cols), rows, cols).diamonds;
   for (let k = 0; k + 1 < lattice.degeneracy.length; k++) {
     const vertices = latticeDiamond(lattice, k);
     if (!vertices.every((v) => v[0] >= -0.5 && v[0] <= cols - 0.5 && v[1] >= -0.5 && v[1] <= rows - 0.5)) continue;
@@ -85,12 +90,12 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
       if (Math.abs(upper[x]! - lattice.upper[x]!) <= AGREE_PX && Math.abs(lower[x]! - lattice.lower[x]!) <= AGREE_PX) agreeing++;
     }
     if (supported < MIN_SUPPORT * columns || agreeing < MIN_AGREEMENT * columns) continue;
+    if (!local.some((d) => Math.abs(d[0][0] - left[0]) <= CONFIRM_PX && Math.abs(d[2][0] - right[0]) <= CONFIRM_PX)) continue;
     push(vertices);
   }
   // Where the lattice does not describe the edges (a gate jump, a diamond the lattice split or merged wrongly), the
   // per-diamond fit of v1 stands on its own: its diamonds that no lattice diamond covers are added, pinned to the
   // lattice's zero-bias row.
-  const local = detectDiamondsInMask(maskFromEdges(upper, lower, rows, cols), rows, cols).diamonds;
   for (const d of local) {
     const centre = (d[0][0] + d[2][0]) / 2;
     if (result.diamonds.some((r) => centre > r[0][0] && centre < r[2][0])) continue;
