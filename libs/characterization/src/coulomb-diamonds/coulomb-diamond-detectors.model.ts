@@ -70,9 +70,9 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
     result.chargingEnergies.push(Math.round(energy * 1000) / 1000);
     result.leverArms.push(Math.round((energy / Math.max(1e-9, vertices[2][0] - vertices[0][0])) * 1e4) / 1e4);
   };
-  // v1's per-diamond fits on the same edges: a lattice diamond is reported only where a v1 diamond confirms it (left
-  // and right vertex within CONFIRM_PX): the lattice refines the vertices, it does not add diamonds (on the harder
-  // simulator unconfirmed lattice diamonds were mostly false alarms).
+  // v1's per-diamond fits on the same edges: a lattice diamond is reported only where a v1 diamond confirms it (all
+  // four vertices within CONFIRM_PX): the lattice refines the vertices, it neither adds diamonds (on the harder
+  // simulator unconfirmed lattice diamonds were mostly false alarms) nor moves them far.
   const local = detectDiamondsInMask(maskFromEdges(upper, lower, rows, cols), rows, cols).diamonds;
   for (let k = 0; k + 1 < lattice.degeneracy.length; k++) {
     const vertices = latticeDiamond(lattice, k);
@@ -90,7 +90,7 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
       if (Math.abs(upper[x]! - lattice.upper[x]!) <= AGREE_PX && Math.abs(lower[x]! - lattice.lower[x]!) <= AGREE_PX) agreeing++;
     }
     if (supported < MIN_SUPPORT * columns || agreeing < MIN_AGREEMENT * columns) continue;
-    if (!local.some((d) => Math.abs(d[0][0] - left[0]) <= CONFIRM_PX && Math.abs(d[2][0] - right[0]) <= CONFIRM_PX)) continue;
+    if (!local.some((d) => d.every((v, i) => Math.hypot(v[0] - vertices[i]![0], v[1] - vertices[i]![1]) <= CONFIRM_PX))) continue;
     push(vertices);
   }
   // Where the lattice does not describe the edges (a gate jump, a diamond the lattice split or merged wrongly), the
