@@ -95,11 +95,11 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
   }
   // Where the lattice does not describe the edges (a gate jump, a diamond the lattice split or merged wrongly), the
   // per-diamond fit of v1 stands on its own: its diamonds that no lattice diamond covers are added, pinned to the
-  // lattice's zero-bias row.
+  // same zero-bias row as v1.
   for (const d of local) {
     const centre = (d[0][0] + d[2][0]) / 2;
     if (result.diamonds.some((r) => centre > r[0][0] && centre < r[2][0])) continue;
-    push(pinToZeroBias(d, lattice.zeroBiasRow));
+    push(pinToZeroBias(d, edges.zeroBiasRow));
   }
   return result;
 }
