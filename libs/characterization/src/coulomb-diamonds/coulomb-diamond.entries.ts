@@ -124,7 +124,8 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       name: 'Coulomb diamond detector v1',
       description:
         'Diamond vertices from a raw current or conductance map, no segmentation needed: per-column blockade edges at the first conductance peak on ' +
-        'each side of the zero-bias row, 3-column median, then the v0 parallelogram fit of each diamond separately. Output: ' +
+        'each side of the zero-bias row (within the row\'s own scale, so power-law maps work), 3-column median, then the v0 parallelogram fit of each ' +
+        'diamond separately, left/right vertices pinned to the zero-bias row. Output: ' +
         `${VERTICES}.`,
       released: '2024-09-01T00:00:00Z',
       inputShapeRequirements: RAW_SHAPE,
@@ -144,9 +145,9 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       id: 'coulomb-diamond-detector-v2',
       name: 'Coulomb diamond detector v2',
       description:
-        'More accurate than v1: the per-column edges of the whole map are fitted by one constant-interaction lattice (shared zero-bias row and ' +
-        'slopes, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers; missed degeneracy points ' +
-        'added when they lower the residual), so noise averages over all diamonds. Output: ' +
+        'More accurate vertices than v1: the per-column edges of the whole map are fitted by one lattice (shared zero-bias row, per-transition ' +
+        'slopes tied to their neighbours, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers); ' +
+        'v1\'s diamonds are reported with the lattice vertices where the lattice fits their edges, so noise averages over all diamonds. Output: ' +
         `${VERTICES}; charging_energy per diamond = bias half-height in rows (the addition energy in units of e·ΔV_bias per row); ` +
         'lever_arm per diamond = charging_energy / gate width of the diamond, in bias rows per gate column (α_g times the ratio of the gate ' +
         'step to the bias step); zero_bias_row.',
