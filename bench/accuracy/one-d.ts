@@ -188,6 +188,73 @@ function gateSweepSections(n: number): AccuracySection {
   return { title: 'Pinch-off and turn-on models (100,)', header: HEADER, rows };
 }
 
+/**
+ * The harder simulators (issue 16): pinch-offs with a sloping conducting level and second shoulders, turn-ons with
+ * EKV / power-law onsets and series-resistance saturation; at the nominal length and at lengths 32–5000 (through the
+ * catalogue runner, indices in the caller's samples; errors also as % of the length).
+ */
+function harderSection(n: number): AccuracySection {
+  const rows: ReportRow[] = [];
+  const lengths = [32, 100, 333, 1000, 5000];
+  for (const mixed of [false, true]) {
+    const lengthOf = (k: number): number => (mixed ? lengths[k % lengths.length]! : 100);
+    const set = mixed ? `L ∈ {${lengths.join(', ')}}` : '(100,)';
+    const pinch = benchmarkSeeds(n, mixed ? 480_000 : 470_000).map((seed, k) => {
+      const t = generatePinchOffTrace(seed, { realistic: true, length: lengthOf(k) });
+      return { trace: t.trace, positive: t.isPinchOff, kind: t.kind };
+    });
+    rows.push(...classifierRows('pinch-off-classifier-v0', `harder pinch-off ${set}: sloping open level 70 %, 2nd shoulder, ${mix(PINCH_OFF_NEGATIVE_KINDS)}`, pinch, via('pinch-off-classifier-v0')));
+    const turn = benchmarkSeeds(n, mixed ? 500_000 : 490_000).map((seed, k) => {
+      const t = generateTurnOnTrace(seed, { realistic: true, length: lengthOf(k) });
+      return { trace: t.trace, positive: t.turnsOn, kind: t.kind };
+    });
+    rows.push(...classifierRows('turn-on-classifier-v0', `harder turn-on ${set}: tanh / EKV / power-law onsets: ${mix(TURN_ON_NEGATIVE_KINDS)}`, turn, via('turn-on-classifier-v0')));
+    const keys = ['cut_off_index', 'transition_index', 'saturation_index'] as const;
+    const errors = new Map<string, number[]>(keys.map((k) => [k, []]));
+    const relative = new Map<string, number[]>(keys.map((k) => [k, []]));
+    const seeds = benchmarkSeeds(n, mixed ? 520_000 : 510_000);
+    seeds.forEach((seed, k) => {
+      const t = generatePinchOffTrace(seed, { kind: 'pinch-off', realistic: true, length: lengthOf(k) });
+      const out = runModel('pinch-off-parameter-extractor-v0', { shape: [t.trace.length], data: t.trace });
+      const truth = { cut_off_index: t.cutOff!, transition_index: t.transition!, saturation_index: t.saturation! };
+      for (const key of keys) {
+        const said = out[key];
+        if (typeof said !== 'number') continue;
+        errors.get(key)!.push(Math.abs(said - Math.round(truth[key])));
+        relative.get(key)!.push((100 * Math.abs(said - truth[key])) / t.trace.length);
+      }
+    });
+    for (const key of keys) {
+      const e = errors.get(key)!;
+      const mae = e.reduce((a, b) => a + b, 0) / Math.max(1, e.length);
+      const pct = relative.get(key)!.reduce((a, b) => a + b, 0) / Math.max(1, e.length);
+      const found = e.length / seeds.length;
+      rows.push({
+        cells: ['pinch-off-parameter-extractor-v0', `harder pinch-off positives ${set}`, String(seeds.length), `MAE ${key} (samples)`, f(mae, 3), `${f(pct, 2)} % of L, reported ${f(found, 3)}`, mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+        pass: mixed ? null : mae <= MAE_TARGET && found >= ACCURACY_TARGET,
+      });
+    }
+    const turnErrors: number[] = [];
+    const turnRelative: number[] = [];
+    const turnSeeds = benchmarkSeeds(n, mixed ? 540_000 : 530_000);
+    turnSeeds.forEach((seed, k) => {
+      const t = generateTurnOnTrace(seed, { kind: 'turn-on', realistic: true, length: lengthOf(k) });
+      const said = runModel('turn-on-parameter-extractor-v0', { shape: [t.trace.length], data: t.trace })['threshold_index'];
+      if (typeof said !== 'number') return;
+      turnErrors.push(Math.abs(said - t.thresholdIndex!));
+      turnRelative.push((100 * Math.abs(said - t.thresholdIndex!)) / t.trace.length);
+    });
+    const mae = turnErrors.reduce((a, b) => a + b, 0) / Math.max(1, turnErrors.length);
+    const pct = turnRelative.reduce((a, b) => a + b, 0) / Math.max(1, turnErrors.length);
+    const found = turnErrors.length / turnSeeds.length;
+    rows.push({
+      cells: ['turn-on-parameter-extractor-v0', `harder turn-on positives ${set}`, String(turnSeeds.length), 'MAE threshold_index (samples)', f(mae, 3), `${f(pct, 2)} % of L, reported ${f(found, 3)}`, mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+      pass: mixed ? null : mae <= MAE_TARGET && found >= ACCURACY_TARGET,
+    });
+  }
+  return { title: 'Pinch-off and turn-on models on the harder simulators (new-sim; the table above is old-sim)', header: HEADER, rows };
+}
+
 /** Averages pairs of samples: a (200,) sweep at 5 mV steps becomes the nominal (100,) at 10 mV. */
 function halve(data: Float64Array): Float64Array {
   return Float64Array.from({ length: Math.floor(data.length / 2) }, (_, i) => 0.5 * (data[2 * i]! + data[2 * i + 1]!));
@@ -242,7 +309,7 @@ function realSection(): AccuracySection | null {
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const n = Math.max(20, tracesPerDataset);
-  const sections = [...blockadeSections(n), gateSweepSections(n)];
+  const sections = [...blockadeSections(n), gateSweepSections(n), harderSection(n)];
   const real = realSection();
   if (real) sections.push(real);
   return sections;

@@ -81,11 +81,13 @@ describe('Coulomb-diamond models through the control API', () => {
     expect(both / either).toBeGreaterThanOrEqual(0.85);
   });
 
-  it.each(IDS)('%s: a wrong shape is a 422 naming the expected shape', async (id) => {
+  it.each(IDS)('%s: a map smaller than 32 × 32 (or not 2-D) is a 422 naming the expected shape', async (id) => {
     const size = sizeOf(id);
-    const res = await post(id, [size, size - 1], new Float64Array(size * (size - 1)));
+    const res = await post(id, [size, 16], new Float64Array(size * 16));
     expect(res.status).toBe(422);
-    expect(JSON.stringify(await res.json())).toContain(`(${size}, ${size})`);
+    expect(JSON.stringify(await res.json())).toContain('at least (32, 32)');
+    const flat = await post(id, [size * size], new Float64Array(size * size));
+    expect(flat.status).toBe(422);
   });
 
   it.each(IDS)('%s: pure noise finds nothing (not an error)', async (id) => {

@@ -34,7 +34,12 @@ export interface BlockadeEdges {
 const RISE_SIGMA = 4;
 /** The edge is the conductance maximum within this many rows before / after the first significant point. */
 const EDGE_BACK_ROWS = 3;
-const EDGE_AHEAD_ROWS = 8;
+/** …searched up to this many rows beyond it; a maximum followed by a PEAK_DROP fall (or no new maximum) within PEAK_DROP_ROWS ends the search. */
+const EDGE_SEARCH_ROWS = Number.MAX_SAFE_INTEGER;
+const PEAK_DROP = 0.15;
+const PEAK_DROP_ROWS = 3;
+const ROW_SCALE_QUANTILE = 0.9;
+const ROW_SCALE_FLOOR = 10;
 /** Current read-out: dI/dy as a difference over ±this many rows (a smoothed derivative). */
 const CURRENT_DERIVATIVE_ROWS = 2;
 /** Conductance peaks this many noise std high count as strong edges; a map needs STRUCTURE_FRACTION of columns with two. */
@@ -42,6 +47,8 @@ const STRONG_EDGE_SIGMA = 6;
 const STRUCTURE_FRACTION = 0.35;
 /** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
 const ONE_SIGNED_RATIO = 0.45;
+/** Conductance maps whose row scale (90 % quantile of a row) spans more than this ratio grow with bias: zero bias = the quietest row. */
+const GROWTH_RATIO = 8;
 /** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
 const SPARSE_FRACTION = 0.3;
 const LARGE_FRACTION_OF_TAIL = 0.25;
@@ -54,6 +61,10 @@ const LINE_SIGMA = 5;
 const CURRENT_BAND = 1;
 
 const MAD_TO_SIGMA = 1.4826;
+/** Zero-bias refinement of current maps (refineZeroCrossing). */
+const ZERO_CROSS_ROWS = 4;
+const ZERO_CROSS_SIGMA = 2;
+const ZERO_CROSS_MIN_COLUMNS = 3;
 
 function binomialSmooth(data: Float64Array, rows: number, cols: number): Float64Array {
   const tmp = new Float64Array(rows * cols);
@@ -186,31 +197,87 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
  * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
  * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
  */
-function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number): [number, number] {
+function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, rowScale: Float64Array): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
+    // The edge is the first local maximum of the conductance at or beyond the first significant point (a
+    // thermally or lifetime-broadened step: its tail inside the diamond can rise above the noise several rows before
+    // the edge when the current is large, and on power-law maps dI/dV keeps growing far outside, so neither the
+    // first crossing nor the largest dI/dV nearby is the edge). A maximum counts when the conductance falls after it
+    // by PEAK_DROP of its value (plus noise) within PEAK_DROP_ROWS rows, or stops growing for good.
     let best = -1;
     let bestValue = -Infinity;
-    for (let k = -EDGE_BACK_ROWS; k <= EDGE_AHEAD_ROWS; k++) {
-      const yy = y + step * k;
-      if (yy < 0 || yy >= rows) continue;
+    let peaked = false;
+    const from = y - step * EDGE_BACK_ROWS;
+    for (let yy = from; yy >= 0 && yy < rows && step * (yy - y) <= EDGE_SEARCH_ROWS; yy += step) {
       if (step * (yy - start) < 0) continue;
-      const v = evidence[yy * cols + x]!;
+      const v = evidence[yy * cols + x]! / rowScale[yy]!;
       if (v > bestValue) {
         bestValue = v;
         best = yy;
       }
+      if (step * (yy - y) < 0 || best < 0) continue;
+      if (v < bestValue * (1 - PEAK_DROP) - evidenceNoise / rowScale[yy]! && step * (yy - best) <= PEAK_DROP_ROWS + 1) {
+        peaked = true;
+        break;
+      }
+      if (step * (yy - best) > PEAK_DROP_ROWS) {
+        peaked = true;
+        break;
+      }
     }
+    if (!peaked) {
+      // dI/dV grows all the way (a power-law onset with no step of its own, near the degeneracy points): the edge
+      // is where the current leaves the noise, interpolated between the rows around the crossing.
+      const before = y - step;
+      const a = before >= 0 && before < rows ? level[before * cols + x]! : 0;
+      const b = level[y * cols + x]!;
+      const t = b > a ? Math.max(0, Math.min(1, (threshold - a) / (b - a))) : 1;
+      return [before >= 0 && before < rows ? before + step * t : y, evidence[y * cols + x]!];
+    }
+    const raw = evidence[best * cols + x]!;
     if (best > 0 && best < rows - 1) {
-      const a = evidence[(best - 1) * cols + x]!;
-      const c = evidence[(best + 1) * cols + x]!;
+      const a = evidence[(best - 1) * cols + x]! / rowScale[best - 1]!;
+      const c = evidence[(best + 1) * cols + x]! / rowScale[best + 1]!;
       const den = a - 2 * bestValue + c;
       const shift = den < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
-      return [best + shift, bestValue];
+      return [best + shift, raw];
     }
-    return [best, bestValue];
+    return [best, raw];
   }
   return [NaN, 0];
+}
+
+/**
+ * Current read-out: the zero-bias row refined to where I − offset changes sign. I(V_b) is odd about zero bias in
+ * every column that carries current there (degeneracy points, and inside the diamonds cotunnelling or broadened
+ * levels), while the row-sum minimum drifts with the tunnel-rate asymmetry. Per column the steepest sign change
+ * within ±ZERO_CROSS_ROWS of the first estimate, sub-pixel; the median weighted by the steepness; kept when at
+ * least ZERO_CROSS_MIN_COLUMNS columns change sign by more than ZERO_CROSS_SIGMA noise std.
+ */
+function refineZeroCrossing(smooth: Float64Array, rows: number, cols: number, estimate: number, offset: number, noise: number): number {
+  const y0 = Math.round(estimate);
+  const found: { y: number; w: number }[] = [];
+  for (let x = 0; x < cols; x++) {
+    let best: { y: number; w: number } | null = null;
+    for (let y = Math.max(0, y0 - ZERO_CROSS_ROWS); y + 1 <= Math.min(rows - 1, y0 + ZERO_CROSS_ROWS); y++) {
+      const a = smooth[y * cols + x]! - offset;
+      const b = smooth[(y + 1) * cols + x]! - offset;
+      if (a === 0 || Math.sign(a) === Math.sign(b)) continue;
+      const w = Math.abs(b - a);
+      if (!best || w > best.w) best = { y: y + a / (a - b), w };
+    }
+    if (best && best.w > ZERO_CROSS_SIGMA * noise) found.push(best);
+  }
+  if (found.length < ZERO_CROSS_MIN_COLUMNS) return estimate;
+  found.sort((p, q) => p.y - q.y);
+  const total = found.reduce((s, p) => s + p.w, 0);
+  let acc = 0;
+  for (const p of found) {
+    acc += p.w;
+    if (acc >= total / 2) return p.y;
+  }
+  return estimate;
 }
 
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
@@ -225,7 +292,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const lo = middle - quantile(sorted, 0.005);
   let large = 0;
   for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
-  const readout: DiamondReadoutGuess = Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n ? 'conductance' : 'current';
+  const readout: DiamondReadoutGuess = (Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current';
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
@@ -235,6 +302,22 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     for (let i = 0; i < n; i++) evidence[i] = sign * (smooth[i]! - offset);
     // The lines of both slopes cross on the zero-bias row: the map is point-symmetric about its degeneracy points.
     zeroBiasRow = fewestLinesRow(evidence, rows, cols);
+    // Power-law maps: the conductance grows by orders of magnitude away from zero bias, so a row crosses "few lines"
+    // only relative to a noise that the signal inflates; there the quietest row (smallest 90 % quantile, smoothed) is zero bias.
+    const scale = new Float64Array(rows);
+    const values = new Float64Array(cols);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) values[x] = Math.abs(evidence[y * cols + x]!);
+      values.sort();
+      scale[y] = quantile(values, 0.9);
+    }
+    const profile = smoothProfile(scale, 2);
+    const sortedScale = Float64Array.from(profile).sort();
+    if (quantile(sortedScale, 0.95) > GROWTH_RATIO * Math.max(quantile(sortedScale, 0.05), Number.MIN_VALUE)) {
+      const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
+      const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
+      zeroBiasRow = lo + subPixelArgMin(profile.subarray(lo, hi + 1));
+    }
     level.set(evidence);
   } else {
     // |I − median| summed over a row grows with |bias| away from the zero-bias row, where the whole row is blockaded
@@ -254,6 +337,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     let k = 0;
     for (let y = Math.max(0, y0 - 1); y <= Math.min(rows - 1, y0 + 1); y++) for (let x = 0; x < cols; x++) near[k++] = smooth[y * cols + x]!;
     offset = median(near.subarray(0, k));
+    zeroBiasRow = refineZeroCrossing(smooth, rows, cols, zeroBiasRow, offset, rawNoise);
     // dI/dy has one sign on every edge (dI/dV_b ≥ 0): the sign of the bias axis.
     let sum = 0;
     for (let y = 1; y + 1 < rows; y++) for (let x = 0; x < cols; x++) sum += smooth[(y + 1) * cols + x]! - smooth[(y - 1) * cols + x]!;
@@ -277,19 +361,39 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const centre = median(bandValues);
   for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);
   const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (hi + lo), Number.MIN_VALUE);
-  // Noise of the evidence map: MAD over the whole map (mostly flat: blockade or plateaus).
-  const evidenceAbs = Float64Array.from(evidence, Math.abs);
-  const evidenceNoise = Math.max(median(evidenceAbs) * MAD_TO_SIGMA, Number.MIN_VALUE);
+  // Noise of the evidence map: MAD on the same zero-bias rows (blockade almost everywhere there; over the whole map
+  // the MAD would measure the signal of maps whose current keeps rising with bias).
+  k = 0;
+  for (let y = Math.max(0, y0 - 2); y <= Math.min(rows - 1, y0 + 2); y++) for (let x = 0; x < cols; x++) band[k++] = evidence[y * cols + x]!;
+  const evidenceBand = band.subarray(0, k);
+  const evidenceCentre = median(evidenceBand);
+  for (let i = 0; i < k; i++) evidenceBand[i] = Math.abs(evidenceBand[i]! - evidenceCentre);
+  const evidenceNoise = Math.max(median(evidenceBand) * MAD_TO_SIGMA, Number.MIN_VALUE);
 
   const upper = new Float64Array(cols);
   const lower = new Float64Array(cols);
   const upperStrength = new Float64Array(cols);
   const lowerStrength = new Float64Array(cols);
   const threshold = RISE_SIGMA * levelNoise;
+  // Growth of the signal with bias (power-law maps: energy-dependent tunnel rates make the current 10³–10⁵ × the
+  // first step at the far rows): the edge search compares dI/dV within a row's own scale, the ROW_SCALE_QUANTILE
+  // of |level| over the row (floored at ROW_SCALE_FLOOR noise std, max-filtered over ±2 rows). On orthodox maps the
+  // scale is nearly constant and nothing changes.
+  const rowScale = new Float64Array(rows);
+  {
+    const values = new Float64Array(cols);
+    for (let y = 0; y < rows; y++) {
+      for (let x = 0; x < cols; x++) values[x] = level[y * cols + x]!;
+      values.sort();
+      rowScale[y] = Math.max(quantile(values, ROW_SCALE_QUANTILE), ROW_SCALE_FLOOR * levelNoise);
+    }
+    const copy = Float64Array.from(rowScale);
+    for (let y = 0; y < rows; y++) for (let d = -2; d <= 2; d++) rowScale[y] = Math.max(rowScale[y]!, copy[Math.max(0, Math.min(rows - 1, y + d))]!);
+  }
   let strongColumns = 0;
   for (let x = 0; x < cols; x++) {
-    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold);
-    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold);
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, rowScale);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, rowScale);
     upper[x] = u;
     lower[x] = d;
     upperStrength[x] = us / evidenceNoise;

@@ -5,11 +5,28 @@ import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 import { detectDiamondsInMask, detectDiamondsV1, detectDiamondsV2 } from './coulomb-diamond-detectors.model.js';
 import { segmentCoulombDiamonds } from './coulomb-diamond-segmenter.model.js';
 import type { DiamondVertices } from './diamond-score.js';
+import { toCaller, toWorkingGrid } from './diamond-grid.js';
 
 const RAW = 128;
 const MASK = 256;
-const RAW_WHAT = `a (${RAW}, ${RAW}) Coulomb-diamond map (axis 0 = bias, axis 1 = gate)`;
-const RAW_SHAPE = `(${RAW}, ${RAW}): current or differential conductance, axis 0 = bias (rows), axis 1 = gate (columns), any units, offset allowed; for conductance maps zero bias within the middle 40 % of the rows`;
+const MIN_SIDE = 32;
+const RAW_WHAT = `a 2-D Coulomb-diamond map of at least (${MIN_SIDE}, ${MIN_SIDE}) (axis 0 = bias, axis 1 = gate)`;
+const RAW_SHAPE =
+  `(${RAW}, ${RAW}) nominal; any (rows, cols) with both ≥ ${MIN_SIDE} (resampled per axis to ${RAW} × ${RAW}, answers in the caller's pixels): ` +
+  'current or differential conductance, either sign, axis 0 = bias (rows), axis 1 = gate (columns), any units, offset allowed; for conductance maps zero bias within the middle 40 % of the rows';
+const MASK_MIN = 32;
+
+/** Validates a raw map and returns it on the working grid with the caller's shape. */
+function working(input: ModelInput): { data: Float64Array; rows: number; cols: number } {
+  requireShape(input, [{ min: MIN_SIDE }, { min: MIN_SIDE }], RAW_WHAT);
+  const [rows, cols] = input.shape as [number, number];
+  return { data: toWorkingGrid(input.data, rows, cols), rows, cols };
+}
+
+/** Working-grid vertices → the caller's pixels. */
+function toCallerDiamond(d: DiamondVertices, rows: number, cols: number): DiamondVertices {
+  return d.map(([x, y]) => [toCaller(x, cols), toCaller(y, rows)]) as DiamondVertices;
+}
 const VERTICES =
   'diamond_vertices: per diamond [[left], [top], [right], [bottom]] as [x, y] pixels (x = column, y = row; left/right = the zero-bias vertices, top/bottom = smallest/largest row); ' +
   'only diamonds with all four vertices inside the window are reported';
@@ -53,18 +70,23 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      requireShape(input, [RAW, RAW], RAW_WHAT);
-      const { mask, edges, lattice } = segmentCoulombDiamonds(input.data, RAW, RAW);
-      const segmentation = Array.from({ length: RAW }, (_, y) => Array.from(mask.subarray(y * RAW, (y + 1) * RAW)));
+      const { data, rows, cols } = working(input);
+      const { mask, edges, lattice } = segmentCoulombDiamonds(data, RAW, RAW);
+      // Each caller pixel takes the label of the working pixel its centre falls in.
+      const segmentation = Array.from({ length: rows }, (_, y) => {
+        const wy = Math.min(RAW - 1, Math.floor(((y + 0.5) * RAW) / rows));
+        return Array.from({ length: cols }, (_, x) => mask[wy * RAW + Math.min(RAW - 1, Math.floor(((x + 0.5) * RAW) / cols))]!);
+      });
       const found = mask.some((v) => v > 0);
-      return { segmentation, readout: found ? edges.readout : null, zero_bias_row: found ? round(lattice?.zeroBiasRow ?? edges.zeroBiasRow) : null };
+      return { segmentation, readout: found ? edges.readout : null, zero_bias_row: found ? round(toCaller(lattice?.zeroBiasRow ?? edges.zeroBiasRow, rows)) : null };
     },
     plot: (input, output, options) => {
       const seg = (output['segmentation'] as number[][] | undefined) ?? [];
+      const [rows, cols] = input.shape as [number, number];
       return renderHeatmapSvg({
         title: 'coulomb-diamond-segmenter-v0',
-        rows: RAW,
-        cols: RAW,
+        rows,
+        cols,
         values: input.data,
         labels: seg.flat(),
         legend: `blockade: ${seg.flat().filter((v) => v > 0).length} px`,
@@ -83,14 +105,15 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
         'boundary fitted per diamond by a parallelogram (four lines, two shared slopes: −C_g/C_s and C_g/(C_g + C_d); trimmed least squares), ' +
         `vertices = line intersections. Output: ${VERTICES}.`,
       released: '2024-05-01T00:00:00Z',
-      inputShapeRequirements: `(${MASK}, ${MASK}): a binary blockade mask, axis 0 = bias, axis 1 = gate; values > 0.5 are foreground`,
+      inputShapeRequirements: `(${MASK}, ${MASK}) nominal; any (rows, cols) with both ≥ ${MASK_MIN}: a binary blockade mask, axis 0 = bias, axis 1 = gate; values > 0.5 are foreground`,
       nnInputShapeRequirements: null,
       nnOutputShapeRequirements: null,
       batch: false,
     },
     run: (input) => {
-      requireShape(input, [MASK, MASK], `a (${MASK}, ${MASK}) binary blockade mask (axis 0 = bias, axis 1 = gate)`);
-      return { diamond_vertices: detectDiamondsInMask(input.data, MASK, MASK).diamonds.map(roundDiamond) };
+      requireShape(input, [{ min: MASK_MIN }, { min: MASK_MIN }], `a 2-D binary blockade mask of at least (${MASK_MIN}, ${MASK_MIN}) (axis 0 = bias, axis 1 = gate)`);
+      const [rows, cols] = input.shape as [number, number];
+      return { diamond_vertices: detectDiamondsInMask(input.data, rows, cols).diamonds.map(roundDiamond) };
     },
     plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v0', input, output, options),
   },
@@ -101,7 +124,8 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       name: 'Coulomb diamond detector v1',
       description:
         'Diamond vertices from a raw current or conductance map, no segmentation needed: per-column blockade edges at the first conductance peak on ' +
-        'each side of the zero-bias row, 3-column median, then the v0 parallelogram fit of each diamond separately. Output: ' +
+        'each side of the zero-bias row (within the row\'s own scale, so power-law maps work), 3-column median, then the v0 parallelogram fit of each ' +
+        'diamond separately, left/right vertices pinned to the zero-bias row. Output: ' +
         `${VERTICES}.`,
       released: '2024-09-01T00:00:00Z',
       inputShapeRequirements: RAW_SHAPE,
@@ -110,8 +134,8 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      requireShape(input, [RAW, RAW], RAW_WHAT);
-      return { diamond_vertices: detectDiamondsV1(input.data, RAW, RAW).diamonds.map(roundDiamond) };
+      const { data, rows, cols } = working(input);
+      return { diamond_vertices: detectDiamondsV1(data, RAW, RAW).diamonds.map((d) => roundDiamond(toCallerDiamond(d, rows, cols))) };
     },
     plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v1', input, output, options),
   },
@@ -121,9 +145,9 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       id: 'coulomb-diamond-detector-v2',
       name: 'Coulomb diamond detector v2',
       description:
-        'More accurate than v1: the per-column edges of the whole map are fitted by one constant-interaction lattice (shared zero-bias row and ' +
-        'slopes, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers; missed degeneracy points ' +
-        'added when they lower the residual), so noise averages over all diamonds. Output: ' +
+        'More accurate vertices than v1: the per-column edges of the whole map are fitted by one lattice (shared zero-bias row, per-transition ' +
+        'slopes tied to their neighbours, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers); ' +
+        'v1\'s diamonds are reported with the lattice vertices where the lattice fits their edges, so noise averages over all diamonds. Output: ' +
         `${VERTICES}; charging_energy per diamond = bias half-height in rows (the addition energy in units of e·ΔV_bias per row); ` +
         'lever_arm per diamond = charging_energy / gate width of the diamond, in bias rows per gate column (α_g times the ratio of the gate ' +
         'step to the bias step); zero_bias_row.',
@@ -134,13 +158,14 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      requireShape(input, [RAW, RAW], RAW_WHAT);
-      const result = detectDiamondsV2(input.data, RAW, RAW);
+      const { data, rows, cols } = working(input);
+      const result = detectDiamondsV2(data, RAW, RAW);
+      // Pixel units of the caller's grid: bias rows scale by rows/128, the lever arm (rows per column) by rows/cols.
       return {
-        diamond_vertices: result.diamonds.map(roundDiamond),
-        charging_energy: result.chargingEnergies,
-        lever_arm: result.leverArms,
-        zero_bias_row: result.diamonds.length && result.lattice ? round(result.lattice.zeroBiasRow) : null,
+        diamond_vertices: result.diamonds.map((d) => roundDiamond(toCallerDiamond(d, rows, cols))),
+        charging_energy: result.chargingEnergies.map((e) => Math.round(((e * rows) / RAW) * 1000) / 1000),
+        lever_arm: result.leverArms.map((l) => Math.round(((l * rows) / cols) * 1e4) / 1e4),
+        zero_bias_row: result.diamonds.length && result.lattice ? round(toCaller(result.lattice.zeroBiasRow, rows)) : null,
       };
     },
     plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v2', input, output, options),

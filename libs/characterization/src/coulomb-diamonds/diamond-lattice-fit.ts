@@ -1,21 +1,28 @@
-// Global Coulomb-diamond lattice fit (used by coulomb-diamond-detector-v2). In the constant-interaction model every
-// diamond of one dot shares the zero-bias row and the two edge slopes (they depend only on the capacitances:
-// −C_g/C_s and C_g/(C_g + C_d); Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3), and neighbouring diamonds
-// touch at the degeneracy points x_k. So the blockade edges of the whole map are one model with K + 4 parameters
-// (y0, a, c, x_0 … x_K): in diamond k the upper edge is y0 − min(a(x − x_k), c(x_{k+1} − x)) and the lower edge
-// y0 + min(c(x − x_k), a(x_{k+1} − x)). It is fitted to the per-column sub-pixel edges by damped Gauss–Newton
-// (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k (bias half-height, rows)
-// = a·c·(x_{k+1} − x_k)/(a + c); lever arm (rows per column) = charging energy / gate width = a·c/(a + c).
+// Global Coulomb-diamond lattice fit (used by coulomb-diamond-detector-v2). Every diamond of one dot shares the
+// zero-bias row, and neighbouring diamonds touch at the degeneracy points x_k, where the two edge lines of charge
+// transition k cross zero bias: line A_k (slope −a_k: the upper-right edge of diamond k and lower-left of diamond
+// k − 1) and line C_k (slope +c_k). In the constant-interaction model a_k = a and c_k = c for all k (they depend only
+// on the capacitances, −C_g/C_s and C_g/(C_g + C_d); Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3); on real
+// dots the capacitances drift as the dot empties (heights change 30–50 % along the gate), so each transition has its
+// own pair, tied to its neighbours' by a smoothness penalty (SLOPE_TIE px per unit of slope difference, a ridge in
+// the normal equations). In diamond k the upper edge is y0 − min(a_k(x − x_k), c_{k+1}(x_{k+1} − x)) and the lower
+// edge y0 + min(c_k(x − x_k), a_{k+1}(x_{k+1} − x)). Fitted to the per-column sub-pixel edges by damped Gauss–Newton
+// (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k = the mean bias half-height
+// of its top and bottom vertices (rows); lever arm = charging energy / gate width (rows per column).
 import type { BlockadeEdges } from './blockade-edges.js';
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 
 export interface DiamondLattice {
   zeroBiasRow: number;
-  slopeA: number;
-  slopeC: number;
+  /** Per degeneracy point: slopes (rows per column, > 0) of its A line (falling to the right) and C line (rising). */
+  slopesA: number[];
+  slopesC: number[];
   degeneracy: number[];
 }
+
+/** Smoothness penalty between neighbouring transitions' slopes, px of residual per unit of slope difference. */
+const SLOPE_TIE = 15;
 
 const ITERATIONS = 12;
 /** Interval heights below this fraction of the largest (or 2.5 px) mark a degeneracy point in the initial guess. */
@@ -44,34 +51,40 @@ interface EdgePoint {
   upper: boolean;
 }
 
-/** Model edge and its derivatives for a point; k = the diamond index (between degeneracy k and k + 1). */
+/**
+ * Model edge and its derivatives for a point; k = the diamond index (between degeneracy k and k + 1). Parameter
+ * layout: [y0, a_0 … a_K, c_0 … c_K, x_0 … x_K] (K + 1 = degeneracy points).
+ */
 function evaluate(l: DiamondLattice, p: EdgePoint, k: number, grad: Float64Array): number {
+  const m = l.degeneracy.length;
   const xl = l.degeneracy[k]!;
   const xr = l.degeneracy[k + 1]!;
-  const n = 3 + l.degeneracy.length;
-  grad.fill(0, 0, n);
+  const iA = (j: number): number => 1 + j;
+  const iC = (j: number): number => 1 + m + j;
+  const iX = (j: number): number => 1 + 2 * m + j;
+  grad.fill(0, 0, 1 + 3 * m);
   grad[0] = 1;
   if (p.upper) {
-    const ul = l.slopeA * (p.x - xl);
-    const ur = l.slopeC * (xr - p.x);
+    const ul = l.slopesA[k]! * (p.x - xl);
+    const ur = l.slopesC[k + 1]! * (xr - p.x);
     if (ul <= ur) {
-      grad[1] = -(p.x - xl);
-      grad[3 + k] = l.slopeA;
+      grad[iA(k)] = -(p.x - xl);
+      grad[iX(k)] = l.slopesA[k]!;
       return l.zeroBiasRow - ul;
     }
-    grad[2] = -(xr - p.x);
-    grad[3 + k + 1] = -l.slopeC;
+    grad[iC(k + 1)] = -(xr - p.x);
+    grad[iX(k + 1)] = -l.slopesC[k + 1]!;
     return l.zeroBiasRow - ur;
   }
-  const ll = l.slopeC * (p.x - xl);
-  const lr = l.slopeA * (xr - p.x);
+  const ll = l.slopesC[k]! * (p.x - xl);
+  const lr = l.slopesA[k + 1]! * (xr - p.x);
   if (ll <= lr) {
-    grad[2] = p.x - xl;
-    grad[3 + k] = -l.slopeC;
+    grad[iC(k)] = p.x - xl;
+    grad[iX(k)] = -l.slopesC[k]!;
     return l.zeroBiasRow + ll;
   }
-  grad[1] = xr - p.x;
-  grad[3 + k + 1] = l.slopeA;
+  grad[iA(k + 1)] = xr - p.x;
+  grad[iX(k + 1)] = l.slopesA[k + 1]!;
   return l.zeroBiasRow + lr;
 }
 
@@ -114,8 +127,9 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     if (!Number.isNaN(upper[x]!)) points.push({ x, y: upper[x]!, upper: true });
     if (!Number.isNaN(lower[x]!)) points.push({ x, y: lower[x]!, upper: false });
   }
-  let lattice: DiamondLattice = { ...init, degeneracy: [...init.degeneracy] };
-  const n = 3 + lattice.degeneracy.length;
+  let lattice: DiamondLattice = { ...init, degeneracy: [...init.degeneracy], slopesA: [...init.slopesA], slopesC: [...init.slopesC] };
+  const m = lattice.degeneracy.length;
+  const n = 1 + 3 * m;
   const grad = new Float64Array(n);
   const use = new Uint8Array(points.length).fill(1);
   let medianResidual = Infinity;
@@ -136,14 +150,30 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
         for (let v = 0; v < n; v++) jtj[u * n + v]! += grad[u]! * grad[v]!;
       }
     });
+    // Smoothness ties between neighbouring transitions' slopes (pseudo-residuals SLOPE_TIE·(s_j − s_{j+1})).
+    for (const base of [1, 1 + m]) {
+      const values = base === 1 ? lattice.slopesA : lattice.slopesC;
+      for (let j = 0; j + 1 < m; j++) {
+        const u = base + j;
+        const v = u + 1;
+        const w = SLOPE_TIE * SLOPE_TIE;
+        const r = -(values[j]! - values[j + 1]!);
+        jtj[u * n + u]! += w;
+        jtj[v * n + v]! += w;
+        jtj[u * n + v]! -= w;
+        jtj[v * n + u]! -= w;
+        jtr[u]! += w * r;
+        jtr[v]! -= w * r;
+      }
+    }
     for (let u = 0; u < n; u++) jtj[u * n + u]! += DAMPING * (1 + jtj[u * n + u]!);
     const step = solveDense(jtj, jtr, n);
     if (!step) break;
     const next: DiamondLattice = {
       zeroBiasRow: lattice.zeroBiasRow + step[0]!,
-      slopeA: Math.max(0.05, lattice.slopeA + step[1]!),
-      slopeC: Math.max(0.05, lattice.slopeC + step[2]!),
-      degeneracy: lattice.degeneracy.map((x, k) => x + step[3 + k]!),
+      slopesA: lattice.slopesA.map((a, j) => Math.max(0.05, a + step[1 + j]!)),
+      slopesC: lattice.slopesC.map((c, j) => Math.max(0.05, c + step[1 + m + j]!)),
+      degeneracy: lattice.degeneracy.map((x, k) => x + step[1 + 2 * m + k]!),
     };
     // Degeneracy points stay ordered.
     for (let k = 1; k < next.degeneracy.length; k++) next.degeneracy[k] = Math.max(next.degeneracy[k]!, next.degeneracy[k - 1]! + 1);
@@ -170,8 +200,8 @@ export function latticeEdges(l: DiamondLattice, cols: number): { upper: Float64A
       upper[x] = lower[x] = l.zeroBiasRow;
       continue;
     }
-    upper[x] = l.zeroBiasRow - Math.min(l.slopeA * (x - xl), l.slopeC * (xr - x));
-    lower[x] = l.zeroBiasRow + Math.min(l.slopeC * (x - xl), l.slopeA * (xr - x));
+    upper[x] = l.zeroBiasRow - Math.min(l.slopesA[k]! * (x - xl), l.slopesC[k + 1]! * (xr - x));
+    lower[x] = l.zeroBiasRow + Math.min(l.slopesC[k]! * (x - xl), l.slopesA[k + 1]! * (xr - x));
   }
   return { upper, lower };
 }
@@ -252,7 +282,8 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   if (degeneracy.length === 0) degeneracy.push(cols / 2);
   while (degeneracy[0]! > -0.5) degeneracy.unshift(degeneracy[0]! - spacing);
   while (degeneracy[degeneracy.length - 1]! < cols - 0.5) degeneracy.push(degeneracy[degeneracy.length - 1]! + spacing);
-  let fit = fitDiamondLattice(upper, lower, { zeroBiasRow: edges.zeroBiasRow, slopeA, slopeC, degeneracy });
+  const shared = (d: number[], a: number, c: number): DiamondLattice => ({ zeroBiasRow: edges.zeroBiasRow, slopesA: d.map(() => a), slopesC: d.map(() => c), degeneracy: d });
+  let fit = fitDiamondLattice(upper, lower, shared(degeneracy, slopeA, slopeC));
   // Spurious degeneracy points (noise closing the interval in a column or two): drop one when the fit without it
   // costs at most MERGE_TOLERANCE more.
   for (let round = 0; round < MAX_SPLITS; round++) {
@@ -260,8 +291,8 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
     for (let k = 1; k + 1 < fit.degeneracy.length; k++) {
       const x = fit.degeneracy[k]!;
       if (x < 0 || x > cols - 1) continue;
-      const merged = fit.degeneracy.filter((_, j) => j !== k);
-      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopeA: fit.slopeA, slopeC: fit.slopeC, degeneracy: merged });
+      const keep = (_: number, j: number): boolean => j !== k;
+      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopesA: fit.slopesA.filter(keep), slopesC: fit.slopesC.filter(keep), degeneracy: fit.degeneracy.filter(keep) });
       if (trial.cost <= (1 + MERGE_TOLERANCE) * fit.cost && (!best || trial.cost < best.cost)) best = trial;
     }
     if (!best) break;
@@ -285,8 +316,11 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
     });
     let best = fit;
     for (const t of trials) {
-      const split = [...fit.degeneracy, t].sort((a, b) => a - b);
-      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopeA: fit.slopeA, slopeC: fit.slopeC, degeneracy: split });
+      // The new transition starts with the slopes of its left neighbour.
+      const at = fit.degeneracy.findIndex((x) => x > t);
+      const j = at < 0 ? fit.degeneracy.length : at;
+      const insert = (values: number[]): number[] => [...values.slice(0, j), values[Math.max(0, j - 1)]!, ...values.slice(j)];
+      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopesA: insert(fit.slopesA), slopesC: insert(fit.slopesC), degeneracy: insert(fit.degeneracy).map((x, i) => (i === j ? t : x)) });
       if (trial.cost < best.cost) best = trial;
     }
     if (best === fit || best.cost > (1 - SPLIT_GAIN) * fit.cost) break;
@@ -295,18 +329,23 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   return { ...fit, ...latticeEdges(fit, cols) };
 }
 
-export function latticeLeverArm(l: DiamondLattice): number {
-  return (l.slopeA * l.slopeC) / (l.slopeA + l.slopeC);
-}
-
 /** Vertices [left, top, right, bottom] of diamond k of the lattice. */
 export function latticeDiamond(l: DiamondLattice, k: number): DiamondVertices {
   const xl = l.degeneracy[k]!;
   const xr = l.degeneracy[k + 1]!;
-  const { slopeA: a, slopeC: c, zeroBiasRow: y0 } = l;
-  const xTop = (a * xl + c * xr) / (a + c);
-  const xBottom = (c * xl + a * xr) / (a + c);
-  const top: Vertex = [xTop, y0 - a * (xTop - xl)];
-  const bottom: Vertex = [xBottom, y0 + c * (xBottom - xl)];
+  const y0 = l.zeroBiasRow;
+  const aL = l.slopesA[k]!;
+  const cR = l.slopesC[k + 1]!;
+  const cL = l.slopesC[k]!;
+  const aR = l.slopesA[k + 1]!;
+  const xTop = (aL * xl + cR * xr) / (aL + cR);
+  const xBottom = (cL * xl + aR * xr) / (cL + aR);
+  const top: Vertex = [xTop, y0 - aL * (xTop - xl)];
+  const bottom: Vertex = [xBottom, y0 + cL * (xBottom - xl)];
   return [[xl, y0], top, [xr, y0], bottom];
+}
+
+/** Charging energy (mean bias half-height of the top and bottom vertices, rows) of a diamond's vertices. */
+export function diamondChargingEnergy(d: DiamondVertices): number {
+  return (Math.abs(d[1][1] - d[0][1]) + Math.abs(d[3][1] - d[0][1])) / 2;
 }

@@ -5,12 +5,14 @@
 //   stands ≥ 3.5 σ above its surroundings. Any length ≥ 32.
 // - v1: rule on the cosh⁻² matched-filter detector (peak-detector v2: per-scale noise, both-sides fall check, so
 //   1/f wander, telegraph jumps and steps do not make peaks): ≥ 2 peaks, the second ≥ 1.5 σ above its local
-//   background, confirmed by the prominence detector (second peak ≥ 2.5 σ): both detectors must agree. (100,).
+//   background, confirmed by the prominence detector (second peak ≥ 2.5 σ): both detectors must agree. (100,)
+//   nominal, any length ≥ 32 (the whole trace).
 // - v2: logistic regression (Newton/IRLS, trained by `npm run train:coulomb-blockade-classifier-v2` on tuning
 //   seeds) on v1's decision, the matched-filter peak statistics and the trace shape: adds a calibrated `score` (probability of
 //   blockade). Long traces: the whole trace and windows of 128 (stride 64) are scored; the maximum counts, with
 //   the window indices reported in the caller's coordinates. Any length ≥ 32.
-// - v3: v2's features plus the prominence detector's full peak statistics: the most robust, calibrated `score`. (128,).
+// - v3: v2's features plus the prominence detector's full peak statistics: the most robust, calibrated `score`.
+//   (128,) nominal; any length ≥ 32 with v2's windows.
 import { detectCoulombPeaksV0 } from '../models/coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV2 } from '../models/coulomb-peak-detector-v2.model.js';
 import { blockadeFeaturesV2, blockadeFeaturesV3, noiseSigma, peakStatistics, v1Rule } from './blockade-features.js';
@@ -61,8 +63,16 @@ export function classifyCoulombBlockadeV2(trace: Float64Array): Record<string, u
 }
 
 export function classifyCoulombBlockadeV3(trace: Float64Array): Record<string, unknown> {
-  const score = logisticScore(BLOCKADE_V3_MODEL, blockadeFeaturesV3(trace));
-  return { classification: score >= SCORE_THRESHOLD, score, peak_indices: detectCoulombPeaksV2(trace).peakIndices };
+  let score = logisticScore(BLOCKADE_V3_MODEL, blockadeFeaturesV3(trace));
+  let window: [number, number] = [0, trace.length - 1];
+  for (const start of windowStarts(trace.length)) {
+    const s = logisticScore(BLOCKADE_V3_MODEL, blockadeFeaturesV3(trace.subarray(start, start + V2_WINDOW)));
+    if (s > score) {
+      score = s;
+      window = [start, start + V2_WINDOW - 1];
+    }
+  }
+  return { classification: score >= SCORE_THRESHOLD, score, window, peak_indices: detectCoulombPeaksV2(trace).peakIndices };
 }
 
 /** Score of the v2/v3 models directly (for the benchmark's reliability table). */

@@ -57,7 +57,10 @@ describe('Coulomb-blockade classifiers', () => {
     const [first, last] = out['window'] as [number, number];
     expect(last - first).toBeLessThanOrEqual(599);
     expect(first).toBeGreaterThanOrEqual(0);
-    expect(() => runModel('coulomb-blockade-classifier-v3', { shape: [100], data: new Float64Array(100) })).toThrow(/length 128/);
+    const v3 = runModel('coulomb-blockade-classifier-v3', { shape: [600], data: long });
+    expect(v3['classification']).toBe(true);
+    expect(() => runModel('coulomb-blockade-classifier-v3', { shape: [31], data: new Float64Array(31) })).toThrow(/length ≥ 32/);
+    expect(() => runModel('coulomb-blockade-classifier-v1', { shape: [31], data: new Float64Array(31) })).toThrow(/length ≥ 32/);
     expect(() => runModel('coulomb-blockade-classifier-v0', { shape: [31], data: new Float64Array(31) })).toThrow(/length ≥ 32/);
   });
 });

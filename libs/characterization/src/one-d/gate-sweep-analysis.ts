@@ -51,13 +51,15 @@ export function runningMedian(trace: Float64Array, halfWidth: number): Float64Ar
   return out;
 }
 
-export function analyseGateSweep(trace: Float64Array, symmetric: boolean): GateSweepAnalysis {
+export function analyseGateSweep(trace: Float64Array, symmetric: boolean, plateauSlopes = false): GateSweepAnalysis {
   const n = trace.length;
-  const fit = fitTanhStep(trace, symmetric);
+  const fit = fitTanhStep(trace, symmetric, plateauSlopes);
   const swing = 2 * Math.abs(fit.amplitude);
   const tiny = 1e-300;
-  const levelLeft = fit.offset - fit.amplitude + (fit.slope * (fit.centre - n / 2)) / n;
-  const levelRight = fit.offset + fit.amplitude + (fit.slope * (fit.centre - n / 2)) / n;
+  // Plateau levels extrapolated to the step's centre (each plateau with its own slope k ∓ m).
+  const vc = (fit.centre - n / 2) / n;
+  const levelLeft = fit.offset - fit.amplitude + (fit.slope - fit.plateauSlope) * vc;
+  const levelRight = fit.offset + fit.amplitude + (fit.slope + fit.plateauSlope) * vc;
   const closing = Math.abs(levelRight) < Math.abs(levelLeft);
   const sign = Math.sign(fit.amplitude) || 1;
   // tanh u at both ends, oriented so +1 means "on the plateau".
@@ -92,3 +94,26 @@ export function analyseGateSweep(trace: Float64Array, symmetric: boolean): GateS
     nrmse: fit.rmse / norm,
   };
 }
+
+/**
+ * Traces longer than MAX_FIT_LENGTH (FastDAC sweeps of 5 000–10 000 points) are fitted on block means of `factor`
+ * samples (white noise averages down by √factor; a transition narrower than a block is rare at these lengths);
+ * reduced position r maps back to the caller's sample (r + ½)·factor − ½.
+ */
+export const MAX_FIT_LENGTH = 1024;
+
+export function reduceTrace(trace: Float64Array): { data: Float64Array; factor: number } {
+  const factor = Math.ceil(trace.length / MAX_FIT_LENGTH);
+  if (factor <= 1) return { data: trace, factor: 1 };
+  const m = Math.ceil(trace.length / factor);
+  const data = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    let s = 0;
+    const end = Math.min(trace.length, (k + 1) * factor);
+    for (let i = k * factor; i < end; i++) s += trace[i]!;
+    data[k] = s / (end - k * factor);
+  }
+  return { data, factor };
+}
+
+export const toCallerSample = (r: number, factor: number): number => (factor === 1 ? r : (r + 0.5) * factor - 0.5);

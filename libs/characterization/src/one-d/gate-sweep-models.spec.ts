@@ -44,8 +44,43 @@ describe('pinch-off models', () => {
     }
   });
 
-  it('is rejected at the runner for a wrong length', () => {
-    expect(() => runModel('pinch-off-classifier-v0', { shape: [99], data: new Float64Array(99) })).toThrow(/length 100; got shape \[99\]/);
+  it('is rejected at the runner below 32 samples', () => {
+    expect(() => runModel('pinch-off-classifier-v0', { shape: [31], data: new Float64Array(31) })).toThrow(/length ≥ 32; got shape \[31\]/);
+  });
+
+  it('on the harder simulator (sloping conducting level, second shoulder) and any length 32–5000: accuracy ≥ 0.95, indices within 2 % of the length', () => {
+    let correct = 0;
+    let error = 0;
+    let count = 0;
+    const lengths = [32, 77, 100, 400, 2500, 5000];
+    SEEDS.forEach((seed, k) => {
+      const length = lengths[k % lengths.length]!;
+      const t = generatePinchOffTrace(seed, { realistic: true, length });
+      if ((runModel('pinch-off-classifier-v0', { shape: [length], data: t.trace })['classification'] as boolean) === t.isPinchOff) correct++;
+      if (!t.isPinchOff) return;
+      const out = runModel('pinch-off-parameter-extractor-v0', { shape: [length], data: t.trace });
+      for (const [key, truth] of [['cut_off_index', t.cutOff], ['transition_index', t.transition], ['saturation_index', t.saturation]] as const) {
+        const found = out[key];
+        error += typeof found === 'number' ? Math.abs(found - truth!) / length : 1;
+        count++;
+      }
+    });
+    expect(correct / SEEDS.length).toBeGreaterThanOrEqual(0.95);
+    expect(error / count).toBeLessThanOrEqual(0.02);
+  });
+
+  it('a sloping conducting level (the real-data failure) no longer narrows the tanh: saturation within 2 samples', () => {
+    // Open level rising 2.5× away from the transition, as in TimChild dat719 (12 → 41 nA); the old common-slope fit
+    // put the saturation point 3 samples off on average here.
+    let error = 0;
+    let count = 0;
+    for (const seed of SEEDS.slice(0, 40)) {
+      const t = generatePinchOffTrace(seed, { kind: 'pinch-off', realistic: true, snrRange: [30, 300] });
+      const out = extractPinchOffParameters(t.trace);
+      error += Math.abs((out['saturation_index'] as number) - t.saturation!);
+      count++;
+    }
+    expect(error / count).toBeLessThanOrEqual(1);
   });
 });
 
@@ -72,6 +107,20 @@ describe('turn-on models', () => {
       }
     }
     expect(error / count).toBeLessThanOrEqual(2);
+  });
+
+  it('non-tanh onsets (EKV, power law, series-resistance saturation) at any length: threshold within 2 % of the length', () => {
+    let error = 0;
+    let count = 0;
+    const lengths = [32, 100, 300, 1500, 4000];
+    SEEDS.slice(0, 50).forEach((seed, k) => {
+      const length = lengths[k % lengths.length]!;
+      const t = generateTurnOnTrace(seed, { kind: 'turn-on', realistic: true, length });
+      const found = runModel('turn-on-parameter-extractor-v0', { shape: [length], data: t.trace })['threshold_index'];
+      error += typeof found === 'number' ? Math.abs(found - t.thresholdIndex!) / length : 1;
+      count++;
+    });
+    expect(error / count).toBeLessThanOrEqual(0.02);
   });
 
   it('answers constant input with nothing found', () => {

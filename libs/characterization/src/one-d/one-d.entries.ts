@@ -49,9 +49,9 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'Same task, more robust: peaks from the cosh⁻² matched filter (per-scale noise, both-sides fall check: 1/f wander, telegraph ' +
         `jumps and steps make no peaks); blockade when ≥ 2 peaks stand clear of their local background and the prominence detector confirms the second. ${BLOCKADE_OUTPUT}, second_peak_sigma.`,
       '2024-02-01T00:00:00Z',
-      '(100,): a 1-D trace of exactly 100 samples',
+      '(100,) nominal; any 1-D length ≥ 32 (the whole trace is judged)',
     ),
-    lengths: { nominal: 100, anyLength: false, min: 100 },
+    lengths: { nominal: 100, anyLength: true, min: 32 },
     plot: plotWith('coulomb-blockade-classifier-v1', (o) => `blockade: ${verdict(o)}`, peaksOf),
     run: classifyCoulombBlockadeV1,
   },
@@ -74,11 +74,11 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'coulomb-blockade-classifier-v3',
       'Coulomb blockade classifier v3',
       'Best version: v2 plus the full statistics of the second (prominence) peak detector, calibrated score ∈ [0, 1], ' +
-        `classification = score ≥ 0.5. ${BLOCKADE_OUTPUT}, score.`,
+        `classification = score ≥ 0.5; traces longer than 128 are also scored in windows of 128 (stride 64), the best window counts. ${BLOCKADE_OUTPUT}, score, window.`,
       '2025-06-01T00:00:00Z',
-      '(128,): a 1-D trace of exactly 128 samples',
+      '(128,) nominal; any 1-D length ≥ 32',
     ),
-    lengths: { nominal: 128, anyLength: false, min: 128 },
+    lengths: { nominal: 128, anyLength: true, min: 32 },
     plot: plotWith('coulomb-blockade-classifier-v3', (o) => `blockade: ${verdict(o)}`, peaksOf),
     run: classifyCoulombBlockadeV3,
   },
@@ -86,13 +86,13 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
     spec: spec(
       'pinch-off-classifier-v0',
       'Pinch-off classifier v0',
-      'True if the gate sweep is a usable pinch-off: bounded tanh fit I = a(1 + tanh(bV + c)) + leakage slope, gated on swing ≥ 5 σ, ' +
+      'True if the gate sweep is a usable pinch-off: bounded tanh fit I = a(1 + tanh(bV + c)) with a separate slope on each plateau (leakage; a conducting level that keeps rising with gate voltage), gated on swing ≥ 5 σ, ' +
         'closed plateau at zero current, both plateaus inside the sweep, monotonic, R² ≥ 0.8. Either sweep direction and current sign. ' +
         'Output: classification, failed_gates, fit (centre, width, amplitude, offset, slope, r_squared, nrmse, snr, closing).',
       '2024-03-01T00:00:00Z',
-      '(100,): a 1-D trace of exactly 100 samples',
+      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
     ),
-    lengths: { nominal: 100, anyLength: false, min: 100 },
+    lengths: { nominal: 100, anyLength: true, min: 32 },
     plot: plotWith('pinch-off-classifier-v0', (o) => `pinch-off: ${verdict(o)}`, () => []),
     run: classifyPinchOff,
   },
@@ -100,13 +100,13 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
     spec: spec(
       'pinch-off-parameter-extractor-v0',
       'Pinch-off parameter extractor v0',
-      'cut_off_index, transition_index, saturation_index of the fitted tanh I = a(1 + tanh(bV + c)): transition at u = 0, cut-off and ' +
+      'cut_off_index, transition_index, saturation_index of the fitted tanh I = a(1 + tanh(bV + c)) (each plateau with its own slope, so a sloping conducting level does not narrow the step): transition at u = 0, cut-off and ' +
         'saturation at the d²I/dV² extrema (tanh u = ∓1/√3), cut-off on the side nearer zero current. null when no significant step ' +
         'is found or the index falls outside the sweep. Also classification and fit.',
       '2024-03-01T00:00:00Z',
-      '(100,): a 1-D trace of exactly 100 samples',
+      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
     ),
-    lengths: { nominal: 100, anyLength: false, min: 100 },
+    lengths: { nominal: 100, anyLength: true, min: 32 },
     plot: plotWith('pinch-off-parameter-extractor-v0', (o) => `cut-off ${o['cut_off_index']}, transition ${o['transition_index']}, saturation ${o['saturation_index']}`, (o) => [o['cut_off_index'], o['transition_index'], o['saturation_index']]),
     run: extractPinchOffParameters,
   },
@@ -118,9 +118,9 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
         'asymmetric tanh fit (sharp onset, slow saturation) + leakage slope, gated on swing ≥ 5 σ, floor at zero current and visible, ' +
         'steepest point inside the sweep, monotonic, R² ≥ 0.8. Either sweep direction. Output: classification, sweep_direction, failed_gates, fit.',
       '2024-03-01T00:00:00Z',
-      '(100,): a 1-D trace of exactly 100 samples',
+      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
     ),
-    lengths: { nominal: 100, anyLength: false, min: 100 },
+    lengths: { nominal: 100, anyLength: true, min: 32 },
     plot: plotWith('turn-on-classifier-v0', (o) => `turns on: ${verdict(o)}`, () => []),
     run: classifyTurnOn,
   },
@@ -131,9 +131,9 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'threshold_index: first index, from the floor side, where the fitted turn-on curve (asymmetric tanh, leakage slope removed) ' +
         'exceeds floor + 5 % of its swing; null when no significant step with its floor at zero current is found. Also classification, sweep_direction, fit.',
       '2024-03-01T00:00:00Z',
-      '(100,): a 1-D trace of exactly 100 samples',
+      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
     ),
-    lengths: { nominal: 100, anyLength: false, min: 100 },
+    lengths: { nominal: 100, anyLength: true, min: 32 },
     plot: plotWith('turn-on-parameter-extractor-v0', (o) => `threshold ${o['threshold_index']}`, (o) => [o['threshold_index']]),
     run: extractTurnOnThreshold,
   },

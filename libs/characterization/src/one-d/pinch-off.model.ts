@@ -6,7 +6,7 @@
 // Gates (tuned on TUNING_SEEDS, see docs/models/one-d.md): swing ≥ 5 σ; closed plateau within 15 % of the swing
 // of zero current; both ends of the window on their plateaus (|tanh u| ≥ 0.8); monotonic (median-filtered trace
 // never moves against the step by more than 40 % of the swing, never strays more than 20 % from the fit); R² ≥ 0.8.
-import { analyseGateSweep, type GateSweepAnalysis } from './gate-sweep-analysis.js';
+import { analyseGateSweep, reduceTrace, toCallerSample, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 
 export const PINCH_OFF_NOMINAL_LENGTH = 100;
 export const PINCH_OFF_MIN_SNR = 5;
@@ -27,10 +27,13 @@ export interface PinchOffFit {
   analysis: GateSweepAnalysis;
   /** Names of the gates that failed (empty when classification is true). */
   failedGates: string[];
+  /** Caller samples per fitted sample (> 1 for traces longer than MAX_FIT_LENGTH). */
+  factor: number;
 }
 
-export function fitPinchOff(trace: Float64Array): PinchOffFit {
-  const analysis = analyseGateSweep(trace, true);
+export function fitPinchOff(input: Float64Array): PinchOffFit {
+  const { data: trace, factor } = reduceTrace(input);
+  const analysis = analyseGateSweep(trace, true, true);
   const { fit } = analysis;
   const s = analysis.closing ? 1 : -1;
   const failedGates: string[] = [];
@@ -43,11 +46,12 @@ export function fitPinchOff(trace: Float64Array): PinchOffFit {
   if (!(fit.rSquared >= PINCH_OFF_MIN_R_SQUARED)) failedGates.push('R²');
   return {
     classification: failedGates.length === 0,
-    transition: fit.centre,
-    cutOff: fit.centre + s * KNEE_U * fit.widthLeft,
-    saturation: fit.centre - s * KNEE_U * fit.widthLeft,
+    transition: toCallerSample(fit.centre, factor),
+    cutOff: toCallerSample(fit.centre + s * KNEE_U * fit.widthLeft, factor),
+    saturation: toCallerSample(fit.centre - s * KNEE_U * fit.widthLeft, factor),
     analysis,
     failedGates,
+    factor,
   };
 }
 
@@ -55,10 +59,11 @@ function fitSummary(p: PinchOffFit): Record<string, unknown> {
   const a = p.analysis;
   return {
     centre: p.transition,
-    width: a.fit.widthLeft,
+    width: a.fit.widthLeft * p.factor,
     amplitude: a.fit.amplitude,
     offset: a.fit.offset,
     slope: a.fit.slope,
+    plateau_slope: a.fit.plateauSlope,
     r_squared: a.fit.rSquared,
     nrmse: a.nrmse,
     snr: Number.isFinite(a.snr) ? a.snr : null,

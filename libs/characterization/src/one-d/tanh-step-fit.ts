@@ -1,5 +1,10 @@
-// Bounded least-squares fit of a tanh step with a linear leakage term to a gate sweep:
-//   I(i) = c + A·tanh(u) + k·(i − n/2)/n,  u = (i − x₀)/w_left for i < x₀ and (i − x₀)/w_right for i ≥ x₀
+// Bounded least-squares fit of a tanh step with sloped plateaus to a gate sweep:
+//   I(i) = c + A·tanh(u) + (k + m·tanh u)·v,  v = (i − n/2)/n,
+//   u = (i − x₀)/w_left for i < x₀ and (i − x₀)/w_right for i ≥ x₀
+// Each plateau has its own slope (k ∓ m on the u < 0 / u > 0 side): a leakage slope on the closed side, and on the
+// conducting side the channel conductance that keeps changing with gate voltage (a slowly sloping open level).
+// With one common slope, a sloping open level is absorbed by the slope term and the tanh narrows; with a separate
+// plateau slope the tanh describes only the step.
 // (w_left = w_right for the symmetric pinch-off model I = a(1 + tanh(bV + c)), Darulová et al., Phys. Rev. Appl. 13,
 // 054005 (2020); the asymmetric form describes turn-on curves: sharp onset, slow saturation).
 // Variable projection (Golub & Pereyra, SIAM J. Numer. Anal. 10, 413 (1973)): for fixed (x₀, w) the model is
@@ -20,10 +25,11 @@ export interface TanhStepFit {
   centre: number;
   widthLeft: number;
   widthRight: number;
-  /** c, A, k of the model above (trace units). */
+  /** c, A, k, m of the model above (trace units). */
   offset: number;
   amplitude: number;
   slope: number;
+  plateauSlope: number;
   /** Fitted curve at every sample. */
   curve: Float64Array;
   /** Robust white-noise σ of the trace (first differences). */
@@ -33,43 +39,67 @@ export interface TanhStepFit {
   rSquared: number;
 }
 
-/** Weighted linear least squares for (c, A, k) given the tanh basis t; returns [c, A, k, wrss]. */
-function solveLinear(trace: Float64Array, t: Float64Array, weights: Float64Array | null, out: Float64Array): void {
+const BASES = 4;
+
+/** Weighted linear least squares for (c, A, k, m) given the tanh basis t; out = [c, A, k, m]. */
+function solveLinear(trace: Float64Array, t: Float64Array, weights: Float64Array | null, out: Float64Array, bases: number): void {
   const n = trace.length;
-  // Normal equations of the 3 × 3 system with basis (1, t, s), s = (i − n/2)/n.
-  let s11 = 0, s1t = 0, s1s = 0, stt = 0, sts = 0, sss = 0, b1 = 0, bt = 0, bs = 0;
+  const ata = new Float64Array(BASES * BASES);
+  const atb = new Float64Array(BASES);
+  const f = new Float64Array(BASES);
   for (let i = 0; i < n; i++) {
     const w = weights ? weights[i]! : 1;
-    const ti = t[i]!;
-    const si = (i - n / 2) / n;
+    const v = (i - n / 2) / n;
+    f[0] = 1;
+    f[1] = t[i]!;
+    f[2] = v;
+    f[3] = v * t[i]!;
     const y = trace[i]!;
-    s11 += w;
-    s1t += w * ti;
-    s1s += w * si;
-    stt += w * ti * ti;
-    sts += w * ti * si;
-    sss += w * si * si;
-    b1 += w * y;
-    bt += w * ti * y;
-    bs += w * si * y;
+    for (let a = 0; a < bases; a++) {
+      atb[a]! += w * f[a]! * y;
+      for (let b = a; b < bases; b++) ata[a * BASES + b]! += w * f[a]! * f[b]!;
+    }
   }
-  // Cramer's rule on the symmetric 3 × 3 system (tiny ridge keeps it regular for a flat basis).
-  stt += 1e-12 * s11;
-  sss += 1e-12 * s11;
-  const det = s11 * (stt * sss - sts * sts) - s1t * (s1t * sss - sts * s1s) + s1s * (s1t * sts - stt * s1s);
-  if (!(Math.abs(det) > 0)) {
-    out[0] = b1 / Math.max(s11, 1e-300);
-    out[1] = 0;
-    out[2] = 0;
-    return;
-  }
-  const c = (b1 * (stt * sss - sts * sts) - s1t * (bt * sss - sts * bs) + s1s * (bt * sts - stt * bs)) / det;
-  const a = (s11 * (bt * sss - bs * sts) - b1 * (s1t * sss - sts * s1s) + s1s * (s1t * bs - bt * s1s)) / det;
-  const k = (s11 * (stt * bs - sts * bt) - s1t * (s1t * bs - bt * s1s) + b1 * (s1t * sts - stt * s1s)) / det;
-  out[0] = c;
-  out[1] = a;
-  out[2] = k;
+  solveNormal(ata, atb, out, bases);
 }
+
+/** Solves the symmetric normal equations (upper triangle given) with a tiny ridge; Gaussian elimination. */
+function solveNormal(ata: Float64Array, atb: Float64Array, out: Float64Array, size: number): void {
+  const m = new Float64Array(BASES * BASES);
+  const r = Float64Array.from(atb);
+  const scale = ata[0]! || 1;
+  out.fill(0);
+  for (let a = 0; a < size; a++) for (let b = 0; b < size; b++) m[a * BASES + b] = a <= b ? ata[a * BASES + b]! : ata[b * BASES + a]!;
+  for (let a = 1; a < size; a++) m[a * BASES + a]! += 1e-12 * scale;
+  for (let i = 0; i < size; i++) {
+    let p = i;
+    for (let q = i + 1; q < size; q++) if (Math.abs(m[q * BASES + i]!) > Math.abs(m[p * BASES + i]!)) p = q;
+    if (!(Math.abs(m[p * BASES + i]!) > 0)) {
+      out.fill(0);
+      out[0] = atb[0]! / Math.max(ata[0]!, 1e-300);
+      return;
+    }
+    if (p !== i) {
+      for (let k = 0; k < size; k++) [m[i * BASES + k], m[p * BASES + k]] = [m[p * BASES + k]!, m[i * BASES + k]!];
+      [r[i], r[p]] = [r[p]!, r[i]!];
+    }
+    for (let q = i + 1; q < size; q++) {
+      const g = m[q * BASES + i]! / m[i * BASES + i]!;
+      for (let k = i; k < size; k++) m[q * BASES + k]! -= g * m[i * BASES + k]!;
+      r[q]! -= g * r[i]!;
+    }
+  }
+  for (let i = size - 1; i >= 0; i--) {
+    let v = r[i]!;
+    for (let k = i + 1; k < size; k++) v -= m[i * BASES + k]! * out[k]!;
+    out[i] = v / m[i * BASES + i]!;
+  }
+}
+
+const model = (lin: Float64Array, ti: number, i: number, n: number): number => {
+  const v = (i - n / 2) / n;
+  return lin[0]! + lin[1]! * ti + (lin[2]! + lin[3]! * ti) * v;
+};
 
 function fillBasis(t: Float64Array, centre: number, left: number, right: number): void {
   for (let i = 0; i < t.length; i++) {
@@ -85,6 +115,7 @@ function fillBasis(t: Float64Array, centre: number, left: number, right: number)
  * and the residual sum of squares from the sums (no per-sample loop but the one for Σ t·y).
  */
 function gridSeed(trace: Float64Array, symmetric: boolean): Float64Array {
+  // (The seed uses the common-slope model, c + A·tanh u + k·v, for speed; LM then frees the plateau slope.)
   const n = trace.length;
   const step = Math.max(1, Math.round(n / 50));
   const firstCentre = Math.round(-0.25 * n);
@@ -149,11 +180,12 @@ function gridSeed(trace: Float64Array, symmetric: boolean): Float64Array {
   return start;
 }
 
-/** Fits the step; `symmetric` ties w_left = w_right (the pinch-off model). */
-export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFit {
+/** Fits the step; `symmetric` ties w_left = w_right (the pinch-off model); `plateauSlopes` frees m (else m = 0). */
+export function fitTanhStep(trace: Float64Array, symmetric: boolean, plateauSlopes = false): TanhStepFit {
   const n = trace.length;
+  const bases = plateauSlopes ? BASES : BASES - 1;
   const t = new Float64Array(n);
-  const lin = new Float64Array(3);
+  const lin = new Float64Array(BASES);
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < n; i++) {
@@ -178,9 +210,9 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFi
         constrain: clampParams,
         residuals: (p, out) => {
           fillBasis(t, p[0]!, p[1]!, symmetric ? p[1]! : p[2]!);
-          solveLinear(trace, t, weights, lin);
+          solveLinear(trace, t, weights, lin, bases);
           for (let i = 0; i < n; i++) {
-            const r = lin[0]! + lin[1]! * t[i]! + (lin[2]! * (i - n / 2)) / n - trace[i]!;
+            const r = model(lin, t[i]!, i, n) - trace[i]!;
             out[i] = weights ? Math.sqrt(weights[i]!) * r : r;
           }
         },
@@ -195,10 +227,10 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFi
   // One Huber reweighting pass against outliers (telegraph jumps, spikes).
   const scale = HUBER_SIGMA * (noiseStd > 0 ? noiseStd : 0.02 * (max - min) || 1);
   fillBasis(t, params[0]!, params[1]!, symmetric ? params[1]! : params[2]!);
-  solveLinear(trace, t, null, lin);
+  solveLinear(trace, t, null, lin, bases);
   weights = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const r = Math.abs(lin[0]! + lin[1]! * t[i]! + (lin[2]! * (i - n / 2)) / n - trace[i]!);
+    const r = Math.abs(model(lin, t[i]!, i, n) - trace[i]!);
     weights[i] = r <= scale ? 1 : scale / r;
   }
   params = runFit(params);
@@ -207,7 +239,7 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFi
   const widthLeft = params[1]!;
   const widthRight = symmetric ? params[1]! : params[2]!;
   fillBasis(t, centre, widthLeft, widthRight);
-  solveLinear(trace, t, weights, lin);
+  solveLinear(trace, t, weights, lin, bases);
   const curve = new Float64Array(n);
   let mean = 0;
   for (let i = 0; i < n; i++) mean += trace[i]!;
@@ -215,7 +247,7 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFi
   let rss = 0;
   let tss = 0;
   for (let i = 0; i < n; i++) {
-    curve[i] = lin[0]! + lin[1]! * t[i]! + (lin[2]! * (i - n / 2)) / n;
+    curve[i] = model(lin, t[i]!, i, n);
     rss += (curve[i]! - trace[i]!) ** 2;
     tss += (trace[i]! - mean) ** 2;
   }
@@ -226,6 +258,7 @@ export function fitTanhStep(trace: Float64Array, symmetric: boolean): TanhStepFi
     offset: lin[0]!,
     amplitude: lin[1]!,
     slope: lin[2]!,
+    plateauSlope: lin[3]!,
     curve,
     noiseStd,
     rmse: Math.sqrt(rss / n),

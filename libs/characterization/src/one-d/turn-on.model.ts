@@ -7,7 +7,7 @@
 // Gates (tuned on TUNING_SEEDS): swing ≥ 5 σ; floor within 15 % of the swing of zero current; the floor plateau
 // reached at the floor-side end (|tanh u| ≥ 0.7); the steepest point inside the window; monotonic (counter
 // excursion ≤ 50 %, deviation from the fit ≤ 25 % of the swing); R² ≥ 0.8.
-import { analyseGateSweep, type GateSweepAnalysis } from './gate-sweep-analysis.js';
+import { analyseGateSweep, reduceTrace, toCallerSample, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 
 export const TURN_ON_NOMINAL_LENGTH = 100;
 export const TURN_ON_THRESHOLD_FRACTION = 0.05;
@@ -27,12 +27,15 @@ export interface TurnOnFit {
   sweepDirection: 'rising' | 'falling';
   analysis: GateSweepAnalysis;
   failedGates: string[];
+  /** Caller samples per fitted sample. */
+  factor: number;
 }
 
-function fittedThreshold(analysis: GateSweepAnalysis, n: number): number | null {
+/** Threshold in the caller's samples (n of them); the fit ran on samples reduced by `factor`. */
+function fittedThreshold(analysis: GateSweepAnalysis, n: number, factor: number): number | null {
   const f = analysis.fit;
-  const step = (i: number): number => {
-    const d = i - f.centre;
+  const step = (j: number): number => {
+    const d = (factor === 1 ? j : (j + 0.5) / factor - 0.5) - f.centre;
     return f.amplitude * Math.tanh(d / (d < 0 ? f.widthLeft : f.widthRight));
   };
   // Closed level of the step part: −A at the left end, +A at the right end.
@@ -47,8 +50,9 @@ function fittedThreshold(analysis: GateSweepAnalysis, n: number): number | null 
   return null;
 }
 
-export function fitTurnOn(trace: Float64Array): TurnOnFit {
-  const n = trace.length;
+export function fitTurnOn(input: Float64Array): TurnOnFit {
+  const n = input.length;
+  const { data: trace, factor } = reduceTrace(input);
   const analysis = analyseGateSweep(trace, false);
   const failedGates: string[] = [];
   if (!(analysis.snr >= TURN_ON_MIN_SNR)) failedGates.push('swing/noise');
@@ -60,7 +64,8 @@ export function fitTurnOn(trace: Float64Array): TurnOnFit {
   if (!(analysis.fit.rSquared >= TURN_ON_MIN_R_SQUARED)) failedGates.push('R²');
   return {
     classification: failedGates.length === 0,
-    thresholdIndex: fittedThreshold(analysis, n),
+    thresholdIndex: fittedThreshold(analysis, n, factor),
+    factor,
     sweepDirection: analysis.closing ? 'falling' : 'rising',
     analysis,
     failedGates,
@@ -70,9 +75,9 @@ export function fitTurnOn(trace: Float64Array): TurnOnFit {
 function fitSummary(t: TurnOnFit): Record<string, unknown> {
   const a = t.analysis;
   return {
-    centre: a.fit.centre,
-    width_left: a.fit.widthLeft,
-    width_right: a.fit.widthRight,
+    centre: toCallerSample(a.fit.centre, t.factor),
+    width_left: a.fit.widthLeft * t.factor,
+    width_right: a.fit.widthRight * t.factor,
     amplitude: a.fit.amplitude,
     offset: a.fit.offset,
     slope: a.fit.slope,

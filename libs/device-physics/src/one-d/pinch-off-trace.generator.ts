@@ -38,6 +38,14 @@ export interface PinchOffTraceOptions {
   snrRange?: readonly [number, number];
   /** Force the sweep to close (+1: current falls along the trace) or open (−1) the channel. */
   closing?: boolean;
+  /**
+   * Harder, measured-like positives (issue 16): 70 % get a sloping conducting level — the open channel's
+   * conductance keeps rising with gate overdrive, G ∝ (V − V_th), so the open level grows linearly away from the
+   * transition, I = a(1 + tanh u)·(1 + g·d), d = distance into the open side / L, g ∈ [0.3, 2.5] (TimChild dat719:
+   * 12 → 41 nA over the open side) — and 35 % a second shoulder (two parallel channels pinching off at different
+   * voltages, qtt B8). Labels stay those of the main tanh (x₀, w).
+   */
+  realistic?: boolean;
 }
 
 export interface PinchOffTrace {
@@ -65,7 +73,7 @@ function drawWidth(random: SeededRandom, length: number): number {
 }
 
 /** Clean pinch-off curve (swing 1, closed level 0) of a positive, with its labels. */
-function positive(random: SeededRandom, length: number, closing: boolean): { clean: Float64Array; centre: number; width: number } {
+function positive(random: SeededRandom, length: number, closing: boolean, realistic = false): { clean: Float64Array; centre: number; width: number } {
   const width = drawWidth(random, length);
   const plateau = PLATEAU_MIN_FRACTION * length;
   const reach = Math.atanh(PLATEAU_TANH) * width;
@@ -74,11 +82,17 @@ function positive(random: SeededRandom, length: number, closing: boolean): { cle
   const margin = plateau + Math.max(reach, extra);
   const centre = random.between(margin, Math.max(margin, length - 1 - margin));
   const leak = random.chance(0.3) ? random.between(-0.05, 0.05) : 0;
+  const slope = realistic && random.chance(0.7) ? random.between(0.3, 2.5) : 0;
+  const second = realistic && shoulder && random.chance(0.35) ? { height: random.between(0.05, 0.2), shift: -shoulder.shift * random.between(0.5, 1), width: width * random.between(0.5, 1.5) } : null;
+  // The step itself keeps unit height (the SNR is the transition's); the open level grows beyond it.
   const clean = new Float64Array(length);
   for (let i = 0; i < length; i++) {
     let v = step(i, centre, width, closing);
     if (shoulder) v = (v + shoulder.height * step(i, centre + shoulder.shift, shoulder.width, closing)) / (1 + shoulder.height);
-    clean[i] = v + leak * (i / Math.max(1, length - 1) - 0.5);
+    if (second) v = (v + second.height * step(i, centre + second.shift, second.width, closing)) / (1 + second.height);
+    // Open-side distance from the transition (0 on the closed side).
+    const into = Math.max(0, (closing ? centre - i : i - centre) / length);
+    clean[i] = v * (1 + slope * into) + leak * (i / Math.max(1, length - 1) - 0.5);
   }
   return { clean, centre, width };
 }
@@ -153,7 +167,7 @@ export function generatePinchOffTrace(seed: number, options: PinchOffTraceOption
   let labels: { cutOff: number; transition: number; saturation: number } | null = null;
   let width = 0;
   if (kind === 'pinch-off') {
-    const p = positive(random, length, closing);
+    const p = positive(random, length, closing, options.realistic ?? false);
     clean = p.clean;
     width = p.width;
     // Closing (current falls along i): the pinched-off side is at larger i.

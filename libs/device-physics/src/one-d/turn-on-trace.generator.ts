@@ -32,6 +32,14 @@ export interface TurnOnTraceOptions {
   snrRange?: readonly [number, number];
   /** Force the current to rise along the trace (true) or fall (reversed sweep). */
   rising?: boolean;
+  /**
+   * Harder, measured-like onsets (issue 16): the tanh shape for a third of the curves; otherwise the EKV
+   * interpolation of a field-effect channel, I ∝ ln²(1 + e^{(V − V_t)/2s}) (Enz, Krummenacher & Vittoz, Analog
+   * Integr. Circ. Sig. Process. 8, 83 (1995): exponential below threshold, quadratic above), or a power-law onset
+   * I ∝ ((V − V_t)/s)^p, p ∈ [1, 2.5] (percolation-like accumulation), each saturated by a series (contact)
+   * resistance, I → I/(1 + I/I_sat). Label: the same 5 %-of-swing threshold on the clean curve.
+   */
+  realistic?: boolean;
 }
 
 export interface TurnOnTrace {
@@ -107,13 +115,38 @@ export function generateTurnOnTrace(seed: number, options: TurnOnTraceOptions = 
   }
   const clean = new Float64Array(length);
   const leak = random.chance(0.3) ? random.between(-0.03, 0.03) : 0;
+  // Realistic onsets (kind 'turn-on' and the shape of 'off'/'late'/'on' alike): EKV or power law with saturation.
+  const shape = options.realistic ? (['tanh', 'ekv', 'power'] as const)[random.integer(0, 2)]! : 'tanh';
+  // Drawn only for realistic curves, so the classic generator's random stream (and data) stays as it was.
+  const exponent = options.realistic ? random.between(1, 2.5) : 2;
+  const saturationRatio = options.realistic ? random.logBetween(0.5, 5) : 1;
+  let halfShift = NaN;
+  const raw = (x: number): number => {
+    if (shape === 'tanh') return turnOnCurve(x, centre, below, above);
+    // Threshold V_t placed so the curve reaches half of saturation at `centre`; slope scale from `below`.
+    const s = below;
+    const g = (d: number): number => (shape === 'ekv' ? Math.log1p(Math.exp(Math.min(50, d / (2 * s)))) ** 2 : d > 0 ? (d / s) ** exponent : 0);
+    const sat = (i: number): number => i / (1 + i / saturationRatio);
+    if (Number.isNaN(halfShift)) {
+      // Solve sat(g(d_half)) = ½·saturationRatio (half of the saturation current) by bisection, once.
+      let lo = -50 * s;
+      let hi = 200 * s + 50 * above;
+      for (let k = 0; k < 80; k++) {
+        const mid = 0.5 * (lo + hi);
+        if (sat(g(mid)) < 0.5 * saturationRatio) lo = mid;
+        else hi = mid;
+      }
+      halfShift = 0.5 * (lo + hi);
+    }
+    return sat(g(x - centre + halfShift)) / saturationRatio;
+  };
   const spike =
     kind === 'spike'
       ? { at: random.between(0.2, 0.8) * length, width: random.between(0.7, 0.04 * length + 1), height: random.between(0.3, 1), telegraph: random.chance(0.4) }
       : null;
   for (let k = 0; k < length; k++) {
     const i = rising ? k : length - 1 - k;
-    let v = Number.isNaN(centre) ? 0 : turnOnCurve(k, centre, below, above);
+    let v = Number.isNaN(centre) ? 0 : raw(k);
     if (spike) {
       if (spike.telegraph) v += Math.abs(k - spike.at) <= 2 * spike.width + 1 ? spike.height : 0;
       else v += spike.height / Math.cosh((k - spike.at) / spike.width) ** 2;
