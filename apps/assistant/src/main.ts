@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { ConfigModule, NatsModule, NatsService, bootstrapService } from '#qdc/platform';
+import { AgentsModule } from './agents/agents.module.js';
 
 /**
- * Assistant service. So far it only joins NATS and answers health; the streaming assistant
- * and the calibration agent arrive with their own issue.
+ * Assistant service: the control agents (AgentsModule: catalogue and ising-calibration-v1) over NATS;
+ * the streaming assistant arrives with its own issue.
  */
-@Module({ imports: [ConfigModule.forService('assistant'), NatsModule] })
+@Module({ imports: [ConfigModule.forService('assistant'), NatsModule, AgentsModule] })
 class AssistantModule {}
 
 bootstrapService('assistant', AssistantModule, {

@@ -19,11 +19,14 @@ import { DocsController } from './system/docs.controller.js';
 import { CodaToolsController } from './coda/coda-tools.controller.js';
 import { CodaToolsService } from './coda/coda-tools.service.js';
 import { CodaBodyErrors } from './coda/coda-body-errors.js';
+import { AgentsController } from './agents/agents.controller.js';
+import { AgentsService } from './agents/agents.service.js';
+import { AgentsRunRoute } from './agents/agents-run.route.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AgentsController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,
@@ -34,6 +37,8 @@ import { CodaBodyErrors } from './coda/coda-body-errors.js';
     ModelResultsService,
     CodaToolsService,
     CodaBodyErrors,
+    AgentsService,
+    AgentsRunRoute,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
   ],

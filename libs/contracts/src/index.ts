@@ -7,3 +7,4 @@ export * from './models.js';
 export * from './results.js';
 export * from './keys.js';
 export * from './circuits.js';
+export * from './agents.js';

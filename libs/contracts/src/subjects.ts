@@ -25,6 +25,8 @@ export const Subjects = {
   CircuitsToQasm3: 'qpu.tools.to-openqasm3.v1',
   CircuitsResources: 'qpu.tools.estimate-resources.v1',
   CircuitsSplit: 'qpu.tools.split-circuit.v1',
+  AgentsList: 'assistant.control-agent.list.v1',
+  AgentsRun: 'assistant.control-agent.run.v1',
 } as const;
 
 /** Events (publish, no reply). */

@@ -30,6 +30,12 @@ const ConfigSchema = z.object({
   QDC_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   QDC_MIGRATE_ON_BOOT: bool.default(true),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  // Calibration agent's optional VLM (OpenAI-compatible chat completions with image input); all three or none.
+  QDC_VLM_BASE_URL: z.string().url().optional(),
+  QDC_VLM_MODEL: z.string().min(1).optional(),
+  QDC_VLM_API_KEY: z.string().optional(),
+  /** Long enough for a cold start of a served 35B VLM (minutes); the gateway waits this plus a margin. */
+  QDC_VLM_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
 });
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;

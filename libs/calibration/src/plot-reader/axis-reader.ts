@@ -1,0 +1,175 @@
+// Axis calibration of a plot: tick marks found as short ink strokes outside the spines, their labels read by
+// glyph matching, and the pixel→data map fitted as a line through (tick pixel, tick value) pairs with RANSAC
+// (M. A. Fischler, R. C. Bolles, Commun. ACM 24, 381 (1981)) so that one misread label cannot bend the axis.
+import { NUMBER_CHARS, glyphsOf, inkComponents, parseNumber, readGlyphs, textLines, type Glyph } from './glyph-reader.js';
+import { darkness, type Box, type Component, type PixelPlanes } from './pixel-masks.js';
+import type { PlotFrame } from './plot-frame.js';
+
+export interface AxisMap {
+  /** value = offset + scale · pixel */
+  offset: number;
+  scale: number;
+  ticks: { pixel: number; value: number }[];
+}
+
+export interface AxisReading {
+  map: AxisMap | null;
+  /** Axis title text (x: the line below the tick labels; y: the rotated text left of them). */
+  label: string;
+  notes: string[];
+}
+
+/** Centres of runs of ink along a line of probes; `probe(k)` is the summed darkness at position k. */
+function strokeCentres(from: number, to: number, probe: (k: number) => number, threshold: number): number[] {
+  const centres: number[] = [];
+  let sum = 0;
+  let weighted = 0;
+  for (let k = from; k <= to + 1; k++) {
+    const v = k <= to ? probe(k) : 0;
+    if (v > threshold) {
+      sum += v;
+      weighted += v * k;
+    } else if (sum > 0) {
+      centres.push(weighted / sum + 0.5);
+      sum = 0;
+      weighted = 0;
+    }
+  }
+  return centres;
+}
+
+function fitMap(pairs: { pixel: number; value: number }[]): AxisMap | null {
+  if (pairs.length < 2) return null;
+  let best: { inliers: { pixel: number; value: number }[] } | null = null;
+  for (let i = 0; i < pairs.length; i++) {
+    for (let j = i + 1; j < pairs.length; j++) {
+      const a = pairs[i]!;
+      const b = pairs[j]!;
+      if (a.pixel === b.pixel || a.value === b.value) continue;
+      const scale = (b.value - a.value) / (b.pixel - a.pixel);
+      const offset = a.value - scale * a.pixel;
+      const tolerance = Math.abs(scale) * 2.5; // 2.5 px
+      const inliers = pairs.filter((p) => Math.abs(offset + scale * p.pixel - p.value) <= tolerance);
+      if (!best || inliers.length > best.inliers.length) best = { inliers };
+    }
+  }
+  if (!best || best.inliers.length < 2) return null;
+  const n = best.inliers.length;
+  const mp = best.inliers.reduce((s, p) => s + p.pixel, 0) / n;
+  const mv = best.inliers.reduce((s, p) => s + p.value, 0) / n;
+  let spp = 0;
+  let spv = 0;
+  for (const p of best.inliers) {
+    spp += (p.pixel - mp) ** 2;
+    spv += (p.pixel - mp) * (p.value - mv);
+  }
+  const scale = spv / spp;
+  return { scale, offset: mv - scale * mp, ticks: best.inliers };
+}
+
+/** Splits a line of glyphs into labels at gaps wider than 0.6 × the line height. */
+function labelsOf(glyphs: Glyph[], horizontal: boolean): Glyph[][] {
+  if (!glyphs.length) return [];
+  const lineHeight = Math.max(...glyphs.map((g) => g.y1 - g.y0));
+  const out: Glyph[][] = [[glyphs[0]!]];
+  for (let i = 1; i < glyphs.length; i++) {
+    const gap = horizontal ? glyphs[i]!.x0 - glyphs[i - 1]!.x1 : 0;
+    if (gap > 0.6 * lineHeight) out.push([]);
+    out.at(-1)!.push(glyphs[i]!);
+  }
+  return out;
+}
+
+const boxOf = (items: Box[]): Box => ({
+  x0: Math.min(...items.map((g) => g.x0)),
+  x1: Math.max(...items.map((g) => g.x1)),
+  y0: Math.min(...items.map((g) => g.y0)),
+  y1: Math.max(...items.map((g) => g.y1)),
+});
+
+/** Length of the outward tick at `pixel` (probing away from the spine). */
+function tickLength(planes: PixelPlanes, start: number, pixel: number, horizontalAxis: boolean, max: number): number {
+  let k = 0;
+  for (; k < max; k++) {
+    const i = horizontalAxis ? (start + k) * planes.width + Math.round(pixel - 0.5) : Math.round(pixel - 0.5) * planes.width + (start - k);
+    if (i < 0 || i >= planes.lum.length || darkness(planes, i) < 0.25) break;
+  }
+  return k;
+}
+
+export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
+  const notes: string[] = [];
+  const first = frame.bottomOuter + 1;
+  const probe = (x: number) => {
+    let s = 0;
+    for (let y = first; y < Math.min(planes.height, first + 3); y++) s += darkness(planes, y * planes.width + x);
+    return s;
+  };
+  const ticks = strokeCentres(Math.max(0, frame.x0 - 4), Math.min(planes.width - 1, frame.x1 + 3), probe, 1.2);
+  const length = ticks.length ? Math.max(...ticks.map((t) => tickLength(planes, first, t, true, 30))) : 0;
+  const region = { x0: 0, x1: planes.width, y0: first + length + 1, y1: planes.height };
+  const lines = textLines(inkComponents(planes, region)).sort((a, b) => boxOf(a).y0 - boxOf(b).y0);
+  const pairs: { pixel: number; value: number }[] = [];
+  const spacing = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : planes.width;
+  const labelLine = lines[0] ?? [];
+  for (const label of labelsOf(glyphsOf(labelLine), true)) {
+    const box = boxOf(label);
+    const centre = (box.x0 + box.x1) / 2;
+    const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
+    const value = parseNumber(readGlyphs(planes, label, NUMBER_CHARS));
+    if (tick !== null && value !== null) pairs.push({ pixel: tick, value });
+  }
+  const map = fitMap(pairs);
+  if (!map) notes.push(`x axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
+  const title = lines[1] ? readGlyphs(planes, glyphsOf(lines[1])) : '';
+  return { map, label: title, notes };
+}
+
+export function readYAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
+  const notes: string[] = [];
+  const first = frame.leftOuter - 1;
+  const probe = (y: number) => {
+    let s = 0;
+    for (let x = first; x > Math.max(-1, first - 3); x--) s += darkness(planes, y * planes.width + x);
+    return s;
+  };
+  const ticks = strokeCentres(Math.max(0, frame.y0 - 4), Math.min(planes.height - 1, frame.y1 + 3), probe, 1.2);
+  const length = ticks.length ? Math.max(...ticks.map((t) => tickLength(planes, first, t, false, 30))) : 0;
+  const right = first - length;
+  const region = { x0: 0, x1: right, y0: 0, y1: planes.height };
+  const components = inkComponents(planes, region);
+  const lines = textLines(components);
+  const pairs: { pixel: number; value: number }[] = [];
+  const used = new Set<Component>();
+  const spacing = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : planes.height;
+  for (const line of lines) {
+    const labels = labelsOf(glyphsOf(line), true);
+    const last = labels.at(-1);
+    if (!last) continue;
+    const box = boxOf(last);
+    const height = box.y1 - box.y0;
+    if (right - box.x1 > 2.5 * Math.max(height, 4)) continue; // not right-aligned at the ticks
+    if (height > spacing * 1.2) continue;
+    const centre = (box.y0 + box.y1) / 2;
+    const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
+    const value = parseNumber(readGlyphs(planes, last, NUMBER_CHARS));
+    for (const g of last) for (const c of g.components) used.add(c);
+    if (tick !== null && value !== null) pairs.push({ pixel: tick, value });
+  }
+  const map = fitMap(pairs);
+  if (!map) notes.push(`y axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
+  // The axis title: the remaining ink left of the tick labels, rotated 90° (reads bottom to top).
+  const labelsLeft = pairs.length ? Math.min(...[...used].map((c) => c.x0)) : right;
+  const rest = components.filter((c) => !used.has(c) && c.x1 <= labelsLeft - 1 && c.y0 >= frame.y0 - 20 && c.y1 <= frame.y1 + 20);
+  const columns = textLines(rest, true);
+  const column = columns.sort((a, b) => boxOf(b).x1 - boxOf(a).x1)[0];
+  const label = column ? readGlyphs(planes, glyphsOf(column, true), undefined, true) : '';
+  return { map, label, notes };
+}
+
+/** The title: the text line just above the frame. */
+export function readTitle(planes: PixelPlanes, frame: PlotFrame): string {
+  const lines = textLines(inkComponents(planes, { x0: frame.x0, x1: frame.x1, y0: 0, y1: frame.y0 - 2 }));
+  const line = lines.sort((a, b) => boxOf(b).y1 - boxOf(a).y1)[0];
+  return line ? readGlyphs(planes, glyphsOf(line)) : '';
+}

@@ -1,0 +1,45 @@
+// The built-in plot reader: frame → axes (ticks, labels, pixel→data maps) → title and axis titles → series →
+// data coordinates. Everything it could not read is reported in `notes` rather than guessed.
+import type { CalibrationSeries } from '../calibration.types.js';
+import { readTitle, readXAxis, readYAxis } from './axis-reader.js';
+import { pixelPlanes } from './pixel-masks.js';
+import { findPlotFrame } from './plot-frame.js';
+import type { RasterImage } from './raster-image.js';
+import { extractSeries, type PixelSeries } from './series-extraction.js';
+
+export interface PlotReading {
+  /** Measured data in data coordinates (markers when the plot has them, else its lines). */
+  series: CalibrationSeries[];
+  /** Lines drawn over marker data (usually the author's fit), in data coordinates. */
+  overlays: CalibrationSeries[];
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  frame: { x0: number; y0: number; x1: number; y1: number } | null;
+  notes: string[];
+}
+
+const MIN_POINTS = 5;
+
+export function readPlot(image: RasterImage): PlotReading {
+  const planes = pixelPlanes(image);
+  const frame = findPlotFrame(planes);
+  const empty: PlotReading = { series: [], overlays: [], title: '', xLabel: '', yLabel: '', frame: null, notes: [] };
+  if (!frame) return { ...empty, notes: ['no plot frame (axis lines) found'] };
+  const x = readXAxis(planes, frame);
+  const y = readYAxis(planes, frame);
+  const title = readTitle(planes, frame);
+  const notes = [...x.notes, ...y.notes];
+  const reading = { ...empty, frame: { x0: frame.x0, y0: frame.y0, x1: frame.x1, y1: frame.y1 }, title, xLabel: x.label, yLabel: y.label, notes };
+  if (!x.map || !y.map) return reading;
+  const pixelSeries = extractSeries(planes, frame).filter((s) => s.points.length >= MIN_POINTS);
+  const markers = pixelSeries.filter((s) => s.kind === 'markers');
+  const lines = pixelSeries.filter((s) => s.kind === 'line');
+  const toData = (s: PixelSeries, i: number): CalibrationSeries => {
+    const points = s.points.map((p) => ({ x: x.map!.offset + x.map!.scale * p.px, y: y.map!.offset + y.map!.scale * p.py })).sort((a, b) => a.x - b.x);
+    return { x: points.map((p) => p.x), y: points.map((p) => p.y), label: `${s.kind} ${i} (${s.hue < 0 ? 'black' : `hue ${Math.round(s.hue)}°`})` };
+  };
+  const data = markers.length ? markers : lines;
+  if (!data.length) notes.push('no data series found inside the frame');
+  return { ...reading, series: data.map(toData), overlays: markers.length ? lines.map(toData) : [] };
+}
