@@ -105,23 +105,38 @@ export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
     for (let y = first; y < Math.min(planes.height, first + 3); y++) s += darkness(planes, y * planes.width + x);
     return s;
   };
-  const ticks = strokeCentres(Math.max(0, frame.x0 - 4), Math.min(planes.width - 1, frame.x1 + 3), probe, 1.2);
+  let ticks = strokeCentres(Math.max(0, frame.x0 - 4), Math.min(planes.width - 1, frame.x1 + 3), probe, 1.2);
   const length = ticks.length ? Math.max(...ticks.map((t) => tickLength(planes, first, t, true, 30))) : 0;
+  if (ticks.length < 2) {
+    // Ticks pointing into the frame (matplotlib's classic style): probe the rows just above the x axis.
+    const inward = (x: number) => [1, 2, 3].reduce((s, k) => s + darkness(planes, (frame.y1 - k) * planes.width + x), 0);
+    ticks = strokeCentres(frame.x0 + 2, frame.x1 - 3, inward, 1.5);
+  }
   const region = { x0: 0, x1: planes.width, y0: first + length + 1, y1: planes.height };
   const lines = textLines(inkComponents(planes, region)).sort((a, b) => boxOf(a).y0 - boxOf(b).y0);
-  const pairs: { pixel: number; value: number }[] = [];
   const spacing = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : planes.width;
-  const labelLine = lines[0] ?? [];
-  for (const label of labelsOf(glyphsOf(labelLine), true)) {
-    const box = boxOf(label);
-    const centre = (box.x0 + box.x1) / 2;
-    const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
-    const value = parseNumber(readGlyphs(planes, label, NUMBER_CHARS));
-    if (tick !== null && value !== null) pairs.push({ pixel: tick, value });
+  // The tick labels: the first text line below the axis whose labels sit under ticks and read as numbers (a
+  // y tick label hanging below the x axis may come first).
+  let pairs: { pixel: number; value: number }[] = [];
+  let labelLineIndex = -1;
+  for (let li = 0; li < Math.min(lines.length, 3) && labelLineIndex < 0; li++) {
+    const found: { pixel: number; value: number }[] = [];
+    for (const label of labelsOf(glyphsOf(lines[li]!), true)) {
+      const box = boxOf(label);
+      const centre = (box.x0 + box.x1) / 2;
+      const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
+      const value = parseNumber(readGlyphs(planes, label, NUMBER_CHARS));
+      if (tick !== null && value !== null) found.push({ pixel: tick, value });
+    }
+    if (found.length >= 2) {
+      pairs = found;
+      labelLineIndex = li;
+    }
   }
   const map = fitMap(pairs);
   if (!map) notes.push(`x axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
-  const title = lines[1] ? readGlyphs(planes, glyphsOf(lines[1])) : '';
+  const titleLine = lines[labelLineIndex + 1];
+  const title = labelLineIndex >= 0 && titleLine ? readGlyphs(planes, glyphsOf(titleLine)) : '';
   return { map, label: title, notes };
 }
 
@@ -133,8 +148,12 @@ export function readYAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
     for (let x = first; x > Math.max(-1, first - 3); x--) s += darkness(planes, y * planes.width + x);
     return s;
   };
-  const ticks = strokeCentres(Math.max(0, frame.y0 - 4), Math.min(planes.height - 1, frame.y1 + 3), probe, 1.2);
+  let ticks = strokeCentres(Math.max(0, frame.y0 - 4), Math.min(planes.height - 1, frame.y1 + 3), probe, 1.2);
   const length = ticks.length ? Math.max(...ticks.map((t) => tickLength(planes, first, t, false, 30))) : 0;
+  if (ticks.length < 2) {
+    const inward = (y: number) => [0, 1, 2].reduce((s, k) => s + darkness(planes, y * planes.width + frame.x0 + k), 0);
+    ticks = strokeCentres(frame.y0 + 2, frame.y1 - 3, inward, 1.5);
+  }
   const right = first - length;
   const region = { x0: 0, x1: right, y0: 0, y1: planes.height };
   const components = inkComponents(planes, region);

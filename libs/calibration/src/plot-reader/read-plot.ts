@@ -28,9 +28,9 @@ export function readPlot(image: RasterImage): PlotReading {
   if (!frame) return { ...empty, notes: ['no plot frame (axis lines) found'] };
   const x = readXAxis(planes, frame);
   const y = readYAxis(planes, frame);
-  const title = readTitle(planes, frame);
+  const title = normaliseOcrText(readTitle(planes, frame));
   const notes = [...x.notes, ...y.notes];
-  const reading = { ...empty, frame: { x0: frame.x0, y0: frame.y0, x1: frame.x1, y1: frame.y1 }, title, xLabel: x.label, yLabel: y.label, notes };
+  const reading = { ...empty, frame: { x0: frame.x0, y0: frame.y0, x1: frame.x1, y1: frame.y1 }, title, xLabel: normaliseOcrText(x.label), yLabel: normaliseOcrText(y.label), notes };
   if (!x.map || !y.map) return reading;
   const pixelSeries = extractSeries(planes, frame).filter((s) => s.points.length >= MIN_POINTS);
   const markers = pixelSeries.filter((s) => s.kind === 'markers');
@@ -42,4 +42,14 @@ export function readPlot(image: RasterImage): PlotReading {
   const data = markers.length ? markers : lines;
   if (!data.length) notes.push('no data series found inside the frame');
   return { ...reading, series: data.map(toData), overlays: markers.length ? lines.map(toData) : [] };
+}
+
+/** In words of letters, glyphs that look alike in DejaVu Sans are read as the letter (0→o, |→l, ×→x); brackets unified. */
+export function normaliseOcrText(text: string): string {
+  return text
+    .replace(/[⟨]/g, '(')
+    .replace(/[⟩]/g, ')')
+    .split(' ')
+    .map((word) => ((word.match(/[A-Za-z]/g)?.length ?? 0) >= 2 ? word.replace(/0/g, 'o').replace(/\|/g, 'l').replace(/×/g, 'x') : word))
+    .join(' ');
 }
