@@ -1,8 +1,8 @@
 """Renders calibration plots with matplotlib for the plot reader's tests and benchmark (an independent renderer:
 the reader never sees how a figure was made). Reads a JSON list of figure specs on stdin; writes one PNG per spec.
 
-Spec: {path, title, x_label, y_label, series: [{x, y, label}], fits: [{x, y}], style: {width, height, dpi,
-grid, legend, marker, markersize, line (bool: join data points), fit_style, theme}}.
+Spec: {path, title, x_label, y_label, series: [{x, y, label}], style: {width, height, dpi,
+grid, legend, marker, markersize, line (bool: join data points), fit_lines (bool: a fitted line per series), theme}}.
 Run: /usr/bin/python3 scripts/calibration/render-calibration-plots.py < specs.json   (Debian python3-matplotlib)
 """
 import json
@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def render(spec):
@@ -22,8 +23,12 @@ def render(spec):
         for i, s in enumerate(spec["series"]):
             fmt = style.get("marker", "o") + ("-" if style.get("line") else "")
             ax.plot(s["x"], s["y"], fmt, markersize=style.get("markersize", 5), label=s.get("label"), color=f"C{i}")
-        for i, f in enumerate(spec.get("fits", [])):
-            ax.plot(f["x"], f["y"], style.get("fit_style", "--"), color=style.get("fit_color", "k") if len(spec.get("fits", [])) == 1 else f"C{i}", linewidth=1.5, label=f.get("label"))
+        if style.get("fit_lines"):
+            # Least-squares line per series, drawn in the series' colour (as DRAG plots show them).
+            for i, s in enumerate(spec["series"]):
+                slope, intercept = np.polyfit(s["x"], s["y"], 1)
+                xs = np.array([min(s["x"]), max(s["x"])])
+                ax.plot(xs, slope * xs + intercept, "-", color=f"C{i}", linewidth=1.5, label=f"fit {s.get('label', i)}")
         if spec.get("title"):
             ax.set_title(spec["title"])
         if spec.get("x_label"):

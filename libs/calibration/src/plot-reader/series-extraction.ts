@@ -88,38 +88,51 @@ export function extractSeries(planes: PixelPlanes, frame: Box): PixelSeries[] {
 function seriesOf(planes: PixelPlanes, box: Box, mask: (i: number) => boolean, hue: number): PixelSeries[] | null {
   // Inward tick marks touch the frame; they are not data.
   const atEdge = (c: Component) => (c.x0 <= box.x0 || c.x1 >= box.x1 || c.y0 <= box.y0 || c.y1 >= box.y1) && Math.max(c.x1 - c.x0, c.y1 - c.y0) <= 10;
-  const components = connectedComponents(planes.width, box, mask, true).filter((c) => c.area >= 3 && !atEdge(c));
+  const width = planes.width;
+  const on = new Uint8Array(planes.lum.length);
+  for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) if (mask(y * width + x)) on[y * width + x] = 1;
+  const components = connectedComponents(width, box, (i) => on[i] === 1, true).filter((c) => c.area >= 3 && !atEdge(c));
   if (!components.length) return null;
-  const thickness = (c: Component) => c.area / Math.max(c.x1 - c.x0, c.y1 - c.y0);
+  // Markers survive an erosion by a 3×3 square; lines up to two pixels wide (fits drawn through the markers) do not.
+  const eroded = (i: number) => {
+    if (!on[i]) return false;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (!on[i + dy * width + dx]) return false;
+    return true;
+  };
+  const inner: Box = { x0: box.x0 + 1, x1: box.x1 - 1, y0: box.y0 + 1, y1: box.y1 - 1 };
   const compact = (c: Component) => {
     const w = c.x1 - c.x0;
     const h = c.y1 - c.y0;
-    return Math.max(w, h) <= 2.2 * Math.min(w, h) && c.area >= 0.45 * w * h && thickness(c) >= 2.5;
+    return Math.max(w, h) <= 2.2 * Math.min(w, h) && c.area >= 0.45 * w * h;
   };
-  const blobs = components.filter(compact);
-  const strokes = components.filter((c) => !compact(c));
+  let cores = connectedComponents(width, inner, eroded, true).filter((c) => c.area >= 2);
+  let blobs = cores.filter(compact);
+  if (blobs.length < 4 || blobs.length < 0.5 * cores.length) {
+    // Small markers vanish under erosion: take compact components of the marks themselves.
+    cores = components;
+    blobs = components.filter((c) => compact(c) && c.area / Math.max(c.x1 - c.x0, c.y1 - c.y0) >= 2.5);
+  }
   const out: PixelSeries[] = [];
-  const blobArea = blobs.length ? blobs.map((c) => c.area).sort((a, b) => a - b)[Math.floor(blobs.length / 2)]! : 0;
-  const blobArea2 = blobs.reduce((s, c) => s + c.area, 0);
-  const strokeArea = strokes.reduce((s, c) => s + c.area, 0);
+  const taken = new Uint8Array(planes.lum.length);
   if (blobs.length >= 4) {
+    const blobArea = blobs.map((c) => c.area).sort((a, b) => a - b)[Math.floor(blobs.length / 2)]!;
+    const size = Math.sqrt(blobArea);
+    // Overlapping markers form bigger cores: one point per marker-sized piece.
+    const pieces = cores.filter((c) => compact(c) || c.area / Math.max(c.x1 - c.x0, c.y1 - c.y0) >= 0.6 * size);
     const points: { px: number; py: number }[] = [];
-    // Overlapping markers form bigger blobs and thick strokes: one point per marker-sized piece, per column band.
-    const pieces = [...blobs, ...strokes.filter((c) => thickness(c) >= 0.6 * Math.sqrt(blobArea))];
     for (const c of pieces) {
       const count = Math.round(c.area / blobArea);
-      if (count <= 1) {
-        points.push({ px: c.cx, py: c.cy });
-        continue;
-      }
-      points.push(...columnPoints(planes.width, c.pixels, count));
+      if (count <= 1) points.push({ px: c.cx, py: c.cy });
+      else points.push(...columnPoints(width, c.pixels, count));
+      const pad = Math.ceil(size / 2) + 2;
+      for (let y = Math.max(0, c.y0 - pad); y < Math.min(planes.height, c.y1 + pad); y++) for (let x = Math.max(0, c.x0 - pad); x < Math.min(width, c.x1 + pad); x++) taken[y * width + x] = 1;
     }
     out.push({ kind: 'markers', hue, points });
   }
-  const lineParts = blobs.length >= 4 ? strokes.filter((c) => thickness(c) < 0.6 * Math.sqrt(blobArea)) : components;
-  const lineArea = lineParts.reduce((s, c) => s + c.area, 0);
-  if (lineParts.length && lineArea >= 0.15 * (blobArea2 + strokeArea) && lineArea > 40) {
-    out.push({ kind: 'line', hue, points: columnMedians(planes.width, lineParts.flatMap((c) => c.pixels)) });
+  const rest = out.length ? components.flatMap((c) => c.pixels.filter((i) => !taken[i])) : components.flatMap((c) => c.pixels);
+  const markerArea = out.length ? components.reduce((s, c) => s + c.area, 0) - rest.length : 0;
+  if (rest.length > 40 && rest.length >= 0.1 * (markerArea + rest.length)) {
+    out.push({ kind: 'line', hue, points: columnMedians(width, rest) });
   }
   return out.length ? out : null;
 }

@@ -81,9 +81,11 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
       const centre = crossing + random.between(-0.5, 0.5) * halfSpan;
       const m = n > 60 ? Math.round(n / 3) : Math.max(15, Math.round(n / 2));
       const x = linspace(centre - halfSpan, centre + halfSpan, m);
-      const slope1 = random.between(0.08, 0.3) * (random.chance(0.5) ? 1 : -1);
-      const slope2 = -slope1 * random.between(0.5, 1.5);
-      const level = random.between(-0.2, 0.2);
+      // ⟨Z⟩ stays inside [−0.95, 0.95]: the steeper line spans at most ±0.8 around the crossing level.
+      const reach = Math.max(Math.abs(centre - halfSpan - crossing), Math.abs(centre + halfSpan - crossing));
+      const slope1 = (random.between(0.3, 0.8) / reach) * (random.chance(0.5) ? 1 : -1);
+      const slope2 = -slope1 * random.between(0.5, 1);
+      const level = random.between(-0.15, 0.15);
       const amplitude = Math.abs(slope1 - slope2) * halfSpan;
       const s = rel * amplitude;
       return {
