@@ -77,6 +77,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   for (let i = 0; i < (options.workers ?? 1); i++) launch(`worker-${i}`, 'dist/apps/model-runner/src/worker.js');
   launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js');
   launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js');
+  launch('assistant', 'dist/apps/assistant/src/main.js');
   launch('gateway', 'dist/apps/gateway/src/main.js');
 
   const baseUrl = `http://127.0.0.1:${port}`;
