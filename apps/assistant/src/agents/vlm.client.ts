@@ -54,7 +54,7 @@ export class VlmClient {
       if (name === 'TimeoutError' || name === 'AbortError') {
         throw new RpcError('timeout', `The configured VLM (${model} at ${base}) did not answer within ${this.config.QDC_VLM_TIMEOUT_MS} ms`);
       }
-      const cause = ((error as { cause?: { code?: string; message?: string } }).cause?.code ?? (error as Error).message) || 'unknown error';
+      const cause = causeOf(error);
       this.logger.warn(`VLM ${base} unreachable: ${cause}`);
       throw new RpcError('unavailable', `The configured VLM (${model} at ${base}) is not reachable (${cause}); unset QDC_VLM_BASE_URL to use the built-in reader only`);
     }
@@ -78,4 +78,10 @@ export class VlmClient {
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: Math.trunc(Number(json.usage?.total_tokens ?? promptTokens + completionTokens)) || promptTokens + completionTokens },
     };
   }
+}
+
+/** The most specific reason fetch gives (undici wraps the socket error, sometimes in an AggregateError). */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+  return cause?.code ?? cause?.errors?.find((e) => e.code)?.code ?? cause?.message ?? (error as Error)?.message ?? 'unknown error';
 }
