@@ -19,23 +19,36 @@ export interface AxisReading {
   notes: string[];
 }
 
-/** Centres of runs of ink along a line of probes; `probe(k)` is the summed darkness at position k. */
+/** Tick marks are thin strokes; wider runs along the probe line are markers or text, not ticks. */
+const MAX_TICK_WIDTH_PX = 4;
+
+/** Centres of thin runs of ink along a line of probes; `probe(k)` is the summed darkness at position k. */
 function strokeCentres(from: number, to: number, probe: (k: number) => number, threshold: number): number[] {
   const centres: number[] = [];
   let sum = 0;
   let weighted = 0;
+  let width = 0;
   for (let k = from; k <= to + 1; k++) {
     const v = k <= to ? probe(k) : 0;
     if (v > threshold) {
       sum += v;
       weighted += v * k;
+      width++;
     } else if (sum > 0) {
-      centres.push(weighted / sum + 0.5);
+      if (width <= MAX_TICK_WIDTH_PX) centres.push(weighted / sum + 0.5);
       sum = 0;
       weighted = 0;
+      width = 0;
     }
   }
   return centres;
+}
+
+/** Typical distance between neighbouring ticks (median, so one stray stroke does not shrink it). */
+function tickSpacing(ticks: number[], fallback: number): number {
+  if (ticks.length < 2) return fallback;
+  const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!).sort((a, b) => a - b);
+  return gaps[gaps.length >> 1]!;
 }
 
 function fitMap(pairs: { pixel: number; value: number }[]): AxisMap | null {
@@ -114,7 +127,7 @@ export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
   }
   const region = { x0: 0, x1: planes.width, y0: first + length + 1, y1: planes.height };
   const lines = textLines(inkComponents(planes, region)).sort((a, b) => boxOf(a).y0 - boxOf(b).y0);
-  const spacing = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : planes.width;
+  const spacing = tickSpacing(ticks, planes.width);
   // The tick labels: the first text line below the axis whose labels sit under ticks and read as numbers (a
   // y tick label hanging below the x axis may come first).
   let pairs: { pixel: number; value: number }[] = [];
@@ -135,8 +148,18 @@ export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
   }
   const map = fitMap(pairs);
   if (!map) notes.push(`x axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
-  const titleLine = lines[labelLineIndex + 1];
-  const title = labelLineIndex >= 0 && titleLine ? readGlyphs(planes, glyphsOf(titleLine)) : '';
+  // matplotlib writes an axis offset ("+4.2", "1e−6") at the right end of the line below the tick labels.
+  let titleGlyphs = labelLineIndex >= 0 && lines[labelLineIndex + 1] ? glyphsOf(lines[labelLineIndex + 1]!) : [];
+  const groups = labelsOf(titleGlyphs, true);
+  const last = groups.at(-1);
+  if (map && last && groups.length > 0 && boxOf(last).x0 > (frame.x0 + frame.x1) / 2) {
+    const offset = parseAxisOffset(readGlyphs(planes, last, NUMBER_CHARS));
+    if (offset) {
+      applyOffset(map, offset);
+      titleGlyphs = groups.slice(0, -1).flat();
+    }
+  }
+  const title = readGlyphs(planes, titleGlyphs);
   return { map, label: title, notes };
 }
 
@@ -157,26 +180,52 @@ export function readYAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
   const right = first - length;
   const region = { x0: 0, x1: right, y0: 0, y1: planes.height };
   const components = inkComponents(planes, region);
-  const lines = textLines(components);
   const pairs: { pixel: number; value: number }[] = [];
   const used = new Set<Component>();
-  const spacing = ticks.length > 1 ? Math.min(...ticks.slice(1).map((t, i) => t - ticks[i]!)) : planes.height;
-  for (const line of lines) {
-    const labels = labelsOf(glyphsOf(line), true);
-    const last = labels.at(-1);
-    if (!last) continue;
-    const box = boxOf(last);
-    const height = box.y1 - box.y0;
-    if (right - box.x1 > 2.5 * Math.max(height, 4)) continue; // not right-aligned at the ticks
-    if (height > spacing * 1.2) continue;
+  const spacing = tickSpacing(ticks, planes.height);
+  // Tick labels are right-aligned next to the ticks: grow each label leftwards from a component that ends at the
+  // right edge, taking neighbours on the same row (the rotated axis title further left must not join them).
+  const heights = components.map((c) => c.y1 - c.y0).sort((a, b) => a - b);
+  const typical = heights.length ? heights[heights.length >> 1]! : 8;
+  const seeds = components.filter((c) => right - c.x1 <= 2.5 * Math.max(typical, 4)).sort((a, b) => b.x1 - a.x1);
+  for (const seed of seeds) {
+    if (used.has(seed)) continue;
+    const label: Component[] = [seed];
+    used.add(seed);
+    const box = { x0: seed.x0, x1: seed.x1, y0: seed.y0, y1: seed.y1 };
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const c of components) {
+        if (used.has(c)) continue;
+        const overlap = Math.min(box.y1, c.y1) - Math.max(box.y0, c.y0);
+        const gap = box.x0 - c.x1;
+        const inside = c.x0 >= box.x0 && c.x1 <= box.x1;
+        if (overlap > 0.4 * Math.min(c.y1 - c.y0, box.y1 - box.y0) && (inside || (gap >= -1 && gap < 0.6 * (box.y1 - box.y0)))) {
+          label.push(c);
+          used.add(c);
+          box.x0 = Math.min(box.x0, c.x0);
+          box.y0 = Math.min(box.y0, c.y0);
+          box.y1 = Math.max(box.y1, c.y1);
+          grown = true;
+        }
+      }
+    }
+    if (box.y1 - box.y0 > spacing * 1.2) continue;
     const centre = (box.y0 + box.y1) / 2;
     const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
-    const value = parseNumber(readGlyphs(planes, last, NUMBER_CHARS));
-    for (const g of last) for (const c of g.components) used.add(c);
+    const value = parseNumber(readGlyphs(planes, glyphsOf(label), NUMBER_CHARS));
     if (tick !== null && value !== null) pairs.push({ pixel: tick, value });
   }
   const map = fitMap(pairs);
   if (!map) notes.push(`y axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
+  // The y offset ("1e−6", "+0.5") sits above the frame's top-left corner.
+  if (map) {
+    const above = textLines(inkComponents(planes, { x0: Math.max(0, frame.x0 - 30), x1: frame.x0 + Math.round((frame.x1 - frame.x0) * 0.3), y0: Math.max(0, frame.y0 - 40), y1: frame.y0 - 1 }));
+    const line = above.sort((a, b) => boxOf(b).y1 - boxOf(a).y1)[0];
+    const first = line ? labelsOf(glyphsOf(line), true)[0] : undefined;
+    const offset = first ? parseAxisOffset(readGlyphs(planes, first, NUMBER_CHARS)) : null;
+    if (offset) applyOffset(map, offset);
+  }
   // The axis title: the remaining ink left of the tick labels, rotated 90° (reads bottom to top).
   const labelsLeft = pairs.length ? Math.min(...[...used].map((c) => c.x0)) : right;
   const rest = components.filter((c) => !used.has(c) && c.x1 <= labelsLeft - 1 && c.y0 >= frame.y0 - 20 && c.y1 <= frame.y1 + 20);
@@ -191,4 +240,22 @@ export function readTitle(planes: PixelPlanes, frame: PlotFrame): string {
   const lines = textLines(inkComponents(planes, { x0: frame.x0, x1: frame.x1, y0: 0, y1: frame.y0 - 2 }));
   const line = lines.sort((a, b) => boxOf(b).y1 - boxOf(a).y1)[0];
   return line ? readGlyphs(planes, glyphsOf(line)) : '';
+}
+
+/** An axis offset text: additive ("+4.2", "−0.5") or a multiplier ("1e−6", "×10−6" read flat). */
+export function parseAxisOffset(text: string): { add: number; multiply: number } | null {
+  const t = text.replace(/\s+/g, '');
+  const multiplier = /^(?:1e|×10)([-+]?\d+)$/.exec(t);
+  if (multiplier) return { add: 0, multiply: 10 ** Number(multiplier[1]) };
+  if (/^[-+]/.test(t)) {
+    const value = parseNumber(t);
+    if (value !== null) return { add: value, multiply: 1 };
+  }
+  return null;
+}
+
+function applyOffset(map: AxisMap, offset: { add: number; multiply: number }): void {
+  map.offset = map.offset * offset.multiply + offset.add;
+  map.scale *= offset.multiply;
+  for (const tick of map.ticks) tick.value = tick.value * offset.multiply + offset.add;
 }

@@ -91,6 +91,8 @@ function nearestTemplate(planes: PixelPlanes, box: Box, allowed: Set<string> | u
   let bestDistance = Infinity;
   for (const t of TEMPLATES) {
     if (allowed && !allowed.has(t.c)) continue;
+    // Aspect ratios that differ by more than a factor e cannot match (and would cost 6 in distance anyway).
+    if (Math.abs(t.aspect - features.aspect) > 1) continue;
     let d = 0;
     for (let k = 0; k < t.grid.length; k++) d += (t.grid[k]! - features.grid[k]!) ** 2;
     d += 6 * (t.aspect - features.aspect) ** 2;
@@ -107,10 +109,14 @@ function nearestTemplate(planes: PixelPlanes, box: Box, allowed: Set<string> | u
  * tried as two, cut at each column of its middle 25–75 %; the cut is taken when both halves match templates
  * clearly better than the whole (segmentation by recognition, Casey & Lecolinet, IEEE PAMI 18, 690 (1996)).
  */
+/** Template distance below which a glyph is taken as read (a clean single character scores well below). */
+const GOOD_MATCH = 1.5;
+
 function readWide(planes: PixelPlanes, g: Box, lineHeight: number, allowed: Set<string> | undefined, transposed: boolean, depth = 0): string {
   const whole = nearestTemplate(planes, g, allowed, transposed);
   const length = transposed ? g.y1 - g.y0 : g.x1 - g.x0;
-  if (depth > 1 || length < 0.7 * lineHeight) return whole.c;
+  const height = transposed ? g.x1 - g.x0 : g.y1 - g.y0;
+  if (depth > 1 || length < 0.7 * lineHeight || height < 0.6 * lineHeight || whole.d < GOOD_MATCH) return whole.c;
   let best: { score: number; a: Box; b: Box } | null = null;
   for (let cut = Math.ceil(length * 0.25); cut <= Math.floor(length * 0.75); cut++) {
     const a: Box = transposed ? { ...g, y0: g.y1 - cut } : { ...g, x1: g.x0 + cut };
@@ -157,6 +163,7 @@ export function readGlyphs(planes: PixelPlanes, glyphs: Glyph[], allowed?: Set<s
   if (!glyphs.length) return '';
   const size = (g: Box) => (transposed ? g.x1 - g.x0 : g.y1 - g.y0);
   const lineHeight = Math.max(...glyphs.map(size));
+  const lineTop = Math.min(...glyphs.map((g) => (transposed ? g.x0 : g.y0)));
   let text = '';
   for (let i = 0; i < glyphs.length; i++) {
     const g = glyphs[i]!;
@@ -164,6 +171,20 @@ export function readGlyphs(planes: PixelPlanes, glyphs: Glyph[], allowed?: Set<s
       const prev = glyphs[i - 1]!;
       const gap = transposed ? prev.y0 - g.y1 : g.x0 - prev.x1;
       if (gap > lineHeight / 3) text += ' ';
+    }
+    // Small marks are told apart by where they sit (a grid of a 3-pixel dot says little): on the baseline a
+    // period, at mid-height a minus sign (hyphen or U+2212).
+    if (size(g) < 0.35 * lineHeight && (!allowed || (allowed.has('.') && allowed.has('-')))) {
+      const centre = (transposed ? (g.x0 + g.x1) / 2 : (g.y0 + g.y1) / 2) - lineTop;
+      const width = transposed ? g.y1 - g.y0 : g.x1 - g.x0;
+      if (centre > 0.7 * lineHeight && width < 0.4 * lineHeight) {
+        text += '.';
+        continue;
+      }
+      if (centre > 0.3 * lineHeight && centre < 0.75 * lineHeight && width >= 1.5 * size(g)) {
+        text += '-';
+        continue;
+      }
     }
     text += readWide(planes, g, lineHeight, allowed, transposed);
   }

@@ -147,7 +147,26 @@ export function decodePng(bytes: Uint8Array): RasterImage {
     rgb[k + 1] = Math.round((g * alpha + 255 * (255 - alpha)) / 255);
     rgb[k + 2] = Math.round((b * alpha + 255 * (255 - alpha)) / 255);
   };
-  if (interlace === 0) {
+  if (interlace === 0 && depth === 8 && (colorType === 2 || colorType === 6)) {
+    // The common case (matplotlib writes 8-bit RGBA): no per-sample bit arithmetic.
+    const { rows } = unfilter(data, 0, width, height, bpp, bitsPerPixel);
+    for (let y = 0; y < height; y++) {
+      const row = rows[y]!;
+      for (let x = 0, k = 3 * y * width; x < width; x++, k += 3) {
+        const o = x * channels;
+        const alpha = colorType === 6 ? row[o + 3]! : 255;
+        if (alpha === 255) {
+          rgb[k] = row[o]!;
+          rgb[k + 1] = row[o + 1]!;
+          rgb[k + 2] = row[o + 2]!;
+        } else {
+          rgb[k] = Math.round((row[o]! * alpha + 255 * (255 - alpha)) / 255);
+          rgb[k + 1] = Math.round((row[o + 1]! * alpha + 255 * (255 - alpha)) / 255);
+          rgb[k + 2] = Math.round((row[o + 2]! * alpha + 255 * (255 - alpha)) / 255);
+        }
+      }
+    }
+  } else if (interlace === 0) {
     const { rows } = unfilter(data, 0, width, height, bpp, bitsPerPixel);
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) put(rows[y]!, x, x, y);
   } else {
