@@ -40,6 +40,8 @@ export function familyFromText(context: CalibrationContext): CalibrationFamily |
     if (/echo|hahn|\bt2e\b|\bt2\b(?!\s*\*)/.test(text)) add('t2-echo', 2 * weight);
     if (/\bt1\b|relaxation|energy decay/.test(text)) add('t1', 3 * weight);
     if (/rabi/.test(text)) add(TIME_WORDS.test(xLabel) && !AMPLITUDE_WORDS.test(xLabel) ? 'rabi-time' : 'rabi-amplitude', 3 * weight);
+    // A swept pulse duration is Rabi's axis (Ramsey, T1 and echo sweep a delay): a weak vote.
+    if (/pulse (duration|length|width)|\bduration\b/.test(text)) add('rabi-time', 0.5 * weight);
     if (/resonator|readout|cavity|transmission|\bs21\b|punch/.test(text)) add('resonator-spectroscopy', 2 * weight);
     if (/qubit spec|two[- ]tone|qubit freq|spectroscopy/.test(text)) add(/resonator|readout|cavity/.test(text) ? 'resonator-spectroscopy' : 'qubit-spectroscopy', 1.5 * weight);
   };

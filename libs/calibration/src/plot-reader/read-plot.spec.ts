@@ -103,5 +103,6 @@ describe(parseNumber.name, () => {
 
   it('normalises look-alike glyphs inside words only', () => {
     expect(normaliseOcrText('Excited state p0pu|ati0n T1 0.5')).toBe('Excited state population T1 0.5');
+    expect(normaliseOcrText('Rab] time, Coefhcient')).toBe('rabi time, coefficient');
   });
 });

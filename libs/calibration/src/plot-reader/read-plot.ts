@@ -44,12 +44,35 @@ export function readPlot(image: RasterImage): PlotReading {
   return { ...reading, series: data.map(toData), overlays: markers.length ? lines.map(toData) : [] };
 }
 
-/** In words of letters, glyphs that look alike in DejaVu Sans are read as the letter (0→o, |→l, ×→x); brackets unified. */
+/** Words of calibration plots that OCR slips are corrected towards (one edit for short words, two for long). */
+const VOCABULARY = ['rabi', 'ramsey', 'drag', 'echo', 'hahn', 'resonator', 'qubit', 'spectroscopy', 'relaxation', 'amplitude', 'duration', 'delay', 'frequency', 'detuning', 'inverse', 'coefficient', 'calibration', 'population', 'time', 'pulse'];
+
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * In words of letters, glyphs that look alike in DejaVu Sans are read as the letter (0→o, |→l, ×→x), brackets are
+ * unified, and words within one or two edits of the calibration vocabulary are corrected to it ("Rab]" → "rabi").
+ */
 export function normaliseOcrText(text: string): string {
   return text
     .replace(/[⟨]/g, '(')
     .replace(/[⟩]/g, ')')
     .split(' ')
-    .map((word) => ((word.match(/[A-Za-z]/g)?.length ?? 0) >= 2 ? word.replace(/0/g, 'o').replace(/\|/g, 'l').replace(/×/g, 'x') : word))
+    .map((word) => {
+      if ((word.match(/[A-Za-z]/g)?.length ?? 0) < 2) return word;
+      const letters = word.replace(/0/g, 'o').replace(/\|/g, 'l').replace(/×/g, 'x');
+      // Sentence punctuation and brackets are not part of the word; a misread letter (']' for 'i') is.
+      const core = letters.toLowerCase().replace(/^[(\s]+|[),.;:\s]+$/g, '');
+      if (core.length < 4 || VOCABULARY.includes(core)) return letters;
+      const close = VOCABULARY.find((v) => Math.abs(v.length - core.length) <= 1 && editDistance(v, core) <= (v.length > 5 ? 2 : 1));
+      return close ? letters.toLowerCase().replace(core, close) : letters;
+    })
     .join(' ');
 }

@@ -27,7 +27,7 @@ export interface CalibrationTrace {
 export interface CalibrationTraceOptions {
   /** Points per series (default random 41–151). */
   points?: number;
-  /** Noise σ relative to the signal amplitude (default random 0.005–0.05, i.e. SNR 20–200 as after averaging). */
+  /** Noise σ relative to the signal's full swing (default random 0.005–0.05, i.e. SNR 20–200 as after averaging). */
   relativeNoise?: number;
 }
 
@@ -72,7 +72,8 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
       const t = random.between(10, 150); // µs
       const x = linspace(0, t * random.between(3, 7), n);
       const echo = family === 't2-echo';
-      const y = population(x.map((v) => (echo ? 0.5 + 0.5 * Math.exp(-v / t) : Math.exp(-v / t))));
+      // The echo decays over half the contrast (to the mixed state): noise is scaled to that swing, as documented.
+      const y = echo ? noisy(random, x.map((v) => offset + contrast * (0.5 + 0.5 * Math.exp(-v / t))), sigma / 2) : population(x.map((v) => Math.exp(-v / t)));
       return { family, series: [{ x, y, label: 'data' }], truth: { name: echo ? 't2' : 't1', value: t }, title: echo ? 'T2 Hahn echo' : 'T1', xLabel: 'Delay (µs)', yLabel: 'Excited state population', xUnit: 'µs', snr };
     }
     case 'drag': {
