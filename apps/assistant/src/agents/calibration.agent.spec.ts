@@ -122,6 +122,10 @@ describe(CalibrationAgent.name, () => {
       }
     });
 
+    it('treats empty settings (as a ConfigMap writes them) as no VLM', () => {
+      expect(setup({ QDC_VLM_BASE_URL: '', QDC_VLM_MODEL: '' }).mocks.vlm.configured).toBe(false);
+    });
+
     it('does not call the VLM for data without an image', async () => {
       const server = await fakeVlm(() => ({ status: 200, json: completion('x') }));
       try {

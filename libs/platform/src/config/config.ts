@@ -4,6 +4,9 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/** An empty variable (`QDC_VLM_BASE_URL=` in a ConfigMap) means unset. */
+const emptyAsUnset = (value: unknown): unknown => (value === '' ? undefined : value);
+
 /** Every setting of every service, validated once at boot (README has the table). */
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
@@ -31,9 +34,9 @@ const ConfigSchema = z.object({
   QDC_MIGRATE_ON_BOOT: bool.default(true),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   // Calibration agent's optional VLM (OpenAI-compatible chat completions with image input); all three or none.
-  QDC_VLM_BASE_URL: z.string().url().optional(),
-  QDC_VLM_MODEL: z.string().min(1).optional(),
-  QDC_VLM_API_KEY: z.string().optional(),
+  QDC_VLM_BASE_URL: z.preprocess(emptyAsUnset, z.string().url().optional()),
+  QDC_VLM_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  QDC_VLM_API_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
   /** Long enough for a cold start of a served 35B VLM (minutes); the gateway waits this plus a margin. */
   QDC_VLM_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
 });
