@@ -4,11 +4,12 @@
  * accuracy from the image (title, labels, shape), the key parameter within 5 % of the truth where the signal is
  * visible (SNR ≥ 10; the DRAG crossing relative to the scan's half-width, as it can be 0), the same for a fit on
  * the generated arrays (what noise alone allows), faint plots (SNR 2) called no-signal, and time per plot as a
- * ratio to fitting the arrays directly. BENCH_AGENTS_PER_FAMILY=<n> (default 100) scales the set.
+ * ratio to fitting the arrays directly. BENCH_AGENTS_PER_FAMILY=<n> (default 100) scales the set; BENCH_AGENTS_KEEP=1
+ * keeps the rendered plots and BENCH_AGENTS_DIR=<dir> reads them again; BENCH_AGENTS_VERBOSE=1 prints each miss.
  * Needs Debian's python3-matplotlib (/usr/bin/python3).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assessCalibration, decodeImage, keyParameterOf, readPlot, type CalibrationFamily } from '#qdc/calibration';
@@ -65,12 +66,16 @@ function relativeError(c: Case, value: number | undefined): number {
 const median = (v: number[]) => (v.length ? [...v].sort((a, b) => a - b)[v.length >> 1]! : NaN);
 
 function main(): void {
-  const dir = mkdtempSync(join(tmpdir(), 'qdc-bench-agents-'));
+  // BENCH_AGENTS_DIR reuses plots rendered by an earlier run with the same count (rendering dominates the time).
+  const reuse = process.env.BENCH_AGENTS_DIR;
+  const dir = reuse ?? mkdtempSync(join(tmpdir(), 'qdc-bench-agents-'));
   try {
     const cases = makeCases(dir);
     const t0 = performance.now();
-    execFileSync('/usr/bin/python3', [resolve('scripts/calibration/render-calibration-plots.py')], { input: JSON.stringify(cases.map((c) => c.spec)), maxBuffer: 1 << 26 });
-    console.log(`rendered ${cases.length} plots with matplotlib in ${((performance.now() - t0) / 1000).toFixed(1)} s (${PER_FAMILY} per family, ${Math.round(FAINT_FRACTION * 100)} % faint)`);
+    if (!reuse || !cases.every((c) => existsSync(c.file))) {
+      execFileSync('/usr/bin/python3', [resolve('scripts/calibration/render-calibration-plots.py')], { input: JSON.stringify(cases.map((c) => c.spec)), maxBuffer: 1 << 26 });
+    }
+    console.log(`${cases.length} plots rendered with matplotlib (${((performance.now() - t0) / 1000).toFixed(1)} s; ${PER_FAMILY} per family, ${Math.round(FAINT_FRACTION * 100)} % faint)`);
     const rows: string[][] = [];
     let allVisible = 0;
     let allWithin = 0;
@@ -131,7 +136,7 @@ function main(): void {
         (readMs / dataMs).toFixed(1),
       ]);
     }
-    const header = ['family', 'plots', 'family acc', 'key parameter', 'visible', 'within 5 % (image)', 'within 5 % (arrays)', 'median err %', 'faint → no-signal', 'ms/plot', '× array fit'];
+    const header = ['family', 'plots', 'family acc', 'key parameter', 'visible', 'within 5 % (image)', 'within 5 % (arrays)', 'median err %', 'faint (SNR 2) → no-signal', 'ms/plot', '× array fit'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => `| ${r.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
     console.log(line(header));
@@ -139,7 +144,7 @@ function main(): void {
     for (const r of rows) console.log(line(r));
     console.log(`all: family accuracy ${(allFamily / cases.length).toFixed(3)}, key parameter within 5 % on ${(allWithin / allVisible).toFixed(3)} of visible plots, reading+fit ${(readMsTotal / cases.length).toFixed(0)} ms/plot = ${(readMsTotal / dataMsTotal).toFixed(1)} × fitting the arrays`);
   } finally {
-    if (!process.env.BENCH_AGENTS_KEEP) rmSync(dir, { recursive: true, force: true });
+    if (!process.env.BENCH_AGENTS_KEEP && !reuse) rmSync(dir, { recursive: true, force: true });
     else console.log(`plots kept in ${dir}`);
   }
 }

@@ -50,6 +50,11 @@ describe('control agents (real gateway, assistant, NATS)', () => {
       expect((await call('/v0/control/agents?skip=-1', control)).status).toBe(422);
     });
 
+    it('is described in the OpenAPI document (and GET /v0/agents is left to the coda assistant)', async () => {
+      const paths = Object.keys((await (await call('/v0/openapi.json', null)).json()).paths);
+      expect(paths).toEqual(expect.arrayContaining(['/v0/control/agents', '/v0/control/agents/{agent_id}', '/v0/agents/{agent_id}']));
+    });
+
     it('needs a key with the control scope', async () => {
       expect((await call('/v0/control/agents', null)).status).toBe(401);
       expect((await call('/v0/control/agents', codaOnly)).status).toBe(403);

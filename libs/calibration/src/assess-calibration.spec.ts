@@ -97,3 +97,12 @@ describe(levenbergMarquardt.name, () => {
     expect(sut.rSquared).toBeCloseTo(1, 9);
   });
 });
+
+describe('points read from a plot', () => {
+  it('fits data whose x values repeat (several points in one pixel column) without a runaway frequency grid', () => {
+    const x = Array.from({ length: 120 }, (_, i) => Math.floor(i / 2) * 0.01);
+    const y = x.map((a) => 0.5 * (1 - Math.cos((Math.PI * a) / 0.2)));
+    const sut = assessCalibration([{ x, y }], { experiment: 'rabi-amplitude' });
+    expect(sut.assessment.fit!.parameters.pi_amplitude!.value).toBeCloseTo(0.2, 3);
+  });
+});

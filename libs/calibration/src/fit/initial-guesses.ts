@@ -15,12 +15,19 @@ export function median(values: ArrayLike<number>): number {
   return sorted.length % 2 ? sorted[m]! : (sorted[m - 1]! + sorted[m]!) / 2;
 }
 
-/** Median spacing of sorted x. */
+/** Median spacing of sorted x, ignoring repeated x values (points read from a plot can share a column). */
 export function typicalStep(x: ArrayLike<number>): number {
+  const span = Math.abs(x[x.length - 1]! - x[0]!);
   const d: number[] = [];
-  for (let i = 1; i < x.length; i++) d.push(Math.abs(x[i]! - x[i - 1]!));
-  return d.length ? median(d) : 1;
+  for (let i = 1; i < x.length; i++) {
+    const step = Math.abs(x[i]! - x[i - 1]!);
+    if (step > span * 1e-6) d.push(step);
+  }
+  return d.length ? median(d) : span > 0 ? span / Math.max(1, x.length - 1) : 1;
 }
+
+/** Most frequencies a periodogram is evaluated at (the grid is coarsened beyond it). */
+const MAX_FREQUENCY_GRID = 4096;
 
 /** Periodogram power of (y − mean) at frequency f (cycles per x unit), normalised by Σ(y − mean)². */
 export function periodogramPower(x: ArrayLike<number>, y: ArrayLike<number>, f: number): number {
@@ -46,7 +53,7 @@ export function candidateFrequencies(x: ArrayLike<number>, y: ArrayLike<number>,
   const span = Math.abs(x[x.length - 1]! - x[0]!) || 1;
   const nyquist = 0.5 / typicalStep(x);
   const fMin = 0.25 / span;
-  const df = 1 / (8 * span);
+  const df = Math.max(1 / (8 * span), (nyquist - fMin) / MAX_FREQUENCY_GRID);
   const grid: number[] = [];
   for (let f = fMin; f <= nyquist; f += df) grid.push(f);
   const power = grid.map((f) => periodogramPower(x, y, f));
