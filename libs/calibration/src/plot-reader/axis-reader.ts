@@ -93,6 +93,25 @@ function labelsOf(glyphs: Glyph[], horizontal: boolean): Glyph[][] {
   return out;
 }
 
+/**
+ * x tick labels by nearest tick: each glyph joins the tick closest to its centre (labels of long numbers on a
+ * narrow axis can nearly touch, so gaps alone do not separate them); without ticks, by gaps.
+ */
+function labelsByTick(glyphs: Glyph[], ticks: number[], spacing: number): Glyph[][] {
+  if (ticks.length < 2) return labelsOf(glyphs, true);
+  const groups = new Map<number, Glyph[]>();
+  for (const g of glyphs) {
+    const centre = (g.x0 + g.x1) / 2;
+    let best = -1;
+    for (let k = 0; k < ticks.length; k++) if (best < 0 || Math.abs(ticks[k]! - centre) < Math.abs(ticks[best]! - centre)) best = k;
+    if (Math.abs(ticks[best]! - centre) > spacing * 0.75) continue;
+    const group = groups.get(best) ?? [];
+    group.push(g);
+    groups.set(best, group);
+  }
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, group]) => group);
+}
+
 const boxOf = (items: Box[]): Box => ({
   x0: Math.min(...items.map((g) => g.x0)),
   x1: Math.max(...items.map((g) => g.x1)),
@@ -134,7 +153,7 @@ export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
   let labelLineIndex = -1;
   for (let li = 0; li < Math.min(lines.length, 3) && labelLineIndex < 0; li++) {
     const found: { pixel: number; value: number }[] = [];
-    for (const label of labelsOf(glyphsOf(lines[li]!), true)) {
+    for (const label of labelsByTick(glyphsOf(lines[li]!), ticks, spacing)) {
       const box = boxOf(label);
       const centre = (box.x0 + box.x1) / 2;
       const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);

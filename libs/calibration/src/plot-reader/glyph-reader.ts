@@ -170,7 +170,8 @@ export function readGlyphs(planes: PixelPlanes, glyphs: Glyph[], allowed?: Set<s
     if (i > 0) {
       const prev = glyphs[i - 1]!;
       const gap = transposed ? prev.y0 - g.y1 : g.x0 - prev.x1;
-      if (gap > lineHeight / 3) text += ' ';
+      if (allowed?.has('.') && !transposed && gap >= 0.2 * lineHeight && faintPeriod(planes, prev.x1, g.x0, lineTop + lineHeight)) text += '.';
+      else if (gap > lineHeight / 3) text += ' ';
     }
     // Small marks are told apart by where they sit (a grid of a 3-pixel dot says little): on the baseline a
     // period, at mid-height a minus sign (hyphen or U+2212).
@@ -189,6 +190,21 @@ export function readGlyphs(planes: PixelPlanes, glyphs: Glyph[], allowed?: Set<s
     text += readWide(planes, g, lineHeight, allowed, transposed);
   }
   return text;
+}
+
+/**
+ * At low resolution a period is a pale pixel or two that the ink threshold misses: look for any mark in the
+ * bottom third of the gap between two glyphs of a number.
+ */
+function faintPeriod(planes: PixelPlanes, x0: number, x1: number, lineBottom: number): boolean {
+  // One pixel of each glyph's anti-aliased edge is left out.
+  for (let y = Math.round(lineBottom) - 3; y < Math.round(lineBottom); y++) {
+    for (let x = x0 + 1; x < x1 - 1; x++) {
+      const i = y * planes.width + x;
+      if (i >= 0 && i < planes.lum.length && darkness(planes, i) > 0.15) return true;
+    }
+  }
+  return false;
 }
 
 /** Splits components into text lines by overlap across the reading direction. */
