@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { ConfigModule, NatsModule, NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { UnifiedAssistantModule } from './assistant/assistant.module.js';
+import { AgentsModule } from './agents/agents.module.js';
 
-/** Assistant service: the unified assistant's runs (SSE events relayed by the gateway). */
-@Module({ imports: [ConfigModule.forService('assistant'), NatsModule, UnifiedAssistantModule] })
+/** Assistant service: the unified assistant's runs (SSE events relayed by the gateway) and the control agents (catalogue, ising-calibration-v1). */
+@Module({ imports: [ConfigModule.forService('assistant'), NatsModule, UnifiedAssistantModule, AgentsModule] })
 class AssistantModule {}
 
 bootstrapService('assistant', AssistantModule, {

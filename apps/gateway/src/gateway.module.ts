@@ -24,11 +24,14 @@ import { AssistantStreamService } from './assistant/assistant-stream.service.js'
 import { QpusController } from './qpus/qpus.controller.js';
 import { QpusService } from './qpus/qpus.service.js';
 import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
+import { AgentsController } from './agents/agents.controller.js';
+import { AgentsService } from './agents/agents.service.js';
+import { AgentsRunRoute } from './agents/agents-run.route.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController, AgentsController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,
@@ -41,6 +44,8 @@ import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
     CodaBodyErrors,
     AssistantStreamService,
     QpusService,
+    AgentsService,
+    AgentsRunRoute,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },

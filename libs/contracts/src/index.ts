@@ -9,3 +9,4 @@ export * from './keys.js';
 export * from './circuits.js';
 export * from './assistant.js';
 export * from './qpu.js';
+export * from './agents.js';

@@ -38,6 +38,8 @@ export const Subjects = {
   QpuExecutionFail: 'qpu.execution.fail.v1',
   QpuBudgetSet: 'qpu.budget.set.v1',
   QpuBudgetGet: 'qpu.budget.get.v1',
+  AgentsList: 'assistant.control-agent.list.v1',
+  AgentsRun: 'assistant.control-agent.run.v1',
 } as const;
 
 /** Events (publish, no reply). */

@@ -28,3 +28,10 @@ export * from './charge-stability/index.js';
 export * from './coulomb-diamonds/index.js';
 export * from './anticrossings/index.js';
 export * from './electron-unloading/index.js';
+export {
+  generateCalibrationTrace,
+  CALIBRATION_TRACE_FAMILIES,
+  type CalibrationTrace,
+  type CalibrationTraceFamily,
+  type CalibrationTraceOptions,
+} from './calibration/calibration-trace.generator.js';

@@ -89,6 +89,38 @@ const controlPaths: Record<string, object> = {
   },
 };
 
+/** Control agents (SPEC §3, §6): the list only at /v0/control (GET /v0/agents is the coda assistant's); runs at both bases. */
+const agentRun = {
+  post: {
+    summary: 'Run a control agent (ising-calibration-v1: calibration plot or arrays → fit and assessment); JSON up to 8 MiB',
+    parameters: [idParam('agent_id')],
+    requestBody: {
+      required: true,
+      content: json({
+        type: 'object',
+        properties: {
+          image_base64: { type: 'string', description: 'PNG or JPEG, base64 or data: URL' },
+          prompt: { type: 'string' },
+          max_tokens: { type: 'integer', minimum: 1 },
+          data: { type: 'object', required: ['x', 'y'], properties: { experiment: { type: 'string' }, x: { type: 'array', items: { type: 'number' } }, y: { type: 'array' }, x_label: { type: 'string' }, y_label: { type: 'string' }, units: {} } },
+        },
+      }),
+    },
+    responses: responses({ type: 'object', properties: { content: { type: 'string' }, model: { type: 'string' }, usage: { type: 'object' }, assessment: { type: 'object' } } }, { 404: 'Agent not found', 413: 'Body over 8 MiB', 422: 'Body not what the agent expects', 503: 'Configured VLM not reachable', 504: 'Configured VLM timed out' }),
+  },
+};
+const agentPaths: Record<string, object> = {
+  '/v0/control/agents': {
+    get: {
+      summary: 'List control agents',
+      parameters: [query('skip', { type: 'integer', minimum: 0, default: 0 }), query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 })],
+      responses: responses({ type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' } } } }, { 422: 'Bad skip/limit' }),
+    },
+  },
+  '/v0/control/agents/{agent_id}': agentRun,
+  '/v0/agents/{agent_id}': agentRun,
+};
+
 function withBases(paths: Record<string, object>, bases: string[]): Record<string, object> {
   const out: Record<string, object> = {};
   for (const base of bases) for (const [path, item] of Object.entries(paths)) out[`${base}${path}`] = item;
@@ -283,6 +315,7 @@ export function openApiDocument(): object {
     security: [{ bearer: [] }],
     paths: {
       ...withBases(controlPaths, ['/v0/control', '/v0']),
+      ...agentPaths,
       ...withBases(codaToolPaths, ['/v0/coda/tools', '/v0/coda', '/v0/tools', '/v0']),
       '/v0/coda/agents': assistantPath,
       '/v0/agents': assistantPath,

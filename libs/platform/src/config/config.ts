@@ -10,6 +10,9 @@ export const DEVELOPMENT_API_KEY_PEPPER = 'qdc-development-pepper-change-me';
 /** An optional setting where an empty value (e.g. `${VAR:-}` in compose) means unset. */
 const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
+/** An empty variable (`QDC_VLM_BASE_URL=` in a ConfigMap) means unset. */
+const emptyAsUnset = (value: unknown): unknown => (value === '' ? undefined : value);
+
 /** Every setting of every service, validated once at boot (README has the table). */
 const ConfigSchema = z.object({
   /** `production` refuses development secrets (see checkProductionSafety). */
@@ -61,6 +64,12 @@ const ConfigSchema = z.object({
   QDC_SIM_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   /** `npm start` only: inference worker processes to start. */
   QDC_INFERENCE_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  // Calibration agent's optional VLM (OpenAI-compatible chat completions with image input); all three or none.
+  QDC_VLM_BASE_URL: z.preprocess(emptyAsUnset, z.string().url().optional()),
+  QDC_VLM_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  QDC_VLM_API_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
+  /** Long enough for a cold start of a served 35B VLM (minutes); the gateway waits this plus a margin. */
+  QDC_VLM_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
 });
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;

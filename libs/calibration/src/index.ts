@@ -1,0 +1,11 @@
+export * from './calibration.types.js';
+export { assessCalibration, validateSeries, keyParameterOf, MIN_SNR, MIN_R_SQUARED, type CalibrationResult } from './assess-calibration.js';
+export { detectFamily, familyFromName, familyFromText, familyFromShape } from './family-detection.js';
+export { levenbergMarquardt, type LeastSquaresFit, type ModelFunction } from './fit/levenberg-marquardt.js';
+export { fitOscillation, fitExponentialDecay, fitLorentzian, fitDragLines, type FamilyFit } from './fit/family-fits.js';
+export { approximateTokens, truncateToTokens, CHARACTERS_PER_TOKEN } from './content-tokens.js';
+export { compareWithVlm } from './vlm-comparison.js';
+export { decodeImage } from './plot-reader/decode-image.js';
+export { decodePng } from './plot-reader/png.decode.js';
+export { ImageDecodeError, type RasterImage } from './plot-reader/raster-image.js';
+export { readPlot, type PlotReading } from './plot-reader/read-plot.js';
