@@ -6,13 +6,16 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations, ensureDatabase, loadConfig, redactUrl } from '#qdc/platform';
+import { SERVICE_PROCESSES, applyMigrations, ensureDatabase, loadConfig, redactUrl, replicaNames } from '#qdc/platform';
+import { ensureDependencies, unavailableDependencies, type DependencyUrls, type StartedDependency } from './start-dependencies.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const config = loadConfig();
-const workers = Number(process.env.QDC_INFERENCE_WORKERS ?? 1);
+const dependencyUrls: DependencyUrls = { postgres: config.DATABASE_URL, redis: config.REDIS_URL, nats: config.NATS_URL };
+/** Servers this script started (stopped again on exit); QDC_START_DEPENDENCIES=false starts none. */
+let startedDependencies: StartedDependency[] = [];
 
 interface ServiceDef {
   name: string;
@@ -20,19 +23,20 @@ interface ServiceDef {
   env?: Record<string, string>;
 }
 
-const services: ServiceDef[] = [
-  { name: 'results', entry: 'dist/apps/results/src/main.js', env: { QDC_HEALTH_PORT: '9102' } },
-  { name: 'model-runner', entry: 'dist/apps/model-runner/src/main.js', env: { QDC_HEALTH_PORT: '9101' } },
-  ...Array.from({ length: workers }, (_, i) => ({
-    name: workers > 1 ? `worker-${i + 1}` : 'worker',
-    entry: 'dist/apps/model-runner/src/worker.js',
-    env: { QDC_HEALTH_PORT: String(9111 + i) },
+/** Where npm start keeps its development key and the data of servers it starts. */
+const dataDir = resolve(root, process.env.QDC_DATA_DIR ?? '.qdc');
+
+/** QDC_HEALTH_PORT=0: every service takes an ephemeral probe port (several instances on one machine). */
+const probePort = (port: number): string => (process.env.QDC_HEALTH_PORT === '0' ? '0' : String(port));
+
+// Every process of SERVICE_PROCESSES; replicas get consecutive probe ports.
+const services: ServiceDef[] = SERVICE_PROCESSES.flatMap((service) =>
+  replicaNames(service, service.replicasFrom ? config[service.replicasFrom] : 1).map((name, i): ServiceDef => ({
+    name,
+    entry: service.entry,
+    env: service.probePort === undefined ? {} : { QDC_HEALTH_PORT: probePort(service.probePort + i) },
   })),
-  { name: 'qpu-broker', entry: 'dist/apps/qpu-broker/src/main.js', env: { QDC_HEALTH_PORT: '9103' } },
-  { name: 'simulation-worker', entry: 'dist/apps/qpu-broker/src/simulation-worker.js', env: { QDC_HEALTH_PORT: '9121' } },
-  { name: 'assistant', entry: 'dist/apps/assistant/src/main.js', env: { QDC_HEALTH_PORT: '9104' } },
-  { name: 'gateway', entry: 'dist/apps/gateway/src/main.js' },
-];
+);
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -61,11 +65,28 @@ function launch(service: ServiceDef, restarts = 0): void {
   child.on('exit', (code, signal) => {
     children.delete(service.name);
     if (stopping) return;
-    // A supervisor, as Kubernetes would be: restart with backoff.
-    const delay = Math.min(30_000, 500 * 2 ** restarts);
-    console.error(`[${service.name.padEnd(width)}] exited (${signal ?? code}); restarting in ${delay} ms`);
-    setTimeout(() => launch(service, restarts + 1), delay);
+    void restartLater(service, `${signal ?? code}`, restarts);
   });
+}
+
+/** A supervisor, as Kubernetes would be: waits for what the service needs, then restarts it with backoff. */
+async function restartLater(service: ServiceDef, exit: string, restarts: number): Promise<void> {
+  const tag = `[${service.name.padEnd(width)}]`;
+  let missing = await unavailableDependencies(dependencyUrls);
+  if (missing.length > 0) {
+    console.error(`${tag} exited (${exit}); waiting for ${missing.join(', ')} before restarting it`);
+    while (missing.length > 0 && !stopping) {
+      await new Promise((r) => setTimeout(r, 2_000));
+      missing = await unavailableDependencies(dependencyUrls);
+    }
+    if (stopping) return;
+    console.error(`${tag} its dependencies answer again; restarting`);
+    launch(service, 0);
+    return;
+  }
+  const delay = Math.min(30_000, 500 * 2 ** restarts);
+  console.error(`${tag} exited (${exit}); restarting in ${delay} ms`);
+  setTimeout(() => !stopping && launch(service, restarts + 1), delay);
 }
 
 async function waitForGateway(url: string, timeoutMs: number): Promise<void> {
@@ -83,7 +104,7 @@ async function waitForGateway(url: string, timeoutMs: number): Promise<void> {
 
 /** Reuses .qdc/dev-key while it still authenticates; otherwise creates a new development key. */
 async function developmentKey(url: string): Promise<string> {
-  const file = resolve(root, '.qdc/dev-key');
+  const file = resolve(dataDir, 'dev-key');
   if (existsSync(file)) {
     const saved = readFileSync(file, 'utf8').trim();
     const res = await fetch(`${url}/v0/models?limit=1`, { headers: { authorization: `Bearer ${saved}` } });
@@ -101,36 +122,56 @@ async function developmentKey(url: string): Promise<string> {
   return token;
 }
 
-function stop(): void {
+function stop(exitCode = 0): void {
   if (stopping) return;
   stopping = true;
   for (const child of children.values()) child.kill('SIGTERM');
-  setTimeout(() => process.exit(0), 10_000).unref();
+  const finish = async (): Promise<never> => {
+    // QDC's services first, then the servers they were using.
+    await Promise.all(startedDependencies.map((dependency) => dependency.stop().catch(() => {})));
+    process.exit(exitCode);
+  };
+  // A service that cannot drain (say, its Redis is gone) is killed after the grace period, never orphaned.
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    void finish();
+  }, 10_000).unref();
   const poll = setInterval(() => {
     if (children.size === 0) {
       clearInterval(poll);
-      process.exit(0);
+      void finish();
     }
   }, 100);
 }
 
 async function main(): Promise<void> {
+  process.on('SIGINT', () => stop());
+  process.on('SIGTERM', () => stop());
+  const dependencies = await ensureDependencies(dependencyUrls, {
+    startMissing: process.env.QDC_START_DEPENDENCIES !== 'false',
+    dataDir,
+    log: (line) => console.log(line),
+  });
+  startedDependencies = dependencies.started;
+  if (dependencies.problems.length > 0) {
+    for (const line of dependencies.problems) console.error(`missing: ${line}`);
+    console.error('no QDC service was started');
+    stop(1);
+    return;
+  }
   if (await ensureDatabase(config.DATABASE_URL)) console.log(`created database ${redactUrl(config.DATABASE_URL)}`);
   const report = await applyMigrations(config.DATABASE_URL, resolve(root, 'prisma/migrations'));
   console.log(`database ${redactUrl(config.DATABASE_URL)}: ${report.applied.length} migration(s) applied, ${report.alreadyApplied} already applied`);
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
   for (const service of services) launch(service);
   const url = `http://127.0.0.1:${config.PORT}`;
   await waitForGateway(url, 60_000);
   const key = await developmentKey(url);
   console.log(`\nQDC is up: ${url}  (API docs: ${url}/docs)`);
   console.log(`control API base URL for the Python client: ${url}/v0/control`);
-  console.log(`development API key (scopes control,coda,admin; saved in .qdc/dev-key):\n${key}\n`);
+  console.log(`development API key (scopes control,coda,admin; saved in ${relative(root, resolve(dataDir, 'dev-key'))}):\n${key}\n`);
 }
 
 main().catch((error) => {
   console.error(`start failed: ${(error as Error).message}`);
-  stop();
-  process.exitCode = 1;
+  stop(1);
 });

@@ -17,6 +17,7 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
   const service = new ResultsService(new ResultsRepository(prisma), nats);
   const ownerId = randomUUID();
   const bytes = Buffer.from('not an array: the results service stores what it is given');
+  const output = { peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] };
 
   const request = (jobId: string, input: ResultsCreateRequest['input']): ResultsCreateRequest => ({
     ownerId,
@@ -26,7 +27,7 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
     inputFileSize: bytes.length,
     input,
     batchSize: null,
-    output: { peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] },
+    output: { inline: Buffer.from(JSON.stringify(output)).toString('base64') },
   });
 
   beforeAll(async () => {
@@ -51,19 +52,20 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
 
   it.each([
     ['an inline input', (): ResultsCreateRequest['input'] => ({ inline: bytes.toString('base64') })],
-    ['an object-store input', (): ResultsCreateRequest['input'] => ({ objectKey: 'unused' })],
+    ['an object-store input', (): ResultsCreateRequest['input'] => ({ objectKey: 'unused', size: 0 })],
   ])('with %s: the second call replays the stored result, one row, one run', async (_, inputOf) => {
     const jobId = `job-${randomUUID()}`;
     let input = inputOf();
     if ('objectKey' in input) input = await nats.toBinaryRef(new Uint8Array(600_000).fill(7));
     const before = await runs();
     const first = await service.create(request(jobId, input));
-    expect(first.replayed).toBeNull();
+    expect(first.userVote).toBeNull();
     expect(first.numberOfRuns).toBe(before + 1);
+    await prisma.pool.query('INSERT INTO votes (result_id, owner_id, vote) VALUES ($1, $2, -1)', [first.id, ownerId]);
     const second = await service.create(request(jobId, input));
-    expect(second.replayed).not.toBeNull();
-    expect(second.replayed!.id).toBe(first.id);
-    expect(second.replayed!.output).toEqual({ peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] });
+    expect(second).toEqual({ id: first.id, createdAt: first.createdAt, numberOfRuns: before + 1, userVote: -1 });
+    const stored = await prisma.pool.query('SELECT output::text AS output FROM model_results WHERE job_id = $1', [jobId]);
+    expect(JSON.parse(stored.rows[0].output)).toEqual(output);
     expect(await rows(jobId)).toEqual([{ id: first.id }]);
     expect(await runs()).toBe(before + 1);
     const files = await prisma.pool.query('SELECT result_id FROM input_files WHERE job_id = $1', [jobId]);

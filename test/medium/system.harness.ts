@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { applyMigrations, ensureDatabase } from '#qdc/platform';
+import { SERVICE_PROCESSES, applyMigrations, ensureDatabase, replicaNames } from '#qdc/platform';
 
 const root = process.cwd(); // jest runs from the repository root
 
@@ -74,12 +74,9 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
     return child;
   };
 
-  launch('results', 'dist/apps/results/src/main.js');
-  launch('model-runner', 'dist/apps/model-runner/src/main.js');
-  for (let i = 0; i < (options.workers ?? 1); i++) launch(`worker-${i}`, 'dist/apps/model-runner/src/worker.js');
-  launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js');
-  launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js');
-  launch('gateway', 'dist/apps/gateway/src/main.js');
+  for (const service of SERVICE_PROCESSES) {
+    for (const name of replicaNames(service, options.workers ?? 1)) launch(name, service.entry);
+  }
 
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -106,7 +103,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
         cli.stderr.on('data', (d) => (err += d));
         cli.on('exit', (code) => (code === 0 ? resolveKey(out.trim().split('\n').at(-1) ?? '') : reject(new Error(`keys create failed (${code}): ${err}`))));
       }),
-    startWorker: (name = `worker-${processes.size}`, extraEnv = {}) => launch(name, 'dist/apps/model-runner/src/worker.js', extraEnv),
+    startWorker: (name = `worker-${processes.size}`, extraEnv = {}) => launch(name, SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry, extraEnv),
     launch,
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     stop: async () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
-import { ConfigModule, NatsModule, NatsService, bootstrapService } from '#qdc/platform';
+import { ConfigModule, NatsModule, NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 
 /**
  * Assistant service. So far it only joins NATS and answers health; the streaming assistant
@@ -12,7 +12,4 @@ class AssistantModule {}
 bootstrapService('assistant', AssistantModule, {
   defaultProbePort: 9104,
   readiness: (app) => async () => ({ nats: app.get(NatsService).isConnected }),
-}).catch((error) => {
-  new Logger('assistant').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+}).catch(exitOnStartupError('assistant'));

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ConfigModule, NatsModule } from '#qdc/platform';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ConfigModule, NatsModule, RequestContextInterceptor } from '#qdc/platform';
 import { AuthGuard } from './auth/auth.guard.js';
 import { ApiKeyVerifier } from './auth/api-key.verifier.js';
 import { Authenticator } from './auth/authenticator.js';
@@ -40,6 +40,7 @@ import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
     QpusService,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
   ],
 })
 export class GatewayModule {}

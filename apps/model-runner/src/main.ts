@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NatsService, bootstrapService } from '#qdc/platform';
+import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { ModelRunnerModule } from './model-runner.module.js';
 import { InferenceProducer } from './inference/inference.producer.js';
 
@@ -10,7 +9,4 @@ bootstrapService('model-runner', ModelRunnerModule, {
     nats: app.get(NatsService).isConnected,
     redis: await app.get(InferenceProducer).isRedisReady(),
   }),
-}).catch((error) => {
-  new Logger('model-runner').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+}).catch(exitOnStartupError('model-runner'));

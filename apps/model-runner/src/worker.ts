@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NatsService, bootstrapService } from '#qdc/platform';
+import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { WorkerModule } from './worker.module.js';
 import { InferenceProcessor } from './inference/inference.processor.js';
 
@@ -12,7 +11,4 @@ bootstrapService('inference-worker', WorkerModule, {
   }),
 })
   .then((app) => app.get(InferenceProcessor).start())
-  .catch((error) => {
-    new Logger('inference-worker').error(error instanceof Error ? error.stack : String(error));
-    process.exit(1);
-  });
+  .catch(exitOnStartupError('inference-worker'));

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NatsService, PrismaService, bootstrapService } from '#qdc/platform';
+import { NatsService, PrismaService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { QpuBrokerModule } from './qpu-broker.module.js';
 import { SimulationProducer } from './simulation/simulation.producer.js';
 
@@ -15,7 +14,4 @@ bootstrapService('qpu-broker', QpuBrokerModule, {
       .$queryRaw`SELECT 1`.then(() => true)
       .catch(() => false),
   }),
-}).catch((error) => {
-  new Logger('qpu-broker').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+}).catch(exitOnStartupError('qpu-broker'));

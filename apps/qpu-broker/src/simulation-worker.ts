@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NatsService, bootstrapService } from '#qdc/platform';
+import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { SimulationWorkerModule } from './simulation-worker.module.js';
 import { SimulationProcessor } from './simulation/simulation.processor.js';
 import { QpuDeviceProcessor } from './simulation/qpu-device.processor.js';
@@ -13,7 +12,4 @@ bootstrapService('simulation-worker', SimulationWorkerModule, {
   }),
 })
   .then((app) => Promise.all([app.get(SimulationProcessor).start(), app.get(QpuDeviceProcessor).start()]))
-  .catch((error) => {
-    new Logger('simulation-worker').error(error instanceof Error ? error.stack : String(error));
-    process.exit(1);
-  });
+  .catch(exitOnStartupError('simulation-worker'));

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NatsService, PrismaService, applyMigrations, bootstrapService, ensureDatabase, loadConfig, redactUrl } from '#qdc/platform';
+import { NatsService, PrismaService, applyMigrations, bootstrapService, ensureDatabase, loadConfig, redactUrl, exitOnStartupError } from '#qdc/platform';
 import { ResultsModule } from './results.module.js';
 import { migrationsDir } from './migrations-dir.js';
 
@@ -24,7 +24,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((error) => {
-  new Logger('results').error(error instanceof Error ? error.stack : String(error));
-  process.exit(1);
-});
+main().catch(exitOnStartupError('results'));

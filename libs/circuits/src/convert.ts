@@ -2,6 +2,7 @@
  * The toolchain's entry points: parse any supported source (language detected), and convert it
  * to any of the six targets.
  */
+import { asLimitError } from './limits.js';
 import { CircuitError } from './errors.js';
 import type { Circuit } from './ir/circuit.js';
 import { detectFramework, type SourceFramework } from './frontends/detect.js';
@@ -31,6 +32,14 @@ export interface ParsedSource {
 
 export function parseCircuit(source: string): ParsedSource {
   if (!source.trim()) throw new CircuitError('syntax', 'the code is empty');
+  try {
+    return parseDetected(source);
+  } catch (error) {
+    throw asLimitError(error);
+  }
+}
+
+function parseDetected(source: string): ParsedSource {
   const framework = detectFramework(source);
   switch (framework) {
     case 'openqasm2':

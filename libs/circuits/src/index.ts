@@ -1,4 +1,5 @@
 export { CircuitError, type CircuitErrorKind } from './errors.js';
+export { MAX_CIRCUIT_QUBITS, MAX_CIRCUIT_CLBITS, MAX_LIST_LENGTH, MAX_EXPRESSION_DEPTH } from './limits.js';
 export * from './ir/expr.js';
 export * from './ir/circuit.js';
 export { STANDARD_GATES, standardGate, gateMatrix, eulerAngles, type StandardGate } from './ir/gates.js';

@@ -38,15 +38,13 @@ export const ModelBatchResultDto = z.object({
 });
 export type ModelBatchResultDto = z.infer<typeof ModelBatchResultDto>;
 
+/**
+ * model-runner → gateway: the stored result as the API returns it, as JSON bytes written once by the worker and sent
+ * to the client unchanged (never parsed on the way); inline when small, in the object store when large.
+ */
 export const ModelsRunResponse = z.object({
-  /** The stored result as the API returns it — inline when its JSON is small … */
-  result: z.union([ModelResultDto, ModelBatchResultDto]).optional(),
-  /**
-   * … or, when it is large (batches), its JSON bytes in the object store: the gateway sends them as they
-   * are, and neither Redis (job return values, events) nor model-runner carries or re-parses megabytes.
-   */
-  resultJson: BinaryRef.optional(),
   resultId: z.string().uuid(),
+  result: BinaryRef,
   /** The model's run counter after this run (monotonic; lets the gateway's cache stay exact). */
   numberOfRuns: z.number().int(),
 });

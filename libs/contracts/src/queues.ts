@@ -20,9 +20,5 @@ export const qpuDeviceQueueName = (deviceId: string): string => `qpu-${deviceId}
 export const QPU_POLL_QUEUE = 'qpu-poll';
 /** BullMQ job ids of QPU jobs derive from the QPU job id, so a re-enqueued job never runs twice. */
 export const qpuRunJobId = (jobId: string): string => `qpu-${jobId}`;
-
-/** Job ids derive from request ids, so a retried request does not run twice. */
-export const inferenceJobId = (requestId: string): string => `run-${requestId}`;
-
 /** Simulation job ids derive from the request and what it asks, like inference jobs. */
 export const simulationJobId = (digest: string): string => `sim-${digest}`;

@@ -6,8 +6,8 @@ const OwnerScoped = z.object({ ownerId: z.string().uuid() });
 const ResultRef = OwnerScoped.extend({ id: z.string() });
 
 /**
- * inference worker → results: persist a finished run (idempotent by jobId). The output comes as an object when it
- * is small, or (batches: megabytes) as its JSON bytes, which results stores as they are without parsing them again.
+ * inference worker → results: persist a finished run (idempotent by jobId). The output is its JSON bytes as the worker
+ * wrote them; results stores that text without parsing it again.
  */
 export const ResultsCreateRequest = OwnerScoped.extend({
   jobId: z.string().min(1),
@@ -16,9 +16,8 @@ export const ResultsCreateRequest = OwnerScoped.extend({
   inputFileSize: z.number().int().nonnegative(),
   input: BinaryRef,
   batchSize: z.number().int().positive().nullable(),
-  output: z.record(z.string(), z.unknown()).optional(),
-  outputJson: BinaryRef.optional(),
-}).refine((r) => (r.output === undefined) !== (r.outputJson === undefined), { message: 'expected exactly one of output and outputJson' });
+  output: BinaryRef,
+});
 export type ResultsCreateRequest = z.infer<typeof ResultsCreateRequest>;
 
 /**
@@ -34,14 +33,15 @@ export const ResultsStageInputRequest = z.object({
 export type ResultsStageInputRequest = z.infer<typeof ResultsStageInputRequest>;
 
 /**
- * Slim on purpose: the worker already holds the output, so only what the database decided travels
- * back — except for a replayed job, whose stored result is returned whole.
+ * What the database decided: the stored row's id, creation time and vote, and the counter. A retried job (its result is
+ * stored already) gets the stored row's values; its output is the one the worker just computed again, which equals the
+ * stored one (same job id = same model, flags and input digest; models are pure functions).
  */
 export const ResultsCreateResponse = z.object({
   id: z.string().uuid(),
   createdAt: z.string(),
   numberOfRuns: z.number().int(),
-  replayed: z.union([ModelResultDto, ModelBatchResultDto]).nullable(),
+  userVote: z.union([z.literal(1), z.literal(-1), z.null()]),
 });
 export type ResultsCreateResponse = z.infer<typeof ResultsCreateResponse>;
 

@@ -1,29 +1,34 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Events, KeyRevokedEvent, Subjects, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
+import { EventHandler, NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
 
 /**
  * Resolves an API key to its owner and scopes through apps/results, caching hits for
  * QDC_AUTH_CACHE_MS. Revocations are pushed as events, so a revoked key stops working at once
  * (or, if that event is lost, when its cache entry expires).
  */
+/**
+ * Unknown tokens are remembered this long, so a client (or attacker) repeating a bad key costs no
+ * round trip to results. Short: a token only becomes valid by being created, and nobody holds it before.
+ */
+export const UNKNOWN_KEY_CACHE_MS = 2_000;
+const MAX_CACHED_TOKENS = 10_000;
+
 @Injectable()
-export class ApiKeyVerifier implements OnApplicationBootstrap {
+export class ApiKeyVerifier {
   /** Keyed by the token itself so a hit costs no hashing; entries remember their hash for revocation. */
   private readonly cache = new Map<string, { principal: Principal; tokenHash: string; until: number }>();
+  private readonly unknown = new Map<string, number>();
 
   constructor(
     private readonly nats: NatsService,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.nats.connect();
-    this.nats.subscribe(Events.KeyRevoked, async ({ payload }) => {
-      const event = KeyRevokedEvent.safeParse(payload);
-      if (!event.success) return;
-      for (const [token, entry] of this.cache) if (entry.tokenHash === event.data.tokenHash) this.cache.delete(token);
-    });
+  /** A revoked key stops working at once on every gateway replica. */
+  @EventHandler(Events.KeyRevoked, KeyRevokedEvent)
+  onKeyRevoked(event: KeyRevokedEvent): void {
+    for (const [token, entry] of this.cache) if (entry.tokenHash === event.tokenHash) this.cache.delete(token);
   }
 
   /** The principal of a key verified within QDC_AUTH_CACHE_MS, else undefined (no promise: the common case). */
@@ -37,15 +42,18 @@ export class ApiKeyVerifier implements OnApplicationBootstrap {
     const hit = this.cached(token);
     if (hit) return hit;
     const now = Date.now();
+    if ((this.unknown.get(token) ?? 0) > now) return null;
     const tokenHash = hashApiKey(token, this.config.QDC_API_KEY_PEPPER);
     try {
       const principal = await this.nats.request<Principal>(Subjects.KeysVerify, { tokenHash }, { timeoutMs: 5000 });
-      if (this.cache.size > 10_000) this.cache.clear();
+      if (this.cache.size > MAX_CACHED_TOKENS) this.cache.clear();
       this.cache.set(token, { principal, tokenHash, until: now + this.config.QDC_AUTH_CACHE_MS });
       return principal;
     } catch (error) {
       if ((error as { code?: string }).code === 'unauthorized') {
         this.cache.delete(token);
+        if (this.unknown.size > MAX_CACHED_TOKENS) this.unknown.clear();
+        this.unknown.set(token, now + UNKNOWN_KEY_CACHE_MS);
         return null;
       }
       throw error;

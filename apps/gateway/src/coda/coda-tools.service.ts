@@ -30,7 +30,7 @@ const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number
 /** Simulator names clients send; all run on the built-in statevector simulator. */
 const BACKENDS = ['auto', 'default', 'local', 'simulator', 'statevector', 'statevector_simulator', 'qasm_simulator', 'aer_simulator', 'aer_simulator_statevector', 'qiskit', 'qiskit_aer', 'cirq', 'cirq_simulator', 'default.qubit', 'lightning.qubit', 'braket_sv', 'local_simulator'];
 /** Simulations may take the whole simulation timeout; the NATS request waits a little longer. */
-const SIMULATE_TIMEOUT_MS = Number(process.env.QDC_SIM_TIMEOUT_MS ?? 300_000) + 5_000;
+const SIMULATE_REPLY_MARGIN_MS = 5_000;
 
 /** Validates a body; a bad one is the caller's fault (422 with what was expected and what came). */
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -61,7 +61,7 @@ export class CodaToolsService {
     const r = await this.nats.request<CircuitsSimulateResponse>(
       Subjects.CircuitsSimulate,
       { code: b.code, method: b.method, shots: b.shots, backend: b.backend, ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }) },
-      { requestId, timeoutMs: Math.max(SIMULATE_TIMEOUT_MS, this.config.QDC_NATS_TIMEOUT_MS) },
+      { requestId, timeoutMs: Math.max(this.config.QDC_SIM_TIMEOUT_MS + SIMULATE_REPLY_MARGIN_MS, this.config.QDC_NATS_TIMEOUT_MS) },
     );
     return {
       success: true,

@@ -28,6 +28,13 @@ describe('query parsing', () => {
     expect(dateBoundQuery('2026-03-04T10:20', 'start_date', 'start')).toBe('2026-03-04T10:20:00.000Z');
     expect(issue(() => dateBoundQuery('03/04/2026', 'start_date', 'start')).loc).toEqual(['query', 'start_date']);
     expect(issue(() => dateBoundQuery('2026-13-45', 'start_date', 'start')).type).toBe('datetime_parsing');
+    expect(issue(() => dateBoundQuery('2026-02-30', 'start_date', 'start'))).toEqual({
+      loc: ['query', 'start_date'],
+      msg: "not a valid date: '2026-02-30' (2026-02-30 does not exist)",
+      type: 'datetime_parsing',
+    });
+    expect(issue(() => dateBoundQuery('2025-02-29T10:00:00Z', 'end_date', 'end')).type).toBe('datetime_parsing');
+    expect(dateBoundQuery('2028-02-29', 'start_date', 'start')).toBe('2028-02-29T00:00:00.000Z');
   });
 
   it('reads form booleans as true/false/1/0', () => {

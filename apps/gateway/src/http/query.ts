@@ -21,6 +21,11 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
 export function dateBoundQuery(raw: unknown, name: string, bound: 'start' | 'end'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const text = String(raw);
+  // JavaScript rolls 2026-02-30 over to 2026-03-02; a calendar date that does not exist is an error.
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text) && !isCalendarDate(year, month, day)) {
+    throw invalid(['query', name], `not a valid date: '${text}' (${text.slice(0, 10)} does not exist)`, 'datetime_parsing');
+  }
   let date: Date;
   if (DATE_ONLY.test(text)) {
     date = new Date(`${text}T00:00:00.000Z`);
@@ -33,6 +38,11 @@ export function dateBoundQuery(raw: unknown, name: string, bound: 'start' | 'end
   }
   if (Number.isNaN(date.getTime())) throw invalid(['query', name], `not a valid date: '${text}'`, 'datetime_parsing');
   return date.toISOString();
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** `true/false/1/0` (any case), as the SPEC allows for form booleans. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withRequestId } from '#qdc/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
 import { describeException } from '../http/exception.filter.js';
@@ -30,7 +31,7 @@ export class ModelsListRoute implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.host.httpAdapter.getInstance<FastifyInstance>();
-    for (const url of MODELS_LIST_PATHS) fastify.get(url, (request, reply) => this.list(request, reply));
+    for (const url of MODELS_LIST_PATHS) fastify.get(url, (request, reply) => withRequestId(request.id, () => this.list(request, reply)));
   }
 
   private async list(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

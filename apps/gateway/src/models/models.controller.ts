@@ -20,13 +20,13 @@ export class ModelsController {
   @HttpCode(200)
   @Header('content-type', 'application/json; charset=utf-8')
   async run(@Caller() caller: Principal, @Req() request: FastifyRequest) {
-    return this.models.run(caller, await readMultipart(request, 'data'), false, request.id);
+    return this.models.run(caller, await readMultipart(request, 'data'), false);
   }
 
   @Post('batch')
   @HttpCode(200)
   @Header('content-type', 'application/json; charset=utf-8')
   async runBatch(@Caller() caller: Principal, @Req() request: FastifyRequest) {
-    return this.models.run(caller, await readMultipart(request, 'data'), true, request.id);
+    return this.models.run(caller, await readMultipart(request, 'data'), true);
   }
 }

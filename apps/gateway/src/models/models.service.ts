@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
-import { RpcError, Subjects, type ModelBatchResultDto, type ModelResultDto, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
+import { Subjects, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { ApiError, invalid } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
@@ -18,6 +18,8 @@ export interface ModelDto {
   nn_input_shape_requirements: string[] | null;
   nn_output_shape_requirements: string[] | null;
 }
+
+const BATCH_MODELS = MODEL_CATALOGUE.filter((m) => m.batch).map((m) => m.id);
 
 /** Room for the queue and the reply on top of the inference timeout itself. */
 const RUN_REPLY_MARGIN_MS = 5_000;
@@ -57,16 +59,18 @@ export class ModelsService {
   }
 
   /**
-   * Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result: an object,
-   * or (large results such as batches) its JSON bytes as the worker wrote them, sent unchanged.
+   * Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result as the JSON bytes
+   * the worker wrote, sent unchanged. The model id is resolved here, once; the worker validates the input.
    */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean, requestId: string): Promise<ModelResultDto | ModelBatchResultDto | Buffer> {
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean): Promise<Buffer> {
     const model = upload.fields.model;
     if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
     const plot = boolField(upload.fields.plot, ['body', 'plot']);
     const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
-    if (!findModel(model)) throw new ApiError(404, 'Model not found');
+    const spec = findModel(model);
+    if (!spec) throw new ApiError(404, 'Model not found');
+    if (batch && !spec.batch) throw invalid(['body', 'model'], `model ${model} does not support batch runs; models that batch: ${BATCH_MODELS.join(', ')}`, 'value_error.batch');
     const bytes = upload.file.bytes;
     const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(bytes);
     const request: ModelsRunRequest = {
@@ -81,20 +85,11 @@ export class ModelsService {
       inputSha256: sha256,
     };
     const response = await this.nats.request<ModelsRunResponse>(Subjects.ModelsRun, request, {
-      requestId,
       timeoutMs: this.config.QDC_INFERENCE_TIMEOUT_MS + RUN_REPLY_MARGIN_MS,
     });
     this.runCounts.observe(model, response.numberOfRuns);
-    if (response.result) return response.result;
-    try {
-      // Large results arrive as their JSON bytes: sent as they are (the route's content type is JSON).
-      const bytes = await this.nats.fromBinaryRef(response.resultJson!);
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    } catch (error) {
-      // A replayed request after the payload expired: read the stored result instead.
-      if (!(error instanceof RpcError && error.code === 'not_found')) throw error;
-      return this.nats.request<ModelResultDto | ModelBatchResultDto>(Subjects.ResultsGet, { ownerId: principal.ownerId, id: response.resultId }, { requestId });
-    }
+    const result = await this.nats.fromBinaryRef(response.result);
+    return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
   }
 }
 

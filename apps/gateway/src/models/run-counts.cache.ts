@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Events, RunRecordedEvent, Subjects, type RunCountsResponse } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { EventHandler, NatsService } from '#qdc/platform';
 
 const RESYNC_MS = 30_000;
 
@@ -22,13 +22,15 @@ export class RunCountsCache implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
-    this.nats.subscribe(Events.RunRecorded, async ({ payload }) => {
-      const event = RunRecordedEvent.safeParse(payload);
-      if (event.success) this.observe(event.data.model, event.data.numberOfRuns);
-    });
     this.timer = setInterval(() => void this.resync(), RESYNC_MS);
     this.timer.unref();
     void this.resync();
+  }
+
+  /** Runs of other replicas (and this one's): results announces every counter change. */
+  @EventHandler(Events.RunRecorded, RunRecordedEvent)
+  onRunRecorded(event: RunRecordedEvent): void {
+    this.observe(event.model, event.numberOfRuns);
   }
 
   observe(model: string, numberOfRuns: number): void {

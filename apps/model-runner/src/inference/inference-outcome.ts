@@ -1,7 +1,5 @@
-import type { ModelsRunResponse, RpcErrorBody } from '#qdc/contracts';
+import type { ModelsRunResponse } from '#qdc/contracts';
+import type { JobOutcome } from '#qdc/platform';
 
-/**
- * Return value of an inference job. Bad input is a final answer, not a failure to retry,
- * so it completes the job with an error body instead of throwing.
- */
-export type InferenceOutcome = { ok: true; response: ModelsRunResponse } | { ok: false; error: RpcErrorBody };
+/** Return value of an inference job (see JobOutcome). */
+export type InferenceOutcome = JobOutcome<ModelsRunResponse>;

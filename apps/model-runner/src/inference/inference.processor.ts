@@ -1,21 +1,18 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import { ArrayDecodeError, decodeArray, findNonFinite, type NdArray } from '#qdc/arrays';
+import { ArrayDecodeError, decodeArray, type NdArray } from '#qdc/arrays';
 import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
-  INLINE_PAYLOAD_LIMIT_BYTES,
-  InferenceJobData,
   QueueName,
   Subjects,
   healthSubject,
   resultJsonText,
-  toResultDto,
-  type ModelsRunResponse,
+  InferenceJobData,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, withRequestId, isRedisReady, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 
@@ -32,106 +29,107 @@ const invalid = (message: string, type: string): InferenceOutcome => ({ ok: fals
 @Injectable()
 export class InferenceProcessor implements OnModuleDestroy {
   private readonly logger = new Logger(InferenceProcessor.name);
-  readonly worker: Worker<InferenceJobData, InferenceOutcome>;
+  /** The BullMQ worker, made by start() (so constructing the processor opens no connection). */
+  private worker?: Worker<InferenceJobData, InferenceOutcome>;
   /** Threads for large batches; none when the worker has one CPU (or QDC_INFERENCE_THREADS=1). */
   private readonly batchThreads?: BatchThreadPool;
 
   constructor(
     private readonly nats: NatsService,
-    @Inject(QDC_CONFIG) config: QdcConfig,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {
     const threads = config.QDC_INFERENCE_THREADS ?? defaultBatchThreads();
     if (threads > 1) this.batchThreads = new BatchThreadPool(threads);
-    this.worker = new Worker(QueueName.Inference, (job) => this.process(job), workerOptions(config));
-    this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
-    this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
   }
 
   /** Workers start paused and take jobs only once NATS, Redis and the results service answer. */
   async start(): Promise<void> {
+    const worker = new Worker<InferenceJobData, InferenceOutcome>(QueueName.Inference, (job) => this.process(job), workerOptions(this.config));
+    worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
+    worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
+    this.worker = worker;
     await this.nats.connect();
     await waitForDependencies(async () => {
       await this.nats.request(healthSubject('results'), {}, { timeoutMs: 2000 });
-      await requireRedisReady(this.worker.getBackend().client);
+      await requireRedisReady(worker.getBackend().client);
     }, this.logger);
-    void this.worker.run();
+    void worker.run();
     this.logger.log('inference worker running');
   }
 
-  async process(job: Job<InferenceJobData, InferenceOutcome>): Promise<InferenceOutcome> {
+  /**
+   * Decode, run, persist, answer. The input is validated once, here: decoding rejects unreadable files, the model
+   * rejects a wrong shape or non-finite values. The output is encoded once (its JSON text) and the answer is the
+   * result's JSON bytes around it, which nobody parses again before the client.
+   */
+  process(job: Pick<Job<InferenceJobData, InferenceOutcome>, 'id' | 'data'>): Promise<InferenceOutcome> {
     const data = InferenceJobData.parse(job.data);
+    return withRequestId(data.requestId, () => this.run(String(job.id), data));
+  }
+
+  private async run(jobId: string, data: InferenceJobData): Promise<InferenceOutcome> {
     const started = performance.now();
     const bytes = await this.nats.fromBinaryRef(data.input);
     const fetched = performance.now();
-    let array;
+    let array: NdArray;
     try {
       array = decodeArray(bytes);
     } catch (error: unknown) {
       if (error instanceof ArrayDecodeError) return invalid(error.message, error.type);
       throw error;
     }
-    const bad = findNonFinite(array);
-    if (bad >= 0) {
-      return invalid(`expected finite numbers; got ${array.data[bad]} at flat index ${bad} of an array of shape [${array.shape.join(', ')}]`, 'value_error.not_finite');
-    }
-    // A large valid input (one that came through the object store) is stored by results while the model
-    // runs, so persisting the result only links it; a small one travels with the result.
-    let staging: Promise<unknown> = Promise.resolve();
-    if ('objectKey' in data.input) {
-      const stage: ResultsStageInputRequest = { jobId: String(job.id), inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
-      staging = this.nats
-        .request(Subjects.ResultsStageInput, stage, { requestId: data.requestId })
-        .catch((error: Error) => this.logger.warn(`[${data.requestId}] staging the input failed (results stores it with the result): ${error.message}`));
-      await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
-    }
-    // The output as JSON text, made once: stored as it is by results and spliced into the reply.
-    let output: Record<string, unknown> | undefined;
+    // An input that came through the object store (a large one) is stored by results while the model runs, so
+    // persisting the result only links it; a small one travels with the result.
+    const staging = 'objectKey' in data.input ? this.stageInput(jobId, data) : undefined;
     let outputJson: string;
     try {
-      if (data.batch) {
-        outputJson = `{"outputs":${await this.runBatchJson(data.model, array)}}`;
-      } else {
-        output = runModel(data.model, array);
-        if (data.plot) output = { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) };
-        outputJson = JSON.stringify(output);
-      }
+      outputJson = data.batch ? `{"outputs":${await this.runBatchJson(data.model, array)}}` : JSON.stringify(this.runOne(data, array));
     } catch (error) {
       await staging;
-      if (error instanceof ModelInputError) return invalid(error.message, 'value_error.shape');
+      if (error instanceof ModelInputError) return invalid(error.message, 'value_error');
       throw error;
     }
     const ran = performance.now();
-    const outputBytes = Buffer.from(outputJson);
-    const large = outputBytes.length > INLINE_PAYLOAD_LIMIT_BYTES;
+    const batchSize = data.batch ? array.shape[0]! : null;
     const create: ResultsCreateRequest = {
       ownerId: data.ownerId,
-      jobId: String(job.id),
+      jobId,
       model: data.model,
       inputFileName: data.inputFileName,
       inputFileSize: data.inputFileSize,
       input: data.input,
-      batchSize: data.batch ? array.shape[0]! : null,
-      ...(large ? { outputJson: await this.nats.toBinaryRef(outputBytes) } : { output: output ?? (JSON.parse(outputJson) as Record<string, unknown>) }),
+      batchSize,
+      output: await this.nats.toBinaryRef(Buffer.from(outputJson)),
     };
     await staging;
-    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { requestId: data.requestId });
-    const fields = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize: create.batchSize, userVote: null };
-    let response: ModelsRunResponse;
-    if (stored.replayed) {
-      response = { result: stored.replayed, resultId: stored.replayed.id, numberOfRuns: stored.numberOfRuns };
-    } else if (!large) {
-      response = { result: toResultDto({ ...fields, output: create.output }), resultId: stored.id, numberOfRuns: stored.numberOfRuns };
-    } else {
-      // Large results go back as JSON bytes the gateway sends unchanged (never through Redis or re-parsed).
-      response = { resultJson: await this.nats.toBinaryRef(Buffer.from(resultJsonText(fields, outputJson))), resultId: stored.id, numberOfRuns: stored.numberOfRuns };
-    }
+    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create);
+    const row = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize, userVote: stored.userVote };
+    const result = await this.nats.toBinaryRef(Buffer.from(resultJsonText(row, outputJson)));
     const ms = (a: number, b: number) => (b - a).toFixed(1);
-    this.logger.debug(`[${data.requestId}] ${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
-    return { ok: true, response };
+    this.logger.debug(`${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
+    return { ok: true, response: { resultId: stored.id, result, numberOfRuns: stored.numberOfRuns }, finishedAt: Date.now() };
   }
 
-  isRedisReady(): Promise<boolean> {
-    return isRedisReady(this.worker.getBackend().client);
+  private runOne(data: InferenceJobData, array: NdArray): Record<string, unknown> {
+    const output = runModel(data.model, array);
+    return data.plot ? { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) } : output;
+  }
+
+  /** Hands the input to results (idempotent by job id); a failure only means results stores it with the result. */
+  private async stageInput(jobId: string, data: InferenceJobData): Promise<void> {
+    const stage: ResultsStageInputRequest = { jobId, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
+    const sent = this.nats
+      .request(Subjects.ResultsStageInput, stage)
+      .then(
+        () => undefined,
+        (error: Error) => this.logger.warn(`staging the input failed (results stores it with the result): ${error.message}`),
+      );
+    await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
+    return sent;
+  }
+
+  async isRedisReady(): Promise<boolean> {
+    return !!this.worker && isRedisReady(this.worker.getBackend().client);
   }
 
   /**
@@ -149,7 +147,7 @@ export class InferenceProcessor implements OnModuleDestroy {
 
   /** SIGTERM: stop taking jobs, let the current one finish, then exit. */
   async onModuleDestroy(): Promise<void> {
-    await this.worker.close();
+    await this.worker?.close();
     await this.batchThreads?.close();
   }
 }

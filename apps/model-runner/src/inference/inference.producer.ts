@@ -1,20 +1,21 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Queue, QueueEvents } from 'bullmq';
-import { createHash } from 'node:crypto';
-import { JobName, QueueName, RpcError, inferenceJobId, type InferenceJobData, type ModelsRunRequest } from '#qdc/contracts';
-import { QDC_CONFIG, queueOptions, type QdcConfig } from '#qdc/platform';
-import type { InferenceOutcome } from './inference-outcome.js';
+import { JobName, QueueName, type InferenceJobData, type ModelsRunRequest, type ModelsRunResponse } from '#qdc/contracts';
+import { JobProducer, PAYLOAD_OBJECT_TTL_MS, QDC_CONFIG, jobIdFrom, type QdcConfig } from '#qdc/platform';
+
+/** Room between a result's payload expiring and a replay still answering from it. */
+const ANSWER_TTL_MARGIN_MS = 10 * 60 * 1000;
 
 /** Enqueues inference jobs and waits for their outcome. */
 @Injectable()
-export class InferenceProducer implements OnModuleDestroy {
-  readonly queue: Queue;
-  private readonly events: QueueEvents;
-
-  constructor(@Inject(QDC_CONFIG) private readonly config: QdcConfig) {
-    const options = queueOptions(config);
-    this.queue = new Queue(QueueName.Inference, options);
-    this.events = new QueueEvents(QueueName.Inference, { connection: options.connection, prefix: options.prefix });
+export class InferenceProducer extends JobProducer<InferenceJobData, ModelsRunResponse> implements OnModuleDestroy {
+  constructor(@Inject(QDC_CONFIG) config: QdcConfig) {
+    super(config, {
+      queue: QueueName.Inference,
+      job: JobName.RunModel,
+      timeoutMs: config.QDC_INFERENCE_TIMEOUT_MS,
+      what: 'inference',
+      answerTtlMs: PAYLOAD_OBJECT_TTL_MS - ANSWER_TTL_MARGIN_MS,
+    });
   }
 
   /**
@@ -22,34 +23,10 @@ export class InferenceProducer implements OnModuleDestroy {
    * different upload is a different job): a retried request finds its job instead of running twice.
    */
   jobIdFor(request: ModelsRunRequest, requestId: string): string {
-    const digest = createHash('sha256')
-      .update(JSON.stringify([request.ownerId, requestId, request.model, request.batch, request.plot, request.darkMode, request.inputSha256]))
-      .digest('hex')
-      .slice(0, 32);
-    return inferenceJobId(digest);
+    return jobIdFrom('run', [request.ownerId, requestId, request.model, request.batch, request.plot, request.darkMode, request.inputSha256]);
   }
 
-  async run(data: InferenceJobData, jobId: string): Promise<InferenceOutcome> {
-    const job = await this.queue.add(JobName.RunModel, data, { jobId });
-    try {
-      return (await job.waitUntilFinished(this.events, this.config.QDC_INFERENCE_TIMEOUT_MS)) as InferenceOutcome;
-    } catch (error) {
-      const message = (error as Error).message ?? String(error);
-      if (/timed out/i.test(message)) throw new RpcError('timeout', `inference did not finish within ${this.config.QDC_INFERENCE_TIMEOUT_MS} ms`);
-      throw new RpcError('internal', `inference job ${jobId} failed: ${message}`);
-    }
-  }
-
-  async isRedisReady(): Promise<boolean> {
-    try {
-      return (await this.queue.getBackend().client).status === 'ready';
-    } catch {
-      return false;
-    }
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.events.close();
-    await this.queue.close();
+  onModuleDestroy(): Promise<void> {
+    return this.close();
   }
 }

@@ -1,8 +1,8 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { createHash } from 'node:crypto';
 import { JobName, QueueName, RpcError, simulationJobId, type CircuitsSimulateResponse, type SimulationJobData } from '#qdc/contracts';
-import { QDC_CONFIG, queueOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, logConnectionErrors, queueOptions, type QdcConfig } from '#qdc/platform';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
 
@@ -19,6 +19,9 @@ export class SimulationProducer implements OnModuleDestroy {
     const options = queueOptions(config);
     this.queue = new Queue(QueueName.Simulation, options);
     this.events = new QueueEvents(QueueName.Simulation, { connection: options.connection, prefix: options.prefix });
+    const logger = new Logger(`${QueueName.Simulation} queue`);
+    logConnectionErrors(this.queue, logger, 'Redis');
+    logConnectionErrors(this.events, logger, 'Redis');
   }
 
   /** Same request id and same question → same job: a retried request finds its job. */

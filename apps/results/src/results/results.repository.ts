@@ -34,7 +34,13 @@ export class ResultsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   findByJobId(jobId: string) {
-    return this.prisma.modelResult.findUnique({ where: { jobId } });
+    return this.prisma.modelResult.findUnique({ where: { jobId }, select: { id: true, ownerId: true, model: true, createdAt: true } });
+  }
+
+  /** The owner's vote on a result, if any. */
+  async voteOf(resultId: string, ownerId: string): Promise<number | null> {
+    const row = await this.prisma.vote.findUnique({ where: { resultId_ownerId: { resultId, ownerId } }, select: { vote: true } });
+    return row?.vote ?? null;
   }
 
   /**

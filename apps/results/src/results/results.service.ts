@@ -50,8 +50,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   /**
-   * Persists a finished inference job. Idempotent by job id: a retried job (its worker died
-   * after this call) gets the stored result back and the run is counted once.
+   * Persists a finished inference job. Idempotent by job id: a retried job (its worker died after this call) gets the
+   * stored row's id, time and vote back and the run is counted once.
    */
   async create(request: ResultsCreateRequest): Promise<ResultsCreateResponse> {
     const started = performance.now();
@@ -70,8 +70,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
       if (existing) return this.replay(existing);
       inputBytes = await this.nats.fromBinaryRef(request.input);
     }
-    // A large output (a batch) arrives as JSON bytes and is stored as that text: Postgres checks it is JSON.
-    const outputJson = request.outputJson ? Buffer.from(await this.nats.fromBinaryRef(request.outputJson)).toString('utf8') : JSON.stringify(request.output);
+    // The output arrives as the worker's JSON bytes and is stored as that text: Postgres checks it is JSON.
+    const outputJson = Buffer.from(await this.nats.fromBinaryRef(request.output)).toString('utf8');
     const fetched = performance.now();
     const id = randomUUID();
     for (;;) {
@@ -90,7 +90,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
         const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
         this.logger.debug(`stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`);
-        return { id, createdAt: createdAt.toISOString(), numberOfRuns, replayed: null };
+        return { id, createdAt: createdAt.toISOString(), numberOfRuns, userVote: null };
       } catch (error) {
         if (error instanceof StagedInputMissing && !inputBytes) {
           inputBytes = await this.nats.fromBinaryRef(request.input);
@@ -131,9 +131,10 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.sweeper) clearInterval(this.sweeper);
   }
 
-  private async replay(row: ResultRow): Promise<ResultsCreateResponse> {
+  private async replay(row: { id: string; ownerId: string; model: string; createdAt: Date }): Promise<ResultsCreateResponse> {
     this.logger.log(`result for a retried job already stored (${row.id}); returning it`);
-    return { id: row.id, createdAt: row.createdAt.toISOString(), numberOfRuns: await this.repository.runCount(row.model), replayed: this.toDto(row) };
+    const [numberOfRuns, vote] = await Promise.all([this.repository.runCount(row.model), this.repository.voteOf(row.id, row.ownerId)]);
+    return { id: row.id, createdAt: row.createdAt.toISOString(), numberOfRuns, userVote: vote === 1 || vote === -1 ? vote : null };
   }
 
   async list(request: ResultsListRequest): Promise<MaskedResultDto[]> {

@@ -6,6 +6,7 @@
  * measure with keys, reset and with_classical_controls. Qubits are numbered in Cirq's sort order.
  */
 import { semanticError, unsupported } from '../errors.js';
+import { checkBitCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateOp, type Operation } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
@@ -133,6 +134,7 @@ class CirqEvaluator extends PyEvaluator {
             range: this.callable('LineQubit.range', (a, _k, l) => {
               const v = a.map((x) => toInt(x, l, 'a LineQubit.range argument'));
               const [start, stop, step] = v.length === 1 ? [0, v[0], 1] : [v[0], v[1], v[2] ?? 1];
+              if (step !== 0) checkBitCount('qubits', Math.ceil((stop - start) / step), l);
               const out: PyValue[] = [];
               for (let x = start; step > 0 ? x < stop : x > stop; x += step) out.push(this.qubit(`q(${x})`, [0, x]) as unknown as PyValue);
               return out;
@@ -165,6 +167,7 @@ class CirqEvaluator extends PyEvaluator {
           {
             range: this.callable('NamedQubit.range', (a, k, l) => {
               const count = toInt(a[0] ?? null, l);
+              checkBitCount('qubits', count, l);
               const prefix = k.get('prefix') ?? a[1];
               if (typeof prefix !== 'string') throw semanticError(l, 'NamedQubit.range needs prefix=...');
               return Array.from({ length: count }, (_, i) => this.qubit(`${prefix}${i}`, [2, `${prefix}${i}`]) as unknown as PyValue);
@@ -218,6 +221,7 @@ class CirqEvaluator extends PyEvaluator {
   }
 
   private grid(rows: number, cols: number): PyValue[] {
+    checkBitCount('qubits', rows * cols);
     const out: PyValue[] = [];
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out.push(this.qubit(`q(${r}, ${c})`, [1, r, c]) as unknown as PyValue);
     return out;

@@ -5,6 +5,7 @@
  * ever executed by Python. Anything else is a line-numbered `unsupported construct` error.
  */
 import { syntaxError, unsupported } from '../errors.js';
+import { enterNesting } from '../limits.js';
 
 type PyTokenType = 'name' | 'number' | 'string' | 'op' | 'newline' | 'indent' | 'dedent' | 'eof';
 interface PyToken {
@@ -184,6 +185,8 @@ export function parsePython(source: string): PyStmt[] {
 
 class PyParser {
   private pos = 0;
+  private readonly nesting = { depth: 0 };
+
   constructor(private readonly tokens: PyToken[]) {}
 
   private peek(o = 0): PyToken {
@@ -427,17 +430,23 @@ class PyParser {
     return left;
   }
 
+  /** Every nesting level (parentheses, brackets, calls, unary chains) passes here, so it is counted here. */
   private factor(): PyExpr {
-    if (this.isOp('-') || this.isOp('+') || this.isOp('~')) {
-      const t = this.next();
-      return { t: 'unary', op: t.text, a: this.factor(), line: t.line };
+    const leave = enterNesting(this.nesting, this.peek().line);
+    try {
+      if (this.isOp('-') || this.isOp('+') || this.isOp('~')) {
+        const t = this.next();
+        return { t: 'unary', op: t.text, a: this.factor(), line: t.line };
+      }
+      const base = this.postfix();
+      if (this.isOp('**')) {
+        const t = this.next();
+        return { t: 'bin', op: '**', a: base, b: this.factor(), line: t.line };
+      }
+      return base;
+    } finally {
+      leave();
     }
-    const base = this.postfix();
-    if (this.isOp('**')) {
-      const t = this.next();
-      return { t: 'bin', op: '**', a: base, b: this.factor(), line: t.line };
-    }
-    return base;
   }
 
   private postfix(): PyExpr {

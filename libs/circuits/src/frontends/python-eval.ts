@@ -6,6 +6,7 @@
  * `ignored` value and change nothing.
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
+import { checkListLength } from '../limits.js';
 import type { PyArg, PyExpr, PyStmt } from './python-ast.js';
 
 export class PyTuple {
@@ -444,7 +445,10 @@ export abstract class PyEvaluator {
     }
     if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
     if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-    if (op === '*' && Array.isArray(a) && typeof b === 'number') return Array.from({ length: b }, () => a).flat();
+    if (op === '*' && Array.isArray(a) && typeof b === 'number') {
+      checkListLength(a.length * Math.max(0, b), line);
+      return Array.from({ length: Math.max(0, Math.trunc(b)) }, () => a).flat();
+    }
     const r = this.objectBinary(op, a, b, line);
     if (r !== undefined) return r;
     throw unsupported(line, op, `${typeName(a)} ${op} ${typeName(b)} is outside the supported subset`);

@@ -5,6 +5,7 @@
  * Recursive descent over tokens; every error names its line.
  */
 import { CircuitError, semanticError, syntaxError, unsupported } from '../errors.js';
+import { enterNesting } from '../limits.js';
 import { addCreg, addQreg, canonicalGateName, canonicalizeControls, emptyCircuit, gateSignature, inverseGate, type BarrierOp, type Circuit, type Condition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { EXPR_FUNCTIONS, evalExpr, freeNames, num, type Expr, type ExprFunction } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
@@ -78,6 +79,7 @@ class QasmParser {
   readonly circuit: Circuit = emptyCircuit();
   version: 2 | 3;
   private pos = 0;
+  private readonly nesting = { depth: 0 };
   private readonly qregs = new Map<string, Declared>();
   private readonly cregs = new Map<string, Declared>();
   private readonly consts = new Map<string, number>();
@@ -705,9 +707,14 @@ class QasmParser {
   }
 
   private unary(): Expr {
-    if (this.accept('-')) return fold({ k: 'neg', a: this.unary() });
-    if (this.accept('+')) return this.unary();
-    return this.power();
+    const leave = enterNesting(this.nesting, this.peek().line);
+    try {
+      if (this.accept('-')) return fold({ k: 'neg', a: this.unary() });
+      if (this.accept('+')) return this.unary();
+      return this.power();
+    } finally {
+      leave();
+    }
   }
 
   private power(): Expr {

@@ -5,6 +5,7 @@
  * arithmetic with math/numpy. The result is the circuit the program last built or changed.
  */
 import { semanticError, unsupported } from '../errors.js';
+import { checkBitCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
@@ -135,6 +136,7 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   private register(kind: 'qreg' | 'creg', size: number, name: string): RegisterValue {
+    checkBitCount(kind === 'qreg' ? 'qubits' : 'clbits', size);
     const reg: RegisterValue = { kind, name, size, iterable: true, items: [] };
     reg.items = Array.from({ length: size }, (_, index) => ({ kind: kind === 'qreg' ? 'qbit' : 'cbit', reg, index }) as unknown as BitValue);
     return reg;

@@ -6,6 +6,7 @@ import { evalExpr, num, substitute, type Expr } from './expr.js';
 import { GATE_ALIASES, STANDARD_GATES, namedInverse } from './gates.js';
 import { decomposeGate } from './decompositions.js';
 import { semanticError, unsupported } from '../errors.js';
+import { checkBitCount } from '../limits.js';
 
 export interface Register {
   name: string;
@@ -77,6 +78,7 @@ export function emptyCircuit(): Circuit {
 }
 
 export function addQreg(c: Circuit, name: string, size: number): Register {
+  checkBitCount('qubits', c.numQubits + size);
   const reg = { name, size, offset: c.numQubits };
   c.qregs.push(reg);
   c.numQubits += size;
@@ -84,6 +86,7 @@ export function addQreg(c: Circuit, name: string, size: number): Register {
 }
 
 export function addCreg(c: Circuit, name: string, size: number): Register {
+  checkBitCount('clbits', c.numClbits + size);
   const reg = { name, size, offset: c.numClbits };
   c.cregs.push(reg);
   c.numClbits += size;

@@ -4,8 +4,13 @@ const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');
 
+/** The development pepper: fine on a laptop, refused in production (anyone can read it here). */
+export const DEVELOPMENT_API_KEY_PEPPER = 'qdc-development-pepper-change-me';
+
 /** Every setting of every service, validated once at boot (README has the table). */
 const ConfigSchema = z.object({
+  /** `production` refuses development secrets (see checkProductionSafety). */
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().default('postgresql://root@127.0.0.1:5432/qdc'),
@@ -15,9 +20,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]{0,40}$/, 'lower-case letters, digits and dashes')
     .default('qdc'),
-  QDC_API_KEY_PEPPER: z.string().min(16).default('qdc-development-pepper-change-me'),
+  QDC_API_KEY_PEPPER: z.string().min(16).default(DEVELOPMENT_API_KEY_PEPPER),
   QDC_UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
   QDC_JSON_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Comma-separated browser origins allowed to call the API (CORS); empty = none. */
+  QDC_CORS_ORIGINS: z.string().default(''),
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
@@ -30,9 +37,16 @@ const ConfigSchema = z.object({
   QDC_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   QDC_MIGRATE_ON_BOOT: bool.default(true),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** How long the gateway waits for a simulation (the broker's own limit is validated there, same default). */
+  QDC_SIM_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  /** `npm start` only: inference worker processes to start. */
+  QDC_INFERENCE_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
 });
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;
+
+/** Every setting name the services read (deploy manifests are checked against it). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(ConfigSchema.shape);
 
 export class ConfigError extends Error {}
 
@@ -42,7 +56,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): QdcConfig {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
+  const unsafe = developmentSecrets(parsed.data);
+  if (parsed.data.NODE_ENV === 'production' && unsafe.length > 0) {
+    throw new ConfigError(`refusing to start with NODE_ENV=production:\n${unsafe.map((u) => `  ${u}`).join('\n')}`);
+  }
   return parsed.data;
+}
+
+/**
+ * The security-relevant settings still at a development or placeholder value, each naming its variable and the fix.
+ * Empty in a correctly configured deployment; services log these as warnings in development.
+ */
+export function developmentSecrets(config: Pick<QdcConfig, 'QDC_API_KEY_PEPPER'>): string[] {
+  const pepper = config.QDC_API_KEY_PEPPER;
+  if (pepper === DEVELOPMENT_API_KEY_PEPPER || /^REPLACE_ME/i.test(pepper)) {
+    return ['QDC_API_KEY_PEPPER is the development/placeholder value; set a secret of at least 16 characters (openssl rand -hex 32)'];
+  }
+  return [];
 }
 
 /** Connection strings with credentials masked, for logs. */

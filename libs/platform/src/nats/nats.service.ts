@@ -21,11 +21,13 @@ import {
 } from '#qdc/contracts';
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import { DependencyUnavailable } from '../service/connection-errors.js';
+import { currentRequestId } from '../logging/request-context.js';
 
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
 /** Objects are transient hand-offs between services; JetStream expires them. */
-const OBJECT_TTL_MS = 60 * 60 * 1000;
+export const PAYLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
 
@@ -33,6 +35,7 @@ const CHUNK_HEADROOM_BYTES = 16 * 1024;
 setSha256Backend('native');
 
 export interface RequestOptions {
+  /** Default: the current request's (withRequestId), else a new one. */
   requestId?: string;
   timeoutMs?: number;
 }
@@ -66,11 +69,27 @@ export class NatsService implements OnModuleDestroy {
       name: `${this.config.QDC_NAMESPACE}-${this.serviceName}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
+    }).catch((error: unknown) => {
+      throw new DependencyUnavailable(`NATS at ${this.config.NATS_URL}`, error);
     });
+    void this.logStatus(this.connection);
     const objm = new Objm(this.connection);
     const bucket = `${this.config.QDC_NAMESPACE}-payloads`;
-    this.objectStore = await objm.create(bucket, { ttl: nanos(OBJECT_TTL_MS) }).catch(() => objm.open(bucket));
+    this.objectStore = await objm.create(bucket, { ttl: nanos(PAYLOAD_OBJECT_TTL_MS) }).catch(() => objm.open(bucket));
     this.logger.log(`connected to NATS ${this.config.NATS_URL} (namespace ${this.config.QDC_NAMESPACE})`);
+  }
+
+  /** A lost server is one line per change (and per 5 s of reconnect attempts), not a stack trace. */
+  private async logStatus(connection: NatsConnection): Promise<void> {
+    let lastAttemptLog = 0;
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect') this.logger.warn(`lost NATS ${this.config.NATS_URL}; reconnecting`);
+      else if (status.type === 'reconnect') this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+      else if (status.type === 'reconnecting' && Date.now() - lastAttemptLog > 5_000) {
+        lastAttemptLog = Date.now();
+        this.logger.warn(`NATS ${this.config.NATS_URL} is not answering; still reconnecting`);
+      }
+    }
   }
 
   get isConnected(): boolean {
@@ -89,7 +108,7 @@ export class NatsService implements OnModuleDestroy {
   /** Request/reply; throws RpcError with the callee's code, or `unavailable`/`timeout`. */
   async request<T>(subject: string, payload: unknown, options: RequestOptions = {}): Promise<T> {
     const hdrs = natsHeaders();
-    const requestId = options.requestId ?? randomUUID();
+    const requestId = options.requestId ?? currentRequestId() ?? randomUUID();
     hdrs.set(REQUEST_ID_HEADER, requestId);
     const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;

@@ -3,6 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { RpcError, healthSubject, type ServiceName } from '#qdc/contracts';
 import { SERVICE_NAME } from '../config/config.module.js';
+import { withRequestId } from '../logging/request-context.js';
 import { NatsService } from './nats.service.js';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator.js';
 
@@ -51,16 +52,16 @@ export class RpcServer implements OnApplicationBootstrap {
           if (!parsed.success) {
             throw new RpcError('internal', `message on ${meta.subject} does not match its contract`, parsed.error.issues);
           }
-          const data = await handler(parsed.data, { requestId });
+          const data = await withRequestId(requestId, () => handler(parsed.data, { requestId }));
           await reply({ ok: true, data: data ?? null });
         } catch (error) {
           if (error instanceof RpcError) {
-            if (error.code === 'internal') this.logger.error(`[${requestId}] ${name}: ${error.message}`);
+            if (error.code === 'internal') withRequestId(requestId, () => this.logger.error(`${name}: ${error.message}`));
             await reply({ ok: false, error: error.toBody() });
             return;
           }
           const errorId = randomUUID();
-          this.logger.error(`[${requestId}] error_id=${errorId} ${name}: ${(error as Error)?.stack ?? error}`);
+          withRequestId(requestId, () => this.logger.error(`error_id=${errorId} ${name}: ${(error as Error)?.stack ?? error}`));
           await reply({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: errorId } } });
         }
       },

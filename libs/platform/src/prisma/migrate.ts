@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { redactUrl } from '../config/config.js';
+import { DependencyUnavailable, describeConnectionError } from '../service/connection-errors.js';
 
 /**
  * Applies prisma/migrations/<name>/migration.sql in order and records each in
@@ -35,7 +37,10 @@ export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
     await probe.connect();
     return false;
   } catch (error) {
-    if ((error as { code?: string }).code !== '3D000') throw error; // 3D000 = database does not exist
+    if ((error as { code?: string }).code !== '3D000') {
+      // 3D000 = database does not exist; an unreachable server is named with its (redacted) URL.
+      throw describeConnectionError(error) ? new DependencyUnavailable(`PostgreSQL at ${redactUrl(databaseUrl)}`, error) : error;
+    }
   } finally {
     await probe.end().catch(() => undefined);
   }

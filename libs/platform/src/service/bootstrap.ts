@@ -1,7 +1,8 @@
 import { Logger, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { startProbeServer, type ReadinessCheck } from '../health/probe-server.js';
-import { loadConfig } from '../config/config.js';
+import { developmentSecrets, loadConfig } from '../config/config.js';
+import { QdcLogger } from '../logging/qdc-logger.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -12,8 +13,11 @@ export interface ServiceBootstrapOptions {
 /** main() of a service without an HTTP API: Nest context, shutdown hooks, probe server. */
 export async function bootstrapService(name: string, module: Type, options: ServiceBootstrapOptions): Promise<INestApplicationContext> {
   const config = loadConfig();
+  // Every `new Logger(Thing.name)` of the service writes through this one (JSON in production, request ids).
+  Logger.overrideLogger(new QdcLogger(config, name));
   const logger = new Logger(name);
-  const app = await NestFactory.createApplicationContext(module, { logger: logLevels(config.LOG_LEVEL) });
+  for (const warning of developmentSecrets(config)) logger.warn(`development secret in use: ${warning}`);
+  const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });
   app.enableShutdownHooks();
   await app.init();
   const probes = await startProbeServer(config.QDC_HEALTH_PORT ?? options.defaultProbePort, options.readiness(app));
@@ -22,10 +26,4 @@ export async function bootstrapService(name: string, module: Type, options: Serv
   process.once('SIGINT', stop);
   logger.log(`${name} ready`);
   return app;
-}
-
-/** Nest log levels at or above the configured one. */
-export function logLevels(level: string): ('error' | 'warn' | 'log' | 'debug' | 'verbose')[] {
-  const order = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-  return order.slice(0, order.indexOf(level as (typeof order)[number]) + 1);
 }

@@ -1,0 +1,112 @@
+import { jest } from '@jest/globals';
+import { createHash, randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { MODEL_CATALOGUE } from '#qdc/characterization';
+import { Subjects, type BinaryRef, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
+import { loadConfig, withRequestId, type NatsService } from '#qdc/platform';
+import { ApiError, ValidationFailed } from '../http/api-errors.js';
+import type { MultipartUpload } from '../http/multipart-upload.js';
+import { ModelsService } from './models.service.js';
+import type { RunCountsCache } from './run-counts.cache.js';
+
+const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
+
+function newModelsService() {
+  const resultBytes = Buffer.from('{"id":"r","output":{}}');
+  const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: resultBytes.toString('base64') }, numberOfRuns: 42 };
+  const nats = {
+    toBinaryRefWithDigest: jest.fn(async (bytes: Uint8Array) => ({ ref: { inline: Buffer.from(bytes).toString('base64') } as BinaryRef, sha256: createHash('sha256').update(bytes).digest('hex') })),
+    request: jest.fn(async (..._args: unknown[]): Promise<unknown> => response),
+    fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
+  };
+  const counts = new Map<string, number>([[PEAK_V2, 5]]);
+  const runCounts = { observe: jest.fn(), all: jest.fn(async () => counts), version: 1 };
+  const sut = new ModelsService(nats as unknown as NatsService, runCounts as unknown as RunCountsCache, loadConfig({}));
+  return { sut, mocks: { nats, runCounts, counts, response, resultBytes } };
+}
+
+const caller: Principal = { ownerId: randomUUID(), keyId: 'k', scopes: ['control'] } as Principal;
+const upload = (fields: Record<string, string>, file = true): MultipartUpload => ({
+  fields,
+  ...(file ? { file: { fieldName: 'data', fileName: 'trace.npy', bytes: Buffer.from('npy bytes') } } : {}),
+});
+
+describe(ModelsService.name, () => {
+  describe('run', () => {
+    it('sends the upload once, by reference, and answers the worker’s result bytes unchanged', async () => {
+      const { sut, mocks } = newModelsService();
+      const answer = await withRequestId('req-9', () => sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), false));
+      expect(answer.equals(mocks.resultBytes)).toBe(true);
+      const [subject, request] = mocks.nats.request.mock.calls[0] as unknown as [string, ModelsRunRequest];
+      expect(subject).toBe(Subjects.ModelsRun);
+      expect(request).toEqual({
+        ownerId: caller.ownerId,
+        model: PEAK_V2,
+        batch: false,
+        plot: true,
+        darkMode: false,
+        inputFileName: 'trace.npy',
+        inputFileSize: 9,
+        input: { inline: Buffer.from('npy bytes').toString('base64') },
+        inputSha256: createHash('sha256').update('npy bytes').digest('hex'),
+      });
+      expect(mocks.runCounts.observe).toHaveBeenCalledWith(PEAK_V2, 42);
+    });
+
+    it('never asks for a plot of a batch', async () => {
+      const { sut, mocks } = newModelsService();
+      await sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), true);
+      expect(mocks.nats.request.mock.calls[0]![1]).toMatchObject({ batch: true, plot: false });
+    });
+
+    it.each([
+      ['no model field', upload({}), ValidationFailed, 422],
+      ['no file', upload({ model: PEAK_V2 }, false), ValidationFailed, 422],
+      ['an unknown model', upload({ model: 'no-such-model' }), ApiError, 404],
+      ['a bad boolean', upload({ model: PEAK_V2, plot: 'maybe' }), ValidationFailed, 422],
+    ])('refuses %s before anything is sent', async (_, body, type, status) => {
+      const { sut, mocks } = newModelsService();
+      const error = await sut.run(caller, body, false).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(type);
+      expect((error as ApiError).getStatus()).toBe(status);
+      expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
+      expect(mocks.nats.request).not.toHaveBeenCalled();
+    });
+
+    it('refuses a batch of a model that does not batch, naming the ones that do', async () => {
+      const { sut } = newModelsService();
+      const single = MODEL_CATALOGUE.find((m) => !m.batch)!;
+      const error = (await sut.run(caller, upload({ model: single.id }), true).catch((e: unknown) => e)) as ValidationFailed;
+      expect(error).toBeInstanceOf(ValidationFailed);
+      expect(error.issues[0]).toMatchObject({ loc: ['body', 'model'], type: 'value_error.batch' });
+      expect(error.issues[0]!.msg).toContain(PEAK_V2);
+    });
+  });
+
+  describe('listJson', () => {
+    it('serves the catalogue page with run counts and rebuilds it only when a count changed', async () => {
+      const { sut, mocks } = newModelsService();
+      const first = await sut.listJson(0, 100);
+      const page = JSON.parse(first.toString('utf8')) as { id: string; number_of_runs: number }[];
+      expect(page.map((m) => m.id)).toEqual(MODEL_CATALOGUE.slice(0, 100).map((m) => m.id));
+      expect(page.find((m) => m.id === PEAK_V2)!.number_of_runs).toBe(5);
+      expect(await sut.listJson(0, 100)).toBe(first);
+      mocks.counts.set(PEAK_V2, 6);
+      mocks.runCounts.version = 2;
+      const second = await sut.listJson(0, 100);
+      expect(second).not.toBe(first);
+      expect((JSON.parse(second.toString('utf8')) as { id: string; number_of_runs: number }[]).find((m) => m.id === PEAK_V2)!.number_of_runs).toBe(6);
+    });
+
+    it('gzips the same page when asked', async () => {
+      const { sut } = newModelsService();
+      expect(gunzipSync(await sut.listJson(1, 2, true)).equals(await sut.listJson(1, 2))).toBe(true);
+    });
+  });
+
+  it('answers 404 for an unknown model id', async () => {
+    const { sut } = newModelsService();
+    await expect(sut.get('nope')).rejects.toMatchObject({ status: 404 });
+    expect((await sut.get(PEAK_V2)).number_of_runs).toBe(5);
+  });
+});

@@ -1,0 +1,112 @@
+import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { encodeNpy } from '#qdc/arrays';
+import { runModel, runModelBatch } from '#qdc/characterization';
+import { Subjects, type BinaryRef, type InferenceJobData, type ResultsCreateRequest, type ResultsCreateResponse } from '#qdc/contracts';
+import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
+import { NatsService, loadConfig } from '#qdc/platform';
+import { InferenceProcessor } from './inference.processor.js';
+
+const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
+const trace = (seed: number) => generateCoulombPeakTrace(seed, { length: 128, kind: 'peaks' }).trace;
+const inline = (bytes: Uint8Array): BinaryRef => ({ inline: Buffer.from(bytes).toString('base64') });
+const decodeRef = (ref: BinaryRef): unknown => JSON.parse(Buffer.from((ref as { inline: string }).inline, 'base64').toString('utf8'));
+
+/** A processor with a real NatsService (inline payloads need no connection) whose requests are answered here. */
+function newProcessor(stored: Partial<ResultsCreateResponse> = {}) {
+  const config = loadConfig({ QDC_INFERENCE_THREADS: '1' });
+  const nats = new NatsService(config, 'inference-worker');
+  const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', numberOfRuns: 7, userVote: null, ...stored };
+  const request = jest.spyOn(nats, 'request').mockImplementation(async (subject: string) => (subject === Subjects.ResultsCreate ? answer : {}) as never);
+  return { sut: new InferenceProcessor(nats, config), mocks: { nats, request, answer } };
+}
+
+const job = (data: Partial<InferenceJobData> & { input: BinaryRef }) => ({
+  id: 'run-0123',
+  data: {
+    ownerId: randomUUID(),
+    model: PEAK_V2,
+    batch: false,
+    plot: false,
+    darkMode: false,
+    inputFileName: 'trace.npy',
+    inputFileSize: 1,
+    inputSha256: '0'.repeat(64),
+    requestId: 'req-1',
+    ...data,
+  } satisfies InferenceJobData,
+});
+
+const createRequest = (request: jest.Mock) => request.mock.calls.find(([subject]) => subject === Subjects.ResultsCreate)?.[1] as ResultsCreateRequest | undefined;
+
+describe(InferenceProcessor.name, () => {
+  it('runs the model, persists its output and answers with the result bytes around that output', async () => {
+    const { sut, mocks } = newProcessor();
+    const data = trace(tuningSeeds(1, 11)[0]!);
+    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data })), inputFileSize: 1152 }));
+    const expected = runModel(PEAK_V2, { shape: [128], data });
+
+    const create = createRequest(mocks.request as jest.Mock)!;
+    expect(create).toMatchObject({ jobId: 'run-0123', model: PEAK_V2, batchSize: null, inputFileSize: 1152 });
+    expect(decodeRef(create.output)).toEqual(expected);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.response.resultId).toBe(mocks.answer.id);
+    expect(outcome.response.numberOfRuns).toBe(7);
+    expect(decodeRef(outcome.response.result)).toEqual({
+      id: mocks.answer.id,
+      model: PEAK_V2,
+      created_at: mocks.answer.createdAt,
+      input_file_name: 'trace.npy',
+      input_file_size: 1152,
+      output: expected,
+      user_vote: null,
+    });
+  });
+
+  it('answers a batch as ModelBatchResult, row i equal to a single run of trace i', async () => {
+    const { sut } = newProcessor();
+    const seeds = tuningSeeds(3, 12);
+    const flat = new Float64Array(3 * 128);
+    for (const [i, seed] of seeds.entries()) flat.set(trace(seed), i * 128);
+    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [3, 128], data: flat })), batch: true }));
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const result = decodeRef(outcome.response.result) as Record<string, unknown>;
+    expect(result).not.toHaveProperty('input_file_size');
+    expect(result).not.toHaveProperty('user_vote');
+    expect(result.batch_size).toBe(3);
+    expect(result.output).toEqual({ outputs: runModelBatch(PEAK_V2, { shape: [3, 128], data: flat }) });
+  });
+
+  it('answers a retried job with the stored row’s id, time and vote', async () => {
+    const { sut } = newProcessor({ userVote: -1, createdAt: '2026-01-01T00:00:00.000Z' });
+    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(5) })) }));
+    if (!outcome.ok) throw new Error('expected a result');
+    expect(decodeRef(outcome.response.result)).toMatchObject({ created_at: '2026-01-01T00:00:00.000Z', user_vote: -1 });
+  });
+
+  it.each([
+    ['an unreadable file', Uint8Array.of(1, 2, 3), /npy|pt|zip|magic|expected/i],
+    ['a non-finite value', encodeNpy({ shape: [4], data: [1, Number.NaN, 2, 3] }), /finite/i],
+    ['a 2-D array for a 1-D model', encodeNpy({ shape: [2, 2], data: [1, 2, 3, 4] }), /shape/i],
+  ])('answers %s with invalid_input and stores nothing', async (_, bytes, message) => {
+    const { sut, mocks } = newProcessor();
+    const outcome = await sut.process(job({ input: inline(bytes) }));
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.error.code).toBe('invalid_input');
+    expect(outcome.error.message).toMatch(message);
+    expect(mocks.request).not.toHaveBeenCalled();
+  });
+
+  it('stages an object-store input with results before persisting the result', async () => {
+    const { sut, mocks } = newProcessor();
+    const bytes = encodeNpy({ shape: [128], data: trace(6) });
+    jest.spyOn(mocks.nats, 'fromBinaryRef').mockImplementation(async (ref) => ('objectKey' in ref ? bytes : Buffer.from(ref.inline, 'base64')));
+    await sut.process(job({ input: { objectKey: 'k1', size: bytes.length } }));
+    const subjects = (mocks.request as jest.Mock).mock.calls.map(([subject]) => subject);
+    expect(subjects).toEqual([Subjects.ResultsStageInput, Subjects.ResultsCreate]);
+    expect((mocks.request as jest.Mock).mock.calls[0]![1]).toEqual({ jobId: 'run-0123', inputFileName: 'trace.npy', inputFileSize: 1, input: { objectKey: 'k1', size: bytes.length } });
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Bounds on what a submitted circuit may ask the toolchain to build, checked before anything is
+ * allocated: a one-line program (`QuantumCircuit(2**31)`, `[0] * 10**10`, 5 000 nested
+ * parentheses) must be a 422 naming the limit, never an exhausted heap or stack.
+ */
+import { CircuitError } from './errors.js';
+
+/** Qubits (and, separately, clbits) of one circuit: far above any device or simulator, far below memory trouble. */
+export const MAX_CIRCUIT_QUBITS = 65_536;
+export const MAX_CIRCUIT_CLBITS = 65_536;
+/** Elements of one list a Python program builds (`range`, `[x] * n`, `LineQubit.range`). */
+export const MAX_LIST_LENGTH = 2_000_000;
+/** Nesting of expressions (parentheses, unary chains, powers) in any front end. */
+export const MAX_EXPRESSION_DEPTH = 200;
+
+export function checkBitCount(kind: 'qubits' | 'clbits', count: number, line?: number): void {
+  const max = kind === 'qubits' ? MAX_CIRCUIT_QUBITS : MAX_CIRCUIT_CLBITS;
+  if (!Number.isFinite(count) || count > max) {
+    throw new CircuitError('limit', `a circuit may have at most ${max} ${kind}; this one asks for ${count}`, line);
+  }
+}
+
+export function checkListLength(length: number, line?: number): void {
+  if (!Number.isFinite(length) || length > MAX_LIST_LENGTH) {
+    throw new CircuitError('limit', `a list may have at most ${MAX_LIST_LENGTH} elements; this one would have ${length}`, line);
+  }
+}
+
+/** Counts nesting on the way into a recursive-descent rule; call the returned function on the way out. */
+export function enterNesting(state: { depth: number }, line?: number): () => void {
+  if (++state.depth > MAX_EXPRESSION_DEPTH) {
+    state.depth = 0;
+    throw new CircuitError('limit', `expressions may be nested at most ${MAX_EXPRESSION_DEPTH} deep`, line);
+  }
+  return () => {
+    state.depth -= 1;
+  };
+}
+
+/**
+ * The engine's own limits (call stack, array length) reached by some other path are still the
+ * caller's input: reported as a limit, not as a server fault.
+ */
+export function asLimitError(error: unknown): unknown {
+  if (error instanceof RangeError && /call stack|Invalid (typed )?array length|Array buffer allocation/i.test(error.message)) {
+    return new CircuitError('limit', `the circuit is too large or too deeply nested to process (${error.message})`);
+  }
+  return error;
+}

@@ -1,0 +1,105 @@
+import { jest } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type RpcReply } from '#qdc/contracts';
+import { loadConfig } from '../config/config.js';
+import { NatsService } from './nats.service.js';
+
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+/**
+ * A NatsService whose connection and object store are in-memory stand-ins: what is tested is the envelope, the error
+ * mapping and the one inline/object-store decision, not NATS itself (test/medium covers the real server).
+ */
+function newNatsService() {
+  const objects = new Map<string, Uint8Array>();
+  const store = {
+    putBlob: jest.fn(async (meta: { name: string }, bytes: Uint8Array) => {
+      objects.set(meta.name, bytes);
+      return { digest: `SHA-256=${createHash('sha256').update(bytes).digest('base64url')}` };
+    }),
+    getBlob: jest.fn(async (name: string) => objects.get(name) ?? null),
+    delete: jest.fn(async (name: string) => objects.delete(name)),
+  };
+  const connection = {
+    request: jest.fn(async (_subject: string, _body: Uint8Array, _options: unknown): Promise<{ data: Uint8Array; headers?: unknown }> => ({ data: encode({ ok: true, data: 'pong' }) })),
+    publish: jest.fn(),
+    isClosed: () => false,
+    info: { max_payload: 1024 * 1024 },
+  };
+  const sut = new NatsService(loadConfig({ QDC_NAMESPACE: 'lab' }), 'tester');
+  Object.assign(sut, { connection, objectStore: store });
+  return { sut, mocks: { connection, store, objects } };
+}
+
+describe(NatsService.name, () => {
+  describe('BinaryRef', () => {
+    it('keeps bytes up to the inline limit inline, with their SHA-256', async () => {
+      const { sut, mocks } = newNatsService();
+      const bytes = new Uint8Array(INLINE_PAYLOAD_LIMIT_BYTES).fill(3);
+      const { ref, sha256 } = await sut.toBinaryRefWithDigest(bytes);
+      expect('inline' in ref).toBe(true);
+      expect(sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(await sut.fromBinaryRef(ref)).toEqual(bytes);
+      expect(mocks.store.putBlob).not.toHaveBeenCalled();
+    });
+
+    it('puts larger bytes in the object store and passes the key', async () => {
+      const { sut, mocks } = newNatsService();
+      const bytes = new Uint8Array(INLINE_PAYLOAD_LIMIT_BYTES + 1).fill(5);
+      const { ref, sha256 } = await sut.toBinaryRefWithDigest(bytes);
+      expect(ref).toEqual({ objectKey: expect.any(String), size: bytes.length });
+      expect(sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(await sut.fromBinaryRef(ref)).toBe(mocks.objects.get((ref as { objectKey: string }).objectKey));
+    });
+
+    it('answers not_found for an object that expired', async () => {
+      const { sut } = newNatsService();
+      await expect(sut.fromBinaryRef({ objectKey: 'gone', size: 1 })).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
+  describe('request', () => {
+    it('prefixes the namespace, sends the request id and unwraps the reply', async () => {
+      const { sut, mocks } = newNatsService();
+      expect(await sut.request('ping.v1', { a: 1 }, { requestId: 'req-7', timeoutMs: 50 })).toBe('pong');
+      const [subject, body, options] = mocks.connection.request.mock.calls[0]!;
+      expect(subject).toBe('lab.ping.v1');
+      expect(JSON.parse(new TextDecoder().decode(body))).toEqual({ a: 1 });
+      expect(options).toMatchObject({ timeout: 50 });
+      expect((options as { headers: { get(name: string): string } }).headers.get('X-Request-Id')).toBe('req-7');
+    });
+
+    it('sends a body over the inline limit through the object store', async () => {
+      const { sut, mocks } = newNatsService();
+      await sut.request('big.v1', { text: 'x'.repeat(INLINE_PAYLOAD_LIMIT_BYTES) });
+      const [, body, options] = mocks.connection.request.mock.calls[0]!;
+      expect(body).toHaveLength(0);
+      const key = (options as { headers: { get(name: string): string } }).headers.get('Qdc-Payload-Object');
+      expect(JSON.parse(new TextDecoder().decode(mocks.objects.get(key)!))).toEqual({ text: 'x'.repeat(INLINE_PAYLOAD_LIMIT_BYTES) });
+    });
+
+    it.each([
+      [{ ok: false, error: { code: 'not_found', message: 'Model result not found' } } as RpcReply<unknown>, new RpcError('not_found', 'Model result not found')],
+      [{ nonsense: true }, new RpcError('internal', 'malformed reply from x.v1')],
+    ])('turns the error reply %j into an RpcError', async (reply, expected) => {
+      const { sut, mocks } = newNatsService();
+      mocks.connection.request.mockResolvedValue({ data: encode(reply) });
+      await expect(sut.request('x.v1', {})).rejects.toEqual(expected);
+    });
+
+    it.each([
+      ['no responders', Object.assign(new Error('503'), { name: 'NoRespondersError' }), 'unavailable', 'no service is answering x.v1'],
+      ['a timeout', Object.assign(new Error('timeout'), { name: 'TimeoutError' }), 'timeout', 'x.v1 did not answer within 30000 ms'],
+      ['a closed connection', new Error('connection closed'), 'unavailable', 'NATS request x.v1 failed: connection closed'],
+    ])('maps %s to %s', async (_, error, code, message) => {
+      const { sut, mocks } = newNatsService();
+      mocks.connection.request.mockRejectedValue(error);
+      await expect(sut.request('x.v1', {})).rejects.toEqual(new RpcError(code as 'timeout', message));
+    });
+
+    it('answers unavailable before it is connected', async () => {
+      const sut = new NatsService(loadConfig({}), 'tester');
+      await expect(sut.request('x.v1', {})).rejects.toMatchObject({ code: 'unavailable' });
+    });
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The Kubernetes manifests and the compose file, checked as an operator's cluster would see them:
+ * every kustomize overlay renders (`kubectl kustomize`), every Deployment has probes, resources and
+ * a non-root, read-only security context, every Service selects pods of a Deployment, and every
+ * setting the manifests pass exists in the services' config schema.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { CONFIG_KEYS } from '#qdc/platform';
+
+interface K8sObject {
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+  spec?: any; // manifests are untyped YAML
+  data?: Record<string, string>;
+}
+
+const root = process.cwd();
+const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
+const overlays = ['base', ...readdirSync(join(root, 'deploy/overlays')).map((name) => `overlays/${name}`)];
+/** Settings read by something other than the config schema (the Node runtime itself). */
+const RUNTIME_SETTINGS = new Set(['NODE_ENV', 'NODE_OPTIONS']);
+
+function render(dir: string, overlay: string): K8sObject[] {
+  const yaml = execFileSync('kubectl', ['kustomize', join(dir, overlay)], { encoding: 'utf8' });
+  return parseAllDocuments(yaml).map((doc) => doc.toJSON() as K8sObject).filter(Boolean);
+}
+
+(kubectl ? describe : describe.skip)('deploy/ manifests (kubectl kustomize)', () => {
+  let dir: string;
+  const rendered = new Map<string, K8sObject[]>();
+
+  beforeAll(() => {
+    // The base reads secrets.env, which operators create from the committed example.
+    dir = mkdtempSync(join(tmpdir(), 'qdc-deploy-'));
+    cpSync(join(root, 'deploy'), dir, { recursive: true });
+    cpSync(join(dir, 'base/secrets.env.example'), join(dir, 'base/secrets.env'));
+    for (const overlay of overlays) rendered.set(overlay, render(dir, overlay));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(overlays)('%s renders a Deployment for every service', (overlay) => {
+    const names = rendered.get(overlay)!.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
+    expect(names).toEqual(expect.arrayContaining(['gateway', 'model-runner', 'inference-worker', 'results', 'qpu-broker', 'simulation-worker', 'assistant']));
+  });
+
+  it.each(overlays)('%s: every container has probes, resources and a non-root read-only security context', (overlay) => {
+    const problems: string[] = [];
+    for (const deployment of rendered.get(overlay)!.filter((o) => o.kind === 'Deployment')) {
+      const pod = deployment.spec.template.spec;
+      if (pod.securityContext?.runAsNonRoot !== true) problems.push(`${deployment.metadata.name}: pod securityContext.runAsNonRoot is not true`);
+      for (const container of pod.containers) {
+        const where = `${deployment.metadata.name}/${container.name}`;
+        if (!container.livenessProbe) problems.push(`${where}: no livenessProbe`);
+        if (!container.readinessProbe) problems.push(`${where}: no readinessProbe`);
+        if (!container.resources?.requests?.cpu || !container.resources?.requests?.memory) problems.push(`${where}: no cpu/memory requests`);
+        if (!container.resources?.limits?.memory) problems.push(`${where}: no memory limit`);
+        if (container.securityContext?.allowPrivilegeEscalation !== false) problems.push(`${where}: allowPrivilegeEscalation is not false`);
+        if (container.securityContext?.readOnlyRootFilesystem !== true) problems.push(`${where}: root filesystem is writable`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(overlays)('%s: every Service selects the pods of a Deployment, on a port the pod exposes', (overlay) => {
+    const objects = rendered.get(overlay)!;
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    const services = objects.filter((o) => o.kind === 'Service');
+    expect(services.length).toBeGreaterThan(0);
+    for (const service of services) {
+      const selector: Record<string, string> = service.spec.selector;
+      const matches = deployments.filter((d) => Object.entries(selector).every(([k, v]) => d.spec.template.metadata.labels?.[k] === v));
+      expect({ service: service.metadata.name, matches: matches.length }).toEqual({ service: service.metadata.name, matches: 1 });
+      const ports = matches[0].spec.template.spec.containers.flatMap((c: { ports?: { name?: string; containerPort: number }[] }) => c.ports ?? []);
+      for (const port of service.spec.ports) {
+        const target = port.targetPort ?? port.port;
+        expect(ports.some((p: { name?: string; containerPort: number }) => p.containerPort === target || p.name === target)).toBe(true);
+      }
+    }
+  });
+
+  it.each(overlays)('%s: every setting it passes exists in the config schema', (overlay) => {
+    const known = new Set([...CONFIG_KEYS, ...RUNTIME_SETTINGS]);
+    const passed = new Set<string>();
+    for (const object of rendered.get(overlay)!) {
+      if (object.kind === 'ConfigMap') for (const key of Object.keys(object.data ?? {})) passed.add(key);
+      if (object.kind === 'Deployment') {
+        for (const container of object.spec.template.spec.containers) for (const env of container.env ?? []) passed.add(env.name);
+      }
+    }
+    expect([...passed].filter((key) => !known.has(key))).toEqual([]);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, any> };
+  const services = Object.entries(compose.services);
+
+  it('depends only on services it defines, and runs every QDC process from the one image', () => {
+    for (const [name, service] of services) {
+      for (const dependency of Object.keys(service.depends_on ?? {})) expect(`${name} → ${dependency}: ${dependency in compose.services}`).toBe(`${name} → ${dependency}: true`);
+    }
+    const entries = services.filter(([, s]) => s.image === 'qdc:local').map(([, s]) => s.command?.[1]);
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'dist/apps/gateway/src/main.js',
+        'dist/apps/model-runner/src/main.js',
+        'dist/apps/model-runner/src/worker.js',
+        'dist/apps/results/src/main.js',
+        'dist/apps/qpu-broker/src/main.js',
+        'dist/apps/qpu-broker/src/simulation-worker.js',
+        'dist/apps/assistant/src/main.js',
+      ]),
+    );
+  });
+
+  it('gives every QDC service a health check and settings the config schema knows', () => {
+    const known = new Set([...CONFIG_KEYS, ...RUNTIME_SETTINGS]);
+    for (const [name, service] of services.filter(([, s]) => s.image === 'qdc:local')) {
+      expect(`${name}: ${Boolean(service.healthcheck)}`).toBe(`${name}: true`);
+      expect(Object.keys(service.environment ?? {}).filter((key) => !known.has(key))).toEqual([]);
+    }
+  });
+});
