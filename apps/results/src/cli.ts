@@ -8,6 +8,7 @@ import { KeysRepository } from './keys/keys.repository.js';
 import { KeysService } from './keys/keys.service.js';
 import { migrationsDir } from './migrations-dir.js';
 import { BUDGET_USAGE, BudgetUsageError, runBudgetCommand } from '../../qpu-broker/src/budgets/budget.cli.js';
+import { NODE_USAGE, runNodeCommand } from '../../qpu-broker/src/lab/lab-node.js';
 
 /**
  * `npm run qdc -- keys create --name alice --scopes control,coda [--owner lab-a]`
@@ -26,9 +27,12 @@ const USAGE = `usage:
   qdc keys create --name <name> [--owner <owner>] [--scopes control,coda,admin]
   qdc keys list [--owner <owner>]
   qdc keys revoke <key-id>
-${BUDGET_USAGE}`;
+${BUDGET_USAGE}
+${NODE_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
+  // A lab node needs only NATS (it runs in the lab, without the database).
+  if (argv[0] === 'node') return runNodeCommand(argv.slice(1));
   if (argv[0] === 'budget') {
     const config = loadConfig();
     await ensureDatabase(config.DATABASE_URL);

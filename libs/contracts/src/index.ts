@@ -8,3 +8,4 @@ export * from './results.js';
 export * from './keys.js';
 export * from './circuits.js';
 export * from './qpu.js';
+export * from './lab.js';

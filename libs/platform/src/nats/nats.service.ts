@@ -96,6 +96,11 @@ export class NatsService implements OnModuleDestroy {
     return !!this.connection && !this.connection.isClosed();
   }
 
+  /** The connection itself, for JetStream work queues and wildcard subscriptions (lab nodes). */
+  get rawConnection(): NatsConnection {
+    return this.nc;
+  }
+
   private get nc(): NatsConnection {
     if (!this.connection) throw new RpcError('unavailable', 'NATS is not connected');
     return this.connection;
