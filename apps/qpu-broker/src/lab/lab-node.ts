@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import {
   LabJobMessage,
   LabRegisterResponse,
@@ -28,6 +28,8 @@ export interface LabNodeOptions {
   namespace: string;
   user?: string;
   password?: string;
+  /** The lab's nkey seed (`qdc lab add` credentials file). */
+  nkeySeed?: string;
   timeScale: number;
   log?: (line: string) => void;
 }
@@ -35,8 +37,7 @@ export interface LabNodeOptions {
 /** Lab credentials written by `qdc lab add` (NATS user limited to the lab's subjects). */
 interface LabCredentials {
   lab: string;
-  user: string;
-  password: string;
+  nkey_seed: string;
   nats_url?: string;
   namespace?: string;
 }
@@ -70,8 +71,9 @@ export async function runNodeCommand(argv: string[]): Promise<number> {
       nodeId: values['node-id'] ?? `${hostname()}-${process.pid}`,
       natsUrl: process.env.NATS_URL ?? credentials?.nats_url ?? 'nats://127.0.0.1:4222',
       namespace: process.env.QDC_NAMESPACE ?? credentials?.namespace ?? 'qdc',
-      user: credentials?.user ?? process.env.NATS_USER,
-      password: credentials?.password ?? process.env.NATS_PASSWORD,
+      user: process.env.NATS_USER,
+      password: process.env.NATS_PASSWORD,
+      nkeySeed: credentials?.nkey_seed,
       timeScale: Number(process.env.QDC_QPU_TIME_SCALE ?? 1),
     });
     await new Promise<void>((r) => {
@@ -104,8 +106,7 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
   const nc = await connect({
     servers: options.natsUrl,
     name: `lab-node-${options.lab}-${options.nodeId}`,
-    user: options.user,
-    pass: options.password,
+    ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : { user: options.user, pass: options.password }),
     // Replies come to the lab's own inbox prefix, the only inboxes its NATS user may subscribe to.
     inboxPrefix: `_INBOX_${options.lab}`,
     maxReconnectAttempts: -1,
