@@ -24,6 +24,16 @@ import type { QdcConfig } from '../config/config.js';
 import { DependencyUnavailable } from '../service/connection-errors.js';
 import { currentRequestId } from '../logging/request-context.js';
 
+/** `user`/`pass` from `nats://user:password@host:port` (a NATS server with per-lab users, docs/lab-integration.md). */
+export function urlCredentials(url: string): { user?: string; pass?: string } {
+  try {
+    const parsed = new URL(url.split(',')[0]!.trim());
+    return parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
 /** Objects are transient hand-offs between services; JetStream expires them. */
@@ -66,6 +76,8 @@ export class NatsService implements OnModuleDestroy {
     if (this.connection) return;
     this.connection = await connect({
       servers: this.config.NATS_URL,
+      // nats.js does not read credentials from the URL; `nats://user:password@host` is honoured here.
+      ...urlCredentials(this.config.NATS_URL),
       name: `${this.config.QDC_NAMESPACE}-${this.serviceName}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
