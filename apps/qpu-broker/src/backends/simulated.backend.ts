@@ -72,16 +72,6 @@ export class SimulatedBackend implements QpuBackend, OnModuleDestroy {
     }
   }
 
-  async isRedisReady(): Promise<boolean> {
-    const first = this.queues.values().next().value as Queue | undefined;
-    if (!first) return true;
-    try {
-      return (await first.getBackend().client).status === 'ready';
-    } catch {
-      return false;
-    }
-  }
-
   async onModuleDestroy(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }

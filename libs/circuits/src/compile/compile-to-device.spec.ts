@@ -165,6 +165,25 @@ describe(compileToDevice.name, () => {
     expect(compileToDevice(chain, { numQubits: 6, nativeGates: ['rz', 'sx', 'cz'], couplingMap: gridCouplingMap(2, 3) }, { seed: 2 }).stats.swapCount).toBe(0);
   });
 
+  it('SABRE inserts fewer swaps than the greedy router (QFT-8 on a line, a random circuit on heavy-hex)', () => {
+    const qft = emptyCircuit();
+    addQreg(qft, 'q', 8);
+    for (let i = 0; i < 8; i++) {
+      qft.ops.push({ kind: 'gate', name: 'h', qubits: [i], params: [] });
+      for (let j = i + 1; j < 8; j++) qft.ops.push({ kind: 'gate', name: 'cp', qubits: [j, i], params: [num(Math.PI / 2 ** (j - i))] });
+    }
+    const random = randomCircuit({ qubits: 12, depth: 6, seed: 77, gates: ['cx', 'ry'] });
+    for (const [source, target] of [
+      [qft, { numQubits: 8, nativeGates: ['rz', 'sx', 'cz'], couplingMap: lineCouplingMap(8) }],
+      [random, { numQubits: 16, nativeGates: ['rz', 'sx', 'ecr'], couplingMap: heavyHex16CouplingMap() }],
+    ] as const) {
+      const sabre = compileToDevice(source, target, { seed: 1 });
+      const greedy = compileToDevice(source, target, { router: 'greedy' });
+      expect(sabre.stats.swapCount).toBeLessThan(0.8 * greedy.stats.swapCount);
+      expectStateEquivalent(source, sabre);
+    }
+  });
+
   it('handles multi-controlled gates and parameters', () => {
     const source = qasm('qreg q[5]; h q; c3x q[0],q[1],q[2],q[3]; c4x q[0],q[1],q[2],q[3],q[4]; cu3(0.3,0.2,0.1) q[4],q[0]; rzz(0.7) q[1],q[3];');
     const compiled = compileToDevice(source, { numQubits: 5, nativeGates: ['gpi', 'gpi2', 'ms'], couplingMap: null });
@@ -192,6 +211,17 @@ describe(compileToDevice.name, () => {
     expect(bad.message).toMatch(/coupling map edge \[0, 5\]/);
     const split = err(() => compileToDevice(randomSource(2, 1), { numQubits: 4, nativeGates: ['rz', 'sx', 'cz'], couplingMap: [[0, 1], [2, 3]] }));
     expect(split.message).toMatch(/not connected/);
+  });
+
+  it('honours a fixed initial layout and checks it', () => {
+    const source = randomSource(4, 5);
+    const target: DeviceTarget = { numQubits: 6, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: lineCouplingMap(6) };
+    for (const router of ['sabre', 'greedy'] as const) {
+      const compiled = compileToDevice(source, target, { router, initialLayout: [5, 3, 1, 0] });
+      expect(compiled.initialLayout).toEqual([5, 3, 1, 0]);
+      expectUnitaryEquivalent(source, compiled);
+    }
+    expect(() => compileToDevice(source, target, { initialLayout: [0, 0, 1, 2] })).toThrow('initialLayout must list 4 different physical qubits in 0..5; got [0,0,1,2]');
   });
 
   it('is reproducible for a seed', () => {

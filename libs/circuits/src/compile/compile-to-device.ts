@@ -56,6 +56,8 @@ export interface CompileOptions {
   router?: Router;
   /** SABRE layout trials (default 6). */
   trials?: number;
+  /** Fixed initial layout (circuit qubit q → physical qubit), skipping the layout search. */
+  initialLayout?: number[];
 }
 
 const TWO_QUBIT_NATIVES: TwoQubitNative[] = ['cx', 'cz', 'ecr', 'ms', 'rxx'];
@@ -115,7 +117,7 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
   const routed = route(
     logical.ops.filter((_, i) => !terminal.has(i)),
     coupling,
-    { router: options.router, seed: options.seed, trials: options.trials },
+    { router: options.router, seed: options.seed, trials: options.trials, layout: options.initialLayout && fullLayout(options.initialLayout, expanded.numQubits, target.numQubits) },
   );
   for (const i of [...terminal].sort((a, b) => a - b)) {
     const m = logical.ops[i] as Extract<WorkOp, { k: 'measure' }>;
@@ -190,6 +192,16 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
     finalLayout: Array.from(routed.finalLayout.subarray(0, n)),
     stats: { ...circuitStats(circuit), swapCount: routed.swaps },
   };
+}
+
+/** A user layout of the circuit's qubits, checked and extended over the device's free qubits. */
+function fullLayout(layout: number[], n: number, device: number): Int32Array {
+  if (!Array.isArray(layout) || layout.length !== n || new Set(layout).size !== n || !layout.every((p) => Number.isInteger(p) && p >= 0 && p < device)) {
+    throw new CircuitError('semantic', `initialLayout must list ${n} different physical qubits in 0..${device - 1}; got ${JSON.stringify(layout)}`);
+  }
+  const used = new Set(layout);
+  const free = Array.from({ length: device }, (_, p) => p).filter((p) => !used.has(p));
+  return Int32Array.from([...layout, ...free]);
 }
 
 /** Indices of measurements after which nothing (but barriers) touches their qubit. */

@@ -13,7 +13,8 @@
  * SabreSwap) routes the closest front gate along a shortest path if 10·n swaps make no progress.
  *
  * The greedy router, for comparison, has no look-ahead: gates in program order, each blocked gate
- * gets the swaps along a shortest path that make its qubits adjacent (trivial initial layout).
+ * gets the swaps along a shortest path that make its qubits adjacent (trivial initial layout
+ * unless one is given).
  */
 import { createRng, type Rng } from '../simulator/rng.js';
 import { shortestPath, type Coupling } from './coupling.js';
@@ -41,6 +42,8 @@ export interface RoutingOptions {
   router?: Router;
   seed?: number;
   trials?: number;
+  /** A fixed initial layout (virtual → physical, all device qubits): no layout search. */
+  layout?: Int32Array;
 }
 
 interface Dag {
@@ -248,8 +251,14 @@ export function routeGreedy(ops: WorkOp[], coupling: Coupling, layout?: Int32Arr
 }
 
 /** SABRE layout (bidirectional, several seeded trials) followed by SABRE routing. */
-export function routeSabre(ops: WorkOp[], coupling: Coupling, options: { seed?: number; trials?: number } = {}): RoutingResult {
+export function routeSabre(ops: WorkOp[], coupling: Coupling, options: { seed?: number; trials?: number; layout?: Int32Array } = {}): RoutingResult {
   const n = coupling.numQubits;
+  if (options.layout) {
+    const l2p = options.layout.slice();
+    const out: WorkOp[] = [];
+    const swaps = sabrePass(buildDag(ops, n), coupling, l2p, createRng(options.seed ?? 0), out);
+    return { ops: out, initialLayout: options.layout.slice(), finalLayout: l2p, swaps };
+  }
   const seed = options.seed ?? 0;
   const trials = Math.max(1, options.trials ?? SABRE_DEFAULT_TRIALS);
   const twoQubit = ops.filter((op) => op.k === 'g2');
@@ -273,5 +282,5 @@ export function routeSabre(ops: WorkOp[], coupling: Coupling, options: { seed?: 
 }
 
 export function route(ops: WorkOp[], coupling: Coupling, options: RoutingOptions = {}): RoutingResult {
-  return (options.router ?? 'sabre') === 'greedy' ? routeGreedy(ops, coupling) : routeSabre(ops, coupling, options);
+  return (options.router ?? 'sabre') === 'greedy' ? routeGreedy(ops, coupling, options.layout) : routeSabre(ops, coupling, options);
 }

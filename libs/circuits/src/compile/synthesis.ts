@@ -9,9 +9,10 @@
  * target matrix and the exact global phase is returned, so translation is exact, not approximate.
  *
  * Two-qubit gates: every CX becomes the device's entangler with one-qubit corrections —
- * cz: H_t·CZ·H_t; ecr: CX = e^{iπ/4}(Rz(−π/2)⊗Rx... found and checked numerically below (Qiskit's
+ * cz: H_t·CZ·H_t; ecr: ECR after Rz(−π/2)·Ry(π) on the control and Rx(π/2) on the target (Qiskit's
  * equivalence-library rule); ms/rxx: CZ = e^{iπ/4}·Rz(π/2)⊗Rz(π/2)·Rzz(−π/2) with
- * Rzz = (H⊗H)·Rxx·(H⊗H) and Rxx(−π/2) = Z·Rxx(π/2)·Z = Z·MS(0,0)·Z (Maslov 2017, New J. Phys. 19 023035).
+ * Rzz = (H⊗H)·Rxx·(H⊗H) and Rxx(−π/2) = Z·Rxx(π/2)·Z = Z·MS(0,0)·Z (Maslov 2017, New J. Phys. 19
+ * 023035). Each template's exactness and global phase are computed from its matrix on first use.
  */
 import { CircuitError } from '../errors.js';
 import { multiply, type Matrix } from '../ir/complex-matrix.js';

@@ -1,105 +1,13 @@
 /**
  * Density-matrix kernels. ρ of k qubits is stored as a 2k-qubit interleaved vector with the row
- * index in bits 0..k−1 and the column index in bits k..2k−1, so ρ → UρU† is U on qubit q and
- * conj(U) on qubit q + k with the state-vector kernels. Channels follow Nielsen & Chuang §8.3
+ * index in bits 0..k−1 and the column index in bits k..2k−1. Channels follow Nielsen & Chuang §8.3
  * (depolarizing, amplitude and phase damping) and Aer's thermal_relaxation_error (T2 ≤ 2T1):
  * populations relax towards |0⟩ with 1 − e^{−t/T1}, coherences decay with e^{−t/T2}.
  */
-import type { Instruction } from '../simulator/program.js';
-
 export function zeroDensity(k: number): Float64Array {
   const rho = new Float64Array(2 << (2 * k));
   rho[0] = 1;
   return rho;
-}
-
-const conj = (m: Float64Array): Float64Array => m.map((v, i) => (i % 2 ? -v : v));
-
-/** The instruction acting on the column index: conjugated matrix on qubits shifted by k. */
-export function columnInstruction(ins: Instruction, k: number): Instruction {
-  const s = (q: number) => q + k;
-  switch (ins.t) {
-    case 'dense1':
-      return { t: 'dense1', q: s(ins.q), m: conj(ins.m) };
-    case 'diag1':
-      return { t: 'diag1', q: s(ins.q), d: conj(ins.d) };
-    case 'phase':
-      return { t: 'phase', qubits: ins.qubits.map(s), re: ins.re, im: -ins.im };
-    case 'ctrl1':
-      return { t: 'ctrl1', controls: ins.controls.map(s), q: s(ins.q), m: conj(ins.m) };
-    case 'diagk':
-      return { t: 'diagk', controls: ins.controls.map(s), qubits: ins.qubits.map(s), d: conj(ins.d) };
-    case 'densek':
-      return { t: 'densek', controls: ins.controls.map(s), qubits: ins.qubits.map(s), m: conj(ins.m) };
-    default:
-      throw new Error(`internal: ${ins.t} is not a unitary instruction`);
-  }
-}
-
-/**
- * Thermal relaxation of qubit q for a time with population decay γ = 1 − e^{−t/T1} and coherence
- * factor f = e^{−t/T2}: ρ00 += γρ11, ρ11 *= 1 − γ, ρ01, ρ10 *= f (exact channel).
- */
-export function relaxDensity(rho: Float64Array, k: number, q: number, gamma: number, f: number): void {
-  const rb = 1 << q, cb = 1 << (q + k);
-  const total = 1 << (2 * k);
-  const keep = 1 - gamma;
-  for (let i = 0; i < total; i++) {
-    if (i & (rb | cb)) continue;
-    const i00 = 2 * i, i11 = 2 * (i | rb | cb), i10 = 2 * (i | rb), i01 = 2 * (i | cb);
-    rho[i00] += gamma * rho[i11];
-    rho[i00 + 1] += gamma * rho[i11 + 1];
-    rho[i11] *= keep;
-    rho[i11 + 1] *= keep;
-    rho[i10] *= f;
-    rho[i10 + 1] *= f;
-    rho[i01] *= f;
-    rho[i01 + 1] *= f;
-  }
-}
-
-/**
- * Depolarizing channel on `qubits` (1 or 2) with Pauli probability p:
- * (1 − p)ρ + p/(4^n − 1) Σ_{P≠I} PρP = (1 − λ)ρ + λ·(I/2^n ⊗ Tr_qubits ρ), λ = 4^n p/(4^n − 1).
- */
-export function depolarizeDensity(rho: Float64Array, k: number, qubits: readonly number[], p: number): void {
-  if (p === 0) return;
-  const n = qubits.length;
-  const d = 1 << n;
-  const lambda = (d * d * p) / (d * d - 1);
-  const keep = 1 - lambda;
-  // offsets of the d×d block elements (row sub-index r, column sub-index c)
-  const rowOff = new Int32Array(d), colOff = new Int32Array(d);
-  for (let s = 0; s < d; s++)
-    for (let j = 0; j < n; j++)
-      if (s & (1 << j)) {
-        rowOff[s] |= 1 << qubits[j];
-        colOff[s] |= 1 << (qubits[j] + k);
-      }
-  let mask = 0;
-  for (let s = 0; s < d; s++) mask |= rowOff[s] | colOff[s];
-  const total = 1 << (2 * k);
-  for (let base = 0; base < total; base++) {
-    if (base & mask) continue;
-    let mr = 0, mi = 0;
-    for (let s = 0; s < d; s++) {
-      const i = 2 * (base | rowOff[s] | colOff[s]);
-      mr += rho[i];
-      mi += rho[i + 1];
-    }
-    mr = (lambda * mr) / d;
-    mi = (lambda * mi) / d;
-    for (let r = 0; r < d; r++)
-      for (let c = 0; c < d; c++) {
-        const i = 2 * (base | rowOff[r] | colOff[c]);
-        rho[i] *= keep;
-        rho[i + 1] *= keep;
-        if (r === c) {
-          rho[i] += mr;
-          rho[i + 1] += mi;
-        }
-      }
-  }
 }
 
 /** Diagonal of ρ (the computational-basis probabilities). */
@@ -108,4 +16,116 @@ export function densityDiagonal(rho: Float64Array, k: number): Float64Array {
   const p = new Float64Array(size);
   for (let i = 0; i < size; i++) p[i] = Math.max(0, rho[2 * (i | (i << k))]);
   return p;
+}
+
+/**
+ * Superoperators on 1 or 2 qubits, as (d²×d²) complex matrices acting on the block vector
+ * e = r | (c << m) (r, c: the row and column sub-indices over the m qubits, little-endian in the
+ * qubits' order). Every noisy one-qubit run and every two-qubit gate with its noise is composed
+ * into one superoperator and applied in one pass over ρ.
+ */
+export function unitarySuperop(u: Float64Array, m: number): Float64Array {
+  const d = 1 << m;
+  const D = d * d;
+  const s = new Float64Array(2 * D * D);
+  for (let r = 0; r < d; r++)
+    for (let c = 0; c < d; c++)
+      for (let r2 = 0; r2 < d; r2++)
+        for (let c2 = 0; c2 < d; c2++) {
+          const ur = u[2 * (r * d + r2)], ui = u[2 * (r * d + r2) + 1];
+          const vr = u[2 * (c * d + c2)], vi = -u[2 * (c * d + c2) + 1];
+          const row = r | (c << m), col = r2 | (c2 << m);
+          s[2 * (row * D + col)] = ur * vr - ui * vi;
+          s[2 * (row * D + col) + 1] = ur * vi + ui * vr;
+        }
+  return s;
+}
+
+export function depolarizingSuperop(m: number, p: number): Float64Array {
+  const d = 1 << m;
+  const D = d * d;
+  const lambda = (D * p) / (D - 1);
+  const s = new Float64Array(2 * D * D);
+  for (let e = 0; e < D; e++) s[2 * (e * D + e)] = 1 - lambda;
+  for (let r = 0; r < d; r++) for (let r2 = 0; r2 < d; r2++) s[2 * ((r | (r << m)) * D + (r2 | (r2 << m)))] += lambda / d;
+  return s;
+}
+
+/** Thermal relaxation of one qubit (block e = r | c << 1). */
+export function relaxationSuperop(gamma: number, f: number): Float64Array {
+  const s = new Float64Array(32);
+  s[0] = 1; // ρ00 ← ρ00
+  s[2 * 3] = gamma; // ρ00 += γ ρ11
+  s[2 * 5] = f; // ρ10
+  s[2 * 10] = f; // ρ01
+  s[2 * 15] = 1 - gamma; // ρ11
+  return s;
+}
+
+export const IDENTITY_SUPEROP_1 = relaxationSuperop(0, 1);
+
+/** Two one-qubit superoperators as one on (a = bit 0, b = bit 1) in the 2-qubit block layout. */
+export function kronSuperop(a: Float64Array, b: Float64Array): Float64Array {
+  const s = new Float64Array(2 * 256);
+  for (let e = 0; e < 16; e++)
+    for (let f = 0; f < 16; f++) {
+      // e = r0 | r1<<1 | c0<<2 | c1<<3; one-qubit index = r | c<<1
+      const ea = (e & 1) | (((e >> 2) & 1) << 1), eb = ((e >> 1) & 1) | (((e >> 3) & 1) << 1);
+      const fa = (f & 1) | (((f >> 2) & 1) << 1), fb = ((f >> 1) & 1) | (((f >> 3) & 1) << 1);
+      const xr = a[2 * (ea * 4 + fa)], xi = a[2 * (ea * 4 + fa) + 1];
+      const yr = b[2 * (eb * 4 + fb)], yi = b[2 * (eb * 4 + fb) + 1];
+      s[2 * (e * 16 + f)] = xr * yr - xi * yi;
+      s[2 * (e * 16 + f) + 1] = xr * yi + xi * yr;
+    }
+  return s;
+}
+
+/** Applies a superoperator on `qubits` (1 or 2) to ρ in one pass. */
+export function applySuperop(rho: Float64Array, k: number, qubits: readonly number[], s: Float64Array): void {
+  const m = qubits.length;
+  const D = 1 << (2 * m);
+  const bits = [...qubits, ...qubits.map((q) => q + k)];
+  const offsets = new Int32Array(D);
+  for (let e = 0; e < D; e++) for (let j = 0; j < 2 * m; j++) if (e & (1 << j)) offsets[e] |= 1 << bits[j];
+  const sorted = [...bits].sort((x, y) => x - y);
+  const count = 1 << (2 * k - 2 * m);
+  // Sparse rows: unitary, depolarizing and relaxation superoperators are mostly zeros.
+  const rowStart = new Int32Array(D + 1);
+  const cols: number[] = [], vr: number[] = [], vi: number[] = [];
+  for (let e = 0; e < D; e++) {
+    for (let f = 0; f < D; f++) {
+      const re = s[2 * (e * D + f)], im = s[2 * (e * D + f) + 1];
+      if (Math.abs(re) < 1e-300 && Math.abs(im) < 1e-300) continue;
+      cols.push(f);
+      vr.push(re);
+      vi.push(im);
+    }
+    rowStart[e + 1] = cols.length;
+  }
+  const C = Int32Array.from(cols), VR = Float64Array.from(vr), VI = Float64Array.from(vi);
+  const inR = new Float64Array(D), inI = new Float64Array(D);
+  const idx = new Int32Array(D);
+  for (let x = 0; x < count; x++) {
+    let base = x;
+    for (let j = 0; j < sorted.length; j++) {
+      const p = sorted[j];
+      base = ((base >> p) << (p + 1)) | (base & ((1 << p) - 1));
+    }
+    for (let e = 0; e < D; e++) {
+      const i = 2 * (base | offsets[e]);
+      idx[e] = i;
+      inR[e] = rho[i];
+      inI[e] = rho[i + 1];
+    }
+    for (let e = 0; e < D; e++) {
+      let re = 0, im = 0;
+      for (let j = rowStart[e]; j < rowStart[e + 1]; j++) {
+        const f = C[j], sr = VR[j], si = VI[j];
+        re += sr * inR[f] - si * inI[f];
+        im += sr * inI[f] + si * inR[f];
+      }
+      rho[idx[e]] = re;
+      rho[idx[e] + 1] = im;
+    }
+  }
 }

@@ -84,6 +84,12 @@ describe(simulateNoisy.name, () => {
     }
   });
 
+  it.each(METHODS)('a |1⟩ held for 30·T1 has relaxed to |0⟩; a |0⟩ never excites (%s)', (method) => {
+    const c = qasm('qreg q[2]; creg c[2]; x q[0]; id q[1]; measure q -> c;');
+    const result = simulateNoisy(c, model(2, { qubit: { t1_us: 1, t2_us: 1.5 }, times: { single: 30 } }), { shots: 500, seed: 4, method });
+    expect(result.counts).toEqual({ '00': 500 });
+  });
+
   it.each(METHODS)('Ramsey: coherence of |+⟩ decays as exp(−t/T2) (%s)', (method) => {
     const t1 = 100, t2 = 30, tau = 1;
     for (const idles of [5, 30, 60]) {

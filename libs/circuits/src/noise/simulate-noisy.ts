@@ -18,14 +18,15 @@
  * Only qubits the circuit touches are simulated. Seeded and reproducible.
  */
 import { CircuitError } from '../errors.js';
-import { expandCircuit, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
-import { STANDARD_GATES } from '../ir/gates.js';
-import { applyDiagonal1, applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
-import { compileProgram, type Instruction, type Program } from '../simulator/program.js';
+import { expandCircuit, paramValues, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
+import { isDiagonal, multiply, type Matrix } from '../ir/complex-matrix.js';
+import { gateMatrix, STANDARD_GATES } from '../ir/gates.js';
+import { applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
+import type { Instruction, Program } from '../simulator/program.js';
 import { createRng, randomSeed, type Rng } from '../simulator/rng.js';
 import { clbitKeyFormatter, DEFAULT_MEMORY_LIMIT_BYTES, formatBytes, withMeasureAll } from '../simulator/simulate.js';
 import { conditionHolds, runInstructions, zeroState } from '../simulator/statevector.js';
-import { columnInstruction, densityDiagonal, depolarizeDensity, relaxDensity, zeroDensity } from './density-matrix.js';
+import { applySuperop, densityDiagonal, depolarizingSuperop, IDENTITY_SUPEROP_1, kronSuperop, relaxationSuperop, unitarySuperop, zeroDensity } from './density-matrix.js';
 import { validateNoiseModel, type NoiseModel } from './noise-model.js';
 
 export type NoisyMethod = 'auto' | 'density-matrix' | 'trajectories';
@@ -59,7 +60,7 @@ interface Relax {
 }
 
 type Step =
-  | { t: 'gate'; qubits: number[]; ins: Instruction[]; dm: Instruction[]; p: number; before: Relax[]; after: Relax[]; cond?: Condition }
+  | { t: 'gate'; qubits: number[]; u: Matrix; ins: Instruction; p: number; before: Relax[]; after: Relax[]; cond?: Condition }
   | { t: 'measure'; q: number; c: number; p01: number; p10: number; before: Relax[]; after: Relax[]; terminal: boolean; cond?: Condition }
   | { t: 'reset'; q: number; before: Relax[]; after: Relax[]; cond?: Condition }
   | { t: 'idle'; relax: Relax[] };
@@ -70,6 +71,35 @@ interface Plan {
   /** True when every measurement is terminal (each qubit measured at most once, nothing after it), no reset, no condition. */
   terminalOnly: boolean;
   numClbits: number;
+}
+
+const I2 = new Float64Array([1, 0, 0, 0, 0, 0, 1, 0]);
+
+/** a on bit 0, b on bit 1. */
+function kron2(a: Matrix, b: Matrix): Matrix {
+  const out = new Float64Array(32);
+  for (let r = 0; r < 4; r++)
+    for (let c = 0; c < 4; c++) {
+      const ar = a[2 * ((r & 1) * 2 + (c & 1))], ai = a[2 * ((r & 1) * 2 + (c & 1)) + 1];
+      const br = b[2 * ((r >> 1) * 2 + (c >> 1))], bi = b[2 * ((r >> 1) * 2 + (c >> 1)) + 1];
+      out[2 * (r * 4 + c)] = ar * br - ai * bi;
+      out[2 * (r * 4 + c) + 1] = ar * bi + ai * br;
+    }
+  return out;
+}
+
+/** The state-vector instruction for a 1- or 2-qubit unitary (diagonal ones as phase kernels). */
+function instructionFor(qubits: number[], u: Matrix): Instruction {
+  if (isDiagonal(u, 1e-15)) {
+    const n = qubits.length === 1 ? 2 : 4;
+    const d = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      d[2 * i] = u[2 * (i * n + i)];
+      d[2 * i + 1] = u[2 * (i * n + i) + 1];
+    }
+    return qubits.length === 1 ? { t: 'diag1', q: qubits[0], d } : { t: 'diagk', controls: [], qubits, d };
+  }
+  return qubits.length === 1 ? { t: 'dense1', q: qubits[0], m: u } : { t: 'densek', controls: [], qubits, m: u };
 }
 
 const isVirtual = (op: GateOp): boolean => {
@@ -127,7 +157,18 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
   const at = (q: number) => ready.get(q) ?? 0;
   const steps: Step[] = [];
   const pendingMeasures: { index: number; q: number }[] = [];
+  const pendingVirtual = new Map<number, Matrix>();
+  const flushVirtual = (qubits: number[]) => {
+    for (const q of qubits) {
+      const m = pendingVirtual.get(q);
+      if (!m) continue;
+      pendingVirtual.delete(q);
+      const local = [used.get(q)!];
+      steps.push({ t: 'gate', qubits: local, u: m, ins: instructionFor(local, m), p: 0, before: [], after: [] });
+    }
+  };
   circuit.ops.forEach((op, index) => {
+    if (op.kind !== 'gate') flushVirtual(op.kind === 'barrier' ? op.qubits.filter((q) => used.has(q)) : [op.qubit]);
     if (op.kind === 'barrier') {
       const qs = op.qubits.filter((q) => used.has(q));
       const start = Math.max(0, ...qs.map(at));
@@ -146,7 +187,29 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
     if (op.kind === 'gate') {
       if (op.name === 'gphase' || (op.name === 'id' && times.single === 0)) return;
       if (op.qubits.length > 2) throw new CircuitError('unsupported', `noisy simulation takes one- and two-qubit gates (compile the circuit for the device first); got ${op.name} on ${op.qubits.length} qubits`, op.line);
+      if (new Set(op.qubits).size !== op.qubits.length) throw new CircuitError('semantic', `gate ${op.name} is applied to the same qubit twice`, op.line);
+      const gate = STANDARD_GATES.get(op.name);
+      if (!gate) throw new CircuitError('semantic', `gate ${op.name} is not a standard gate`, op.line);
+      let u = gateMatrix(gate, paramValues(op));
+      if ((op.controls ?? 0) > 0) throw new CircuitError('unsupported', `noisy simulation takes plain one- and two-qubit gates; got ${op.name} with extra controls`, op.line);
       const virtual = isVirtual(op);
+      if (virtual && !op.condition) {
+        // A frame change: no time, no error; folded into the qubit's next gate.
+        const prev = pendingVirtual.get(op.qubits[0]);
+        pendingVirtual.set(op.qubits[0], prev ? multiply(u, prev) : u);
+        return;
+      }
+      if (op.condition) flushVirtual(op.qubits);
+      else if (op.qubits.length === 1) {
+        const prev = pendingVirtual.get(op.qubits[0]);
+        if (prev) u = multiply(u, prev);
+        pendingVirtual.delete(op.qubits[0]);
+      } else {
+        const pa = pendingVirtual.get(op.qubits[0]) ?? I2, pb = pendingVirtual.get(op.qubits[1]) ?? I2;
+        if (pa !== I2 || pb !== I2) u = multiply(u, kron2(pa, pb));
+        pendingVirtual.delete(op.qubits[0]);
+        pendingVirtual.delete(op.qubits[1]);
+      }
       const duration = virtual ? 0 : op.qubits.length === 1 ? times.single : times.two;
       let p = 0;
       if (!virtual) {
@@ -157,9 +220,8 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
           p = e;
         }
       }
-      const local: GateOp = { ...op, qubits: op.qubits.map((q) => used.get(q)!), condition: undefined };
-      const program = compileProgram({ numQubits: k, numClbits: 0, qregs: [], cregs: [], definitions: new Map(), ops: [local], globalPhase: 0 }, { fuse: false });
-      steps.push({ t: 'gate', qubits: local.qubits, ins: program.instructions, dm: program.instructions.map((x) => columnInstruction(x, k)), p, before, after: relaxAll(op.qubits, duration), cond: op.condition });
+      const local = op.qubits.map((q) => used.get(q)!);
+      steps.push({ t: 'gate', qubits: local, u, ins: instructionFor(local, u), p, before, after: relaxAll(op.qubits, duration), cond: op.condition });
       for (const q of op.qubits) ready.set(q, start + duration);
     } else if (op.kind === 'measure') {
       const r = noise.qubits[op.qubit];
@@ -170,6 +232,7 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
       ready.set(op.qubit, start + times.measure);
     }
   });
+  flushVirtual([...pendingVirtual.keys()]);
   // The final readout layer starts when the last operation ends.
   const end = Math.max(0, ...[...used.keys()].map(at));
   for (const { index, q } of pendingMeasures) {
@@ -205,34 +268,59 @@ export function simulateNoisy(circuit: Circuit, noiseModel: NoiseModel, options:
   return { counts: Object.fromEntries(counts), method, shots, seed, simulatedQubits: p.k };
 }
 
+/** The plan as superoperators: every run of one-qubit channels on a qubit fused, each two-qubit gate with its noise in one. */
+function densityProgram(p: Plan): { qubits: number[]; s: Float64Array }[] {
+  const out: { qubits: number[]; s: Float64Array }[] = [];
+  const pending = new Map<number, Float64Array>();
+  const relaxOf = (list: Relax[], q: number): Float64Array | null => {
+    let s: Float64Array | null = null;
+    for (const r of list) if (r.q === q) s = s ? multiply(relaxationSuperop(r.gamma, r.f), s) : relaxationSuperop(r.gamma, r.f);
+    return s;
+  };
+  const push1 = (q: number, s: Float64Array) => {
+    const prev = pending.get(q);
+    pending.set(q, prev ? multiply(s, prev) : s);
+  };
+  const take = (q: number) => {
+    const s = pending.get(q) ?? IDENTITY_SUPEROP_1;
+    pending.delete(q);
+    return s;
+  };
+  for (const step of p.steps) {
+    if (step.t === 'idle') {
+      for (const r of step.relax) push1(r.q, relaxationSuperop(r.gamma, r.f));
+    } else if (step.t === 'measure') {
+      for (const r of step.before) push1(r.q, relaxationSuperop(r.gamma, r.f));
+    } else if (step.t === 'gate') {
+      const m = step.qubits.length;
+      if (m === 1) {
+        const q = step.qubits[0];
+        const before = relaxOf(step.before, q);
+        if (before) push1(q, before);
+        push1(q, unitarySuperop(step.u, 1));
+        if (step.p > 0) push1(q, depolarizingSuperop(1, step.p));
+        const after = relaxOf(step.after, q);
+        if (after) push1(q, after);
+      } else {
+        const [a, b] = step.qubits;
+        const rb = (list: Relax[]) => kronSuperop(relaxOf(list, a) ?? IDENTITY_SUPEROP_1, relaxOf(list, b) ?? IDENTITY_SUPEROP_1);
+        let s = multiply(rb(step.before), kronSuperop(take(a), take(b)));
+        s = multiply(unitarySuperop(step.u, 2), s);
+        if (step.p > 0) s = multiply(depolarizingSuperop(2, step.p), s);
+        s = multiply(rb(step.after), s);
+        out.push({ qubits: [a, b], s });
+      }
+    } else throw new Error('internal: reset in a density-matrix plan');
+  }
+  for (const [q, s] of pending) out.push({ qubits: [q], s });
+  return out;
+}
+
 function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string): Map<string, number> {
   const k = p.k;
   const rho = zeroDensity(k);
-  const program: Program = { numQubits: 2 * k, numClbits: 0, instructions: [] };
-  const relax = (list: Relax[]) => {
-    for (const r of list) relaxDensity(rho, k, r.q, r.gamma, r.f);
-  };
-  const measures: Extract<Step, { t: 'measure' }>[] = [];
-  for (const step of p.steps) {
-    switch (step.t) {
-      case 'idle':
-        relax(step.relax);
-        break;
-      case 'gate':
-        relax(step.before);
-        program.instructions = [...step.ins, ...step.dm];
-        runInstructions(rho, program, 0, program.instructions.length, new Uint8Array(0));
-        depolarizeDensity(rho, k, step.qubits, step.p);
-        relax(step.after);
-        break;
-      case 'measure':
-        relax(step.before);
-        measures.push(step);
-        break;
-      case 'reset':
-        throw new Error('internal: reset in a density-matrix plan');
-    }
-  }
+  for (const op of densityProgram(p)) applySuperop(rho, k, op.qubits, op.s);
+  const measures = p.steps.filter((step): step is Extract<Step, { t: 'measure' }> => step.t === 'measure');
   // Readout confusion on each measured qubit's marginal, exactly.
   const probs = densityDiagonal(rho, k);
   for (const m of measures) {
@@ -276,7 +364,7 @@ function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => 
 function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string): Map<string, number> {
   const k = p.k;
   const s = zeroState(k);
-  const program: Program = { numQubits: k, numClbits: 0, instructions: [] };
+  const program: Program = { numQubits: k, numClbits: 0, instructions: [] as Instruction[] };
   const clbits = new Uint8Array(p.numClbits);
   const counts = new Map<string, number>();
   const noClbits = new Uint8Array(0);
@@ -285,20 +373,49 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
     if (which === 3 || which === 2) applyPhaseOnOnes(s, k, [q], -1, 0);
     if (which === 1 || which === 2) flip(s, k, q);
   };
-  const damp = new Float64Array(4);
+  // The state is kept unnormalised between measurements (norm² in `norm2`), so the no-jump
+  // damping is one pass: scale the |1⟩ half by √(1−γ) while summing its weight.
+  let norm2 = 1;
+  const dampOne = (q: number, keep: number): number => {
+    const size = 2 << k;
+    const st = 2 << q;
+    let w = 0;
+    for (let b = st; b < size; b += st << 1) {
+      const end = b + st;
+      for (let i = b; i < end; i += 2) {
+        w += s[i] * s[i] + s[i + 1] * s[i + 1];
+        s[i] *= keep;
+        s[i + 1] *= keep;
+      }
+    }
+    return w;
+  };
   const relax = (list: Relax[]) => {
     for (const r of list) {
       if (r.gamma > 0) {
-        const p1 = probabilityOfOne(s, k, r.q);
-        const jump = r.gamma * p1;
-        if (rng.next() < jump) {
-          collapse(s, k, r.q, 1, p1);
-          flip(s, k, r.q);
+        const keep = Math.sqrt(1 - r.gamma);
+        const u = rng.next();
+        if (keep > 1e-6) {
+          const w1 = dampOne(r.q, keep);
+          if (u < (r.gamma * w1) / norm2) {
+            // jump |1⟩ → |0⟩: the (scaled) |1⟩ half is proportional to ⟨1|ψ⟩
+            collapse(s, k, r.q, 1, w1 * (1 - r.gamma));
+            flip(s, k, r.q);
+            norm2 = 1;
+          } else {
+            norm2 -= r.gamma * w1;
+            if (norm2 < 1e-150) {
+              const f = 1 / Math.sqrt(norm2);
+              for (let i = 0; i < s.length; i++) s[i] *= f;
+              norm2 = 1;
+            }
+          }
         } else {
-          const norm = 1 / Math.sqrt(1 - jump);
-          damp[0] = norm;
-          damp[2] = Math.sqrt(1 - r.gamma) * norm;
-          applyDiagonal1(s, k, r.q, damp);
+          const w1 = probabilityOfOne(s, k, r.q);
+          const jump = u < (r.gamma * w1) / norm2;
+          collapse(s, k, r.q, jump ? 1 : 0, jump ? w1 : norm2 - w1);
+          if (jump) flip(s, k, r.q);
+          norm2 = 1;
         }
       }
       const pz = (1 - r.f / Math.sqrt(1 - r.gamma)) / 2;
@@ -306,14 +423,16 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
     }
   };
   const measure = (q: number): 0 | 1 => {
-    const p1 = probabilityOfOne(s, k, q);
-    const outcome: 0 | 1 = rng.next() < p1 ? 1 : 0;
-    collapse(s, k, q, outcome, outcome ? p1 : 1 - p1);
+    const w1 = probabilityOfOne(s, k, q);
+    const outcome: 0 | 1 = rng.next() < w1 / norm2 ? 1 : 0;
+    collapse(s, k, q, outcome, outcome ? w1 : norm2 - w1);
+    norm2 = 1;
     return outcome;
   };
   for (let shot = 0; shot < shots; shot++) {
     s.fill(0);
     s[0] = 1;
+    norm2 = 1;
     clbits.fill(0);
     for (const step of p.steps) {
       if (step.t === 'idle') {
@@ -323,8 +442,8 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
       if (step.cond && !conditionHolds(step.cond, clbits)) continue;
       relax(step.before);
       if (step.t === 'gate') {
-        program.instructions = step.ins;
-        runInstructions(s, program, 0, step.ins.length, noClbits);
+        program.instructions[0] = step.ins;
+        runInstructions(s, program, 0, 1, noClbits);
         if (step.p > 0 && rng.next() < step.p) {
           if (step.qubits.length === 1) pauli(step.qubits[0], 1 + Math.floor(rng.next() * 3));
           else {
