@@ -104,6 +104,22 @@ describe('lab node (real node and broker processes, JetStream work queue)', () =
     expect(Object.values(done.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(200);
   }, 90_000);
 
+  it('keeps a job across a broker restart mid-job: the node holds its result until the new broker stores it once', async () => {
+    const before = await spent();
+    const jobId = await submit(3000);
+    await api.waitFor(key, jobId, (s) => s === 'running', 30_000);
+    const broker = sut.processes.get('qpu-broker')!;
+    await killHard(broker);
+    await new Promise((r) => setTimeout(r, 4000)); // the node finishes meanwhile and retries its report
+    expect(await sut.query('SELECT status FROM qpu_jobs WHERE id = $1', [jobId])).toEqual([{ status: 'running' }]);
+    sut.launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js');
+    const done = await api.waitFor(key, jobId, (s) => s === 'completed' || s === 'failed', 60_000);
+    expect(done).toMatchObject({ status: 'completed', cost_cents: 40 });
+    expect(await jobEvents(sut, jobId)).toEqual(['∅→queued', 'queued→running', 'running→completed']);
+    expect((await spent()) - before).toBe(40);
+    await waitForStatus('online');
+  }, 90_000);
+
   it('fails a job with a clear error after max_deliver deliveries that never finished, charging nothing', async () => {
     const before = await spent();
     const jobId = await submit(20_000); // 20 s on the node: each delivery is killed before it finishes
