@@ -16,7 +16,13 @@ const JOBS = Number(process.env.BENCH_LAB_JOBS ?? 40);
 async function main(): Promise<void> {
   const devices = writeTestDevices([{ id: 'bench-2', shotTimeUs: 0, qubits: 2 }]);
   const sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, LOG_LEVEL: 'warn' } });
-  const node = startNode(sut, 'bench-node', ['--device', writeLabDevice({ id: 'bench-lab-2', lab: 'bench-lab', shotTimeUs: 0 }), '--simulate', '--node-id', 'bench']);
+  const node = startNode(sut, 'bench-node', [
+    '--device',
+    writeLabDevice({ id: 'bench-lab-2', lab: 'bench-lab', shotTimeUs: 0 }),
+    '--simulate',
+    '--node-id',
+    'bench',
+  ]);
   try {
     const token = await sut.createKey('bench', 'coda');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -42,7 +48,11 @@ async function main(): Promise<void> {
     await nc.flush();
     const runJob = async (backend: string): Promise<{ ms: number; ok: boolean }> => {
       const t0 = performance.now();
-      const res = await fetch(`${sut.baseUrl}/v0/coda/qpus`, { method: 'POST', headers, body: JSON.stringify({ code: BELL_QISKIT, source_framework: 'qiskit', backend, shots: 100 }) });
+      const res = await fetch(`${sut.baseUrl}/v0/coda/qpus`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ code: BELL_QISKIT, source_framework: 'qiskit', backend, shots: 100 }),
+      });
       const body = (await res.json()) as { job_id?: string };
       if (res.status !== 200 || !body.job_id) return { ms: performance.now() - t0, ok: false };
       const status = early.get(body.job_id) ?? (await new Promise<string>((done) => waiting.set(body.job_id!, done)));
@@ -55,7 +65,10 @@ async function main(): Promise<void> {
     const builtIn: number[] = [];
     let errors = 0;
     for (let i = 0; i < JOBS; i++) {
-      for (const [backend, into] of [['bench-lab-2', lab], ['bench-2', builtIn]] as const) {
+      for (const [backend, into] of [
+        ['bench-lab-2', lab],
+        ['bench-2', builtIn],
+      ] as const) {
         const r = await runJob(backend);
         into.push(r.ms);
         if (!r.ok) errors += 1;
@@ -66,8 +79,18 @@ async function main(): Promise<void> {
     builtIn.sort((a, b) => a - b);
     const rows = [
       ['metric', 'lab node (--simulate)', 'baseline (built-in simulated device)', 'ratio'],
-      ['p50 submit → completed, ms', percentile(lab, 50).toFixed(1), percentile(builtIn, 50).toFixed(1), (percentile(lab, 50) / percentile(builtIn, 50)).toFixed(2)],
-      ['p99 submit → completed, ms', percentile(lab, 99).toFixed(1), percentile(builtIn, 99).toFixed(1), (percentile(lab, 99) / percentile(builtIn, 99)).toFixed(2)],
+      [
+        'p50 submit → completed, ms',
+        percentile(lab, 50).toFixed(1),
+        percentile(builtIn, 50).toFixed(1),
+        (percentile(lab, 50) / percentile(builtIn, 50)).toFixed(2),
+      ],
+      [
+        'p99 submit → completed, ms',
+        percentile(lab, 99).toFixed(1),
+        percentile(builtIn, 99).toFixed(1),
+        (percentile(lab, 99) / percentile(builtIn, 99)).toFixed(2),
+      ],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     console.log(`\nLab node vs built-in device: 100-shot Bell, noiseless 2-qubit devices, ${JOBS} sequential jobs each (alternating), ${errors} errors`);

@@ -41,7 +41,8 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'qdc-nats-auth-'));
-    const cli = (args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace }, encoding: 'utf8' });
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace }, encoding: 'utf8' });
     const first = cli(['lab', 'add', '--owner', 'lab-a', '--dir', dir]);
     expect(first.status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
@@ -69,11 +70,15 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
 
   it('runs a job on a node that connects with the lab’s credentials only', async () => {
     const device = writeLabDevice({ id: 'lab-a-secure', lab: 'lab-a', shotTimeUs: 100 });
-    node = startNode(sut, 'secure-node', ['--device', device, '--simulate', '--credentials', join(dir, 'lab-a.credentials.json'), '--node-id', 'secure-1'], { NATS_URL: url });
+    node = startNode(sut, 'secure-node', ['--device', device, '--simulate', '--credentials', join(dir, 'lab-a.credentials.json'), '--node-id', 'secure-1'], {
+      NATS_URL: url,
+    });
     const api = qpuClient(sut);
     const key = await sut.createKey('secure-user', 'coda');
     const deadline = Date.now() + 30_000;
-    while (!((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).some((d) => d.id === 'lab-a-secure' && d.status === 'online')) {
+    while (
+      !((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).some((d) => d.id === 'lab-a-secure' && d.status === 'online')
+    ) {
       if (Date.now() > deadline) throw new Error(`lab device never online; logs in ${sut.logDir}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -85,7 +90,9 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
 
   it('denies lab A’s user the subjects of lab B (publish, subscribe, request) and job injection', async () => {
     const subscribeErrors: string[] = [];
-    labA.subscribe(`${namespace}.lab.lab-b.>`, { callback: (err) => err && subscribeErrors.push(err.message) });
+    labA.subscribe(`${namespace}.lab.lab-b.>`, { callback: (err) => {
+        if (err) subscribeErrors.push(err.message);
+      }, });
     labA.publish(`${namespace}.lab.lab-b.report.v1`, JSON.stringify({ forged: true }));
     labA.publish(`${namespace}.lab.lab-a.jobs.lab-a-secure.00000000-0000-4000-8000-000000000000`, '{}');
     await expect(labA.request(`${namespace}.lab.lab-b.register.v1`, '{}', { timeout: 2000 })).rejects.toThrow(/Permissions Violation for Publish/);
@@ -104,7 +111,11 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
     const labB = await labConnection('lab-b');
     try {
       const [job] = await sut.query<{ id: string }>("SELECT id FROM qpu_jobs WHERE device_id = 'lab-a-secure'");
-      const reply = await labB.request(`${namespace}.lab.lab-b.report.v1`, JSON.stringify({ type: 'failed', node_id: 'secure-1', device_id: 'lab-a-secure', job_id: job!.id, delivery: 1, error: 'forged' }), { timeout: 5000 });
+      const reply = await labB.request(
+        `${namespace}.lab.lab-b.report.v1`,
+        JSON.stringify({ type: 'failed', node_id: 'secure-1', device_id: 'lab-a-secure', job_id: job!.id, delivery: 1, error: 'forged' }),
+        { timeout: 5000 },
+      );
       expect(reply.json()).toEqual({ ok: false, error: { code: 'forbidden', message: 'report rejected: device lab-a-secure belongs to lab lab-a' } });
       expect(await sut.query('SELECT status, error FROM qpu_jobs WHERE id = $1', [job!.id])).toEqual([{ status: 'completed', error: null }]);
     } finally {

@@ -5,7 +5,15 @@ import { join, resolve } from 'node:path';
 import type { TestSystem } from './system.harness.js';
 
 /** A noiseless lab device file (so counts are exact); `shot_time_us` sets how long a job holds the node. */
-export function writeLabDevice(device: { id: string; lab: string; shotTimeUs: number; qubits?: number; perTaskCents?: number; perShotCents?: number; executor?: unknown }): string {
+export function writeLabDevice(device: {
+  id: string;
+  lab: string;
+  shotTimeUs: number;
+  qubits?: number;
+  perTaskCents?: number;
+  perShotCents?: number;
+  executor?: unknown;
+}): string {
   const n = device.qubits ?? 2;
   const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-device-'));
   const path = join(dir, 'device.json');
@@ -35,7 +43,10 @@ export function writeLabDevice(device: { id: string; lab: string; shotTimeUs: nu
 
 /** Starts `qdc node start` (the built CLI) as its own process against the test system's NATS and namespace. */
 export function startNode(sut: TestSystem, name: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [resolve('dist/apps/results/src/cli.js'), 'node', 'start', ...args], { env: { ...sut.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve('dist/apps/results/src/cli.js'), 'node', 'start', ...args], {
+    env: { ...sut.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = createWriteStream(join(sut.logDir, `${name}.log`));
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);

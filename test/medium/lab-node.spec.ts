@@ -55,7 +55,9 @@ describe('lab node (real node and broker processes, JetStream work queue)', () =
     node('node-1');
     await waitForStatus('online');
     const { body } = await api.get('/v0/coda/qpus', key);
-    expect(body.devices).toContainEqual(expect.objectContaining({ id: 'lab-a-chip', provider: 'lab', num_qubits: 2, native_gates: ['rz', 'sx', 'x', 'cz'], status: 'online' }));
+    expect(body.devices).toContainEqual(
+      expect.objectContaining({ id: 'lab-a-chip', provider: 'lab', num_qubits: 2, native_gates: ['rz', 'sx', 'x', 'cz'], status: 'online' }),
+    );
     const jobId = await submit(1000);
     const done = await api.waitFor(key, jobId, (s) => s === 'completed' || s === 'failed', 60_000);
     expect(done).toMatchObject({ status: 'completed', device: 'lab-a-chip', shots: 1000, cost_cents: 20 });
@@ -83,11 +85,21 @@ describe('lab node (real node and broker processes, JetStream work queue)', () =
   it('rejects a report for the device from another lab or another node, and leaves the job alone', async () => {
     const [job] = await sut.query<{ id: string }>("SELECT id FROM qpu_jobs WHERE status = 'completed' LIMIT 1");
     const ask = async (lab: string, nodeId: string) => {
-      const msg = await nc.request(`${sut.namespace}.lab.${lab}.report.v1`, JSON.stringify({ type: 'failed', node_id: nodeId, device_id: 'lab-a-chip', job_id: job!.id, delivery: 1, error: 'forged' }), { timeout: 5000 });
+      const msg = await nc.request(
+        `${sut.namespace}.lab.${lab}.report.v1`,
+        JSON.stringify({ type: 'failed', node_id: nodeId, device_id: 'lab-a-chip', job_id: job!.id, delivery: 1, error: 'forged' }),
+        { timeout: 5000 },
+      );
       return msg.json<{ ok: boolean; error?: { code: string; message: string } }>();
     };
-    expect(await ask('lab-b', 'node-2')).toEqual({ ok: false, error: { code: 'forbidden', message: 'report rejected: device lab-a-chip belongs to lab lab-a' } });
-    expect(await ask('lab-a', 'intruder')).toEqual({ ok: false, error: { code: 'forbidden', message: 'report rejected: device lab-a-chip is served by node node-2' } });
+    expect(await ask('lab-b', 'node-2')).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: 'report rejected: device lab-a-chip belongs to lab lab-a' },
+    });
+    expect(await ask('lab-a', 'intruder')).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: 'report rejected: device lab-a-chip is served by node node-2' },
+    });
     expect(await sut.query('SELECT status, error FROM qpu_jobs WHERE id = $1', [job!.id])).toEqual([{ status: 'completed', error: null }]);
   });
 

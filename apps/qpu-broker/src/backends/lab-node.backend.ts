@@ -2,15 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { CircuitError, validateDeviceSpec } from '#qdc/circuits';
-import {
-  LAB_ID_PATTERN,
-  RpcError,
-  labDeviceConsumer,
-  labJobStream,
-  labSubjects,
-  type LabJobMessage,
-  type LabRegisterResponse,
-} from '#qdc/contracts';
+import { LAB_ID_PATTERN, RpcError, labDeviceConsumer, labJobStream, labSubjects, type LabJobMessage, type LabRegisterResponse } from '#qdc/contracts';
 import { NatsService, PrismaService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { DeviceCatalogue } from '../devices/device-catalogue.js';
 import { DeviceFile } from '../devices/device-file.js';
@@ -80,7 +72,9 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
 
   /** Reads every registration (at boot, and when another replica says one changed). */
   async reload(): Promise<void> {
-    const { rows } = await this.prisma.pool.query<{ id: string; lab: string; node_id: string; device: unknown }>('SELECT id, lab, node_id, device FROM lab_devices');
+    const { rows } = await this.prisma.pool.query<{ id: string; lab: string; node_id: string; device: unknown }>(
+      'SELECT id, lab, node_id, device FROM lab_devices',
+    );
     for (const row of rows) {
       const parsed = DeviceFile.safeParse(row.device);
       if (parsed.success) this.entries.set(row.id, { device: parsed.data, lab: row.lab, nodeId: row.node_id });
@@ -106,7 +100,8 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     const parsed = DeviceFile.safeParse({ ...(raw as object), provider: LAB_PROVIDER });
     if (!parsed.success) throw new RpcError('invalid_input', `device file: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const { executor: _executor, lab: _lab, ...device } = parsed.data as DeviceFile & { executor?: unknown; lab?: unknown };
-    if (!LAB_ID_PATTERN.test(device.id)) throw new RpcError('invalid_input', `device id '${device.id}' must be a single subject token: lower-case letters, digits, dashes and underscores`);
+    if (!LAB_ID_PATTERN.test(device.id))
+      throw new RpcError('invalid_input', `device id '${device.id}' must be a single subject token: lower-case letters, digits, dashes and underscores`);
     try {
       validateDeviceSpec(device);
     } catch (error) {
@@ -158,7 +153,13 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     const stream = labJobStream(this.config.QDC_NAMESPACE, lab);
     const subjects = labSubjects(this.config.QDC_NAMESPACE, lab);
     await jsm.streams.info(stream).catch(() =>
-      jsm.streams.add({ name: stream, subjects: [`${subjects.jobs}.>`], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: nanos(2 * 60_000) }),
+      jsm.streams.add({
+        name: stream,
+        subjects: [`${subjects.jobs}.>`],
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.File,
+        duplicate_window: nanos(2 * 60_000),
+      }),
     );
     const consumer = {
       durable_name: labDeviceConsumer(deviceId),
@@ -185,7 +186,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     const entry = this.entries.get(device.id);
     if (!entry) throw new Error(`lab device ${device.id} is not registered`);
     await this.ensureStream(entry.lab, device.id);
-    let circuit;
+    let circuit: LabJobMessage['circuit'];
     try {
       circuit = toNativeGateIR(circuitFromJson(job.compiled), job.shots);
     } catch (error) {
@@ -193,14 +194,20 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
       throw error;
     }
     const message: LabJobMessage = { job_id: job.id, device_id: device.id, seed: seedOfJob(job.id), circuit };
-    await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), { msgID: job.id });
+    await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), {
+      msgID: job.id,
+    });
   }
 
   private async storedMessage(job: QpuJobRow, device: DeviceFile) {
     const entry = this.entries.get(device.id);
     if (!entry) return null;
     const jsm = await this.manager();
-    return jsm.streams.getMessage(labJobStream(this.config.QDC_NAMESPACE, entry.lab), { last_by_subj: labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id) }).catch(() => null);
+    return jsm.streams
+      .getMessage(labJobStream(this.config.QDC_NAMESPACE, entry.lab), {
+        last_by_subj: labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id),
+      })
+      .catch(() => null);
   }
 
   /** A job is pending while its message is in the stream; gone (never published, or a lost stream) → `lost`. */

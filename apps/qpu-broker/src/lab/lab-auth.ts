@@ -73,7 +73,8 @@ export function addLab(dir: string, namespace: string, lab: string): { credentia
     state = { namespace, services: { user: 'qdc-services', password: randomBytes(24).toString('base64url') }, labs: {} };
     created = true;
   }
-  if (state.labs[lab]) throw new LabUsageError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); remove it from ${statePath} to issue new ones`);
+  if (state.labs[lab])
+    throw new LabUsageError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); remove it from ${statePath} to issue new ones`);
   const user = nkeys.createUser();
   state.labs[lab] = { public_key: user.getPublicKey(), added_at: new Date().toISOString() };
   const credentials = join(dir, `${lab}.credentials.json`);

@@ -1,15 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Msg } from '@nats-io/transport-node';
-import {
-  LabHeartbeat,
-  LabRegisterRequest,
-  LabReport,
-  RpcError,
-  labOfSubject,
-  labWildcards,
-  type LabReportAck,
-  type RpcReply,
-} from '#qdc/contracts';
+import { LabHeartbeat, LabRegisterRequest, LabReport, RpcError, labOfSubject, labWildcards, type LabReportAck, type RpcReply } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { LAB_DEVICE_REGISTERED, LabNodeBackendService } from '../backends/lab-node.backend.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
@@ -86,7 +77,7 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
 
   private heartbeat(msg: Msg): void {
     const lab = labOfSubject(this.config.QDC_NAMESPACE, msg.subject);
-    let parsed;
+    let parsed: ReturnType<typeof LabHeartbeat.safeParse> | undefined;
     try {
       parsed = LabHeartbeat.safeParse(JSON.parse(new TextDecoder().decode(msg.data)));
     } catch {
@@ -105,12 +96,15 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
     const report = parsed.data;
     const entry = this.backend.entry(report.device_id);
     const job = await this.repository.find(report.job_id);
-    const forged =
-      !entry ? `device ${report.device_id} is not a registered lab device`
-      : entry.lab !== lab ? `device ${report.device_id} belongs to lab ${entry.lab}`
-      : entry.nodeId !== report.node_id ? `device ${report.device_id} is served by node ${entry.nodeId}`
-      : !job || job.deviceId !== report.device_id ? `job ${report.job_id} is not a job of device ${report.device_id}`
-      : undefined;
+    const forged = !entry
+      ? `device ${report.device_id} is not a registered lab device`
+      : entry.lab !== lab
+        ? `device ${report.device_id} belongs to lab ${entry.lab}`
+        : entry.nodeId !== report.node_id
+          ? `device ${report.device_id} is served by node ${entry.nodeId}`
+          : !job || job.deviceId !== report.device_id
+            ? `job ${report.job_id} is not a job of device ${report.device_id}`
+            : undefined;
     if (forged) {
       this.logger.warn(`rejected ${report.type} report for job ${report.job_id} from lab ${lab} node ${report.node_id}: ${forged}`);
       throw new RpcError('forbidden', `report rejected: ${forged}`);
@@ -119,7 +113,8 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
       case 'running': {
         const result = await this.jobs.transition(report.job_id, 'running', `started on lab node ${report.node_id} (delivery ${report.delivery})`);
         const now = result.job!;
-        if (!result.applied && now.status === 'running') this.logger.warn(`job ${now.id}: redelivered to node ${report.node_id} (delivery ${report.delivery}); the previous delivery did not report`);
+        if (!result.applied && now.status === 'running')
+          this.logger.warn(`job ${now.id}: redelivered to node ${report.node_id} (delivery ${report.delivery}); the previous delivery did not report`);
         return { status: now.status, run: now.status === 'running' };
       }
       case 'completed': {

@@ -4,14 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import {
-  LabJobMessage,
-  LabRegisterResponse,
-  LabReportAck,
-  labSubjects,
-  LAB_ID_PATTERN,
-  type LabReport,
-} from '#qdc/contracts';
+import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, type LabReport } from '#qdc/contracts';
 import { ExecutorSpec, commandExecutor, httpExecutor, simulatorExecutor, type Executor } from './lab-executors.js';
 
 export const NODE_USAGE = `  qdc node start --device <device.json> [--simulate] [--lab <lab>] [--node-id <id>] [--credentials <lab.credentials.json>]
@@ -63,7 +56,10 @@ export async function runNodeCommand(argv: string[]): Promise<number> {
     const credentials = values.credentials ? (JSON.parse(readFileSync(values.credentials, 'utf8')) as LabCredentials) : undefined;
     const device = JSON.parse(readFileSync(values.device, 'utf8')) as { lab?: string };
     const lab = values.lab ?? credentials?.lab ?? process.env.QDC_LAB ?? device.lab;
-    if (!lab || !LAB_ID_PATTERN.test(lab)) throw new NodeUsageError(`the lab is ${lab ? `'${lab}', not a valid lab id` : 'unknown'}: pass --lab, --credentials, QDC_LAB or a "lab" field in the device file`);
+    if (!lab || !LAB_ID_PATTERN.test(lab))
+      throw new NodeUsageError(
+        `the lab is ${lab ? `'${lab}', not a valid lab id` : 'unknown'}: pass --lab, --credentials, QDC_LAB or a "lab" field in the device file`,
+      );
     const node = await startLabNode({
       devicePath: values.device,
       simulate: values.simulate ?? false,
@@ -101,7 +97,12 @@ export async function runNodeCommand(argv: string[]): Promise<number> {
  */
 export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): Promise<void>; nodeId: string }> {
   const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} lab-node ${options.nodeId}: ${line}`));
-  const deviceFile = JSON.parse(readFileSync(options.devicePath, 'utf8')) as Record<string, unknown> & { id: string; shot_time_us: number; noise?: unknown; executor?: unknown };
+  const deviceFile = JSON.parse(readFileSync(options.devicePath, 'utf8')) as Record<string, unknown> & {
+    id: string;
+    shot_time_us: number;
+    noise?: unknown;
+    executor?: unknown;
+  };
   const executor = makeExecutor(deviceFile, options, dirname(resolve(options.devicePath)));
   const nc = await connect({
     servers: options.natsUrl,
@@ -115,9 +116,12 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
   const subjects = labSubjects(options.namespace, options.lab);
   const { executor: _executor, lab: _lab, ...device } = deviceFile;
   const registration = LabRegisterResponse.parse(await request(nc, subjects.register, { node_id: options.nodeId, device }, 'registration', log));
-  log(`registered device ${registration.device_id} (lab ${options.lab}); taking jobs from ${registration.stream}/${registration.consumer}${options.simulate ? ' on the built-in simulator' : ''}`);
+  log(
+    `registered device ${registration.device_id} (lab ${options.lab}); taking jobs from ${registration.stream}/${registration.consumer}${options.simulate ? ' on the built-in simulator' : ''}`,
+  );
 
-  const beat = () => nc.publish(subjects.heartbeat, JSON.stringify({ node_id: options.nodeId, device_id: registration.device_id, at: new Date().toISOString() }));
+  const beat = () =>
+    nc.publish(subjects.heartbeat, JSON.stringify({ node_id: options.nodeId, device_id: registration.device_id, at: new Date().toISOString() }));
   beat();
   const heartbeat = setInterval(beat, registration.heartbeat_ms);
   let stopping = false;
@@ -136,7 +140,9 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
   })();
 
   const report = (r: ReportBody) =>
-    request(nc, subjects.report, { node_id: options.nodeId, device_id: registration.device_id, ...r }, `${r.type} report`, log).then((a) => LabReportAck.parse(a));
+    request(nc, subjects.report, { node_id: options.nodeId, device_id: registration.device_id, ...r }, `${r.type} report`, log).then((a) =>
+      LabReportAck.parse(a),
+    );
 
   async function handle(msg: JsMsg): Promise<void> {
     const parsed = LabJobMessage.safeParse(safeJson(msg.data));
@@ -165,7 +171,7 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
       } catch (error) {
         outcome = { type: 'failed', job_id: job.job_id, delivery, error: (error as Error).message };
       }
-      let ack;
+      let ack: LabReportAck;
       try {
         ack = await report(outcome);
       } catch (error) {
@@ -198,7 +204,10 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
 function makeExecutor(device: { shot_time_us: number; noise?: unknown; executor?: unknown }, options: LabNodeOptions, deviceDir: string): Executor {
   if (options.simulate) return simulatorExecutor(device, options.timeScale, sleep);
   const spec = ExecutorSpec.safeParse(device.executor);
-  if (!spec.success) throw new NodeUsageError('the device file names no executor ("executor": {"command": [...]} or {"url": "..."}); pass --simulate to use the built-in simulator');
+  if (!spec.success)
+    throw new NodeUsageError(
+      'the device file names no executor ("executor": {"command": [...]} or {"url": "..."}); pass --simulate to use the built-in simulator',
+    );
   return 'command' in spec.data ? commandExecutor(spec.data, deviceDir) : httpExecutor(spec.data);
 }
 

@@ -3,7 +3,14 @@ import { NativeGateIR } from '#qdc/contracts';
 import { countsForCircuit, fromNativeGateIR, toNativeGateIR } from './native-gate-ir.js';
 
 const qasm = (body: string) => parseQasm(`OPENQASM 2.0;\ninclude "qelib1.inc";\n${body}`).circuit;
-const target = { numQubits: 3, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: [[0, 1], [1, 2]] as [number, number][] };
+const target = {
+  numQubits: 3,
+  nativeGates: ['rz', 'sx', 'x', 'cz'],
+  couplingMap: [
+    [0, 1],
+    [1, 2],
+  ] as [number, number][],
+};
 
 describe(toNativeGateIR.name, () => {
   it('turns a compiled circuit into NativeGateIR whose ideal outcomes are the source circuit’s', () => {
@@ -20,7 +27,9 @@ describe(toNativeGateIR.name, () => {
   });
 
   it('refuses what a lab device cannot take: gates after a measurement, resets, conditions', () => {
-    expect(() => toNativeGateIR(qasm('qreg q[1];\ncreg c[1];\nmeasure q[0] -> c[0];\nx q[0];'), 1)).toThrow('gate x acts on a measured qubit; lab devices measure once, at the end');
+    expect(() => toNativeGateIR(qasm('qreg q[1];\ncreg c[1];\nmeasure q[0] -> c[0];\nx q[0];'), 1)).toThrow(
+      'gate x acts on a measured qubit; lab devices measure once, at the end',
+    );
     expect(() => toNativeGateIR(qasm('qreg q[1];\nreset q[0];'), 1)).toThrow(/without resets/);
     expect(() => toNativeGateIR(qasm('qreg q[1];\ncreg c[1];\nif (c==1) x q[0];'), 1)).toThrow(/classically conditioned/);
   });
@@ -28,7 +37,17 @@ describe(toNativeGateIR.name, () => {
 
 describe(fromNativeGateIR.name, () => {
   it('runs on the noisy simulator with a noiseless model to the exact ideal counts of a basis state', () => {
-    const ir: NativeGateIR = { version: 1, num_qubits: 2, num_clbits: 2, gates: [{ gate: 'x', qubits: [1], params: [] }], measurements: [{ qubit: 1, clbit: 0 }, { qubit: 0, clbit: 1 }], shots: 100 };
+    const ir: NativeGateIR = {
+      version: 1,
+      num_qubits: 2,
+      num_clbits: 2,
+      gates: [{ gate: 'x', qubits: [1], params: [] }],
+      measurements: [
+        { qubit: 1, clbit: 0 },
+        { qubit: 0, clbit: 1 },
+      ],
+      shots: 100,
+    };
     expect(simulateNoisy(fromNativeGateIR(ir), noiselessModel(2), { shots: 100, seed: 1 }).counts).toEqual({ '01': 100 });
   });
 });

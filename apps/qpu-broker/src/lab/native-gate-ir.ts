@@ -17,7 +17,8 @@ export function toNativeGateIR(circuit: Circuit, shots: number): NativeGateIR {
       measurements.push({ qubit: op.qubit, clbit: op.clbit });
       continue;
     }
-    if (measurements.some((m) => op.qubits.includes(m.qubit))) throw new CircuitError('unsupported', `gate ${op.name} acts on a measured qubit; lab devices measure once, at the end`);
+    if (measurements.some((m) => op.qubits.includes(m.qubit)))
+      throw new CircuitError('unsupported', `gate ${op.name} acts on a measured qubit; lab devices measure once, at the end`);
     if (op.controls) throw new CircuitError('unsupported', `gate ${op.name} has extra controls; a compiled circuit should not`);
     gates.push({ gate: op.name, qubits: [...op.qubits], params: op.params.map((p) => evalExpr(p)) });
   }
