@@ -194,9 +194,13 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
       throw error;
     }
     const message: LabJobMessage = { job_id: job.id, device_id: device.id, seed: seedOfJob(job.id), circuit };
-    await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), {
-      msgID: job.id,
-    });
+    try {
+      await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), { msgID: job.id });
+    } catch (error) {
+      // The stream may be gone (a NATS server without persistence restarted): create it again next time.
+      this.preparedStreams.delete(`${entry.lab}/${device.id}`);
+      throw error;
+    }
   }
 
   private async storedMessage(job: QpuJobRow, device: DeviceFile) {
