@@ -47,6 +47,8 @@ COPY docs ./docs
 COPY README.md ./
 # Device files of the QPU broker and simulation workers (QDC_QPU_DEVICES_DIR defaults to /app/devices).
 COPY devices ./devices
+# The lab-node example (docs/lab-integration.md): `node dist/apps/results/src/cli.js node start --device examples/lab-node/device.json --simulate`.
+COPY examples ./examples
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist
 # The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.

@@ -16,6 +16,8 @@ import { QpuJobsService } from './jobs/qpu-jobs.service.js';
 import { QpuJobsHandlers } from './jobs/qpu-jobs.handlers.js';
 import { JobRecovery } from './jobs/job-recovery.js';
 import { BudgetsService } from './budgets/budgets.service.js';
+import { LabNodeBackendService } from './backends/lab-node.backend.js';
+import { LabNodeHandlers } from './lab/lab-node.handlers.js';
 
 /** The QPU broker: circuit tools, devices, QPU jobs (Postgres) and their backends, over NATS. */
 @Module({
@@ -31,14 +33,19 @@ import { BudgetsService } from './budgets/budgets.service.js';
     DeviceToolchain,
     SimulatedBackend,
     IonqBackend,
-    // The lab-node backend (backends/lab-node.backend.ts) is registered by the lab-node issue.
-    { provide: QPU_BACKENDS, useFactory: (simulated: SimulatedBackend, ionq: IonqBackend) => [simulated, ...(ionq.enabled ? [ionq] : [])], inject: [SimulatedBackend, IonqBackend] },
+    LabNodeBackendService,
+    {
+      provide: QPU_BACKENDS,
+      useFactory: (simulated: SimulatedBackend, ionq: IonqBackend, lab: LabNodeBackendService) => [simulated, ...(ionq.enabled ? [ionq] : []), lab],
+      inject: [SimulatedBackend, IonqBackend, LabNodeBackendService],
+    },
     BackendRegistry,
     QpuJobsRepository,
     QpuJobsService,
     QpuJobsHandlers,
     JobRecovery,
     BudgetsService,
+    LabNodeHandlers,
   ],
 })
 export class QpuBrokerModule {}

@@ -28,6 +28,12 @@ const QpuConfigSchema = z.object({
   QDC_QPU_POLL_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(300_000),
   /** A cloud job without a final status after this long is failed (dead letter). */
   QDC_QPU_POLL_MAX_AGE_MS: z.coerce.number().int().positive().default(7 * 24 * 3600 * 1000),
+  /** Lab devices (issue 17): offline after this long without a heartbeat; nodes heartbeat at a third of it. */
+  QDC_LAB_OFFLINE_AFTER_MS: z.coerce.number().int().positive().default(30_000),
+  /** A node that neither reports progress nor acknowledges a job for this long has it redelivered. */
+  QDC_LAB_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Deliveries of a lab job (a node that dies mid-job counts as one) before it is failed. */
+  QDC_LAB_MAX_DELIVER: z.coerce.number().int().positive().default(5),
 });
 
 export type QpuConfig = z.infer<typeof QpuConfigSchema>;

@@ -8,6 +8,8 @@ import { KeysRepository } from './keys/keys.repository.js';
 import { KeysService } from './keys/keys.service.js';
 import { migrationsDir } from './migrations-dir.js';
 import { BUDGET_USAGE, BudgetUsageError, runBudgetCommand } from '../../qpu-broker/src/budgets/budget.cli.js';
+import { NODE_USAGE, runNodeCommand } from '../../qpu-broker/src/lab/lab-node.js';
+import { LAB_USAGE, LabUsageError, runLabCommand } from '../../qpu-broker/src/lab/lab-auth.js';
 
 /**
  * `npm run qdc -- keys create --name alice --scopes control,coda [--owner lab-a]`
@@ -26,9 +28,14 @@ const USAGE = `usage:
   qdc keys create --name <name> [--owner <owner>] [--scopes control,coda,admin]
   qdc keys list [--owner <owner>]
   qdc keys revoke <key-id>
-${BUDGET_USAGE}`;
+${BUDGET_USAGE}
+${NODE_USAGE}
+${LAB_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
+  // A lab node needs only NATS (it runs in the lab, without the database).
+  if (argv[0] === 'node') return runNodeCommand(argv.slice(1));
+  if (argv[0] === 'lab') return runLabCommand(argv.slice(1));
   if (argv[0] === 'budget') {
     const config = loadConfig();
     await ensureDatabase(config.DATABASE_URL);
@@ -93,7 +100,7 @@ class UsageError extends Error {}
 main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    const usage = error instanceof UsageError || error instanceof BudgetUsageError;
+    const usage = error instanceof UsageError || error instanceof BudgetUsageError || error instanceof LabUsageError;
     console.error(usage ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
     process.exit(usage ? 2 : 1);
   });

@@ -10,3 +10,4 @@ export * from './circuits.js';
 export * from './assistant.js';
 export * from './qpu.js';
 export * from './agents.js';
+export * from './lab.js';

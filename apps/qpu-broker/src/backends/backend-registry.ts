@@ -30,15 +30,24 @@ export class BackendRegistry {
 
   /** The devices this broker can run, with their backends. */
   devices(): { device: DeviceFile; backend: QpuBackend }[] {
-    return this.catalogue.all().flatMap((device) => {
-      const backend = this.byProvider.get(device.provider);
-      return backend ? [{ device, backend }] : [];
-    });
+    return [
+      ...this.catalogue.all().flatMap((device) => {
+        const backend = this.byProvider.get(device.provider);
+        return backend ? [{ device, backend }] : [];
+      }),
+      ...this.runtimeDevices(),
+    ];
   }
 
   device(id: string): { device: DeviceFile; backend: QpuBackend } | undefined {
     const device = this.catalogue.get(id);
     const backend = device && this.byProvider.get(device.provider);
-    return device && backend ? { device, backend } : undefined;
+    if (device && backend) return { device, backend };
+    return this.runtimeDevices().find((d) => d.device.id === id);
+  }
+
+  /** Devices added at run time by a backend (lab devices registered by their nodes). */
+  private runtimeDevices(): { device: DeviceFile; backend: QpuBackend }[] {
+    return [...this.byProvider.values()].flatMap((backend) => (backend.listDevices?.() ?? []).map((device) => ({ device, backend })));
   }
 }

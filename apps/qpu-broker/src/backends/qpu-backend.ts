@@ -24,6 +24,10 @@ export interface QpuBackend {
   poll(job: QpuJobRow, device: DeviceFile): Promise<BackendPoll>;
   /** Best effort: stop the job at the backend; the broker has already recorded the cancellation. */
   cancel(job: QpuJobRow, device: DeviceFile): Promise<void>;
+  /** Devices this backend adds at run time (lab devices registered by their nodes), beside the device files. */
+  listDevices?(): DeviceFile[];
+  /** Refuses (CircuitError → 422 at submission) a compiled circuit this backend cannot take. */
+  refuseUnsupported?(compiled: unknown, device: DeviceFile): void;
 }
 
 export const QPU_BACKENDS = Symbol('QPU_BACKENDS');

@@ -26,6 +26,16 @@ import { DependencyUnavailable } from '../service/connection-errors.js';
 import { natsRequestDuration, secondsSince } from '../metrics/metrics.js';
 import { currentRequestId } from '../logging/request-context.js';
 
+/** `user`/`pass` from `nats://user:password@host:port` (a NATS server with per-lab users, docs/lab-integration.md). */
+export function urlCredentials(url: string): { user?: string; pass?: string } {
+  try {
+    const parsed = new URL(url.split(',')[0]!.trim());
+    return parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
 /** Objects are transient hand-offs between services; JetStream expires them. */
@@ -68,6 +78,8 @@ export class NatsService implements OnModuleDestroy {
     if (this.connection) return;
     this.connection = await connect({
       servers: this.config.NATS_URL,
+      // nats.js does not read credentials from the URL; `nats://user:password@host` is honoured here.
+      ...urlCredentials(this.config.NATS_URL),
       name: `${this.config.QDC_NAMESPACE}-${this.serviceName}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
@@ -96,6 +108,11 @@ export class NatsService implements OnModuleDestroy {
 
   get isConnected(): boolean {
     return !!this.connection && !this.connection.isClosed();
+  }
+
+  /** The connection itself, for JetStream work queues and wildcard subscriptions (lab nodes). */
+  get rawConnection(): NatsConnection {
+    return this.nc;
   }
 
   private get nc(): NatsConnection {

@@ -1,0 +1,54 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nkeys } from '@nats-io/transport-node';
+import { addLab, labPermissions, renderAuthConf } from './lab-auth.js';
+
+const makeSut = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-auth-'));
+  return { sut: (lab: string) => addLab(dir, 'qdc', lab), dir };
+};
+
+describe(addLab.name, () => {
+  it('writes a private credentials file whose seed matches the public key in the generated authorization block', () => {
+    const { sut, dir } = makeSut();
+    const first = sut('lab-a');
+    expect(first.servicesUrlHint).toMatch(/^nats:\/\/qdc-services:[A-Za-z0-9_-]{32}@<nats-host>:4222$/);
+    const credentials = JSON.parse(readFileSync(first.credentials, 'utf8'));
+    expect(credentials).toMatchObject({ lab: 'lab-a', namespace: 'qdc' });
+    expect(statSync(first.credentials).mode & 0o777).toBe(0o600);
+    const publicKey = nkeys.fromSeed(new TextEncoder().encode(credentials.nkey_seed)).getPublicKey();
+    const conf = readFileSync(join(dir, 'auth.conf'), 'utf8');
+    expect(conf).toContain(`{ nkey: "${publicKey}", permissions: { publish: { allow: ["qdc.lab.lab-a.>"`);
+    expect(conf).not.toContain(credentials.nkey_seed);
+    expect(sut('lab-b').servicesUrlHint).toBeUndefined();
+  });
+
+  it('refuses a lab that already has credentials and an invalid lab id', () => {
+    const { sut } = makeSut();
+    sut('lab-a');
+    expect(() => sut('lab-a')).toThrow(/lab lab-a already has credentials/);
+    expect(() => sut('Lab.A')).toThrow("lab 'Lab.A' must be lower-case letters, digits, dashes and underscores");
+  });
+});
+
+describe(labPermissions.name, () => {
+  it('limits a lab to its own subjects, consumers and inbox, and never to injecting jobs', () => {
+    expect(labPermissions('qdc', 'lab-a')).toEqual({
+      publish: {
+        allow: ['qdc.lab.lab-a.>', '$JS.API.CONSUMER.MSG.NEXT.qdc-lab-lab-a.*', '$JS.API.CONSUMER.INFO.qdc-lab-lab-a.*', '$JS.ACK.qdc-lab-lab-a.>'],
+        deny: ['qdc.lab.lab-a.jobs.>'],
+      },
+      subscribe: { allow: ['_INBOX_lab-a.>'] },
+    });
+  });
+});
+
+describe(renderAuthConf.name, () => {
+  it('renders the services user and one nkey user per lab', () => {
+    const conf = renderAuthConf({ namespace: 'qdc', services: { user: 'qdc-services', password: 'pw' }, labs: { x: { public_key: 'UX', added_at: 't' } } });
+    expect(conf).toContain('{ user: "qdc-services", password: "pw" }');
+    expect(conf).toContain('{ nkey: "UX", permissions: { publish: { allow: ["qdc.lab.x.>"');
+    expect(conf.match(/nkey:/g)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,248 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { jetstream, type JsMsg } from '@nats-io/jetstream';
+import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, type LabReport } from '#qdc/contracts';
+import { ExecutorSpec, commandExecutor, httpExecutor, simulatorExecutor, type Executor } from './lab-executors.js';
+
+export const NODE_USAGE = `  qdc node start --device <device.json> [--simulate] [--lab <lab>] [--node-id <id>] [--credentials <lab.credentials.json>]
+      runs a lab node: registers the device, heartbeats, executes its QPU jobs (NATS_URL, QDC_NAMESPACE)`;
+
+class NodeUsageError extends Error {}
+
+export interface LabNodeOptions {
+  devicePath: string;
+  simulate: boolean;
+  lab: string;
+  nodeId: string;
+  natsUrl: string;
+  namespace: string;
+  user?: string;
+  password?: string;
+  /** The lab's nkey seed (`qdc lab add` credentials file). */
+  nkeySeed?: string;
+  timeScale: number;
+  log?: (line: string) => void;
+}
+
+/** Lab credentials written by `qdc lab add` (NATS user limited to the lab's subjects). */
+interface LabCredentials {
+  lab: string;
+  nkey_seed: string;
+  nats_url?: string;
+  namespace?: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/** `qdc node start …`; returns the exit code (runs until SIGINT/SIGTERM). */
+export async function runNodeCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      device: { type: 'string' },
+      simulate: { type: 'boolean', default: false },
+      lab: { type: 'string' },
+      'node-id': { type: 'string' },
+      credentials: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  try {
+    if (values.help || positionals[0] !== 'start' || !values.device) throw new NodeUsageError(values.device ? '' : 'node start needs --device <device.json>');
+    const credentials = values.credentials ? (JSON.parse(readFileSync(values.credentials, 'utf8')) as LabCredentials) : undefined;
+    const device = JSON.parse(readFileSync(values.device, 'utf8')) as { lab?: string };
+    const lab = values.lab ?? credentials?.lab ?? process.env.QDC_LAB ?? device.lab;
+    if (!lab || !LAB_ID_PATTERN.test(lab))
+      throw new NodeUsageError(
+        `the lab is ${lab ? `'${lab}', not a valid lab id` : 'unknown'}: pass --lab, --credentials, QDC_LAB or a "lab" field in the device file`,
+      );
+    const node = await startLabNode({
+      devicePath: values.device,
+      simulate: values.simulate ?? false,
+      lab,
+      nodeId: values['node-id'] ?? `${hostname()}-${process.pid}`,
+      natsUrl: process.env.NATS_URL ?? credentials?.nats_url ?? 'nats://127.0.0.1:4222',
+      namespace: process.env.QDC_NAMESPACE ?? credentials?.namespace ?? 'qdc',
+      user: process.env.NATS_USER,
+      password: process.env.NATS_PASSWORD,
+      nkeySeed: credentials?.nkey_seed,
+      timeScale: Number(process.env.QDC_QPU_TIME_SCALE ?? 1),
+    });
+    await new Promise<void>((r) => {
+      process.once('SIGINT', r);
+      process.once('SIGTERM', r);
+    });
+    await node.stop();
+    return 0;
+  } catch (error) {
+    if (error instanceof NodeUsageError) {
+      if (error.message) console.error(error.message);
+      console.error(`usage:\n${NODE_USAGE}`);
+      return values.help ? 0 : 2;
+    }
+    throw error;
+  }
+}
+
+/**
+ * A lab node (SPEC §6): registers its device with the broker, heartbeats, and takes its device's jobs one at
+ * a time from the durable JetStream pull consumer the broker created. Per job: report `running` (the broker
+ * says whether to run it: a cancelled or finished job is not), execute (progress acks keep the delivery while
+ * it runs), report counts or the error, and acknowledge the message only after the broker stored the report.
+ * A node killed mid-job leaves the message unacknowledged: JetStream redelivers it after the ack wait.
+ */
+export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): Promise<void>; nodeId: string }> {
+  const log = options.log ?? ((line: string) => console.log(`${new Date().toISOString()} lab-node ${options.nodeId}: ${line}`));
+  const deviceFile = JSON.parse(readFileSync(options.devicePath, 'utf8')) as Record<string, unknown> & {
+    id: string;
+    shot_time_us: number;
+    noise?: unknown;
+    executor?: unknown;
+  };
+  const executor = makeExecutor(deviceFile, options, dirname(resolve(options.devicePath)));
+  const nc = await connect({
+    servers: options.natsUrl,
+    name: `lab-node-${options.lab}-${options.nodeId}`,
+    ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : { user: options.user, pass: options.password }),
+    // Replies come to the lab's own inbox prefix, the only inboxes its NATS user may subscribe to.
+    inboxPrefix: `_INBOX_${options.lab}`,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  const subjects = labSubjects(options.namespace, options.lab);
+  const { executor: _executor, lab: _lab, ...device } = deviceFile;
+  const registration = LabRegisterResponse.parse(await request(nc, subjects.register, { node_id: options.nodeId, device }, 'registration', log));
+  log(
+    `registered device ${registration.device_id} (lab ${options.lab}); taking jobs from ${registration.stream}/${registration.consumer}${options.simulate ? ' on the built-in simulator' : ''}`,
+  );
+
+  const beat = () =>
+    nc.publish(subjects.heartbeat, JSON.stringify({ node_id: options.nodeId, device_id: registration.device_id, at: new Date().toISOString() }));
+  beat();
+  const heartbeat = setInterval(beat, registration.heartbeat_ms);
+  let stopping = false;
+  const consumer = await jetstream(nc).consumers.get(registration.stream, registration.consumer);
+  const loop = (async () => {
+    while (!stopping) {
+      let msg: JsMsg | null = null;
+      try {
+        msg = await consumer.next({ expires: 2_000 });
+      } catch (error) {
+        if (!stopping) log(`pull failed: ${(error as Error).message}; retrying`);
+        await sleep(500);
+      }
+      if (msg) await handle(msg);
+    }
+  })();
+
+  const report = (r: ReportBody) =>
+    request(nc, subjects.report, { node_id: options.nodeId, device_id: registration.device_id, ...r }, `${r.type} report`, log).then((a) =>
+      LabReportAck.parse(a),
+    );
+
+  async function handle(msg: JsMsg): Promise<void> {
+    const parsed = LabJobMessage.safeParse(safeJson(msg.data));
+    if (!parsed.success) {
+      log(`dropping an unreadable job message (seq ${msg.seq})`);
+      msg.term();
+      return;
+    }
+    const job = parsed.data;
+    const delivery = msg.info.deliveryCount;
+    // Progress acks: the delivery stays ours while the job runs, however long it takes.
+    const keepalive = setInterval(() => msg.working(), Math.max(200, Math.floor(registration.ack_wait_ms / 3)));
+    try {
+      const start = await report({ type: 'running', job_id: job.job_id, delivery });
+      if (!start.run) {
+        log(`job ${job.job_id} is ${start.status}; not running it`);
+        await msg.ackAck();
+        return;
+      }
+      log(`job ${job.job_id}: running (${job.circuit.shots} shots, delivery ${delivery})`);
+      const started = performance.now();
+      let outcome: ReportBody;
+      try {
+        const counts = await executor(job.circuit, { seed: job.seed, jobId: job.job_id });
+        outcome = { type: 'completed', job_id: job.job_id, delivery, counts, elapsed_ms: performance.now() - started };
+      } catch (error) {
+        outcome = { type: 'failed', job_id: job.job_id, delivery, error: (error as Error).message };
+      }
+      let ack: LabReportAck;
+      try {
+        ack = await report(outcome);
+      } catch (error) {
+        // Counts the broker refuses (wrong width or total) are the executor's fault: a final failure.
+        if (outcome.type !== 'completed' || !(error instanceof NodeRpcError) || error.code !== 'invalid_input') throw error;
+        ack = await report({ type: 'failed', job_id: job.job_id, delivery, error: error.message });
+      }
+      log(`job ${job.job_id}: ${outcome.type} → broker stored ${ack.status}`);
+      await msg.ackAck();
+    } catch (error) {
+      // Not stored: leave the message to be redelivered (to this node or another one).
+      log(`job ${job.job_id}: ${(error as Error).message}; leaving it for redelivery`);
+      msg.nak(1_000);
+    } finally {
+      clearInterval(keepalive);
+    }
+  }
+
+  return {
+    nodeId: options.nodeId,
+    async stop() {
+      stopping = true;
+      clearInterval(heartbeat);
+      await loop;
+      await nc.drain().catch(() => undefined);
+    },
+  };
+}
+
+function makeExecutor(device: { shot_time_us: number; noise?: unknown; executor?: unknown }, options: LabNodeOptions, deviceDir: string): Executor {
+  if (options.simulate) return simulatorExecutor(device, options.timeScale, sleep);
+  const spec = ExecutorSpec.safeParse(device.executor);
+  if (!spec.success)
+    throw new NodeUsageError(
+      'the device file names no executor ("executor": {"command": [...]} or {"url": "..."}); pass --simulate to use the built-in simulator',
+    );
+  return 'command' in spec.data ? commandExecutor(spec.data, deviceDir) : httpExecutor(spec.data);
+}
+
+function safeJson(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A report without the node's and device's ids (added by the node). */
+type ReportBody = LabReport extends infer R ? (R extends LabReport ? Omit<R, 'node_id' | 'device_id'> : never) : never;
+
+class NodeRpcError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A request to the broker, retried while no broker answers (restarting); the broker's refusals are thrown. */
+async function request(nc: NatsConnection, subject: string, payload: unknown, what: string, log: (line: string) => void): Promise<unknown> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const msg = await nc.request(subject, JSON.stringify(payload), { timeout: 10_000 });
+      const reply = msg.json<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>();
+      if (reply.ok) return reply.data;
+      throw new NodeRpcError(reply.error?.code ?? 'internal', `${what} refused: ${reply.error?.message ?? 'no reason given'}`);
+    } catch (error) {
+      if (error instanceof NodeRpcError) throw error;
+      if (attempt % 10 === 0) log(`${what}: ${(error as Error).message}; retrying until the broker answers`);
+      await sleep(Math.min(2_000, 100 * 2 ** attempt));
+    }
+  }
+}
