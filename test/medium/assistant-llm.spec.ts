@@ -63,7 +63,7 @@ describe('assistant with an OpenAI-compatible provider', () => {
     expect(request.headers.authorization).toBe('Bearer sk-test-123');
     expect(request.body).toMatchObject({ model: 'scripted-model', stream: true, max_tokens: 4096 });
     expect(request.body.messages[0].role).toBe('system');
-    expect(request.body.tools!.map((t) => t.function.name).sort()).toEqual(['estimate_resources', 'list_characterization_models', 'search_docs', 'simulate', 'to_openqasm3', 'transpile']);
+    expect(request.body.tools!.map((t) => t.function.name).sort()).toEqual(['estimate_resources', 'list_characterization_models', 'list_qpus', 'search_docs', 'simulate', 'to_openqasm3', 'transpile']);
   });
 
   it('uses the per-budget model and token limit', async () => {
@@ -90,6 +90,18 @@ describe('assistant with an OpenAI-compatible provider', () => {
     const second = llm.requests[1].body.messages;
     expect(second.find((m) => m.role === 'assistant')?.tool_calls).toHaveLength(1);
     expect(second.find((m) => m.role === 'tool')?.tool_call_id).toBe('call_1');
+  });
+
+  it('lists the QPU broker\'s devices as a tool', async () => {
+    llm.script((body) => {
+      const tool = body.messages.find((m) => m.role === 'tool');
+      if (!tool) return [{ kind: 'tool-call', id: 'call_q', name: 'list_qpus', arguments: '{}' }, { kind: 'end', finish: 'tool_calls' }];
+      const { devices } = JSON.parse(tool.content as string) as { devices: { id: string; num_qubits: number }[] };
+      return [{ kind: 'content', text: devices.map((d) => `${d.id}:${d.num_qubits}`).sort().join(' ') }, { kind: 'end', finish: 'stop' }];
+    });
+    const r = await ask(user('which QPUs can I use?'));
+    assertStreamInvariants(r.events);
+    expect(tokensOf(r.events)).toBe('qdc-sim-heavyhex-16:16 qdc-sim-ion-11:11 qdc-sim-line-5:5');
   });
 
   it('repairs a circuit whose distribution contradicts the request in the second round (budget high)', async () => {

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { estimateResources, parseCircuit, simulate, simulationCost, transpile, emitQasm3 } from '#qdc/circuits';
+import { Subjects, type QpuDeviceDto } from '#qdc/contracts';
+import { NatsService } from '#qdc/platform';
 import { KnowledgeService } from '../knowledge.service.js';
 import type { ChatTool } from './openai-chat.client.js';
 
@@ -15,6 +17,7 @@ export const TOOL_DEFINITIONS: ChatTool[] = [
   { type: 'function', function: { name: 'transpile', description: 'Convert a circuit to another framework: qiskit, cirq, openqasm2, openqasm3, pennylane or braket.', parameters: { type: 'object', properties: { code, target: { type: 'string', enum: ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'] } }, required: ['code', 'target'] } } },
   { type: 'function', function: { name: 'to_openqasm3', description: 'Convert a circuit to OpenQASM 3.', parameters: { type: 'object', properties: { code }, required: ['code'] } } },
   { type: 'function', function: { name: 'estimate_resources', description: 'Qubit and classical bit counts, depth, gate counts, two-qubit and T counts of a circuit.', parameters: { type: 'object', properties: { code }, required: ['code'] } } },
+  { type: 'function', function: { name: 'list_qpus', description: 'The QPU devices this QDC can run circuits on (id, provider, qubits, native gates, status, queue depth, pricing in cents).', parameters: { type: 'object', properties: {} } } },
   { type: 'function', function: { name: 'list_characterization_models', description: 'The device-characterization models QDC serves (id, name, description, input requirements).', parameters: { type: 'object', properties: {} } } },
   { type: 'function', function: { name: 'search_docs', description: 'Search QDC\'s own documentation and knowledge base (concepts, models, API usage); returns the best sections with their paths.', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
 ];
@@ -23,7 +26,10 @@ export const TOOL_DEFINITIONS: ChatTool[] = [
 export class AssistantTools {
   readonly definitions = TOOL_DEFINITIONS;
 
-  constructor(private readonly knowledge: KnowledgeService) {}
+  constructor(
+    private readonly knowledge: KnowledgeService,
+    private readonly nats: NatsService,
+  ) {}
 
   /** Runs a tool; failures are returned to the model as `{error}` so it can correct itself. */
   async call(name: string, rawArguments: string): Promise<Record<string, unknown>> {
@@ -63,6 +69,13 @@ export class AssistantTools {
       case 'estimate_resources': {
         const r = estimateResources(parseCircuit(source()).circuit);
         return { ...r } as Record<string, unknown>;
+      }
+      case 'list_qpus': {
+        // Asked of the QPU broker (it owns devices and queues); a broker that does not answer is an error the model can report.
+        const devices = await this.nats.request<QpuDeviceDto[]>(Subjects.QpuDevices, {}, { timeoutMs: 5_000 });
+        return {
+          devices: devices.map((d) => ({ id: d.id, name: d.name, provider: d.provider, num_qubits: d.num_qubits, native_gates: d.native_gates, status: d.status, queue_depth: d.queue_depth, pricing: d.pricing })),
+        };
       }
       case 'list_characterization_models': {
         // Loaded on first use: the catalogue pulls in every model (and its weights), which the offline engine never needs.
