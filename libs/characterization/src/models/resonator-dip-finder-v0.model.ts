@@ -14,8 +14,9 @@
 //    An accepted resonance is divided out of the working trace and detection repeats on the remainder, so a noise
 //    sub-dip on the flat bottom of a broad dip, or the tails of a deep one, never count as resonances of their own.
 // 4. Reported index: the minimum of the fitted lineshape (not the Lorentzian centre, which differs for Fano dips).
-// 5. Fallback: when nothing passes, the candidate whose fit is deepest in σ is reported if it is ≥ 5σ deep and
-//    passes the ripple test (a trace with a 5σ dip never gets an empty answer), with its lower significance.
+// 5. Fallback: when nothing passes, the fitted candidate deepest in σ (looking down to z = 4) is reported, flagged
+//    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 0.5) σ)
+//    and no standing wave or step explains it better — so a trace with a 5σ dip does not get an empty answer.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
@@ -43,8 +44,12 @@ export const HYPOTHESIS_MIN_GAIN_SIGMA = 5;
  * misfit beyond noise is ≤ this fraction of the depth. */
 export const MIN_RISE_FRACTION = 0.1;
 export const MAX_MISFIT_FRACTION = 0.25;
-/** Fallback depth, σ. */
-export const FALLBACK_DEPTH_SIGMA = 5;
+/** Fallback: fitted depth ≥ max(this, √(2 ln n) + 0.5) σ; candidates down to FALLBACK_DETECTION_SIGMA (top few);
+ * a standing-wave or step hypothesis must not fit better than this fraction of the resonance's RSS. */
+export const FALLBACK_MIN_DEPTH_SIGMA = 4;
+export const FALLBACK_DETECTION_SIGMA = 4;
+export const FALLBACK_CANDIDATES = 6;
+export const FALLBACK_HYPOTHESIS_RATIO = 0.9;
 /** Fit window half-width, in dip FWHM (plus 3 samples). */
 export const FIT_HALF_WINDOW_FWHM = 4;
 /** Two resonances closer than this many FWHM (of the wider) are one. */
@@ -213,22 +218,37 @@ function fitCandidate(work: Float64Array, c: Candidate): ResonanceFit | null {
       bottom = i;
     }
   }
-  const halfWindow = Math.ceil(FIT_HALF_WINDOW_FWHM * width) + 3;
-  const from = Math.max(0, bottom - halfWindow);
-  const to = Math.min(n - 1, bottom + halfWindow);
-  const edge = Math.max(1, Math.round((to - from + 1) / 10));
-  let left = 0;
-  let right = 0;
-  for (let i = 0; i < edge; i++) {
-    left += work[from + i]!;
-    right += work[to - i]!;
+  // Fit over ±(4 FWHM + 3); when the fitted linewidth outgrows the window, refit over the wider window (the dip must be
+  // seen to rise back to its baseline, or a ripple trough's bottom passes for a broad resonance).
+  let fit: ResonanceFit | null = null;
+  let centre = bottom;
+  let linewidth = width;
+  for (let pass = 0; pass < 3; pass++) {
+    const halfWindow = Math.ceil(FIT_HALF_WINDOW_FWHM * linewidth) + 3;
+    const from = Math.max(0, Math.round(centre) - halfWindow);
+    const to = Math.min(n - 1, Math.round(centre) + halfWindow);
+    const edge = Math.max(1, Math.round((to - from + 1) / 10));
+    let left = 0;
+    let right = 0;
+    for (let i = 0; i < edge; i++) {
+      left += work[from + i]!;
+      right += work[to - i]!;
+    }
+    left /= edge;
+    right /= edge;
+    const slope = (right - left) / Math.max(1, to - from - edge);
+    const baseline = Math.max(left + slope * (centre - from), work[bottom]! + 1e-12);
+    const depth = Math.min(0.98, Math.max(0.02, 1 - work[bottom]! / (baseline || 1)));
+    const guess = fit && pass > 0 ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope } : { centre, linewidth, strength: depth, baseline, slope };
+    const next = fitResonanceMagnitude(work, from, to, guess);
+    if (!next) return fit;
+    fit = next;
+    const covered = (from === 0 || fit.minimumAt - from >= 2 * fit.linewidth) && (to === n - 1 || to - fit.minimumAt >= 2 * fit.linewidth);
+    if (covered) return fit;
+    centre = fit.minimumAt;
+    linewidth = fit.linewidth;
   }
-  left /= edge;
-  right /= edge;
-  const slope = (right - left) / Math.max(1, to - from - edge);
-  const baseline = Math.max(left, right, work[bottom]!) + slope * 0;
-  const depth = Math.min(0.98, Math.max(0.02, 1 - work[bottom]! / (baseline || 1)));
-  return fitResonanceMagnitude(work, from, to, { centre: bottom, linewidth: width, strength: depth, baseline: Math.max(left + slope * (bottom - from), work[bottom]! + 1e-12), slope });
+  return null;
 }
 
 export function findResonatorDips(trace: Float64Array): DipDetection {
@@ -252,7 +272,7 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
   let fallback: Accepted | null = null;
   const rejected: Candidate[] = [];
   let fits = 0;
-  let list = candidates(work, sigma, Math.min(DETECTION_SIGMA, FALLBACK_DEPTH_SIGMA));
+  let list = candidates(work, sigma, DETECTION_SIGMA);
   while (fits < MAX_FITS && accepted.length < MAX_ACCEPTED) {
     const next = list.find(
       (c) =>
@@ -278,7 +298,17 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
       if (f > 1e-3) work[i] = work[i]! / f;
     }
     rejected.length = 0;
-    list = candidates(work, sigma, Math.min(DETECTION_SIGMA, FALLBACK_DEPTH_SIGMA));
+    list = candidates(work, sigma, DETECTION_SIGMA);
+  }
+  if (accepted.length === 0 && !fallback) {
+    // Second look for a single faint dip: the strongest few candidates down to FALLBACK_DETECTION_SIGMA.
+    for (const c of candidates(work, sigma, FALLBACK_DETECTION_SIGMA).slice(0, FALLBACK_CANDIDATES)) {
+      const fit = fitCandidate(work, c);
+      const verdict = fit ? judge(fit, sigma, n) : null;
+      if (fit && verdict?.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
+        fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
+      }
+    }
   }
   if (accepted.length === 0 && fallback) accepted.push(fallback);
 
@@ -316,9 +346,18 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
   const notRipple =
     significant &&
-    (relative >= RIPPLE_MAX_RELATIVE_DEPTH ||
+    ((relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
       (fit.rssRipple() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin && fit.rssStep() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin));
   const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple;
-  const fallbackOk = significance >= FALLBACK_DEPTH_SIGMA && notRipple;
+  // Fallback: deeper than the deepest noise excursion expected among n samples (≈ √(2 ln n) σ), and not explained
+  // better by a standing wave or a step than by a resonance.
+  const fallbackDepth = Math.max(FALLBACK_MIN_DEPTH_SIGMA, Math.sqrt(2 * Math.log(n)) + 0.5);
+  const fallbackOk =
+    significance >= fallbackDepth &&
+    gain >= MIN_DEPTH_SIGMA ** 2 &&
+    rise >= MIN_RISE_FRACTION * fit.depth &&
+    misfit <= MAX_MISFIT_FRACTION &&
+    fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss &&
+    fit.rssStep() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss;
   return { accept, fallbackOk, significance };
 }
