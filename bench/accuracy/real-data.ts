@@ -165,8 +165,9 @@ function resonatorRows(meta: CaseMeta, input: { shape: number[]; data: Float64Ar
 }
 
 function genericRow(meta: CaseMeta, input: { shape: number[]; data: Float64Array }, id: string): ReportRow {
-  const shape = `${meta.name} (${input.shape.join(', ')})`;
-  const labels = meta.labels ? Object.keys(meta.labels).filter((k) => !/^label_/.test(k)).map((k) => `${k} ${JSON.stringify(meta.labels![k]).slice(0, 60)}`).join('; ') : 'none (judge the plot)';
+  const shape = `${meta.name} (${input.shape.join(', ')}${input.shape.length === 1 ? ',' : ''})`;
+  const full = meta.labels ? Object.keys(meta.labels).filter((k) => !/^label_|orientation|along_axis/.test(k)).map((k) => `${k} ${JSON.stringify(meta.labels![k])}`).join('; ') : 'none (judge the plot)';
+  const labels = full.length > 90 ? `${full.slice(0, 87)}…` : full;
   try {
     const output = runModel(id, input);
     const plot = savePlot(`${meta.name}__${id}`, id, input, output);
@@ -187,7 +188,7 @@ export function realDataSections(): AccuracySection[] {
     const input = loadRealCase(meta.name);
     const ids = modelsFor(meta.family);
     if (ids.length === 0) {
-      rows.push({ cells: [`${meta.name} (${input.shape.join(', ')})`, '—', `family ${meta.family}`, 'no model of this family in the catalogue', '', ''], pass: null });
+      rows.push({ cells: [`${meta.name} (${input.shape.join(', ')}${input.shape.length === 1 ? ',' : ''})`, '—', `family ${meta.family}`, 'no model of this family in the catalogue', '', ''], pass: null });
       continue;
     }
     for (const id of ids) {
