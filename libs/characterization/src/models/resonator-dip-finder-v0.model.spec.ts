@@ -97,9 +97,9 @@ describe(ID, () => {
 
   // Shapes of the measured traces the previous version missed (synthetic reproductions, not the shared files).
   it('finds a dip filling 10–80 % of a zoomed sweep, including 91-point sweeps', () => {
-    expectFound({ zoomed: true, fill: 0.4, length: 91, kerr: false, steps: false }, tuningSeeds(6, 7000));
-    expectFound({ zoomed: true, fill: 0.75, length: 800, kerr: false, steps: false, snrRange: [50, 5000] }, tuningSeeds(6, 7010));
-    expectFound({ zoomed: true, fill: 0.12, length: 2001, kerr: false, steps: false }, tuningSeeds(6, 7020));
+    expectFound({ zoomed: true, fill: 0.4, length: 91, kerr: false, steps: false, grid: 'uniform' }, tuningSeeds(6, 7000));
+    expectFound({ zoomed: true, fill: 0.75, length: 800, kerr: false, steps: false, snrRange: [50, 5000], grid: 'uniform' }, tuningSeeds(6, 7010));
+    expectFound({ zoomed: true, fill: 0.12, length: 2001, kerr: false, steps: false, grid: 'uniform' }, tuningSeeds(6, 7020));
   });
 
   it('finds shallow under-coupled dips in very clean high-power traces (no absolute depth floor)', () => {

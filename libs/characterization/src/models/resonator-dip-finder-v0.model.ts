@@ -38,8 +38,6 @@ export const MIN_DEPTH_SIGMA = 3;
 export const MIN_LINEWIDTH_SAMPLES = 0.6;
 /** Ripple test: depths ≥ this fraction of the baseline are never ripple; else the resonance must beat a quartic. */
 export const RIPPLE_MAX_RELATIVE_DEPTH = 0.12;
-/** No cable standing wave is this deep (≈ 3 dB): such a dip is a resonance whatever a sinusoid fits. */
-export const NEVER_RIPPLE_RELATIVE_DEPTH = 0.3;
 export const HYPOTHESIS_RSS_RATIO = 1.5;
 export const HYPOTHESIS_MIN_GAIN_SIGMA = 5;
 /** The fitted dip rises by ≥ this fraction of its depth 2 linewidths either side (or at the sweep's end); the RMS
@@ -348,8 +346,7 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
   const notRipple =
     significant &&
-    (relative >= NEVER_RIPPLE_RELATIVE_DEPTH ||
-      (relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
+    ((relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
       (fit.rssRipple() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin && fit.rssStep() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin));
   const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple;
   // Fallback: deeper than the deepest noise excursion expected among n samples (≈ √(2 ln n) σ), and not explained
