@@ -15,7 +15,7 @@
 //    sub-dip on the flat bottom of a broad dip, or the tails of a deep one, never count as resonances of their own.
 // 4. Reported index: the minimum of the fitted lineshape (not the Lorentzian centre, which differs for Fano dips).
 // 5. Fallback: when nothing passes, the fitted candidate deepest in σ (looking down to z = 4) is reported, flagged
-//    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 0.5) σ)
+//    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 1) σ)
 //    and no standing wave or step explains it better — so a trace with a 5σ dip does not get an empty answer.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { medianInPlace } from '../signal/order-statistics.js';
@@ -44,9 +44,11 @@ export const HYPOTHESIS_MIN_GAIN_SIGMA = 5;
  * misfit beyond noise is ≤ this fraction of the depth. */
 export const MIN_RISE_FRACTION = 0.1;
 export const MAX_MISFIT_FRACTION = 0.25;
-/** Fallback: fitted depth ≥ max(this, √(2 ln n) + 0.5) σ; candidates down to FALLBACK_DETECTION_SIGMA (top few);
+/** Fallback: fitted depth ≥ max(this, √(2 ln n) + 1) σ; candidates down to FALLBACK_DETECTION_SIGMA (top few);
  * a standing-wave or step hypothesis must not fit better than this fraction of the resonance's RSS. */
 export const FALLBACK_MIN_DEPTH_SIGMA = 4;
+/** Fallback fit improvement over a straight line, σ-equivalent (a single low noise sample gives ≈ its own depth). */
+export const FALLBACK_DEPTH_SIGMA_GAIN = 5;
 export const FALLBACK_DETECTION_SIGMA = 4;
 export const FALLBACK_CANDIDATES = 6;
 export const FALLBACK_HYPOTHESIS_RATIO = 0.9;
@@ -351,10 +353,10 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple;
   // Fallback: deeper than the deepest noise excursion expected among n samples (≈ √(2 ln n) σ), and not explained
   // better by a standing wave or a step than by a resonance.
-  const fallbackDepth = Math.max(FALLBACK_MIN_DEPTH_SIGMA, Math.sqrt(2 * Math.log(n)) + 0.5);
+  const fallbackDepth = Math.max(FALLBACK_MIN_DEPTH_SIGMA, Math.sqrt(2 * Math.log(n)) + 1);
   const fallbackOk =
     significance >= fallbackDepth &&
-    gain >= MIN_DEPTH_SIGMA ** 2 &&
+    gain >= FALLBACK_DEPTH_SIGMA_GAIN ** 2 &&
     rise >= MIN_RISE_FRACTION * fit.depth &&
     misfit <= MAX_MISFIT_FRACTION &&
     fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss &&
