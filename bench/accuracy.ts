@@ -5,8 +5,8 @@
  * Data: libs/device-physics generators. Coulomb peaks: cosh⁻² thermal lineshape (Beenakker 1991), 0–13 peaks,
  * mean peak amplitude / noise std log-uniform in [6, 100], white + 1/f (70 % of traces) + telegraph (35 %)
  * noise, sloped/curved background, 15 % negatives (noise, flat, step). Peaks < 3σ and peaks centred ≤ 2 samples
- * outside the window are "don't care". Resonators: Probst et al. (2015) notch model, 0–4 dips, ripple, tilt,
- * linear or dB, dip depth / noise ≥ 6.
+ * outside the window are "don't care". Resonators: bench/accuracy/resonators.ts (original and realistic simulators).
+ * Real data: bench/accuracy/real-data.ts (every model on every case of ../shared/data/real; plots in bench/out/real/).
  * Metric: F1 with one-to-one matching, peaks within ±2 samples, dips within ±½ linewidth (≥ 1 sample).
  */
 import {
@@ -16,11 +16,10 @@ import {
   detectCoulombPeaksV2,
   runModel,
   scoreCoulombPeakDetector,
-  scoreResonatorDipFinder,
   type DetectionScore,
   type TraceDetector,
 } from '#qdc/characterization';
-import { benchmarkSeeds, generateCoulombPeakTrace, generateResonatorNotchTrace, SNR_MAX, SNR_MIN, RESONATOR_SNR_MIN, RESONATOR_SNR_MAX } from '#qdc/device-physics';
+import { benchmarkSeeds, generateCoulombPeakTrace, SNR_MAX, SNR_MIN } from '#qdc/device-physics';
 import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
 import { countTargets, printTable, type AccuracySection, type ReportRow } from './accuracy/report-table.js';
 import { accuracySections as oneDSections } from './accuracy/one-d.js';
@@ -29,6 +28,8 @@ import { accuracySections as coulombDiamondSections } from './accuracy/coulomb-d
 import { accuracySections as anticrossingSections } from './accuracy/anticrossings.js';
 import { accuracySections as electronUnloadingSections } from './accuracy/electron-unloading.js';
 import { accuracySections as decodingSections } from './accuracy/decoding.js';
+import { accuracySections as resonatorSections } from './accuracy/resonators.js';
+import { realDataSections } from './accuracy/real-data.js';
 
 const F1_TARGET = 0.97;
 const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
@@ -87,7 +88,7 @@ function negativeFalsePeaks(detect: TraceDetector, seeds: number[], length: numb
   return parts.join(', ');
 }
 
-/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds|anticrossings|electron-unloading|decoding (comma-separated) runs only those families. */
+/** BENCH_ONLY=peaks|one-d|charge-stability|coulomb-diamonds|anticrossings|electron-unloading|decoding|resonators|real (comma-separated) runs only those families. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
 const wanted = (family: string): boolean => !ONLY || ONLY.has(family);
 
@@ -101,6 +102,8 @@ function main(): void {
     ['anticrossings', anticrossingSections],
     ['electron-unloading', electronUnloadingSections],
     ['decoding', decodingSections],
+    ['resonators', resonatorSections],
+    ['real', () => realDataSections()],
   ];
   for (const [family, run] of families) {
     if (!wanted(family)) continue;
@@ -128,20 +131,6 @@ function peakAndDipSections(): AccuracySection[] {
       cells: [model.id, `Coulomb (${model.nominal},): ${coulombMix(seeds, () => ({ length: model.nominal }))}`, String(seeds.length), 'F1 ±2 samples', f(score.f1), pr(score), `≥ ${F1_TARGET}`],
       pass: score.f1 >= F1_TARGET,
     });
-  }
-  {
-    const seeds = benchmarkSeeds(TRACES_PER_DATASET);
-    const detect: TraceDetector = (trace) => runModel('resonator-dip-finder-v0', { shape: [trace.length], data: trace })['dip_indices'] as number[];
-    const score = scoreResonatorDipFinder(detect, seeds);
-    let linear = 0;
-    let dips = 0;
-    for (const seed of seeds) {
-      const t = generateResonatorNotchTrace(seed);
-      if (t.format === 'linear') linear++;
-      dips += t.dips.length;
-    }
-    const mix = `notch L 201–2001: SNR ${RESONATOR_SNR_MIN}–${RESONATOR_SNR_MAX}, ripple ≤4%, tilt ≤15%, linear ${Math.round((100 * linear) / seeds.length)}% / dB, ${dips} dips`;
-    rows.push({ cells: ['resonator-dip-finder-v0', mix, String(seeds.length), 'F1 ±½ linewidth', f(score.f1), pr(score), `≥ ${F1_TARGET}`], pass: score.f1 >= F1_TARGET });
   }
   printTable('Nominal inputs (via runModel)', header, rows);
   sections.push({ title: 'Nominal inputs (via runModel)', header, rows });
@@ -191,14 +180,6 @@ function peakAndDipSections(): AccuracySection[] {
         said = `rejects (${(error as Error).message}); algorithm on the raw trace: [${model.algorithm(sd2b.data).join(', ')}]`;
       }
       realRows.push({ cells: [model.id, `qtt_coulomb_peak_SD2b (${sd2b.shape.join(',')},), argmax ${top}`, '1', 'peak indices', said, '', 'one peak ≤ 5 of argmax'], pass });
-    }
-    for (const name of ['resonator_tools_S21testdata', 'scres_nyu_al_inp_30mK']) {
-      const input = loadRealCase(name);
-      const bottom = argExtreme(input.data, -1);
-      const out = runModel('resonator-dip-finder-v0', input) as { dip_indices: number[]; linewidths: number[]; depths: number[] };
-      const said = out.dip_indices.map((d, k) => `${d} (κ ${out.linewidths[k]!.toFixed(1)}, depth ${out.depths[k]!.toPrecision(3)})`).join('; ') || 'none';
-      const pass = out.dip_indices.length === 1 && Math.abs(out.dip_indices[0]! - bottom) <= 3 * Math.max(1, out.linewidths[0]!);
-      realRows.push({ cells: ['resonator-dip-finder-v0', `${name} (${input.shape.join(',')},), argmin ${bottom}`, '1', 'dips (linewidth, depth)', said, '', 'one dip ≤ 3 κ of argmin'], pass });
     }
     printTable('Measured traces (../shared/data/real)', ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], realRows);
     sections.push({ title: 'Measured traces', header: ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], rows: realRows });

@@ -23,6 +23,21 @@ export {
   type ResonatorNotchTraceOptions,
   type ResonatorNotchTrace,
 } from './resonator-notch-trace.generator.js';
+export {
+  generateRealisticResonatorTrace,
+  kerrPulledDetuning,
+  resonanceFactor,
+  REALISTIC_RESONATOR_SNR_MIN,
+  REALISTIC_RESONATOR_SNR_MAX,
+  REALISTIC_RESONATOR_MIN_LENGTH,
+  REALISTIC_RESONATOR_MAX_LENGTH,
+  REALISTIC_MAX_FANO_RAD,
+  type ResonatorMode,
+  type FrequencyGrid,
+  type RealisticResonatorDip,
+  type RealisticResonatorTrace,
+  type RealisticResonatorTraceOptions,
+} from './resonator-trace.generator.js';
 export * from './one-d/index.js';
 export * from './charge-stability/index.js';
 export * from './coulomb-diamonds/index.js';

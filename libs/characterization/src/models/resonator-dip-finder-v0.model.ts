@@ -1,43 +1,67 @@
-// resonator-dip-finder-v0 — resonance dips in a transmission magnitude trace (notch-type coupling).
-// 1. Detection: the negated trace is correlated with zero-mean, unit-norm Lorentzian kernels at geometrically
-//    spaced widths (matched filtering, Turin 1960). Zero-mean kernels much narrower than a standing-wave ripple
-//    period cancel gain tilt and attenuate the ripple. Noise as in the Coulomb-peak detector v1: white level
-//    from the quiet first differences, each scale's own level away from provisional detections.
-// 2. Characterisation: each candidate window is converted to transmitted power (|S21|² from linear magnitude,
-//    10^(dB/10) from dB) and fitted with the notch model of S. Probst et al., Rev. Sci. Instrum. 86, 024706
-//    (2015), Eq. (1) (signal/notch-resonance-fit.ts): centre x0 (index), linewidth κ = fr/Ql (samples), depth.
+// resonator-dip-finder-v0 — resonance dips in a magnitude trace: notch/hanger |S21| or reflection |S11|, linear or dB.
+// Matching pursuit (Mallat & Zhang, IEEE Trans. Signal Process. 41, 3397 (1993)) with a resonance lineshape:
+// 1. The trace is read as linear magnitude relative to its median (dB → 10^(dB/20)). White-noise σ from the median
+//    absolute second difference (insensitive to tilt and to smooth dips filling most of the span).
+// 2. Detection: correlation with Lorentzian dip templates of FWHM 1.5 samples … 1.5× the span (ratio 1.4), each
+//    template projected, at every position, orthogonal to a constant and a straight line over the part inside the
+//    trace (so gain, tilt and the span ends never respond; matched filtering, Turin 1960). z = response / (σ‖template‖)
+//    against the analytic white-noise level; wide templates run on block means (≥ 5 blocks per FWHM).
+// 3. The strongest candidate is fitted with the resonance model of signal/resonance-magnitude-fit.ts (Probst et al.
+//    2015 notch/reflection with Fano angle, Khalil et al. 2012) over ±(4 FWHM + 3) samples; it is accepted when the
+//    fit explains the window significantly better than a straight line (ΔRSS ≥ 6² σ²), the dip is ≥ 3σ deep, and —
+//    unless it is deeper than standing-wave ripple gets (12 % of the baseline) — a resonance explains it better than
+//    a smooth quartic baseline does (a ripple trough is smooth on the scale of its own width; a resonance is not).
+//    An accepted resonance is divided out of the working trace and detection repeats on the remainder, so a noise
+//    sub-dip on the flat bottom of a broad dip, or the tails of a deep one, never count as resonances of their own.
+// 4. Reported index: the minimum of the fitted lineshape (not the Lorentzian centre, which differs for Fano dips).
+// 5. Fallback: when nothing passes, the fitted candidate deepest in σ (looking down to z = 4) is reported, flagged
+//    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 1) σ)
+//    and no standing wave or step explains it better — so a trace with a 5σ dip does not get an empty answer.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
-// Dips shallower than MIN_DEPTH_LINEAR (4 % of the baseline magnitude) or MIN_DEPTH_DB (0.35 dB) are not
-// reported: baseline ripple of a few per cent is common and is not a resonance.
-import { estimateWhiteNoiseStd, quietDifferenceNoise } from '../signal/robust-noise.js';
 import { medianInPlace } from '../signal/order-statistics.js';
-import { lineshapeKernel, matchedResponse, type ThermalPeakKernel } from '../signal/thermal-peak-kernel.js';
-import { fitNotchResonance } from '../signal/notch-resonance-fit.js';
+import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
 
-/** Kernel FWHM bank, samples: from 1.5, ×1.6, up to MAX_KERNEL_FWHM_PER_LENGTH × length. */
-export const MIN_KERNEL_FWHM_SAMPLES = 1.5;
-export const KERNEL_FWHM_RATIO = 1.6;
-export const MAX_KERNEL_FWHM_PER_LENGTH = 0.1;
-/** Lorentzian kernel half-support, in kernel FWHM. */
-export const KERNEL_HALF_SUPPORT_FWHM = 2.5;
-/** A zero-mean Lorentzian kernel of FWHM G responds most to dips of FWHM ≈ G / 1.5. */
-export const KERNEL_PER_DIP_FWHM = 1.5;
-/** Detection threshold on the matched-filter response, σ; provisional threshold for noise masking, σ. */
-export const THRESHOLD_SIGMA = 6;
-export const PROVISIONAL_THRESHOLD_SIGMA = 3;
-export const QUIET_FRACTION = 0.4;
-export const MIN_NOISE_SAMPLES = 16;
-/** Smallest reported depth: fraction of the baseline magnitude (linear), or dB. */
-export const MIN_DEPTH_LINEAR = 0.04;
-export const MIN_DEPTH_DB = 0.35;
-/** Largest accepted linewidth, fraction of the span. A fit much wider than the matched kernel's dip width
- * (deep dips are V-shaped near the bottom, so narrow kernels respond most) must be deep in power, since a
- * ripple trough fitted as a notch is wide and shallow. */
-export const MAX_LINEWIDTH_PER_LENGTH = 0.15;
-export const MAX_LINEWIDTH_PER_KERNEL = 10;
-export const WIDE_DIP_MIN_POWER_DEPTH = 0.25;
-/** Fit window half-width, in dip linewidths (plus 3 samples). */
-export const FIT_HALF_WINDOW_LINEWIDTHS = 4;
+/** Template FWHM bank, samples: from 1.5, ×1.4, up to 1.5 × length. */
+export const MIN_TEMPLATE_FWHM_SAMPLES = 1.5;
+export const TEMPLATE_FWHM_RATIO = 1.4;
+export const MAX_TEMPLATE_FWHM_PER_LENGTH = 1.5;
+/** Template half-support, in template FWHM; blocks per template FWHM on wide scales. */
+export const TEMPLATE_HALF_SUPPORT_FWHM = 2;
+export const BLOCKS_PER_FWHM = 5;
+/** A projected Lorentzian template of FWHM G responds most to dips of FWHM ≈ G / TEMPLATE_PER_DIP_FWHM. */
+export const TEMPLATE_PER_DIP_FWHM = 1.3;
+/** Candidate threshold on z (σ). */
+export const DETECTION_SIGMA = 5.5;
+/** Acceptance: fit improvement over a straight line, σ-equivalent; depth in σ; linewidth floor (samples). */
+export const FIT_SIGNIFICANCE_SIGMA = 6;
+export const MIN_DEPTH_SIGMA = 3;
+export const MIN_LINEWIDTH_SAMPLES = 0.6;
+/** Ripple test: depths ≥ this fraction of the baseline are never ripple; else the resonance must beat a quartic. */
+export const RIPPLE_MAX_RELATIVE_DEPTH = 0.12;
+export const HYPOTHESIS_RSS_RATIO = 1.5;
+export const HYPOTHESIS_MIN_GAIN_SIGMA = 5;
+/** The fitted dip rises by ≥ this fraction of its depth 2 linewidths either side (or at the sweep's end); the RMS
+ * misfit beyond noise is ≤ this fraction of the depth. */
+export const MIN_RISE_FRACTION = 0.1;
+export const MAX_MISFIT_FRACTION = 0.25;
+/** Fallback: fitted depth ≥ max(this, √(2 ln n) + 1) σ; candidates down to FALLBACK_DETECTION_SIGMA (top few);
+ * a standing-wave or step hypothesis must not fit better than this fraction of the resonance's RSS. */
+export const FALLBACK_MIN_DEPTH_SIGMA = 4;
+/** Fallback fit improvement over a straight line, σ-equivalent (a single low noise sample gives ≈ its own depth). */
+export const FALLBACK_DEPTH_SIGMA_GAIN = 5;
+export const FALLBACK_DETECTION_SIGMA = 4;
+export const FALLBACK_CANDIDATES = 6;
+export const FALLBACK_HYPOTHESIS_RATIO = 0.9;
+/** Fit window half-width, in dip FWHM (plus 3 samples). */
+export const FIT_HALF_WINDOW_FWHM = 4;
+/** Two resonances closer than this many FWHM (of the wider) are one. */
+export const MIN_SEPARATION_FWHM = 2;
+export const MIN_SEPARATION_SAMPLES = 3;
+const MAX_FITS = 40;
+/** After a rejected fit, candidates within this many template FWHM of it and at scales ≥ its own / ratio are skipped. */
+export const REJECTED_REACH_FWHM = 1;
+export const REJECTED_SCALE_RATIO = 4;
+const MAX_ACCEPTED = 50;
 
 const MAD_TO_STD = 1.482602218505602;
 
@@ -47,134 +71,295 @@ export interface DipDetection {
   linewidths: number[];
   /** Baseline minus the bottom of the dip, in the input's units (linear magnitude or dB). */
   depths: number[];
+  /** Dip depth / noise σ. */
+  significance: number[];
+  /** Per dip: 'notch-or-reflection fit'; 'fallback' when reported by the ≥ 5σ fallback rule. */
+  fallback: boolean[];
 }
 
 interface Candidate {
   index: number;
-  scale: number;
+  fwhm: number;
   z: number;
 }
 
-function lorentzianKernel(fwhm: number): ThermalPeakKernel {
-  return lineshapeKernel(fwhm, Math.max(2, Math.ceil(KERNEL_HALF_SUPPORT_FWHM * fwhm)), (j) => 1 / (1 + ((2 * j) / fwhm) ** 2));
+interface Accepted {
+  at: number;
+  fit: ResonanceFit;
+  significance: number;
+  fallback: boolean;
 }
 
-function kernelWidths(length: number): number[] {
-  const widths = [MIN_KERNEL_FWHM_SAMPLES];
-  const widest = Math.max(MIN_KERNEL_FWHM_SAMPLES, MAX_KERNEL_FWHM_PER_LENGTH * length);
-  while (widths.at(-1)! * KERNEL_FWHM_RATIO <= widest) widths.push(widths.at(-1)! * KERNEL_FWHM_RATIO);
+/** σ of white noise from the median absolute second difference (√6 σ for white noise). */
+export function secondDifferenceNoise(values: Float64Array): number {
+  const n = values.length;
+  if (n < 3) return 0;
+  const d = new Float64Array(n - 2);
+  let sumSq = 0;
+  for (let i = 1; i < n - 1; i++) {
+    const v = values[i - 1]! - 2 * values[i]! + values[i + 1]!;
+    d[i - 1] = Math.abs(v);
+    sumSq += v * v;
+  }
+  const mad = medianInPlace(d, n - 2);
+  if (mad > 0) return (MAD_TO_STD * mad) / Math.sqrt(6);
+  // Quantised or noiseless data: a small fraction of the RMS second difference.
+  return Math.sqrt(sumSq / (n - 2) / 6) * 1e-3;
+}
+
+/** z-scores of the projected Lorentzian dip template of FWHM `fwhm` (samples of `values`). */
+function templateScores(values: Float64Array, fwhm: number, sigma: number, out: Float64Array): void {
+  const n = values.length;
+  const half = Math.max(2, Math.ceil(TEMPLATE_HALF_SUPPORT_FWHM * fwhm));
+  const width = 2 * half + 1;
+  const t = new Float64Array(width);
+  for (let j = -half; j <= half; j++) t[j + half] = -1 / (1 + ((2 * j) / fwhm) ** 2);
+  // Prefix sums over the template (index j + half) and over the data.
+  const pt0 = new Float64Array(width + 1);
+  const pt1 = new Float64Array(width + 1);
+  const pt2 = new Float64Array(width + 1);
+  for (let k = 0; k < width; k++) {
+    const j = k - half;
+    pt0[k + 1] = pt0[k]! + t[k]!;
+    pt1[k + 1] = pt1[k]! + j * t[k]!;
+    pt2[k + 1] = pt2[k]! + t[k]! * t[k]!;
+  }
+  const px = new Float64Array(n + 1);
+  const pix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    px[i + 1] = px[i]! + values[i]!;
+    pix[i + 1] = pix[i]! + i * values[i]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const jlo = Math.max(-half, -i);
+    const jhi = Math.min(half, n - 1 - i);
+    const count = jhi - jlo + 1;
+    if (count < 4) {
+      out[i] = 0;
+      continue;
+    }
+    // Σ over valid j of 1, j, j², t, j t, t².
+    const s0 = count;
+    const s1 = ((jlo + jhi) * count) / 2;
+    const s2 = (jhi * (jhi + 1) * (2 * jhi + 1) - (jlo - 1) * jlo * (2 * jlo - 1)) / 6;
+    const T0 = pt0[jhi + half + 1]! - pt0[jlo + half]!;
+    const T1 = pt1[jhi + half + 1]! - pt1[jlo + half]!;
+    const T2 = pt2[jhi + half + 1]! - pt2[jlo + half]!;
+    const det = s0 * s2 - s1 * s1;
+    if (!(det > 0)) {
+      out[i] = 0;
+      continue;
+    }
+    const alpha = (T0 * s2 - T1 * s1) / det;
+    const beta = (T1 * s0 - T0 * s1) / det;
+    const norm2 = T2 - alpha * T0 - beta * T1;
+    if (!(norm2 > 1e-12)) {
+      out[i] = 0;
+      continue;
+    }
+    let r = 0;
+    for (let j = jlo; j <= jhi; j++) r += t[j + half]! * values[i + j]!;
+    const sx = px[i + jhi + 1]! - px[i + jlo]!;
+    const sjx = pix[i + jhi + 1]! - pix[i + jlo]! - i * sx;
+    r -= alpha * sx + beta * sjx;
+    out[i] = r / (sigma * Math.sqrt(norm2));
+  }
+}
+
+function templateWidths(length: number): number[] {
+  const widths = [MIN_TEMPLATE_FWHM_SAMPLES];
+  const widest = MAX_TEMPLATE_FWHM_PER_LENGTH * length;
+  while (widths.at(-1)! * TEMPLATE_FWHM_RATIO <= widest) widths.push(widths.at(-1)! * TEMPLATE_FWHM_RATIO);
   return widths;
 }
 
-function pick(responses: Float64Array[], noise: number[], kernels: ThermalPeakKernel[], threshold: number): Candidate[] {
+/** Local maxima of z ≥ threshold at every scale, strongest first. */
+function candidates(work: Float64Array, sigma: number, threshold: number): Candidate[] {
+  const n = work.length;
   const found: Candidate[] = [];
-  responses.forEach((r, s) => {
-    for (let i = 0; i < r.length; i++) {
-      const v = r[i]!;
-      if (v < threshold * noise[s]!) continue;
-      if ((i > 0 && !(v > r[i - 1]!)) || (i < r.length - 1 && !(v >= r[i + 1]!))) continue;
-      found.push({ index: i, scale: s, z: v / noise[s]! });
+  for (const fwhm of templateWidths(n)) {
+    const block = Math.max(1, Math.floor(fwhm / BLOCKS_PER_FWHM));
+    const m = Math.floor(n / block);
+    if (m < 6) continue;
+    const values = new Float64Array(m);
+    for (let k = 0; k < m; k++) {
+      let s = 0;
+      const last = k === m - 1 ? n : (k + 1) * block;
+      for (let i = k * block; i < last; i++) s += work[i]!;
+      values[k] = s / (last - k * block);
     }
-  });
-  found.sort((a, b) => b.z - a.z || a.index - b.index);
-  const kept: Candidate[] = [];
-  for (const c of found) {
-    const width = kernels[c.scale]!.fwhm / KERNEL_PER_DIP_FWHM;
-    const clash = kept.some((k) => Math.abs(k.index - c.index) < Math.max(3, 1.5 * Math.max(width, kernels[k.scale]!.fwhm / KERNEL_PER_DIP_FWHM)));
-    if (!clash) kept.push(c);
+    const z = new Float64Array(m);
+    templateScores(values, fwhm / block, sigma / Math.sqrt(block), z);
+    for (let k = 0; k < m; k++) {
+      const v = z[k]!;
+      if (!(v >= threshold)) continue;
+      if ((k > 0 && !(v > z[k - 1]!)) || (k < m - 1 && !(v >= z[k + 1]!))) continue;
+      // Bottom of the dip in the block (or its neighbours).
+      const lo = Math.max(0, (k - 1) * block);
+      const hi = Math.min(n - 1, (k + 2) * block - 1);
+      let index = Math.min(n - 1, k * block + (block >> 1));
+      if (block > 1) for (let i = lo; i <= hi; i++) if (work[i]! < work[index]!) index = i;
+      found.push({ index, fwhm, z: v });
+    }
   }
-  return kept;
+  found.sort((a, b) => b.z - a.z || a.index - b.index);
+  return found;
+}
+
+function fitCandidate(work: Float64Array, c: Candidate): ResonanceFit | null {
+  const n = work.length;
+  const width = Math.max(1, c.fwhm / TEMPLATE_PER_DIP_FWHM);
+  // Bottom: lowest 3-point mean within ±width/2.
+  let bottom = c.index;
+  let best = Infinity;
+  const reach = Math.max(1, Math.ceil(width / 2));
+  for (let i = Math.max(1, c.index - reach); i <= Math.min(n - 2, c.index + reach); i++) {
+    const v = work[i - 1]! + work[i]! + work[i + 1]!;
+    if (v < best) {
+      best = v;
+      bottom = i;
+    }
+  }
+  // Fit over ±(4 FWHM + 3); when the fitted linewidth outgrows the window, refit over the wider window (the dip must be
+  // seen to rise back to its baseline, or a ripple trough's bottom passes for a broad resonance).
+  let fit: ResonanceFit | null = null;
+  let centre = bottom;
+  let linewidth = width;
+  for (let pass = 0; pass < 3; pass++) {
+    const halfWindow = Math.ceil(FIT_HALF_WINDOW_FWHM * linewidth) + 3;
+    const from = Math.max(0, Math.round(centre) - halfWindow);
+    const to = Math.min(n - 1, Math.round(centre) + halfWindow);
+    const edge = Math.max(1, Math.round((to - from + 1) / 10));
+    let left = 0;
+    let right = 0;
+    for (let i = 0; i < edge; i++) {
+      left += work[from + i]!;
+      right += work[to - i]!;
+    }
+    left /= edge;
+    right /= edge;
+    const slope = (right - left) / Math.max(1, to - from - edge);
+    const baseline = Math.max(left + slope * (centre - from), work[bottom]! + 1e-12);
+    const depth = Math.min(0.98, Math.max(0.02, 1 - work[bottom]! / (baseline || 1)));
+    const guess = fit && pass > 0 ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope } : { centre, linewidth, strength: depth, baseline, slope };
+    const next = fitResonanceMagnitude(work, from, to, guess);
+    if (!next) return fit;
+    fit = next;
+    const covered = (from === 0 || fit.minimumAt - from >= 2 * fit.linewidth) && (to === n - 1 || to - fit.minimumAt >= 2 * fit.linewidth);
+    if (covered) return fit;
+    centre = fit.minimumAt;
+    linewidth = fit.linewidth;
+  }
+  return null;
 }
 
 export function findResonatorDips(trace: Float64Array): DipDetection {
   const n = trace.length;
-  const none: DipDetection = { dipIndices: [], linewidths: [], depths: [] };
-  let sigma = estimateWhiteNoiseStd(trace);
-  if (n < 8 || !(sigma > 0)) return none;
+  const none: DipDetection = { dipIndices: [], linewidths: [], depths: [], significance: [], fallback: [] };
+  if (n < 8) return none;
   let minimum = Infinity;
   for (let i = 0; i < n; i++) minimum = Math.min(minimum, trace[i]!);
   const isDb = minimum < 0;
-  const negated = trace.map((v) => -v);
-  const kernels = kernelWidths(n).map(lorentzianKernel);
-  const responses = kernels.map((k) => matchedResponse(negated, k, new Float64Array(n)));
-  let noise = kernels.map(() => sigma);
-
-  // Provisional detections → white noise from the quiet differences; each scale's noise away from them.
-  const provisional = pick(responses, noise, kernels, PROVISIONAL_THRESHOLD_SIGMA);
-  const refined = quietDifferenceNoise(trace, provisional.map((c) => c.index), provisional.map((c) => kernels[c.scale]!.fwhm), QUIET_FRACTION);
-  if (refined > 0) sigma = refined;
-  const masked = new Uint8Array(n);
-  for (const c of provisional) {
-    const reach = kernels[c.scale]!.halfSupport + Math.ceil(kernels[c.scale]!.fwhm);
-    for (let i = Math.max(0, c.index - reach); i <= Math.min(n - 1, c.index + reach); i++) masked[i] = 1;
-  }
-  const scratch = new Float64Array(n);
-  noise = responses.map((r) => {
-    let count = 0;
-    for (let i = 0; i < n; i++) if (!masked[i]) scratch[count++] = Math.abs(r[i]!);
-    return count < MIN_NOISE_SAMPLES ? sigma : Math.max(sigma, MAD_TO_STD * medianInPlace(scratch, count));
-  });
-
-  // Transmitted power, relative to the median level (keeps the fit well scaled).
-  const power = new Float64Array(n);
+  // Linear magnitude relative to the median level (keeps every scale well conditioned).
   const levels = Float64Array.from(trace);
   const median = medianInPlace(levels, n);
-  for (let i = 0; i < n; i++) power[i] = isDb ? 10 ** ((trace[i]! - median) / 10) : (trace[i]! / (median || 1)) ** 2;
+  const scale = isDb ? 1 : Math.abs(median) > 0 ? Math.abs(median) : 1;
+  const magnitude = new Float64Array(n);
+  for (let i = 0; i < n; i++) magnitude[i] = isDb ? 10 ** ((trace[i]! - median) / 20) : trace[i]! / scale;
+  const sigma = secondDifferenceNoise(magnitude);
+  if (!(sigma > 0)) return none;
 
-  const dips: { centre: number; linewidth: number; depth: number; z: number }[] = [];
-  for (const c of pick(responses, noise, kernels, THRESHOLD_SIGMA)) {
-    const width = Math.max(1, kernels[c.scale]!.fwhm / KERNEL_PER_DIP_FWHM);
-    // Bottom of the dip near the response maximum.
-    let bottom = c.index;
-    const reach = Math.max(1, Math.ceil(width / 2));
-    for (let i = Math.max(0, c.index - reach); i <= Math.min(n - 1, c.index + reach); i++) if (trace[i]! < trace[bottom]!) bottom = i;
-    const half = Math.ceil(FIT_HALF_WINDOW_LINEWIDTHS * width) + 3;
-    const from = Math.max(0, bottom - half);
-    const to = Math.min(n - 1, bottom + half);
-    // Baseline guess: the higher of the window's two ends.
-    const edge = Math.max(1, Math.round((to - from + 1) / 8));
-    let left = 0;
-    let right = 0;
-    for (let i = 0; i < edge; i++) {
-      left += power[from + i]!;
-      right += power[to - i]!;
+  const work = Float64Array.from(magnitude);
+  const accepted: Accepted[] = [];
+  let fallback: Accepted | null = null;
+  const rejected: Candidate[] = [];
+  let fits = 0;
+  let list = candidates(work, sigma, DETECTION_SIGMA);
+  while (fits < MAX_FITS && accepted.length < MAX_ACCEPTED) {
+    const next = list.find(
+      (c) =>
+        !rejected.some((r) => Math.abs(r.index - c.index) <= Math.max(1, REJECTED_REACH_FWHM * r.fwhm) && c.fwhm >= r.fwhm / REJECTED_SCALE_RATIO) &&
+        !accepted.some((a) => Math.abs(a.at - c.index) < Math.max(MIN_SEPARATION_SAMPLES, MIN_SEPARATION_FWHM * a.fit.linewidth)),
+    );
+    if (!next) break;
+    fits++;
+    const fit = fitCandidate(work, next);
+    const verdict = fit ? judge(fit, sigma, n) : null;
+    const clash = fit && accepted.some((a) => Math.abs(a.at - fit.minimumAt) < Math.max(MIN_SEPARATION_SAMPLES, MIN_SEPARATION_FWHM * Math.max(a.fit.linewidth, fit.linewidth)));
+    if (!fit || !verdict || clash || next.z < DETECTION_SIGMA || !verdict.accept) {
+      if (fit && verdict && !clash && verdict.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
+        fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
+      }
+      rejected.push(next);
+      continue;
     }
-    const baseline = Math.max(left, right) / edge;
-    const coupling = 1 - Math.sqrt(Math.max(0, power[bottom]!) / (baseline || 1));
-    const fit = fitNotchResonance(power, from, to, { centre: bottom, linewidth: width, couplingRatio: coupling, baseline });
-    // A resonance is accepted only when the notch model fits it: a Lorentzian of about the matched width, centred
-    // near the bottom (ripple troughs and Fano shoulders fit with runaway widths or off-centre).
-    if (!fit || !(fit.baseline > 0)) continue;
-    if (Math.abs(fit.centre - bottom) > width + 2) continue;
-    if (!(fit.linewidth <= MAX_LINEWIDTH_PER_LENGTH * n)) continue;
-    const runaway = fit.linewidth > MAX_LINEWIDTH_PER_KERNEL * width + 4;
-    if (runaway && !(1 - fit.minimumPowerRatio >= WIDE_DIP_MIN_POWER_DEPTH)) continue;
-    const centre = fit.centre;
-    const linewidth = fit.linewidth;
-    const bottomPowerRatio = fit.minimumPowerRatio;
-    const baselinePower = fit.baseline;
-    // Depth in the input's units.
-    let depth: number;
-    if (isDb) {
-      depth = -10 * Math.log10(Math.max(1e-30, bottomPowerRatio));
-    } else {
-      const baselineMagnitude = Math.sqrt(Math.max(0, baselinePower)) * (median || 1);
-      depth = baselineMagnitude * (1 - Math.sqrt(Math.max(0, bottomPowerRatio)));
-      if (!(depth >= MIN_DEPTH_LINEAR * Math.abs(baselineMagnitude))) continue;
+    accepted.push({ at: fit.minimumAt, fit, significance: verdict.significance, fallback: false });
+    // Divide the accepted resonance out of the working trace and look again.
+    for (let i = 0; i < n; i++) {
+      const f = resonanceFactorMagnitude((2 * (i - fit.centre)) / fit.linewidth, fit.strength, fit.phi);
+      if (f > 1e-3) work[i] = work[i]! / f;
     }
-    if (isDb && !(depth >= MIN_DEPTH_DB)) continue;
-    if (!Number.isFinite(centre) || !Number.isFinite(linewidth) || !Number.isFinite(depth)) continue;
-    dips.push({ centre, linewidth, depth, z: c.z });
+    rejected.length = 0;
+    list = candidates(work, sigma, DETECTION_SIGMA);
   }
+  if (accepted.length === 0 && !fallback) {
+    // Second look for a single faint dip: the strongest few candidates down to FALLBACK_DETECTION_SIGMA.
+    for (const c of candidates(work, sigma, FALLBACK_DETECTION_SIGMA).slice(0, FALLBACK_CANDIDATES)) {
+      const fit = fitCandidate(work, c);
+      const verdict = fit ? judge(fit, sigma, n) : null;
+      if (fit && verdict?.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
+        fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
+      }
+    }
+  }
+  if (accepted.length === 0 && fallback) accepted.push(fallback);
 
-  // Two candidates fitted onto the same resonance: keep the stronger.
-  dips.sort((a, b) => b.z - a.z);
-  const kept: typeof dips = [];
-  for (const d of dips) if (kept.every((k) => Math.abs(k.centre - d.centre) >= Math.max(2, Math.max(k.linewidth, d.linewidth)))) kept.push(d);
-  kept.sort((a, b) => a.centre - b.centre);
-  return {
-    dipIndices: kept.map((d) => Math.min(n - 1, Math.max(0, Math.round(d.centre)))),
-    linewidths: kept.map((d) => d.linewidth),
-    depths: kept.map((d) => d.depth),
-  };
+  accepted.sort((a, b) => a.at - b.at);
+  const out: DipDetection = { dipIndices: [], linewidths: [], depths: [], significance: [], fallback: [] };
+  for (const a of accepted) {
+    const { fit } = a;
+    const base = fit.baseline + fit.slope * (fit.minimumAt - fit.centre);
+    const ratio = Math.max(1e-15, fit.minimum / base);
+    const depth = isDb ? -20 * Math.log10(ratio) : fit.depth * scale;
+    if (!Number.isFinite(depth) || !(depth > 0)) continue;
+    out.dipIndices.push(Math.min(n - 1, Math.max(0, Math.round(a.at))));
+    out.linewidths.push(fit.linewidth);
+    out.depths.push(depth);
+    out.significance.push(a.significance);
+    out.fallback.push(a.fallback);
+  }
+  return out;
+}
+
+function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; fallbackOk: boolean; significance: number } | null {
+  if (!(fit.linewidth >= MIN_LINEWIDTH_SAMPLES) || !(fit.depth > 0)) return null;
+  // A minimum on the first or last sample is a slope into the end of the sweep, not a located dip.
+  if (!(fit.minimumAt >= 1 && fit.minimumAt <= n - 2)) return null;
+  const pointSigma2 = (sigma * sigma) / fit.block;
+  const significance = fit.depth / sigma;
+  const gain = (fit.rssLine - fit.rss) / pointSigma2;
+  const base = fit.baseline + fit.slope * (fit.minimumAt - fit.centre);
+  const relative = fit.depth / Math.max(1e-300, base);
+  const margin = HYPOTHESIS_MIN_GAIN_SIGMA ** 2 * pointSigma2;
+  // The fitted dip must rise back on both sides inside the sweep, and explain the window to within a fraction of its
+  // depth (a dip fitted across other, narrower dips, or across a kinked baseline, does not).
+  const rise = Math.min(resonanceFitValue(fit, Math.max(0, fit.minimumAt - 2 * fit.linewidth)), resonanceFitValue(fit, Math.min(n - 1, fit.minimumAt + 2 * fit.linewidth))) - fit.minimum;
+  const misfit = Math.sqrt(Math.max(0, fit.rss / fit.points - pointSigma2)) / fit.depth;
+  const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
+  const notRipple =
+    significant &&
+    ((relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
+      (fit.rssRipple() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin && fit.rssStep() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin));
+  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple;
+  // Fallback: deeper than the deepest noise excursion expected among n samples (≈ √(2 ln n) σ), and not explained
+  // better by a standing wave or a step than by a resonance.
+  const fallbackDepth = Math.max(FALLBACK_MIN_DEPTH_SIGMA, Math.sqrt(2 * Math.log(n)) + 1);
+  const fallbackOk =
+    significance >= fallbackDepth &&
+    gain >= FALLBACK_DEPTH_SIGMA_GAIN ** 2 &&
+    rise >= MIN_RISE_FRACTION * fit.depth &&
+    misfit <= MAX_MISFIT_FRACTION &&
+    fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss &&
+    fit.rssStep() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss;
+  return { accept, fallbackOk, significance };
 }
