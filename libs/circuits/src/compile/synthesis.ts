@@ -15,7 +15,7 @@
  * 023035). Each template's exactness and global phase are computed from its matrix on first use.
  */
 import { CircuitError } from '../errors.js';
-import { multiply, type Matrix } from '../ir/complex-matrix.js';
+import { kron2, multiply, type Matrix } from '../ir/complex-matrix.js';
 import { eulerAngles, STANDARD_GATES } from '../ir/gates.js';
 
 export type OneQubitBasis = 'zsx' | 'gpi' | 'rxry' | 'rzry' | 'u';
@@ -160,19 +160,6 @@ export function templateMatrix(steps: TemplateStep[]): Matrix {
     m = multiply(step, m);
   }
   return m;
-}
-
-/** a on bit 0, b on bit 1. */
-function kron2(a: Matrix, b: Matrix): Matrix {
-  const out = new Float64Array(32);
-  for (let r = 0; r < 4; r++)
-    for (let c = 0; c < 4; c++) {
-      const ar = a[2 * ((r & 1) * 2 + (c & 1))], ai = a[2 * ((r & 1) * 2 + (c & 1)) + 1];
-      const br = b[2 * ((r >> 1) * 2 + (c >> 1))], bi = b[2 * ((r >> 1) * 2 + (c >> 1)) + 1];
-      out[2 * (r * 4 + c)] = ar * br - ai * bi;
-      out[2 * (r * 4 + c) + 1] = ar * bi + ai * br;
-    }
-  return out;
 }
 
 /** The gate's 4×4 matrix on (0, 1), or on (1, 0) when `reversed`. */

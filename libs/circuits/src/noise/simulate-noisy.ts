@@ -20,7 +20,7 @@
  */
 import { CircuitError } from '../errors.js';
 import { expandCircuit, paramValues, type Circuit, type Condition, type GateOp } from '../ir/circuit.js';
-import { isDiagonal, multiply, type Matrix } from '../ir/complex-matrix.js';
+import { isDiagonal, kron2, multiply, type Matrix } from '../ir/complex-matrix.js';
 import { gateMatrix, STANDARD_GATES } from '../ir/gates.js';
 import { applyDense1, applyDenseK, applyDiagonal1, applyDiagonalK, applyPhaseOnOnes, collapse, flip, probabilityOfOne } from '../simulator/kernels.js';
 import type { Instruction } from '../simulator/program.js';
@@ -95,19 +95,6 @@ interface Plan {
 }
 
 const I2 = new Float64Array([1, 0, 0, 0, 0, 0, 1, 0]);
-
-/** a on bit 0, b on bit 1. */
-function kron2(a: Matrix, b: Matrix): Matrix {
-  const out = new Float64Array(32);
-  for (let r = 0; r < 4; r++)
-    for (let c = 0; c < 4; c++) {
-      const ar = a[2 * ((r & 1) * 2 + (c & 1))], ai = a[2 * ((r & 1) * 2 + (c & 1)) + 1];
-      const br = b[2 * ((r >> 1) * 2 + (c >> 1))], bi = b[2 * ((r >> 1) * 2 + (c >> 1)) + 1];
-      out[2 * (r * 4 + c)] = ar * br - ai * bi;
-      out[2 * (r * 4 + c) + 1] = ar * bi + ai * br;
-    }
-  return out;
-}
 
 /** The state-vector instruction for a 1- or 2-qubit unitary (diagonal ones as phase kernels). */
 function instructionFor(qubits: number[], u: Matrix): Instruction {
