@@ -13,6 +13,7 @@ import { RunCountsCache } from './models/run-counts.cache.js';
 import { ModelResultsController } from './model-results/model-results.controller.js';
 import { ModelResultsService } from './model-results/model-results.service.js';
 import { AdminKeysController } from './admin/admin-keys.controller.js';
+import { AdminLabStreamsController } from './admin/admin-lab-streams.controller.js';
 import { HealthController } from './system/health.controller.js';
 import { RemovedRoutesController } from './system/removed-routes.controller.js';
 import { DocsController } from './system/docs.controller.js';
@@ -31,7 +32,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController, AgentsController],
+  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController, AgentsController, AdminLabStreamsController],
   providers: [
     ApiKeyVerifier,
     RateLimiter,

@@ -10,6 +10,7 @@ import { migrationsDir } from './migrations-dir.js';
 import { BUDGET_USAGE, BudgetUsageError, runBudgetCommand } from '../../qpu-broker/src/budgets/budget.cli.js';
 import { NODE_USAGE, runNodeCommand } from '../../qpu-broker/src/lab/lab-node.js';
 import { LAB_USAGE, LabUsageError, runLabCommand } from '../../qpu-broker/src/lab/lab-auth.js';
+import { STREAM_USAGE, StreamUsageError, runStreamCommand } from '../../model-runner/src/streams/lab-stream.cli.js';
 
 /**
  * `npm run qdc -- keys create --name alice --scopes control,coda [--owner lab-a]`
@@ -30,12 +31,15 @@ const USAGE = `usage:
   qdc keys revoke <key-id>
 ${BUDGET_USAGE}
 ${NODE_USAGE}
-${LAB_USAGE}`;
+${LAB_USAGE}
+${STREAM_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   // A lab node needs only NATS (it runs in the lab, without the database).
   if (argv[0] === 'node') return runNodeCommand(argv.slice(1));
   if (argv[0] === 'lab') return runLabCommand(argv.slice(1));
+  // Streams are answered by the running lab-streams service (over NATS).
+  if (argv[0] === 'stream') return runStreamCommand(argv.slice(1));
   if (argv[0] === 'budget') {
     const config = loadConfig();
     await ensureDatabase(config.DATABASE_URL);
@@ -100,7 +104,7 @@ class UsageError extends Error {}
 main(process.argv.slice(2))
   .then((code) => process.exit(code))
   .catch((error) => {
-    const usage = error instanceof UsageError || error instanceof BudgetUsageError || error instanceof LabUsageError;
+    const usage = error instanceof UsageError || error instanceof BudgetUsageError || error instanceof LabUsageError || error instanceof StreamUsageError;
     console.error(usage ? `${error.message}\n${USAGE}` : `error: ${(error as Error).message}`);
     process.exit(usage ? 2 : 1);
   });

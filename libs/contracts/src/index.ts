@@ -11,3 +11,4 @@ export * from './assistant.js';
 export * from './qpu.js';
 export * from './agents.js';
 export * from './lab.js';
+export * from './lab-streams.js';

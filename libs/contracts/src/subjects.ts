@@ -40,6 +40,10 @@ export const Subjects = {
   QpuBudgetGet: 'qpu.budget.get.v1',
   AgentsList: 'assistant.control-agent.list.v1',
   AgentsRun: 'assistant.control-agent.run.v1',
+  LabStreamCreate: 'lab-streams.stream.create.v1',
+  LabStreamList: 'lab-streams.stream.list.v1',
+  LabStreamDelete: 'lab-streams.stream.delete.v1',
+  OwnerEnsure: 'results.owner.ensure.v1',
 } as const;
 
 /** Events (publish, no reply). */
@@ -52,7 +56,7 @@ export const Events = {
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */
-export const ServiceNames = ['gateway', 'model-runner', 'results', 'qpu-broker', 'assistant', 'inference-worker', 'simulation-worker'] as const;
+export const ServiceNames = ['gateway', 'model-runner', 'results', 'qpu-broker', 'assistant', 'inference-worker', 'simulation-worker', 'lab-streams'] as const;
 export type ServiceName = (typeof ServiceNames)[number];
 
 export const healthSubject = (service: ServiceName): string => `${service}.health.v1`;

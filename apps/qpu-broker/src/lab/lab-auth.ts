@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
-import { LAB_ID_PATTERN, labDeviceConsumer, labJobStream } from '#qdc/contracts';
+import { LAB_ID_PATTERN, Subjects, labDeviceConsumer, labJobStream, labStreamWildcards, type LabStreamDeleteResponse } from '#qdc/contracts';
+import { NatsService, loadConfig } from '#qdc/platform';
 
 /**
  * Per-lab NATS identity (SPEC §6): `qdc lab add --owner lab-a` makes an nkey user for the lab whose
@@ -13,6 +14,7 @@ import { LAB_ID_PATTERN, labDeviceConsumer, labJobStream } from '#qdc/contracts'
  * connect as one user/password user with full rights, every lab as its own nkey user.
  */
 export const LAB_USAGE = `  qdc lab add --owner <lab> [--dir <auth dir>]      NATS identity of a lab: writes <dir>/<lab>.credentials.json and <dir>/auth.conf
+  qdc lab remove --owner <lab> [--dir <auth dir>]   revokes the lab's NATS user and deletes its job and frame streams
   qdc lab list [--dir <auth dir>]                   (auth dir: QDC_NATS_AUTH_DIR, default ./nats-auth; namespace: QDC_NAMESPACE)`;
 
 export class LabUsageError extends Error {}
@@ -23,15 +25,20 @@ interface LabAuthState {
   labs: Record<string, { public_key: string; added_at: string }>;
 }
 
-/** What a lab's nkey user may do: its own lab subjects (never inject jobs), its consumers, its inbox. */
+/**
+ * What a lab's nkey user may do: its own lab subjects (never inject jobs, never forge stream results), its
+ * consumers, its inbox, and the results of its live streams (frames are published on `…streams.<name>.frames`,
+ * inside `<ns>.lab.<lab>.>`; JetStream answers the publish on the lab's inbox).
+ */
 export function labPermissions(namespace: string, lab: string) {
   const stream = labJobStream(namespace, lab);
+  const streams = labStreamWildcards(namespace, lab);
   return {
     publish: {
       allow: [`${namespace}.lab.${lab}.>`, `$JS.API.CONSUMER.MSG.NEXT.${stream}.*`, `$JS.API.CONSUMER.INFO.${stream}.*`, `$JS.ACK.${stream}.>`],
-      deny: [`${namespace}.lab.${lab}.jobs.>`],
+      deny: [`${namespace}.lab.${lab}.jobs.>`, streams.results],
     },
-    subscribe: { allow: [`_INBOX_${lab}.>`] },
+    subscribe: { allow: [`_INBOX_${lab}.>`, streams.results] },
   };
 }
 
@@ -85,7 +92,42 @@ export function addLab(dir: string, namespace: string, lab: string): { credentia
   return { credentials, authConf, ...(created ? { servicesUrlHint: `nats://${state.services.user}:${state.services.password}@<nats-host>:4222` } : {}) };
 }
 
-export function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * Revokes a lab: its nkey user leaves auth.conf (effective at the server's reload) and its credentials file is deleted.
+ * Returns false when the lab had no credentials here.
+ */
+export function removeLab(dir: string, namespace: string, lab: string): { authConf: string } | false {
+  const statePath = join(dir, 'labs.json');
+  if (!existsSync(statePath)) return false;
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
+  if (state.namespace !== namespace) throw new LabUsageError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
+  if (!state.labs[lab]) return false;
+  delete state.labs[lab];
+  writePrivate(statePath, `${JSON.stringify(state, null, 2)}\n`);
+  const authConf = join(dir, 'auth.conf');
+  writePrivate(authConf, renderAuthConf(state));
+  rmSync(join(dir, `${lab}.credentials.json`), { force: true });
+  return { authConf };
+}
+
+/** Deletes a lab's JetStream state: its job stream (with the device consumers) and its live streams (through lab-streams). */
+async function removeLabStreams(lab: string): Promise<string[]> {
+  const config = loadConfig();
+  const nats = new NatsService(config, 'qdc-cli');
+  try {
+    await nats.connect();
+    const removed: string[] = [];
+    const jsm = await nats.jetstreamManager();
+    if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false)) removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
+    const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab });
+    for (const name of deleted) removed.push(`stream ${name}`);
+    return removed;
+  } finally {
+    await nats.onModuleDestroy();
+  }
+}
+
+export async function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' }, dir: { type: 'string' } } });
   const dir = resolve(values.dir ?? env.QDC_NATS_AUTH_DIR ?? 'nats-auth');
   const namespace = env.QDC_NAMESPACE ?? 'qdc';
@@ -96,6 +138,16 @@ export function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = process.e
       console.log(`lab ${values.owner}: credentials written to ${written.credentials} (give this file to the lab's node: --credentials)`);
       console.log(`nats-server authorization written to ${written.authConf} (include it from nats-server.conf, then: nats-server --signal reload)`);
       if (written.servicesUrlHint) console.log(`QDC services connect with NATS_URL=${written.servicesUrlHint}`);
+      return 0;
+    }
+    case 'remove': {
+      if (!values.owner) throw new LabUsageError('lab remove needs --owner <lab>');
+      if (!LAB_ID_PATTERN.test(values.owner)) throw new LabUsageError(`lab '${values.owner}' must be lower-case letters, digits, dashes and underscores`);
+      const revoked = removeLab(dir, namespace, values.owner);
+      if (revoked) console.log(`lab ${values.owner}: NATS user removed from ${revoked.authConf} (apply: nats-server --signal reload); credentials file deleted`);
+      else console.log(`lab ${values.owner} has no credentials in ${dir}`);
+      const removed = await removeLabStreams(values.owner);
+      console.log(`lab ${values.owner}: removed ${removed.length ? removed.join(', ') : 'no JetStream streams'}`);
       return 0;
     }
     case 'list': {
@@ -109,6 +161,6 @@ export function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = process.e
       return 0;
     }
     default:
-      throw new LabUsageError('expected lab add or lab list');
+      throw new LabUsageError('expected lab add, lab remove or lab list');
   }
 }

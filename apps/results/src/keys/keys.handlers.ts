@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { KeysCreateRequest, KeysListRequest, KeysRevokeRequest, KeysVerifyRequest, Subjects } from '#qdc/contracts';
+import { KeysCreateRequest, OwnerEnsureRequest, KeysListRequest, KeysRevokeRequest, KeysVerifyRequest, Subjects } from '#qdc/contracts';
 import { RpcHandler } from '#qdc/platform';
 import { KeysService } from './keys.service.js';
 
@@ -20,6 +20,11 @@ export class KeysHandlers {
   @RpcHandler(Subjects.KeysList, KeysListRequest)
   list(msg: KeysListRequest) {
     return this.keys.list(msg.ownerName);
+  }
+
+  @RpcHandler(Subjects.OwnerEnsure, OwnerEnsureRequest)
+  ensureOwner(msg: OwnerEnsureRequest) {
+    return this.keys.ensureOwner(msg.name);
   }
 
   @RpcHandler(Subjects.KeysRevoke, KeysRevokeRequest)

@@ -36,6 +36,12 @@ export class KeysService {
     return { ...this.toDto(row), token };
   }
 
+  /** The owner named `name` (created on first use, like `keys create --owner`), e.g. the owner of a lab's stream results. */
+  async ensureOwner(name: string): Promise<{ id: string; name: string }> {
+    const owner = await this.repository.ownerByName(name);
+    return { id: owner.id, name: owner.name };
+  }
+
   async verify(tokenHash: string): Promise<Principal> {
     const row = await this.repository.findActiveByHash(tokenHash);
     if (!row) throw new RpcError('unauthorized', 'Invalid or revoked API key');

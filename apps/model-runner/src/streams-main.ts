@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
+import { InferenceProducer } from './inference/inference.producer.js';
+import { LabStreamsModule } from './streams/lab-streams.module.js';
+
+/** The lab-streams process: consumes live instrument streams and queues their frames on the inference queue. */
+bootstrapService('lab-streams', LabStreamsModule, {
+  defaultProbePort: 9131,
+  readiness: (app) => async () => ({
+    nats: app.get(NatsService).isConnected,
+    redis: await app.get(InferenceProducer).isRedisReady(),
+  }),
+}).catch(exitOnStartupError('lab-streams'));

@@ -1,0 +1,111 @@
+import { FRAME_REPLY_HEADER, type LabStreamDto, type LabStreamEvent, type LabStreamModelOutcome } from '#qdc/contracts';
+import { FrameError, decodeFrame, type DecodedFrame } from './frame-decoder.js';
+import type { FrameStreamRef } from './frame-analyser.js';
+import { OrderedPipeline } from './ordered-pipeline.js';
+
+/** A frame as JetStream delivered it (a JsMsg, narrowed to what the processor uses). */
+export interface FrameMessage {
+  seq: number;
+  data: Uint8Array;
+  header(name: string): string | undefined;
+  /** When JetStream stored the frame (epoch ms). */
+  storedAtMs: number;
+  ack(): void;
+  working(): void;
+}
+
+export interface FrameProcessorDeps {
+  analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]>;
+  /** Publishes an event on a fully qualified subject. */
+  publish(subject: string, event: LabStreamEvent): void;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  warn(message: string): void;
+}
+
+export interface FrameProcessorOptions {
+  attempts: number;
+  /** How often a frame in analysis tells JetStream it is still being worked on (below the ack wait). */
+  workingEveryMs: number;
+}
+
+/**
+ * The consumer of one live stream: frames are analysed `max_in_flight` at a time and answered in frame order on the
+ * results subject (and on the frame's `Qdc-Reply-To` inbox, if it is one of the lab's); a frame is acknowledged only
+ * after its event was published, so a crash redelivers it and the idempotent analysis returns the stored results.
+ * Every frame ends as exactly one event: `result`, `error` (not an array; nothing stored) or `dropped` (with why).
+ */
+export class FrameProcessor {
+  readonly pipeline: OrderedPipeline<FrameMessage, LabStreamEvent>;
+  private readonly ref: FrameStreamRef;
+
+  constructor(
+    private readonly stream: LabStreamDto,
+    private readonly deps: FrameProcessorDeps,
+    private readonly options: FrameProcessorOptions,
+  ) {
+    this.ref = { lab: stream.lab, name: stream.name, ownerId: stream.owner_id, models: stream.models };
+    this.pipeline = new OrderedPipeline<FrameMessage, LabStreamEvent>({
+      maxInFlight: stream.max_in_flight,
+      key: (msg) => msg.seq,
+      run: (msg) => this.process(msg),
+      emit: async (msg, event) => this.emit(msg, event),
+      onError: (msg, error) => this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'failed', message: `analysis failed: ${(error as Error).message}` }),
+    });
+  }
+
+  /** Waits for room in the window, then starts the frame (a redelivery of a frame in flight is ignored). */
+  admit(msg: FrameMessage): Promise<boolean> {
+    return this.pipeline.admit(msg);
+  }
+
+  private frameIdOf(msg: FrameMessage): string {
+    return msg.header('Nats-Msg-Id') || `seq-${msg.seq}`;
+  }
+
+  private event(msg: FrameMessage, frameId: string, body: DistributiveOmit<LabStreamEvent, 'lab' | 'stream' | 'frame_id' | 'seq'>): LabStreamEvent {
+    return { ...body, lab: this.stream.lab, stream: this.stream.name, frame_id: frameId, seq: msg.seq } as LabStreamEvent;
+  }
+
+  async process(msg: FrameMessage): Promise<LabStreamEvent> {
+    const waited = this.deps.now() - msg.storedAtMs;
+    if (this.stream.max_lag_ms !== null && waited > this.stream.max_lag_ms) {
+      return this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'stale', message: `frame waited ${Math.round(waited)} ms, more than the stream's max_lag_ms ${this.stream.max_lag_ms}` });
+    }
+    let frame: DecodedFrame;
+    try {
+      frame = decodeFrame(msg.data, msg.header('Nats-Msg-Id'), msg.seq, this.stream.name);
+    } catch (error) {
+      if (error instanceof FrameError) return this.event(msg, this.frameIdOf(msg), { type: 'error', error: { code: 'invalid_input', message: error.message } });
+      throw error;
+    }
+    const keepAlive = setInterval(() => msg.working(), this.options.workingEveryMs);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const results = await this.deps.analyse(this.ref, frame);
+          return this.event(msg, frame.frameId, { type: 'result', results, latency_ms: Math.max(0, this.deps.now() - msg.storedAtMs) });
+        } catch (error) {
+          const message = (error as Error).message;
+          if (attempt >= this.options.attempts) {
+            return this.event(msg, frame.frameId, { type: 'dropped', reason: 'failed', message: `analysis failed ${attempt} times; last: ${message}` });
+          }
+          this.deps.warn(`stream ${this.stream.lab}/${this.stream.name} frame ${frame.frameId}: attempt ${attempt} failed (${message}); retrying`);
+          await this.deps.sleep(200 * 2 ** (attempt - 1));
+        }
+      }
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  private emit(msg: FrameMessage, event: LabStreamEvent): void {
+    this.deps.publish(this.stream.subjects.results, event);
+    const replyTo = msg.header(FRAME_REPLY_HEADER);
+    // Only an inbox of the frame's own lab: a lab cannot have QDC write into another lab's inboxes.
+    if (replyTo && replyTo.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.publish(replyTo, event);
+    msg.ack();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { RpcError, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
+import { NatsService, loadConfig } from '#qdc/platform';
+
+/** `qdc stream …`: the same NATS requests as `/v0/admin/lab-streams`, answered by the running lab-streams service. */
+export const STREAM_USAGE = `  qdc stream create --owner <lab> --name <stream> --models <id,id> [--max-in-flight <n>] [--max-lag-ms <ms>]
+  qdc stream list [--owner <lab>]
+  qdc stream delete --owner <lab> --name <stream>`;
+
+export class StreamUsageError extends Error {}
+
+const intOption = (value: string | undefined, what: string): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new StreamUsageError(`${what} must be a positive integer; got '${value}'`);
+  return Number(value);
+};
+
+function describe(dto: LabStreamDto): string {
+  return [
+    `stream ${dto.lab}/${dto.name}: models ${dto.models.join(', ')} (${dto.max_in_flight} frames in flight${dto.max_lag_ms ? `, frames older than ${dto.max_lag_ms} ms dropped` : ''})`,
+    `  publish frames on   ${dto.subjects.frames}   (header Nats-Msg-Id = frame id)`,
+    `  results arrive on   ${dto.subjects.results}`,
+  ].join('\n');
+}
+
+export async function runStreamCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { owner: { type: 'string' }, name: { type: 'string' }, models: { type: 'string' }, 'max-in-flight': { type: 'string' }, 'max-lag-ms': { type: 'string' } },
+  });
+  const command = positionals[0];
+  if (command !== 'create' && command !== 'list' && command !== 'delete') throw new StreamUsageError('expected stream create, stream list or stream delete');
+  if (command !== 'list' && (!values.owner || !values.name)) throw new StreamUsageError(`stream ${command} needs --owner <lab> and --name <stream>`);
+  if (command === 'create' && !values.models) throw new StreamUsageError('stream create needs --models <id,id>');
+  const nats = new NatsService(loadConfig(), 'qdc-cli');
+  try {
+    await nats.connect();
+    if (command === 'create') {
+      const dto = await nats.request<LabStreamDto>(Subjects.LabStreamCreate, {
+        lab: values.owner,
+        name: values.name,
+        models: values.models!.split(',').map((m) => m.trim()).filter(Boolean),
+        max_in_flight: intOption(values['max-in-flight'], '--max-in-flight'),
+        max_lag_ms: intOption(values['max-lag-ms'], '--max-lag-ms'),
+      });
+      console.log(describe(dto));
+    } else if (command === 'list') {
+      const rows = await nats.request<LabStreamDto[]>(Subjects.LabStreamList, { lab: values.owner });
+      for (const dto of rows) console.log(describe(dto));
+      if (rows.length === 0) console.log('no streams');
+    } else {
+      const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab: values.owner, name: values.name });
+      console.log(`deleted stream ${values.owner}/${deleted.join(', ')}`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof RpcError && error.code === 'invalid_input') throw new StreamUsageError(error.message);
+    throw error;
+  } finally {
+    await nats.onModuleDestroy();
+  }
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Live instrument stream settings (README › Lab streams), validated once at boot. */
+const StreamsConfigSchema = z.object({
+  /** Frames of one stream analysed at once, unless the stream sets its own `max_in_flight`. */
+  QDC_STREAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(16),
+  /** Unanalysed frames a stream keeps; beyond it JetStream refuses the instrument's publish at once (never blocks). */
+  QDC_STREAM_MAX_BACKLOG: z.coerce.number().int().positive().default(10_000),
+  /** JetStream duplicate window: a frame id (`Nats-Msg-Id`) seen within it is stored once. */
+  QDC_STREAM_DEDUP_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  /** A frame whose consumer stopped answering for this long is delivered again (the analysis is idempotent). */
+  QDC_STREAM_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Attempts of a frame's analysis (lost Redis, timeouts) before it is reported `dropped` (`failed`). */
+  QDC_STREAM_ANALYSIS_ATTEMPTS: z.coerce.number().int().positive().default(3),
+});
+
+export type StreamsConfig = z.infer<typeof StreamsConfigSchema>;
+export const STREAMS_CONFIG = Symbol('STREAMS_CONFIG');
+
+export function loadStreamsConfig(env: NodeJS.ProcessEnv = process.env): StreamsConfig {
+  const parsed = StreamsConfigSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`invalid stream configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+export const streamsConfigProvider = { provide: STREAMS_CONFIG, useFactory: () => loadStreamsConfig() };
