@@ -84,6 +84,12 @@ export class FrameProcessor {
       for (let attempt = 1; ; attempt++) {
         try {
           const results = await this.deps.analyse(this.ref, frame);
+          // Bytes that no model could read (a broken .npy, NaN everywhere): the frame is the error, nothing was stored.
+          const refused = results.filter((r) => 'error' in r);
+          if (refused.length === results.length && refused.every((r) => 'error' in r && r.error.code === 'invalid_input')) {
+            const first = refused[0] as { model: string; error: { code: string; message: string } };
+            return this.event(msg, frame.frameId, { type: 'error', error: { code: 'invalid_input', message: `${first.model}: ${first.error.message}` } });
+          }
           return this.event(msg, frame.frameId, { type: 'result', results, latency_ms: Math.max(0, this.deps.now() - msg.storedAtMs) });
         } catch (error) {
           const message = (error as Error).message;
