@@ -34,6 +34,8 @@ const QpuConfigSchema = z.object({
   QDC_LAB_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   /** Deliveries of a lab job (a node that dies mid-job counts as one) before it is failed. */
   QDC_LAB_MAX_DELIVER: z.coerce.number().int().positive().default(5),
+  /** SPEC §6 `QDC_QPU_QUEUE_TIMEOUT`: a job queued this long for a device that is not online is failed (checked by the sweep). */
+  QDC_QPU_QUEUE_TIMEOUT_MS: z.coerce.number().int().positive().default(24 * 3600 * 1000),
 });
 
 export type QpuConfig = z.infer<typeof QpuConfigSchema>;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { CircuitError, validateDeviceSpec } from '#qdc/circuits';
 import { LAB_ID_PATTERN, RpcError, labDeviceConsumer, labJobStream, labSubjects, type LabJobMessage, type LabRegisterResponse } from '#qdc/contracts';
@@ -38,9 +39,13 @@ export interface LabDeviceEntry {
 /** Subject (inside the namespace) on which a broker replica tells the others that a lab device (re-)registered. */
 export const LAB_DEVICE_REGISTERED = 'qpu.lab-device.registered.v1';
 
+/** The JetStream KV bucket of lab device liveness (key = device id, value = `{"at": epoch ms}` of the last heartbeat). */
+export const labLivenessBucket = (namespace: string): string => `${namespace}-lab-liveness`;
+
 /**
  * Lab devices: registrations in Postgres (`lab_devices`, the first lab to register an id owns it), liveness
- * from heartbeats (in memory, per replica), jobs on the lab's JetStream work-queue stream (one subject per
+ * from heartbeats (the replica that takes a heartbeat writes it to the KV bucket `<ns>-lab-liveness`; every replica
+ * watches the bucket, so all replicas, including one started later, agree on online/offline), jobs on the lab's JetStream work-queue stream (one subject per
  * device and job, Nats-Msg-Id = job id, so a re-publication within the duplicate window is dropped) read by
  * the device's durable pull consumer (explicit acks, ack wait, max deliver, one job in flight).
  */
@@ -51,6 +56,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   private readonly lastSeen = new Map<string, number>();
   private readonly preparedStreams = new Set<string>();
   private jsm?: JetStreamManager;
+  private liveness?: KV;
 
   readonly capabilities: BackendCapabilities & { kind: 'lab' } = {
     kind: 'lab',
@@ -68,6 +74,30 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     await this.reload();
+    await this.watchLiveness();
+  }
+
+  /** Every replica's view of liveness follows the bucket (its current values first, then every heartbeat). */
+  private async watchLiveness(): Promise<void> {
+    await this.nats.connect();
+    const kv = await new Kvm(this.nats.rawConnection).create(labLivenessBucket(this.config.QDC_NAMESPACE), { history: 1 });
+    this.liveness = kv;
+    const watch = await kv.watch();
+    void (async () => {
+      for await (const entry of watch) {
+        if (entry.operation !== 'PUT') {
+          this.lastSeen.delete(entry.key);
+          continue;
+        }
+        const at = Number(entry.json<{ at: number }>().at);
+        if (Number.isFinite(at) && at > (this.lastSeen.get(entry.key) ?? 0)) this.lastSeen.set(entry.key, at);
+      }
+    })().catch((error: Error) => this.logger.warn(`liveness watch ended: ${error.message}`));
+  }
+
+  private recordSeen(deviceId: string, at: number): void {
+    this.lastSeen.set(deviceId, Math.max(at, this.lastSeen.get(deviceId) ?? 0));
+    void this.liveness?.put(deviceId, JSON.stringify({ at })).catch((error: Error) => this.logger.warn(`could not record the heartbeat of ${deviceId}: ${error.message}`));
   }
 
   /** Reads every registration (at boot, and when another replica says one changed). */
@@ -120,7 +150,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
       throw new RpcError('forbidden', `device '${device.id}' is registered by another lab`);
     }
     this.entries.set(device.id, { device: device as DeviceFile, lab, nodeId });
-    this.lastSeen.set(device.id, Date.now());
+    this.recordSeen(device.id, Date.now());
     await this.ensureStream(lab, device.id);
     void this.nats.publish(LAB_DEVICE_REGISTERED, { deviceId: device.id }).catch(() => undefined);
     this.logger.log(`lab ${lab}: node ${nodeId} registered device ${device.id}`);
@@ -136,7 +166,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   heartbeat(lab: string, nodeId: string, deviceId: string, at: number): boolean {
     const entry = this.entries.get(deviceId);
     if (!entry || entry.lab !== lab || entry.nodeId !== nodeId) return false;
-    this.lastSeen.set(deviceId, at);
+    this.recordSeen(deviceId, at);
     return true;
   }
 

@@ -49,7 +49,7 @@ const row = (over: Partial<QpuJobRow> = {}): QpuJobRow => ({
 
 function factory() {
   const backend = {
-    capabilities: { kind: 'simulated' as const, provider: 'qdc-sim', status: () => 'online' as const },
+    capabilities: { kind: 'simulated' as const, provider: 'qdc-sim', status: jest.fn((): 'online' | 'offline' => 'online') },
     submit: jest.fn(async () => undefined),
     poll: jest.fn(async () => ({ state: 'pending' as const })),
     cancel: jest.fn(async () => undefined),
@@ -73,7 +73,9 @@ function factory() {
     compile: jest.fn(() => ({ sourceFramework: 'qiskit', circuit: { circuit: 'native' }, initialLayout: [0, 1], finalLayout: [0, 1], stats })),
   };
   const nats = { publish: jest.fn(async () => undefined) };
-  const sut = new QpuJobsService(repository as unknown as QpuJobsRepository, registry as unknown as BackendRegistry, toolchain as unknown as DeviceToolchain, nats as unknown as NatsService);
+  const sut = new QpuJobsService(repository as unknown as QpuJobsRepository, registry as unknown as BackendRegistry, toolchain as unknown as DeviceToolchain, nats as unknown as NatsService, {
+    QDC_QPU_QUEUE_TIMEOUT_MS: 60_000,
+  });
   return { sut, mocks: { backend: backend as unknown as QpuBackend & typeof backend, repository, registry, toolchain, nats } };
 }
 
@@ -200,6 +202,29 @@ describe(QpuJobsService.name, () => {
       expect(mocks.repository.transition).toHaveBeenCalledWith(dead.id, 'failed', 'dead-lettered by its backend', { error: 'exhausted' });
       expect(mocks.repository.transition).toHaveBeenCalledWith(orphan.id, 'failed', 'device no longer configured', { error: expect.stringMatching(/gone/) });
       expect(mocks.repository.deleteIdempotencyKeysBefore).toHaveBeenCalledTimes(1);
+    });
+
+    it('fails a job queued longer than QDC_QPU_QUEUE_TIMEOUT_MS for an offline device, and only that one', async () => {
+      const { sut, mocks } = factory();
+      const old = row({ id: '00000000-0000-4000-8000-0000000000c1', submittedAt: new Date(Date.now() - 61_000) });
+      const young = row({ id: '00000000-0000-4000-8000-0000000000c2', submittedAt: new Date(Date.now() - 10_000) });
+      const oldRunning = row({ id: '00000000-0000-4000-8000-0000000000c3', status: 'running', submittedAt: new Date(Date.now() - 61_000) });
+      mocks.repository.active.mockResolvedValue([old, young, oldRunning]);
+      mocks.backend.capabilities.status.mockReturnValue('offline');
+      mocks.repository.transition.mockResolvedValue(transitioned(true, 'queued', 'failed') as never);
+      await expect(sut.recover()).resolves.toEqual({ resubmitted: 0, failed: 1 });
+      expect(mocks.repository.transition).toHaveBeenCalledTimes(1);
+      expect(mocks.repository.transition).toHaveBeenCalledWith(old.id, 'failed', 'queue timeout', {
+        error: 'device line-3 is offline; the job waited 61 s in its queue, more than QDC_QPU_QUEUE_TIMEOUT_MS (60000 ms)',
+      });
+      expect(mocks.backend.cancel).toHaveBeenCalledWith(old, device);
+    });
+
+    it('lets a job wait past the timeout while its device is online (a long queue is not a dead device)', async () => {
+      const { sut, mocks } = factory();
+      mocks.repository.active.mockResolvedValue([row({ submittedAt: new Date(Date.now() - 3_600_000) })]);
+      await expect(sut.recover()).resolves.toEqual({ resubmitted: 0, failed: 0 });
+      expect(mocks.repository.transition).not.toHaveBeenCalled();
     });
   });
 });

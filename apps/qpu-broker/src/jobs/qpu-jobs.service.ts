@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   Events,
@@ -31,6 +31,7 @@ import { estimateCostCents, remainingCents } from './job-cost.js';
 import { isTerminal } from './job-state.js';
 import { QpuJobsRepository, type QpuJobRow, type TransitionPatch } from './qpu-jobs.repository.js';
 import { IDEMPOTENCY_WINDOW_MS, decideSubmission, submissionBodyHash } from './submission-decision.js';
+import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
 
 /** Front ends a submission may name; the code's own framework is detected and must agree. */
 const FRAMEWORK_FAMILY: Record<string, string> = {
@@ -61,6 +62,7 @@ export class QpuJobsService {
     private readonly backends: BackendRegistry,
     private readonly toolchain: DeviceToolchain,
     private readonly nats: NatsService,
+    @Inject(QPU_CONFIG) private readonly qpu: Pick<QpuConfig, 'QDC_QPU_QUEUE_TIMEOUT_MS'>,
   ) {}
 
   async devices(): Promise<QpuDeviceDto[]> {
@@ -235,6 +237,17 @@ export class QpuJobsService {
       const found = this.backends.device(job.deviceId);
       if (!found) {
         if ((await this.transition(job.id, 'failed', 'device no longer configured', { error: `device ${job.deviceId} is not configured on this broker any more` })).applied) failed += 1;
+        continue;
+      }
+      // SPEC §6: jobs of a device that is not online wait queued until it returns or until QDC_QPU_QUEUE_TIMEOUT_MS.
+      const deviceStatus = found.backend.capabilities.status(found.device);
+      const waitedMs = Date.now() - job.submittedAt.getTime();
+      if (job.status === 'queued' && deviceStatus !== 'online' && waitedMs > this.qpu.QDC_QPU_QUEUE_TIMEOUT_MS) {
+        const error = `device ${job.deviceId} is ${deviceStatus}; the job waited ${Math.round(waitedMs / 1000)} s in its queue, more than QDC_QPU_QUEUE_TIMEOUT_MS (${this.qpu.QDC_QPU_QUEUE_TIMEOUT_MS} ms)`;
+        if ((await this.transition(job.id, 'failed', 'queue timeout', { error })).applied) {
+          failed += 1;
+          await found.backend.cancel(job, found.device).catch(() => undefined);
+        }
         continue;
       }
       const poll = await found.backend.poll(job, found.device).catch((error: Error) => {

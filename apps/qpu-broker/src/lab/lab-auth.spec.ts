@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
-import { addLab, labPermissions, renderAuthConf } from './lab-auth.js';
+import { addLab, labPermissions, removeLab, renderAuthConf } from './lab-auth.js';
 
 const makeSut = () => {
   const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-auth-'));
@@ -33,14 +33,30 @@ describe(addLab.name, () => {
 });
 
 describe(labPermissions.name, () => {
-  it('limits a lab to its own subjects, consumers and inbox, and never to injecting jobs', () => {
+  it('limits a lab to its own subjects, consumers, inbox and stream results, and never to injecting jobs or forging results', () => {
     expect(labPermissions('qdc', 'lab-a')).toEqual({
       publish: {
         allow: ['qdc.lab.lab-a.>', '$JS.API.CONSUMER.MSG.NEXT.qdc-lab-lab-a.*', '$JS.API.CONSUMER.INFO.qdc-lab-lab-a.*', '$JS.ACK.qdc-lab-lab-a.>'],
-        deny: ['qdc.lab.lab-a.jobs.>'],
+        deny: ['qdc.lab.lab-a.jobs.>', 'qdc.lab.lab-a.streams.*.results'],
       },
-      subscribe: { allow: ['_INBOX_lab-a.>'] },
+      subscribe: { allow: ['_INBOX_lab-a.>', 'qdc.lab.lab-a.streams.*.results'] },
     });
+  });
+});
+
+describe(removeLab.name, () => {
+  it('takes the lab out of auth.conf and deletes its credentials file, leaving the other labs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-remove-'));
+    addLab(dir, 'qdc', 'lab-a');
+    addLab(dir, 'qdc', 'lab-b');
+    const keyOfB = JSON.parse(readFileSync(join(dir, 'labs.json'), 'utf8')).labs['lab-b'].public_key as string;
+    expect(removeLab(dir, 'qdc', 'lab-a')).toEqual({ authConf: join(dir, 'auth.conf') });
+    expect(existsSync(join(dir, 'lab-a.credentials.json'))).toBe(false);
+    const conf = readFileSync(join(dir, 'auth.conf'), 'utf8');
+    expect(conf).not.toContain('lab-a');
+    expect(conf).toContain(keyOfB);
+    expect(removeLab(dir, 'qdc', 'lab-a')).toBe(false);
+    expect(() => removeLab(dir, 'other', 'lab-b')).toThrow(/is for namespace qdc, not other/);
   });
 });
 

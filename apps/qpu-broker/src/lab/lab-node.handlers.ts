@@ -41,8 +41,8 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
     const subjects = labWildcards(ns);
     nc.subscribe(subjects.register, { queue, callback: (_err, msg) => void this.rpc(msg, (lab, body) => this.register(lab, body)) });
     nc.subscribe(subjects.report, { queue, callback: (_err, msg) => void this.rpc(msg, (lab, body) => this.report(lab, body)) });
-    // Every replica keeps its own liveness table: heartbeats are not queue-grouped.
-    nc.subscribe(subjects.heartbeat, { callback: (_err, msg) => this.heartbeat(msg) });
+    // One replica takes each heartbeat and writes it to the liveness bucket, which every replica watches.
+    nc.subscribe(subjects.heartbeat, { queue, callback: (_err, msg) => this.heartbeat(msg) });
     this.nats.subscribe(LAB_DEVICE_REGISTERED, async () => {
       await this.backend.reload().catch((error: Error) => this.logger.warn(`could not reload lab devices: ${error.message}`));
     });
