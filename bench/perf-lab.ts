@@ -3,19 +3,20 @@
  * Postgres → JetStream work queue → node → broker) vs the built-in simulated device (BullMQ → simulation
  * worker), same run, same 100-shot Bell circuit on noiseless 2-qubit devices without device time; jobs
  * alternate between the two devices so both see the same machine load. Completion is observed on the
- * broker's `qpu.job.status-changed.v1` events. (Live instrument streams are not implemented: no frame rows.)
+ * broker's `qpu.job.status-changed.v1` events. The live instrument streams table comes first (perf-lab-streams.ts).
  */
 import { connect } from '@nats-io/transport-node';
 import { startSystem } from '../test/medium/system.harness.js';
 import { BELL_QISKIT, writeTestDevices } from '../test/medium/qpu.fixtures.js';
 import { killHard, startNode, writeLabDevice } from '../test/medium/lab-node.fixtures.js';
 import { percentile } from './perf/http-load.js';
+import { benchStreams } from './perf-lab-streams.js';
 
 const JOBS = Number(process.env.BENCH_LAB_JOBS ?? 40);
 
 async function main(): Promise<void> {
   const devices = writeTestDevices([{ id: 'bench-2', shotTimeUs: 0, qubits: 2 }]);
-  const sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, LOG_LEVEL: 'warn' } });
+  const sut = await startSystem({ workers: Number(process.env.BENCH_LAB_WORKERS ?? 2), env: { QDC_QPU_DEVICES_DIR: devices, LOG_LEVEL: 'warn' } });
   const node = startNode(sut, 'bench-node', [
     '--device',
     writeLabDevice({ id: 'bench-lab-2', lab: 'bench-lab', shotTimeUs: 0 }),
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     'bench',
   ]);
   try {
+    await benchStreams(sut);
     const token = await sut.createKey('bench', 'coda');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     for (let t = Date.now(); ; ) {

@@ -1,0 +1,128 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { generatePinchOffTrace } from '#qdc/device-physics';
+import { labStreamSubjects, type LabStreamEvent } from '#qdc/contracts';
+import { startSystem, type TestSystem } from './system.harness.js';
+
+const freePort = () =>
+  new Promise<number>((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => r(port));
+    });
+  });
+
+/**
+ * Live streams under the per-lab nkey users of `qdc lab add`, on a second nats-server started here: lab A's
+ * instrument publishes frames and reads results with lab A's credentials only; the server denies lab B (and lab A
+ * forging its own results); `qdc lab remove` revokes a lab at the server's reload.
+ */
+describe('live streams with per-lab credentials (nats-server with the generated nkey users)', () => {
+  let server: ChildProcess;
+  let sut: TestSystem;
+  let url: string;
+  let dir: string;
+  const namespace = `ts${Date.now().toString(36)}`;
+  const seeds: Record<string, Uint8Array> = {};
+  const open: NatsConnection[] = [];
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace, ...env }, encoding: 'utf8' });
+  const labConnection = async (lab: string, violations: string[] = []) => {
+    const nc = await connect({ servers: url, authenticator: nkeyAuthenticator(seeds[lab]!), inboxPrefix: `_INBOX_${lab}` });
+    open.push(nc);
+    void (async () => {
+      for await (const s of nc.status()) if (s.type === 'error') violations.push(String((s as { error?: Error }).error?.message));
+    })();
+    return nc;
+  };
+  const subjectsA = () => labStreamSubjects(namespace, 'lab-a', 'trace');
+  const frame = (seed: number) => JSON.stringify({ data: Array.from(generatePinchOffTrace(seed, { length: 100 }).trace) });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'qdc-nats-auth-'));
+    const first = cli(['lab', 'add', '--owner', 'lab-a', '--dir', dir]);
+    expect(first.status).toBe(0);
+    expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
+    for (const lab of ['lab-a', 'lab-b']) seeds[lab] = new TextEncoder().encode(JSON.parse(readFileSync(join(dir, `${lab}.credentials.json`), 'utf8')).nkey_seed);
+    const port = await freePort();
+    url = `nats://127.0.0.1:${port}`;
+    mkdirSync(join(dir, 'js'));
+    writeFileSync(join(dir, 'nats-server.conf'), `port: ${port}\njetstream { store_dir: "${join(dir, 'js')}" }\ninclude ./auth.conf\n`);
+    server = spawn('nats-server', ['-c', join(dir, 'nats-server.conf')], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 800));
+    const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!.replace('<nats-host>:4222', `127.0.0.1:${port}`);
+    sut = await startSystem({ env: { NATS_URL: servicesUrl, QDC_NAMESPACE: namespace } });
+    const created = cli(['stream', 'create', '--owner', 'lab-a', '--name', 'trace', '--models', 'pinch-off-classifier-v0'], sut.env);
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const nc of open) await nc.close().catch(() => undefined);
+    await sut?.stop();
+    server?.kill('SIGTERM');
+  });
+
+  it('lets lab A publish frames and read their analysis with its own credentials only', async () => {
+    const nc = await labConnection('lab-a');
+    const events: LabStreamEvent[] = [];
+    nc.subscribe(subjectsA().results, {
+      callback: (_e, m) => {
+        events.push(m.json<LabStreamEvent>());
+      },
+    });
+    await nc.flush();
+    const js = jetstream(nc);
+    for (const id of ['a-1', 'a-2']) {
+      const h = natsHeaders();
+      h.set('Nats-Msg-Id', id);
+      expect((await js.publish(subjectsA().frames, frame(id === 'a-1' ? 1 : 2), { headers: h })).duplicate).toBe(false);
+    }
+    const deadline = Date.now() + 60_000;
+    while (events.length < 2) {
+      if (Date.now() > deadline) throw new Error(`no results; logs in ${sut.logDir}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(events.map((e) => [e.type, e.frame_id])).toEqual([
+      ['result', 'a-1'],
+      ['result', 'a-2'],
+    ]);
+  }, 90_000);
+
+  it('denies lab B lab A’s stream subjects and lab A the forging of its own results', async () => {
+    const violationsB: string[] = [];
+    const labB = await labConnection('lab-b', violationsB);
+    const subscribeErrors: string[] = [];
+    labB.subscribe(subjectsA().results, {
+      callback: (err) => {
+        if (err) subscribeErrors.push(err.message);
+      },
+    });
+    await expect(jetstream(labB).publish(subjectsA().frames, frame(3))).rejects.toThrow(/Permissions Violation for Publish/);
+    const violationsA: string[] = [];
+    const labA = await labConnection('lab-a', violationsA);
+    labA.publish(subjectsA().results, JSON.stringify({ type: 'result', forged: true }));
+    await labA.flush();
+    await labB.flush();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(subscribeErrors).toEqual([`Permissions Violation for Subscription to "${subjectsA().results}"`]);
+    expect(violationsB).toEqual(expect.arrayContaining([`Permissions Violation for Publish to "${subjectsA().frames}"`]));
+    expect(violationsA).toEqual([`Permissions Violation for Publish to "${subjectsA().results}"`]);
+  }, 30_000);
+
+  it('qdc lab remove revokes lab B at the server’s reload', async () => {
+    const removed = cli(['lab', 'remove', '--owner', 'lab-b', '--dir', dir], sut.env);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain('lab lab-b: NATS user removed');
+    server.kill('SIGHUP'); // nats-server reloads its configuration
+    await new Promise((r) => setTimeout(r, 800));
+    await expect(connect({ servers: url, authenticator: nkeyAuthenticator(seeds['lab-b']!), inboxPrefix: '_INBOX_lab-b', maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization Violation/i);
+    const stillA = await labConnection('lab-a');
+    await stillA.flush();
+  }, 30_000);
+});
