@@ -109,7 +109,7 @@ export class FrameProcessor {
     this.deps.publish(this.stream.subjects.results, event);
     const replyTo = msg.header(FRAME_REPLY_HEADER);
     // Only an inbox of the frame's own lab: a lab cannot have QDC write into another lab's inboxes.
-    if (replyTo && replyTo.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.publish(replyTo, event);
+    if (replyTo?.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.publish(replyTo, event);
     msg.ack();
   }
 }
