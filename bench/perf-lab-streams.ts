@@ -4,7 +4,8 @@
  * pinch-off models: classifier and parameter extractor) and a 128×128 charge-stability map (`.npy` f4 frame,
  * charge-stability-diagram-segmenter-v0), each at 10 and 100 frames/s. The publisher never awaits an analysis
  * (its publishes are paced by a timer; the JetStream acks are collected). Same-run baseline: `POST /v0/models` of
- * the same trace with one model, sequential (the path a frame's analysis reuses).
+ * the same trace with one model, sequential (the path a frame's analysis reuses). The trace also runs with the
+ * classifier alone (one inference job per frame instead of two).
  */
 import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
@@ -80,6 +81,7 @@ export async function benchStreams(sut: TestSystem): Promise<void> {
     return encodeNpy({ shape: [128, 128], data: d.data }, { dtype: 'f4' });
   });
   const cases: Case[] = [
+    { stream: 'trace-1', models: ['pinch-off-classifier-v0'], label: '100-point pinch-off trace (classifier)', frame: (i) => traces[i % traces.length]! },
     { stream: 'trace', models: ['pinch-off-classifier-v0', 'pinch-off-parameter-extractor-v0'], label: '100-point pinch-off trace (2 models)', frame: (i) => traces[i % traces.length]! },
     { stream: 'map', models: ['charge-stability-diagram-segmenter-v0'], label: '128×128 map (segmenter)', frame: (i) => maps[i % maps.length]! },
   ];
