@@ -117,6 +117,19 @@ describe('FrameProcessor', () => {
     expect(mocks.published).toHaveLength(1);
   });
 
+  it('acks a late redelivery of a frame already answered without answering it again', async () => {
+    const { sut, mocks } = newProcessor();
+    await sut.admit(frame(5, trace('y'), { 'Nats-Msg-Id': 'y' }));
+    await tick();
+    mocks.ok('y');
+    await sut.pipeline.idle();
+    const again = frame(5, trace('y'), { 'Nats-Msg-Id': 'y' });
+    expect(await sut.admit(again)).toBe(false);
+    expect(again.acked).toHaveBeenCalledTimes(1);
+    expect(mocks.analyse).toHaveBeenCalledTimes(1);
+    expect(mocks.published).toHaveLength(1);
+  });
+
   it('answers a frame that is not an array with an error event, without analysis, and goes on with the next frame', async () => {
     const { sut, mocks } = newProcessor();
     const bad = frame(1, { frame_id: 'bad', data: 'not numbers' }, { 'Nats-Msg-Id': 'bad' });

@@ -38,6 +38,8 @@ export interface FrameProcessorOptions {
 export class FrameProcessor {
   readonly pipeline: OrderedPipeline<FrameMessage, LabStreamEvent>;
   private readonly ref: FrameStreamRef;
+  /** Recently answered frames: a late redelivery of one (its ack wait ran out while it queued) is acked, not re-answered. */
+  private readonly answered = new Set<number>();
 
   constructor(
     private readonly stream: LabStreamDto,
@@ -55,7 +57,11 @@ export class FrameProcessor {
   }
 
   /** Waits for room in the window, then starts the frame (a redelivery of a frame in flight is ignored). */
-  admit(msg: FrameMessage): Promise<boolean> {
+  async admit(msg: FrameMessage): Promise<boolean> {
+    if (this.answered.has(msg.seq)) {
+      msg.ack();
+      return false;
+    }
     return this.pipeline.admit(msg);
   }
 
@@ -111,7 +117,11 @@ export class FrameProcessor {
     // Only an inbox of the frame's own lab: a lab cannot have QDC write into another lab's inboxes.
     if (replyTo?.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.publish(replyTo, event);
     msg.ack();
+    this.answered.add(msg.seq);
+    if (this.answered.size > ANSWERED_MEMORY) this.answered.delete(this.answered.values().next().value!);
   }
 }
+
+const ANSWERED_MEMORY = 50_000;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
