@@ -23,6 +23,7 @@ const MAX_DELIVERIES_ADVISORY = '$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.*.*'
 export class LabNodeHandlers implements OnApplicationBootstrap {
   private readonly logger = new Logger(LabNodeHandlers.name);
   private readonly encoder = new TextEncoder();
+  private lastHeartbeatReload = 0;
 
   constructor(
     private readonly nats: NatsService,
@@ -84,9 +85,20 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
       parsed = undefined;
     }
     if (!lab || !parsed?.success) return;
-    if (!this.backend.heartbeat(lab, parsed.data.node_id, parsed.data.device_id, Date.now())) {
-      this.logger.warn(`ignored heartbeat for device ${parsed.data.device_id} from lab ${lab} node ${parsed.data.node_id}: not the node that registered it`);
-    }
+    const beat = parsed.data;
+    const at = Date.now();
+    if (this.backend.heartbeat(lab, beat.node_id, beat.device_id, at)) return;
+    // Heartbeats are queue-grouped: this replica may not have read a registration another replica just stored
+    // (re-read at most once a second, so that a flood of unknown heartbeats costs no database load).
+    const ignored = () => this.logger.warn(`ignored heartbeat for device ${beat.device_id} from lab ${lab} node ${beat.node_id}: not the node that registered it`);
+    if (at - this.lastHeartbeatReload < 1000) return ignored();
+    this.lastHeartbeatReload = at;
+    void this.backend
+      .reload()
+      .then(() => {
+        if (!this.backend.heartbeat(lab, beat.node_id, beat.device_id, at)) ignored();
+      })
+      .catch((error: Error) => this.logger.warn(`could not reload lab devices: ${error.message}`));
   }
 
   /** A node's report, checked against the device's registered lab and node and the job's device. */
