@@ -8,11 +8,6 @@ import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 
 /** Largest B·T·D² per request (about 6 s of union-find on pure-noise input, far more on real syndromes). */
 export const MAX_DECODING_CELLS = 1 << 17;
-/**
- * Exact matching costs about (events per shot and type)³: the accurate decoder refuses inputs whose Σ events³ exceeds
- * this (≈ 5 s; e.g. five d = 11, T = 11 shots of pure noise). Syndromes below threshold are orders of magnitude under it.
- */
-export const MAX_MATCHING_WORK = 4e8;
 /** Logits are written to 4 decimals. */
 const LOGIT_DECIMALS = 1e4;
 
@@ -30,20 +25,6 @@ const OUTPUT_TEXT =
 function toModelInputError(error: unknown): never {
   if (error instanceof SyndromeTensorError) throw new ModelInputError(error.message);
   throw error;
-}
-
-function matchingWork(tensor: SyndromeTensor): number {
-  let work = 0;
-  for (const type of [0, 1] as const) {
-    const perShot = tensor.rounds * tensor.code.stabilizers[type].length;
-    const events = tensor.events[type];
-    for (let b = 0; b < tensor.batch; b++) {
-      let k = 0;
-      for (let i = b * perShot; i < (b + 1) * perShot; i++) k += events[i]!;
-      work += k ** 3;
-    }
-  }
-  return work;
 }
 
 function decodingOutput(result: BatchDecoding): Record<string, unknown> {
@@ -72,15 +53,6 @@ function run(variant: DecoderVariant, input: ModelInput): Record<string, unknown
     tensor = readSyndromeTensor(shape, input.data);
   } catch (error) {
     toModelInputError(error);
-  }
-  if (variant === 'accurate') {
-    const work = matchingWork(tensor);
-    if (work > MAX_MATCHING_WORK) {
-      throw new ModelInputError(
-        `expected a syndrome the exact matcher can finish: Σ (detection events per shot and type)³ ≤ ${MAX_MATCHING_WORK.toExponential(0)}; ` +
-          `got ${work.toExponential(2)} (far above any code below threshold; split the batch or use ising-decoding-v1-fast)`,
-      );
-    }
   }
   return decodingOutput(decodeSyndromeTensor(tensor, variant));
 }
