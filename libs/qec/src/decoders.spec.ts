@@ -18,7 +18,11 @@ function eventsOfType(code: RotatedSurfaceCode, samples: MemorySamples, type: 0 
   const n = code.dataQubits;
   const m = code.stabilizers[type].length;
   const events = new Uint8Array(T * m);
-  for (let t = 0; t < T; t++) code.stabilizers[type].forEach((s, k) => (events[t * m + k] = samples.syndromes[(type * T + t) * n + s.cell]!));
+  for (let t = 0; t < T; t++) {
+    code.stabilizers[type].forEach((s, k) => {
+      events[t * m + k] = samples.syndromes[(type * T + t) * n + s.cell]!;
+    });
+  }
   return events;
 }
 
@@ -284,7 +288,7 @@ describe('matching graph weights and bounds', () => {
     sut.decode(0, events, correction);
     expect(sut.inexact).toBe(1);
     // Still a valid correction: its syndrome is the sum of the events per stabilizer (d rounds of 1 → 1).
-    code.stabilizers[0].forEach((s) => expect(s.qubits.reduce((a, q) => a ^ correction[q]!, 0)).toBe(d % 2));
+    for (const s of code.stabilizers[0]) expect(s.qubits.reduce((a, q) => a ^ correction[q]!, 0)).toBe(d % 2);
     sut.decode(0, new Uint8Array(d * m), correction);
     expect(sut.inexact).toBe(1);
   });

@@ -194,7 +194,9 @@ export function matchDetectionEvents(count: number, distance: (i: number, j: num
       matchBySubsets(component, distance, bdist, partner);
       continue;
     }
-    component.forEach((event, index) => (local[event] = index));
+    component.forEach((event, index) => {
+      local[event] = index;
+    });
     // Vertices 0 … s−1 are the events, s … 2s−1 their boundary copies; copies pair up at no cost exactly where
     // their events could, so every solution "these pairs, the rest to the boundary" is a perfect matching here.
     const edges: WeightedEdge[] = [];
@@ -202,7 +204,9 @@ export function matchDetectionEvents(count: number, distance: (i: number, j: num
       edges.push({ u: local[i]!, v: local[j]!, weight: w });
       edges.push({ u: s + local[i]!, v: s + local[j]!, weight: 0 });
     }
-    component.forEach((event, index) => edges.push({ u: index, v: s + index, weight: bdist[event]! }));
+    component.forEach((event, index) => {
+      edges.push({ u: index, v: s + index, weight: bdist[event]! });
+    });
     const mate = minWeightPerfectMatching(2 * s, edges);
     for (let index = 0; index < s; index++) if (mate[index]! < s) partner[component[index]!] = component[mate[index]!]!;
   }

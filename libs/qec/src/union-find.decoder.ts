@@ -127,7 +127,8 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
     let entry = graphs.get(key);
     if (!entry) {
       const graph = spaceTimeGraph(code, type, rounds, lengths);
-      graphs.set(key, (entry = { graph, work: workspace(graph) }));
+      entry = { graph, work: workspace(graph) };
+      graphs.set(key, entry);
     }
     return entry;
   };
@@ -206,8 +207,10 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         let ra = find(a);
         let rb = find(b);
         if (ra === rb) return;
-        const ma = (members[ra] ??= [ra]);
-        const mb = (members[rb] ??= [rb]);
+        members[ra] ??= [ra];
+        members[rb] ??= [rb];
+        const ma = members[ra]!;
+        const mb = members[rb]!;
         if (ma.length < mb.length) [ra, rb] = [rb, ra];
         const big = members[ra]!;
         for (const x of members[rb]!) big.push(x);

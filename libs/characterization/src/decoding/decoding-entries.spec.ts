@@ -71,7 +71,12 @@ describe('decoding catalogue entries', () => {
     const n = d * d;
     const data = new Float64Array(B * 4 * T * n);
     let state = 5;
-    for (let b = 0; b < B; b++) for (let i = 0; i < 2 * T * n; i++) data[b * 4 * T * n + i] = (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let b = 0; b < B; b++) {
+      for (let i = 0; i < 2 * T * n; i++) {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        data[b * 4 * T * n + i] = state / 2 ** 31;
+      }
+    }
     const logits = runModel(id, { shape: [B, 4, T, d, d], data })['logits'] as number[][][][];
     expect(logits.length).toBe(B);
     const code = rotatedSurfaceCode(d);
