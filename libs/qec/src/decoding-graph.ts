@@ -43,8 +43,9 @@ export interface MatchingLengths {
   boundary: [number, number, number];
 }
 
-export function matchingLengths(weights: DecodingWeights): MatchingLengths {
-  const merged = (c: number): number => (1 - (1 - 2 * weights.p) ** c) / 2;
+/** `mergeBoundary: false` gives every boundary edge the single-qubit weight (the graph before merging; for comparisons). */
+export function matchingLengths(weights: DecodingWeights, options: { mergeBoundary?: boolean } = {}): MatchingLengths {
+  const merged = (c: number): number => (options.mergeBoundary === false ? weights.p : (1 - (1 - 2 * weights.p) ** c) / 2);
   const ws = logLikelihoodRatio(weights.p);
   const wt = logLikelihoodRatio(weights.q);
   const unit = Math.min(ws, wt) / MATCHING_WEIGHT_RESOLUTION;

@@ -24,8 +24,13 @@ export interface MatchingDecoder extends SyndromeDecoder {
   readonly inexact: number;
 }
 
-export function matchingDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS): MatchingDecoder {
-  const lengths = matchingLengths(weights);
+export interface MatchingDecoderOptions {
+  /** Merge parallel boundary edges (default true; false = the unmerged graph, kept for comparisons in the benchmark). */
+  mergeBoundary?: boolean;
+}
+
+export function matchingDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS, options: MatchingDecoderOptions = {}): MatchingDecoder {
+  const lengths = matchingLengths(weights, options);
   const graphs: [SpatialGraph, SpatialGraph] = [spatialGraph(code, 0, lengths), spatialGraph(code, 1, lengths)];
   let fallback: SyndromeDecoder | undefined;
   let inexact = 0;
