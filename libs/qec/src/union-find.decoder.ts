@@ -88,6 +88,10 @@ interface Workspace {
   seen: Int32Array;
   visited: Uint8Array;
   parentEdge: Int32Array;
+  /** Local matching: first and last event of each cluster root (-1 = none) and the next event of the same cluster. */
+  clusterHead: Int32Array;
+  clusterTail: Int32Array;
+  nextEvent: Int32Array;
   stamp: number;
 }
 
@@ -104,6 +108,9 @@ function workspace(graph: SpaceTimeGraph): Workspace {
     seen: new Int32Array(v),
     visited: new Uint8Array(v),
     parentEdge: new Int32Array(v),
+    clusterHead: new Int32Array(v).fill(-1),
+    clusterTail: new Int32Array(v),
+    nextEvent: new Int32Array(v),
     stamp: 0,
   };
 }
@@ -132,50 +139,79 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
     }
     return entry;
   };
-  /** Matches the events of every cluster among themselves, writes their paths into `correction` and clears their defects. */
-  const matchClusters = (type: StabilizerType, events: Uint8Array, find: (i: number) => number, defect: Uint8Array, correction: Uint8Array): void => {
+  const logicalFlip = (type: StabilizerType, correction: Uint8Array): number => {
+    let flip = 0;
+    for (const q of code.logicalSupport[type]) flip ^= correction[q]!;
+    return flip;
+  };
+  /**
+   * Matches the events of every cluster among themselves, writes their paths into `correction` and clears their
+   * defects; returns the number of events left for peeling (clusters above MAX_LOCAL_COMPONENT).
+   */
+  const matchClusters = (type: StabilizerType, events: Uint8Array, find: (i: number) => number, work: Workspace, defect: Uint8Array, correction: Uint8Array): number => {
     const graph = spatial[type];
     const m = graph.m;
     const flipPath = (path: readonly number[]): void => {
       for (const q of path) correction[q]! ^= 1;
     };
-    const clusters = new Map<number, number[]>();
+    // Events grouped by cluster root as linked lists (head per root, next per event), in increasing index = round order.
+    const { clusterHead, clusterTail, nextEvent } = work;
+    const roots: number[] = [];
     for (let i = 0; i < events.length; i++) {
       if (!events[i]) continue;
       const root = find(i);
-      const list = clusters.get(root);
-      if (list) list.push(i);
-      else clusters.set(root, [i]);
+      nextEvent[i] = -1;
+      if (clusterHead[root] === -1) {
+        clusterHead[root] = i;
+        roots.push(root);
+      } else nextEvent[clusterTail[root]!] = i;
+      clusterTail[root] = i;
     }
-    for (const cluster of clusters.values()) {
-      if (cluster.length === 1) {
-        flipPath(graph.boundaryPaths[cluster[0]! % m]!);
-      } else if (cluster.length === 2) {
-        const [a, b] = [cluster[0]! % m, cluster[1]! % m];
-        const pair = graph.distance[a * m + b]! + matchLengths.time * Math.abs(Math.floor(cluster[0]! / m) - Math.floor(cluster[1]! / m));
+    let left = 0;
+    for (const root of roots) {
+      const first = clusterHead[root]!;
+      clusterHead[root] = -1;
+      const second = nextEvent[first]!;
+      if (second === -1) {
+        flipPath(graph.boundaryPaths[first % m]!);
+        defect[first] = 0;
+        continue;
+      }
+      if (nextEvent[second] === -1) {
+        const a = first % m;
+        const b = second % m;
+        const pair = graph.distance[a * m + b]! + matchLengths.time * Math.abs(Math.floor(first / m) - Math.floor(second / m));
         if (pair < graph.boundaryDistance[a]! + graph.boundaryDistance[b]!) {
           if (a !== b) flipPath(pathBetween(graph, a, b));
         } else {
           flipPath(graph.boundaryPaths[a]!);
           flipPath(graph.boundaryPaths[b]!);
         }
-      } else {
-        const stab = cluster.map((i) => i % m);
-        const round = cluster.map((i) => Math.floor(i / m));
-        const partner = matchDetectionEvents(
-          cluster.length,
-          (i, j) => graph.distance[stab[i]! * m + stab[j]!]! + matchLengths.time * Math.abs(round[i]! - round[j]!),
-          (i) => graph.boundaryDistance[stab[i]!]!,
-          { round, timeLength: matchLengths.time, maxComponent: MAX_LOCAL_COMPONENT },
-        );
-        if (!partner) continue;
-        partner.forEach((j, i) => {
-          if (j === -1) flipPath(graph.boundaryPaths[stab[i]!]!);
-          else if (j > i && stab[i] !== stab[j]) flipPath(pathBetween(graph, stab[i]!, stab[j]!));
-        });
+        defect[first] = 0;
+        defect[second] = 0;
+        continue;
       }
+      const cluster: number[] = [];
+      for (let i = first; i !== -1; i = nextEvent[i]!) cluster.push(i);
+      const stab = cluster.map((i) => i % m);
+      const round = cluster.map((i) => Math.floor(i / m));
+      const partner = matchDetectionEvents(
+        cluster.length,
+        (i, j) => graph.distance[stab[i]! * m + stab[j]!]! + matchLengths.time * Math.abs(round[i]! - round[j]!),
+        (i) => graph.boundaryDistance[stab[i]!]!,
+        { round, timeLength: matchLengths.time, maxComponent: MAX_LOCAL_COMPONENT },
+      );
+      if (!partner) {
+        left += cluster.length;
+        continue;
+      }
+      partner.forEach((j, i) => {
+        if (j === -1) flipPath(graph.boundaryPaths[stab[i]!]!);
+        else if (j > i && stab[i] !== stab[j]) flipPath(pathBetween(graph, stab[i]!, stab[j]!));
+      });
       for (const i of cluster) defect[i] = 0;
     }
+    return left;
   };
   return {
     decode(type: StabilizerType, events: Uint8Array, correction: Uint8Array): number {
@@ -268,7 +304,7 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         for (const e of fused) fuse(e);
       }
       correction.fill(0);
-      if (localMatching) matchClusters(type, events, find, defect, correction);
+      if (localMatching && matchClusters(type, events, find, work, defect, correction) === 0) return logicalFlip(type, correction);
       // Peeling (clusters not matched locally): a spanning forest of the fully grown edges, the boundary first so that it roots its tree.
       visited.fill(0);
       parentEdge.fill(-1);
