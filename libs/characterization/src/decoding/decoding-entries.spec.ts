@@ -20,6 +20,7 @@ describe('decoding catalogue entries', () => {
     expect(sut['distance']).toBe(3);
     expect(sut['rounds']).toBe(3);
     expect(sut['logical_flips']).toEqual([[0, 0]]);
+    expect(sut['inexact_shots']).toEqual(id.endsWith('fast') ? undefined : []);
     const logits = sut['logits'] as number[][][][];
     expect(logits).toHaveLength(1);
     expect(logits[0]).toHaveLength(2);
@@ -77,8 +78,12 @@ describe('decoding catalogue entries', () => {
         data[b * 4 * T * n + i] = state / 2 ** 31;
       }
     }
-    const logits = runModel(id, { shape: [B, 4, T, d, d], data })['logits'] as number[][][][];
+    const output = runModel(id, { shape: [B, 4, T, d, d], data });
+    const logits = output['logits'] as number[][][][];
     expect(logits.length).toBe(B);
+    // Half the detectors firing: every shot's matching component is far above the exact bound.
+    if (id === 'ising-decoding-v1-accurate') expect(output['inexact_shots']).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    else expect(output['inexact_shots']).toBeUndefined();
     const code = rotatedSurfaceCode(d);
     for (let b = 0; b < B; b++) {
       for (const type of [0, 1] as const) {
