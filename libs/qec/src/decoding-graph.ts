@@ -49,7 +49,8 @@ export function matchingLengths(weights: DecodingWeights, options: { mergeBounda
   const ws = logLikelihoodRatio(weights.p);
   const wt = logLikelihoodRatio(weights.q);
   const unit = Math.min(ws, wt) / MATCHING_WEIGHT_RESOLUTION;
-  const scaled = (w: number): number => Math.max(1, Math.round(w / unit));
+  // Capped so that path lengths (≤ ~2D edges) stay far inside 32-bit integers even for extreme p/q ratios.
+  const scaled = (w: number): number => Math.min(1_000_000, Math.max(1, Math.round(w / unit)));
   return { space: scaled(ws), time: scaled(wt), boundary: [0, scaled(logLikelihoodRatio(merged(1))), scaled(logLikelihoodRatio(merged(2)))] };
 }
 
