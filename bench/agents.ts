@@ -6,6 +6,8 @@
  * the generated arrays (what noise alone allows), faint plots (SNR 2) called no-signal, and time per plot as a
  * ratio to fitting the arrays directly. BENCH_AGENTS_PER_FAMILY=<n> (default 100) scales the set; BENCH_AGENTS_KEEP=1
  * keeps the rendered plots and BENCH_AGENTS_DIR=<dir> reads them again; BENCH_AGENTS_VERBOSE=1 prints each miss.
+ * For the decay families (t1, t2-echo) the column 'Cramér–Rao ceiling' is the mean, over the same visible traces, of the
+ * chance that an efficient unbiased estimator lands within 5 % (bench/agents-crb.ts): the best any fit can expect.
  * Needs Debian's python3-matplotlib (/usr/bin/python3).
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assessCalibration, decodeImage, keyParameterOf, readPlot, type CalibrationFamily } from '#qdc/calibration';
+import { chanceWithin } from './agents-crb.js';
 import { CALIBRATION_TRACE_FAMILIES, benchmarkSeeds, createSeededRandom, deriveSeed, generateCalibrationTrace, type CalibrationTrace } from '#qdc/device-physics';
 
 const PER_FAMILY = Number(process.env.BENCH_AGENTS_PER_FAMILY ?? 100);
@@ -88,6 +91,7 @@ function main(): void {
       let visible = 0;
       let within = 0;
       let withinData = 0;
+      let ceiling = 0;
       let faint = 0;
       let faintNoSignal = 0;
       const errors: number[] = [];
@@ -111,6 +115,7 @@ function main(): void {
           continue;
         }
         visible++;
+        if (family === 't1' || family === 't2-echo') ceiling += chanceWithin(c.trace.series[0]!.x, c.trace.truth.value, c.trace.snr, 0.05);
         const error = relativeError(c, result?.experiment === family ? result.fit?.parameters[keyParameterOf(family)]?.value : undefined);
         errors.push(error);
         if (error <= 0.05) within++;
@@ -130,13 +135,14 @@ function main(): void {
         String(visible),
         (within / visible).toFixed(3),
         (withinData / visible).toFixed(3),
+        family === 't1' || family === 't2-echo' ? (ceiling / visible).toFixed(3) : '—',
         (median(errors) * 100).toFixed(2),
         `${faintNoSignal}/${faint}`,
         (readMs / mine.length).toFixed(0),
         (readMs / dataMs).toFixed(1),
       ]);
     }
-    const header = ['family', 'plots', 'family acc', 'key parameter', 'visible', 'within 5 % (image)', 'within 5 % (arrays)', 'median err %', 'faint (SNR 2) → no-signal', 'ms/plot', '× array fit'];
+    const header = ['family', 'plots', 'family acc', 'key parameter', 'visible', 'within 5 % (image)', 'within 5 % (arrays)', 'Cramér–Rao ceiling', 'median err %', 'faint (SNR 2) → no-signal', 'ms/plot', '× array fit'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => `| ${r.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
     console.log(line(header));

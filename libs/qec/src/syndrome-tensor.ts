@@ -2,7 +2,7 @@
 // stabilizer masks. Values > 0.5 count as 1 (float32 or uint8 input). Events on cells where no stabilizer of that
 // type is stored carry no information and are ignored.
 import { DEFAULT_DECODING_WEIGHTS, type DecodingWeights } from './decoding-graph.js';
-import { matchingDecoder } from './matching.decoder.js';
+import { matchingDecoder, type MatchingDecoder } from './matching.decoder.js';
 import { isValidDistance, rotatedSurfaceCode, type RotatedSurfaceCode } from './rotated-surface-code.js';
 import type { SyndromeDecoder } from './syndrome-decoder.js';
 import { unionFindDecoder } from './union-find.decoder.js';
@@ -88,6 +88,8 @@ export interface BatchDecoding {
   logicalFlips: Uint8Array;
   /** Magnitude of the hard-decision logits: ln((1 − p)/p) of the data error rate the weights assume. */
   logitMagnitude: number;
+  /** Shots (batch indices) the accurate decoder could not match exactly (a component above MAX_EXACT_COMPONENT); [] for fast. */
+  inexactShots: number[];
 }
 
 export function createDecoder(variant: DecoderVariant, code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS): SyndromeDecoder {
@@ -101,11 +103,15 @@ export function decodeSyndromeTensor(tensor: SyndromeTensor, variant: DecoderVar
   const decoder = createDecoder(variant, code, weights);
   const corrections = new Uint8Array(batch * 2 * n);
   const logicalFlips = new Uint8Array(batch * 2);
+  const inexactShots: number[] = [];
+  const inexact = (): number => ('inexact' in decoder ? (decoder as MatchingDecoder).inexact : 0);
   for (let b = 0; b < batch; b++) {
+    const before = inexact();
     for (const type of [0, 1] as const) {
       const size = rounds * code.stabilizers[type].length;
       logicalFlips[b * 2 + type] = decoder.decode(type, tensor.events[type].subarray(b * size, (b + 1) * size), corrections.subarray((b * 2 + type) * n, (b * 2 + type + 1) * n));
     }
+    if (inexact() > before) inexactShots.push(b);
   }
-  return { variant, batch, distance: tensor.distance, rounds, corrections, logicalFlips, logitMagnitude: Math.log((1 - weights.p) / weights.p) };
+  return { variant, batch, distance: tensor.distance, rounds, corrections, logicalFlips, logitMagnitude: Math.log((1 - weights.p) / weights.p), inexactShots };
 }

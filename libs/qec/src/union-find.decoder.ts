@@ -3,7 +3,15 @@
 // §5), merge when an edge is fully grown, and stop when every cluster is even or touches the boundary; the peeling
 // decoder (Delfosse & Zémor, Phys. Rev. Research 2, 033042 (2020)) then picks a correction inside each cluster on a
 // spanning forest rooted at the boundary. Edge lengths from the noise model's log-likelihoods (decoding-graph.ts).
-import { DEFAULT_DECODING_WEIGHTS, edgeLengths, type DecodingWeights } from './decoding-graph.js';
+// Local matching inside clusters: the events of each final cluster (clusters touching the boundary are not merged
+// through it) are paired by exact minimum-weight matching among themselves with the matching decoder's space-time
+// distances, which replaces peeling's arbitrary choice of a correction inside a cluster by the cheapest one (the
+// union-find clusters as the partition of a matching problem: cf. Wu & Zhong, "Interpretation of union-find decoder
+// on weighted graphs and application to XZZX surface code", arXiv:2211.03288, and the clustering step of
+// Higgott & Gidney's sparse blossom, arXiv:2303.15933). A cluster whose matching component would exceed
+// MAX_LOCAL_COMPONENT events (far above threshold) is peeled instead, so the work per shot stays near-linear.
+import { DEFAULT_DECODING_WEIGHTS, edgeLengths, matchingLengths, pathBetween, spatialGraph, type DecodingWeights, type SpatialGraph } from './decoding-graph.js';
+import { matchDetectionEvents } from './matching.decoder.js';
 import type { RotatedSurfaceCode, StabilizerType } from './rotated-surface-code.js';
 import type { SyndromeDecoder } from './syndrome-decoder.js';
 
@@ -80,6 +88,10 @@ interface Workspace {
   seen: Int32Array;
   visited: Uint8Array;
   parentEdge: Int32Array;
+  /** Local matching: first and last event of each cluster root (-1 = none) and the next event of the same cluster. */
+  clusterHead: Int32Array;
+  clusterTail: Int32Array;
+  nextEvent: Int32Array;
   stamp: number;
 }
 
@@ -96,21 +108,110 @@ function workspace(graph: SpaceTimeGraph): Workspace {
     seen: new Int32Array(v),
     visited: new Uint8Array(v),
     parentEdge: new Int32Array(v),
+    clusterHead: new Int32Array(v).fill(-1),
+    clusterTail: new Int32Array(v),
+    nextEvent: new Int32Array(v),
     stamp: 0,
   };
 }
 
-export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS): SyndromeDecoder {
+/** Largest matching component inside one cluster solved exactly; larger clusters are peeled. */
+export const MAX_LOCAL_COMPONENT = 48;
+
+export interface UnionFindOptions {
+  /** Pair the events of each cluster by exact local matching (default) instead of peeling every cluster. */
+  localMatching?: boolean;
+}
+
+export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS, options: UnionFindOptions = {}): SyndromeDecoder {
   const lengths = edgeLengths(weights);
+  const localMatching = options.localMatching ?? true;
+  const matchLengths = matchingLengths(weights);
+  const spatial: [SpatialGraph, SpatialGraph] = [spatialGraph(code, 0, matchLengths), spatialGraph(code, 1, matchLengths)];
   const graphs = new Map<string, { graph: SpaceTimeGraph; work: Workspace }>();
   const graphFor = (type: StabilizerType, rounds: number): { graph: SpaceTimeGraph; work: Workspace } => {
     const key = `${type}:${rounds}`;
     let entry = graphs.get(key);
     if (!entry) {
       const graph = spaceTimeGraph(code, type, rounds, lengths);
-      graphs.set(key, (entry = { graph, work: workspace(graph) }));
+      entry = { graph, work: workspace(graph) };
+      graphs.set(key, entry);
     }
     return entry;
+  };
+  const logicalFlip = (type: StabilizerType, correction: Uint8Array): number => {
+    let flip = 0;
+    for (const q of code.logicalSupport[type]) flip ^= correction[q]!;
+    return flip;
+  };
+  /**
+   * Matches the events of every cluster among themselves, writes their paths into `correction` and clears their
+   * defects; returns the number of events left for peeling (clusters above MAX_LOCAL_COMPONENT).
+   */
+  const matchClusters = (type: StabilizerType, events: Uint8Array, find: (i: number) => number, work: Workspace, defect: Uint8Array, correction: Uint8Array): number => {
+    const graph = spatial[type];
+    const m = graph.m;
+    const flipPath = (path: readonly number[]): void => {
+      for (const q of path) correction[q]! ^= 1;
+    };
+    // Events grouped by cluster root as linked lists (head per root, next per event), in increasing index = round order.
+    const { clusterHead, clusterTail, nextEvent } = work;
+    const roots: number[] = [];
+    for (let i = 0; i < events.length; i++) {
+      if (!events[i]) continue;
+      const root = find(i);
+      nextEvent[i] = -1;
+      if (clusterHead[root] === -1) {
+        clusterHead[root] = i;
+        roots.push(root);
+      } else nextEvent[clusterTail[root]!] = i;
+      clusterTail[root] = i;
+    }
+    let left = 0;
+    for (const root of roots) {
+      const first = clusterHead[root]!;
+      clusterHead[root] = -1;
+      const second = nextEvent[first]!;
+      if (second === -1) {
+        flipPath(graph.boundaryPaths[first % m]!);
+        defect[first] = 0;
+        continue;
+      }
+      if (nextEvent[second] === -1) {
+        const a = first % m;
+        const b = second % m;
+        const pair = graph.distance[a * m + b]! + matchLengths.time * Math.abs(Math.floor(first / m) - Math.floor(second / m));
+        if (pair < graph.boundaryDistance[a]! + graph.boundaryDistance[b]!) {
+          if (a !== b) flipPath(pathBetween(graph, a, b));
+        } else {
+          flipPath(graph.boundaryPaths[a]!);
+          flipPath(graph.boundaryPaths[b]!);
+        }
+        defect[first] = 0;
+        defect[second] = 0;
+        continue;
+      }
+      const cluster: number[] = [];
+      for (let i = first; i !== -1; i = nextEvent[i]!) cluster.push(i);
+      const stab = cluster.map((i) => i % m);
+      const round = cluster.map((i) => Math.floor(i / m));
+      const partner = matchDetectionEvents(
+        cluster.length,
+        (i, j) => graph.distance[stab[i]! * m + stab[j]!]! + matchLengths.time * Math.abs(round[i]! - round[j]!),
+        (i) => graph.boundaryDistance[stab[i]!]!,
+        { round, timeLength: matchLengths.time, maxComponent: MAX_LOCAL_COMPONENT },
+      );
+      if (!partner) {
+        left += cluster.length;
+        continue;
+      }
+      partner.forEach((j, i) => {
+        if (j === -1) flipPath(graph.boundaryPaths[stab[i]!]!);
+        else if (j > i && stab[i] !== stab[j]) flipPath(pathBetween(graph, stab[i]!, stab[j]!));
+      });
+      for (const i of cluster) defect[i] = 0;
+    }
+    return left;
   };
   return {
     decode(type: StabilizerType, events: Uint8Array, correction: Uint8Array): number {
@@ -142,8 +243,10 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         let ra = find(a);
         let rb = find(b);
         if (ra === rb) return;
-        const ma = (members[ra] ??= [ra]);
-        const mb = (members[rb] ??= [rb]);
+        members[ra] ??= [ra];
+        members[rb] ??= [rb];
+        const ma = members[ra]!;
+        const mb = members[rb]!;
         if (ma.length < mb.length) [ra, rb] = [rb, ra];
         const big = members[ra]!;
         for (const x of members[rb]!) big.push(x);
@@ -152,6 +255,15 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
         parity[ra]! ^= parity[rb]!;
         touchesBoundary[ra]! |= touchesBoundary[rb]!;
         roots.push(ra);
+      };
+      // A fully grown boundary edge marks its cluster as touching the boundary; clusters are never merged through it.
+      const fuse = (e: number): void => {
+        const u = edgeU[e]!;
+        const v = edgeV[e]!;
+        if (v === boundary || u === boundary) {
+          const root = find(u === boundary ? v : u);
+          touchesBoundary[root] = 1;
+        } else union(u, v);
       };
       const fused: number[] = [];
       const odd: number[] = [];
@@ -189,9 +301,11 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
             }
           }
         });
-        for (const e of fused) union(edgeU[e]!, edgeV[e]!);
+        for (const e of fused) fuse(e);
       }
-      // Peeling: a spanning forest of the fully grown edges, the boundary first so that it roots its tree.
+      correction.fill(0);
+      if (localMatching && matchClusters(type, events, find, work, defect, correction) === 0) return logicalFlip(type, correction);
+      // Peeling (clusters not matched locally): a spanning forest of the fully grown edges, the boundary first so that it roots its tree.
       visited.fill(0);
       parentEdge.fill(-1);
       const order: number[] = [];
@@ -213,7 +327,6 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
       };
       explore(boundary);
       for (let i = 0; i < events.length; i++) if (defect[i] && !visited[i]) explore(i);
-      correction.fill(0);
       for (let index = order.length - 1; index >= 0; index--) {
         const x = order[index]!;
         const e = parentEdge[x]!;
