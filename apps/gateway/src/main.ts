@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig, setMetricsService } from '#qdc/platform';
+import { QdcLogger, developmentSecrets, exitOnStartupError, initTracing, loadConfig, setMetricsService } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
 import { registerMetrics } from './http/metrics.route.js';
+import { registerTracing } from './http/tracing.hook.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
   setMetricsService('gateway');
   registerMetrics(adapter.getInstance());
+  if (initTracing(config, 'gateway')) registerTracing(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);

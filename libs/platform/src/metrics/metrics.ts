@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SpanKind, inSpan, jobTraceContext, markError, tracingEnabled } from '../tracing/tracing.js';
 
 /**
  * Prometheus metrics of one process (`GET /metrics` on the gateway's port and on every other
@@ -78,8 +79,22 @@ export function countQueue(queue: CountedQueue): void {
 /** Seconds since `start` (a `performance.now()` reading). */
 export const secondsSince = (start: number): number => (performance.now() - start) / 1000;
 
-/** Runs one queue job and records its duration: `ok`, `rejected` (a final error answer) or `failed` (thrown, retried). */
-export async function timeJob<T>(queue: string, name: string, run: () => Promise<T>): Promise<T> {
+/**
+ * Runs one queue job and records its duration: `ok`, `rejected` (a final error answer) or `failed` (thrown, retried).
+ * Given the job's data, the run is also a span, child of the producer's (the trace context the data carries).
+ */
+export async function timeJob<T>(queue: string, name: string, run: () => Promise<T>, jobData?: object): Promise<T> {
+  if (jobData === undefined || !tracingEnabled()) return timed(queue, name, run);
+  const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'qdc.job.name': name };
+  return inSpan(`bullmq process ${queue}`, { kind: SpanKind.CONSUMER, parent: jobTraceContext(jobData), attributes }, async (span) => {
+    const outcome = await timed(queue, name, run);
+    const answer = outcome as { ok?: boolean; error?: unknown } | undefined;
+    if (answer?.ok === false) markError(span, answer.error);
+    return outcome;
+  });
+}
+
+async function timed<T>(queue: string, name: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
     const outcome = await run();

@@ -22,9 +22,11 @@ import {
 } from '#qdc/contracts';
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import type { Span } from '@opentelemetry/api';
 import { DependencyUnavailable } from '../service/connection-errors.js';
 import { natsRequestDuration, secondsSince } from '../metrics/metrics.js';
 import { currentRequestId } from '../logging/request-context.js';
+import { SpanKind, extractTraceHeaders, inSpan, injectTraceHeaders, markError, tracingEnabled } from '../tracing/tracing.js';
 
 /** `user`/`pass` from `nats://user:password@host:port` (a NATS server with per-lab users, docs/lab-integration.md). */
 export function urlCredentials(url: string): { user?: string; pass?: string } {
@@ -35,6 +37,13 @@ export function urlCredentials(url: string): { user?: string; pass?: string } {
     return {};
   }
 }
+
+/** Span attributes of a NATS request or handled message (OpenTelemetry messaging conventions). */
+const natsAttributes = (subject: string, requestId: string | undefined): Record<string, string> => ({
+  'messaging.system': 'nats',
+  'messaging.destination.name': subject,
+  ...(requestId ? { 'qdc.request_id': requestId } : {}),
+});
 
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
@@ -145,6 +154,14 @@ export class NatsService implements OnModuleDestroy {
     hdrs.set(REQUEST_ID_HEADER, requestId);
     const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;
+    if (!tracingEnabled()) return this.timedRequest<T>(subject, body, hdrs, timeout);
+    return inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
+      injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
+      return this.timedRequest<T>(subject, body, hdrs, timeout);
+    });
+  }
+
+  private async timedRequest<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
     const started = performance.now();
     try {
       const data = await this.requestOnce<T>(subject, body, hdrs, timeout);
@@ -178,7 +195,9 @@ export class NatsService implements OnModuleDestroy {
   }
 
   async publish(subject: string, payload: unknown): Promise<void> {
-    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)));
+    let hdrs: MsgHdrs | undefined;
+    if (tracingEnabled()) injectTraceHeaders((hdrs = natsHeaders()));
+    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)), hdrs ? { headers: hdrs } : undefined);
   }
 
   /** Subscribe with a queue group (replicas share the work) or, for events, without one. */
@@ -194,7 +213,13 @@ export class NatsService implements OnModuleDestroy {
           this.logger.error(`subscription ${subject} failed: ${err.message}`);
           return;
         }
-        void this.dispatch(msg, handler);
+        if (!tracingEnabled()) return void this.dispatch(msg, handler);
+        // A span per handled message, child of the sender's (its context came in the headers).
+        const kind = msg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
+        const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+        void inSpan(`nats handle ${subject}`, { kind, parent: extractTraceHeaders(msg.headers), attributes: natsAttributes(subject, requestId) }, (span) =>
+          this.dispatch(msg, handler, span),
+        );
       },
     });
   }
@@ -202,9 +227,11 @@ export class NatsService implements OnModuleDestroy {
   private async dispatch(
     msg: Msg,
     handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+    span?: Span,
   ): Promise<void> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
     const reply = async (body: RpcReply<unknown>): Promise<void> => {
+      if (body.ok === false) markError(span, body.error);
       if (!msg.reply) return;
       const hdrs = natsHeaders();
       hdrs.set(REQUEST_ID_HEADER, requestId);
