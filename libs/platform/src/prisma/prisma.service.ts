@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
 import { QDC_CONFIG } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import { meterPool, unmeterPool } from '../metrics/metrics.js';
 
 /** The Prisma client's lifecycle, in one place: connect on init, disconnect on destroy. */
 @Injectable()
@@ -18,6 +19,7 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
+    meterPool(pool); // qdc_db_pool_connections, qdc_db_pool_waiting, qdc_db_query_duration_seconds
   }
 
   async onModuleInit(): Promise<void> {
@@ -27,5 +29,6 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
     await this.pool.end().catch(() => undefined);
+    unmeterPool(this.pool);
   }
 }
