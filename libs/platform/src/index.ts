@@ -19,3 +19,4 @@ export * from './jobs/wait-for-dependencies.js';
 export * from './service/connection-errors.js';
 export * from './metrics/metrics.js';
 export * from './tracing/tracing.js';
+export * from './service/shutdown-deadline.js';

@@ -77,6 +77,8 @@ const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: unsetIfEmpty(z.string()),
   /** Share of new traces recorded (parent-based: a request that arrives sampled stays sampled). */
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+  /** SIGTERM: how long a service may drain (requests in flight, the current job) before it exits anyway; below the pod's grace period. */
+  QDC_SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(25_000),
 });
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;

@@ -107,4 +107,12 @@ export class JobProducer<Data extends object, Response> {
     await this.events.close();
     await this.queue.close();
   }
+
+  /**
+   * Nest shutdown hook of every producer: closes last, after NATS handlers still waiting for their jobs have their
+   * outcomes (NatsService finishes in-flight handlers in onModuleDestroy).
+   */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
 }

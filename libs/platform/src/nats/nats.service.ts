@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import {
   connect,
   headers as natsHeaders,
@@ -71,9 +71,13 @@ export interface IncomingMessage<T = unknown> {
  * events, queue-group subscriptions, and the JetStream Object Store for large payloads.
  */
 @Injectable()
-export class NatsService implements OnModuleDestroy {
+export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(NatsService.name);
   private connection?: NatsConnection;
+  /** This service's own subscriptions (its handlers), stopped first on shutdown. */
+  private readonly subscriptions = new Set<Subscription>();
+  /** Messages being handled right now; shutdown waits for them (their replies need the connection). */
+  private readonly inFlight = new Set<Promise<void>>();
   private objectStore?: ObjectStore;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
@@ -206,22 +210,38 @@ export class NatsService implements OnModuleDestroy {
     handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
     options: { queue?: string } = {},
   ): Subscription {
-    return this.nc.subscribe(this.subject(subject), {
+    const subscription = this.nc.subscribe(this.subject(subject), {
       queue: options.queue,
       callback: (err, msg) => {
         if (err) {
           this.logger.error(`subscription ${subject} failed: ${err.message}`);
           return;
         }
-        if (!tracingEnabled()) return void this.dispatch(msg, handler);
-        // A span per handled message, child of the sender's (its context came in the headers).
-        const kind = msg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
-        const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
-        void inSpan(`nats handle ${subject}`, { kind, parent: extractTraceHeaders(msg.headers), attributes: natsAttributes(subject, requestId) }, (span) =>
-          this.dispatch(msg, handler, span),
-        );
+        this.track(this.handle(subject, msg, handler));
       },
     });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private handle(
+    subject: string,
+    msg: Msg,
+    handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+  ): Promise<void> {
+    if (!tracingEnabled()) return this.dispatch(msg, handler);
+    // A span per handled message, child of the sender's (its context came in the headers).
+    const kind = msg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+    return inSpan(`nats handle ${subject}`, { kind, parent: extractTraceHeaders(msg.headers), attributes: natsAttributes(subject, requestId) }, (span) =>
+      this.dispatch(msg, handler, span),
+    );
+  }
+
+  private track(handling: Promise<void>): void {
+    const settled = handling.catch((error: Error) => this.logger.error(`handler failed: ${error?.stack ?? error}`));
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
   }
 
   private async dispatch(
@@ -316,8 +336,21 @@ export class NatsService implements OnModuleDestroy {
     return this.objectStore;
   }
 
+  /**
+   * Shutdown, first step (before the other modules stop): take no new messages (replicas in the queue group get
+   * them), and finish the ones being handled, whose replies still go out. The connection stays open for what the
+   * other modules finish (a worker's current job persisting its result, the gateway's requests in flight).
+   */
   async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.drain().catch(() => undefined)));
+    this.subscriptions.clear();
+    await Promise.all(this.inFlight);
+  }
+
+  /** Shutdown, last step (after every other module and the HTTP server): flush and close the connection. */
+  async onApplicationShutdown(): Promise<void> {
     if (!this.connection) return;
+    await Promise.all(this.inFlight);
     await this.connection.drain().catch(() => undefined);
     this.connection = undefined;
   }

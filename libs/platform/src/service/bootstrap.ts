@@ -5,6 +5,7 @@ import { developmentSecrets, loadConfig } from '../config/config.js';
 import { QdcLogger } from '../logging/qdc-logger.js';
 import { setMetricsService } from '../metrics/metrics.js';
 import { initTracing } from '../tracing/tracing.js';
+import { exitAfterGrace } from './shutdown-deadline.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -23,6 +24,7 @@ export async function bootstrapService(name: string, module: Type, options: Serv
   for (const warning of developmentSecrets(config)) logger.warn(`development secret in use: ${warning}`);
   const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });
   app.enableShutdownHooks();
+  exitAfterGrace(name, config.QDC_SHUTDOWN_GRACE_MS);
   await app.init();
   const probes = await startProbeServer(config.QDC_HEALTH_PORT ?? options.defaultProbePort, options.readiness(app));
   const stop = (): void => void probes.close();
