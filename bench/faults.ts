@@ -12,7 +12,8 @@
  * for no HTTP answer, `client-timeout` past FAULTS_REQUEST_TIMEOUT_S), and for model runs the results in Postgres
  * against the 2xx answers — missing (2xx without a stored result), duplicates (a request stored twice), orphans (a
  * stored result whose client got no 2xx) — then seconds to recovery (from the fault to the first request after
- * which every request succeeded) and the longest request. FAULTS_ONLY=redis,nats runs a subset.
+ * which every request succeeded), the longest request and how many took over 10 s. FAULTS_ONLY=redis,nats runs a
+ * subset.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -264,7 +265,7 @@ function summarise(samples: Sample[], faultAt: number) {
   for (const s of samples) if (s.status !== 200) errors.set(String(s.status), (errors.get(String(s.status)) ?? 0) + 1);
   const after = samples.filter((s) => s.sentAt >= faultAt).sort((a, b) => a.sentAt - b.sentAt);
   // Recovery: the first request sent after the fault from which on every request succeeded.
-  let recoveredAt: number | undefined = after.length ? after[0]!.sentAt : faultAt;
+  let recoveredAt: number | undefined = faultAt;
   for (const s of after) if (s.status !== 200) recoveredAt = undefined;
   if (recoveredAt === undefined) {
     const lastFailure = after.filter((s) => s.status !== 200).at(-1)!;
@@ -273,6 +274,7 @@ function summarise(samples: Sample[], faultAt: number) {
   }
   const longest = samples.reduce((max, s) => Math.max(max, s.doneAt - s.sentAt), 0);
   return {
+    over10s: samples.filter((s) => s.doneAt - s.sentAt > 10_000).length,
     sent: samples.length,
     ok: samples.filter((s) => s.status === 200).length,
     errors: [...errors.entries()].map(([code, count]) => `${code}×${count}`).join(' ') || '-',
@@ -283,6 +285,7 @@ function summarise(samples: Sample[], faultAt: number) {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'qdc-faults-'));
+  chmodSync(dir, 0o755); // the postgres user must reach its data directory inside
   const infra: Record<string, Infra> = {};
   let sut: TestSystem | undefined;
   try {
@@ -301,7 +304,7 @@ async function main(): Promise<void> {
     });
     const token = await sut.createKey('faults', 'control,coda');
     console.log(`bench:faults — ${CONCURRENCY} clients (4 in 5 model runs, 1 in 5 simulations), ${DURATION_S} s per fault, fault at ${DURATION_S / 4} s, back after ${DOWN_MS} ms; Redis AOF ${REDIS_AOF ? 'on' : 'off'}; logs in ${sut.logDir}`);
-    const table: string[][] = [['fault', 'sent', '2xx', 'errors by code', 'missing', 'dup', 'orphans', 'recovery s', 'longest s']];
+    const table: string[][] = [['fault', 'sent', '2xx', 'errors by code', 'missing', 'dup', 'orphans', 'recovery s', 'longest s', '> 10 s']];
     let index = 0;
     for (const fault of FAULTS) {
       if (!matches(fault) || (fault.name === 'restart postgres' && !infra.postgres)) continue;
@@ -312,7 +315,7 @@ async function main(): Promise<void> {
       await sleep(3000); // stragglers: jobs a client gave up on may still finish
       const summary = summarise(samples, faultAt);
       const db = await account(sut, tag, samples);
-      const row = [fault.name, String(summary.sent), String(summary.ok), summary.errors, String(db.missing), String(db.duplicates), String(db.orphans), summary.recovery, summary.longest];
+      const row = [fault.name, String(summary.sent), String(summary.ok), summary.errors, String(db.missing), String(db.duplicates), String(db.orphans), summary.recovery, summary.longest, String(summary.over10s)];
       table.push(row);
       console.log(row.join(' | '));
     }

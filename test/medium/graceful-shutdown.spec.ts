@@ -72,7 +72,11 @@ describe('graceful shutdown (SIGTERM under load)', () => {
         }
       }
     });
-    return { answers, stop: async () => ((running = false), await Promise.all(loops)) };
+    const stop = async () => {
+      running = false;
+      await Promise.all(loops);
+    };
+    return { answers, stop };
   };
 
   const storedResults = async () => (await sut.query<{ n: number }>('SELECT count(*)::int AS n FROM model_results'))[0]!.n;

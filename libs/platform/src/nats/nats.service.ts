@@ -199,8 +199,8 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   }
 
   async publish(subject: string, payload: unknown): Promise<void> {
-    let hdrs: MsgHdrs | undefined;
-    if (tracingEnabled()) injectTraceHeaders((hdrs = natsHeaders()));
+    const hdrs = tracingEnabled() ? natsHeaders() : undefined;
+    if (hdrs) injectTraceHeaders(hdrs);
     this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)), hdrs ? { headers: hdrs } : undefined);
   }
 

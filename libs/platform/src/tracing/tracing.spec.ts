@@ -50,7 +50,12 @@ describe('tracing off (no endpoint)', () => {
     expect(initTracing(config, 'gateway')).toBe(false);
     expect(tracingEnabled()).toBe(false);
     const seen: unknown[] = [];
-    await expect(inSpan('x', {}, (span) => (seen.push(span), 42))).resolves.toBe(42);
+    await expect(
+      inSpan('x', {}, (span) => {
+        seen.push(span);
+        return 42;
+      }),
+    ).resolves.toBe(42);
     expect(seen).toEqual([undefined]);
     const data = { model: 'm' };
     expect(withJobTrace(data)).toBe(data);
