@@ -69,6 +69,8 @@ interface Infra {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Synchronous stop, for a bench that dies (process 'exit'). */
+  kill(): void;
 }
 
 async function startRedis(dir: string): Promise<Infra> {
@@ -88,6 +90,7 @@ async function startRedis(dir: string): Promise<Infra> {
       child?.kill('SIGTERM');
       if (child) await exited(child);
     },
+    kill: () => child?.kill('SIGKILL'),
   };
 }
 
@@ -107,6 +110,7 @@ async function startNats(dir: string): Promise<Infra> {
       child?.kill('SIGTERM');
       if (child) await exited(child);
     },
+    kill: () => child?.kill('SIGKILL'),
   };
 }
 
@@ -142,6 +146,13 @@ async function startPostgres(dir: string): Promise<Infra | undefined> {
     url: `postgresql://root@127.0.0.1:${port}`,
     start,
     stop: async () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    kill: () => {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } catch {
+        // not running
+      }
+    },
   };
 }
 
@@ -288,6 +299,12 @@ async function main(): Promise<void> {
   chmodSync(dir, 0o755); // the postgres user must reach its data directory inside
   const infra: Record<string, Infra> = {};
   let sut: TestSystem | undefined;
+  // Whatever happens to the bench, its servers and services do not outlive it.
+  process.once('exit', () => {
+    for (const child of sut?.processes.values() ?? []) child.kill('SIGKILL');
+    for (const server of Object.values(infra)) server.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
     mkdirSync(join(dir, 'redis'));
     mkdirSync(join(dir, 'nats'));

@@ -61,6 +61,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   await ensureDatabase(databaseUrl);
   await applyMigrations(databaseUrl, resolve(root, 'prisma/migrations'));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', () => undefined); // an idle connection dropped by a Postgres restart (bench:faults) is not fatal
   const processes = new Map<string, ChildProcess>();
 
   const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}): ChildProcess => {
