@@ -40,7 +40,8 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
 
   afterAll(async () => {
     await nats.onModuleDestroy();
-    await prisma.onModuleDestroy();
+    await nats.onApplicationShutdown();
+    await prisma.onApplicationShutdown();
     const admin = new pg.Client({ connectionString: 'postgresql://root@127.0.0.1:5432/postgres' });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -40,10 +40,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startSystem(options: { workers?: number; env?: Record<string, string> } = {}): Promise<TestSystem> {
+export async function startSystem(options: { workers?: number; env?: Record<string, string>; postgres?: string } = {}): Promise<TestSystem> {
   const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   const namespace = `t${id}`;
-  const databaseUrl = `postgresql://root@127.0.0.1:5432/qdc_test_${id}`;
+  // `postgres`: another server (bench:faults runs a private one it can restart).
+  const databaseUrl = `${options.postgres ?? 'postgresql://root@127.0.0.1:5432'}/qdc_test_${id}`;
   const port = await freePort();
   const logDir = mkdtempSync(join(tmpdir(), `qdc-${namespace}-`));
   const env: Record<string, string> = {
@@ -60,6 +61,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   await ensureDatabase(databaseUrl);
   await applyMigrations(databaseUrl, resolve(root, 'prisma/migrations'));
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('error', () => undefined); // an idle connection dropped by a Postgres restart (bench:faults) is not fatal
   const processes = new Map<string, ChildProcess>();
 
   const launch = (name: string, entry: string, extraEnv: Record<string, string> = {}): ChildProcess => {
@@ -79,11 +81,15 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   }
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Generous: seven processes boot on a shared, loaded CI machine.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (Date.now() > deadline) throw new Error(`test system did not become ready; logs in ${logDir}`);
+    if (Date.now() > deadline) {
+      for (const child of processes.values()) child.kill('SIGKILL');
+      throw new Error(`test system did not become ready; logs in ${logDir}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
 

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig, setMetricsService } from '#qdc/platform';
+import { QdcLogger, developmentSecrets, exitAfterGrace, exitOnStartupError, initTracing, loadConfig, setMetricsService } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
 import { registerMetrics } from './http/metrics.route.js';
+import { registerTracing } from './http/tracing.hook.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
 async function main(): Promise<void> {
@@ -23,8 +24,11 @@ async function main(): Promise<void> {
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
   setMetricsService('gateway');
   registerMetrics(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
+  if (initTracing(config, 'gateway')) registerTracing(adapter.getInstance());
+  // SIGTERM: new requests get 503 (Connection: close) while those in flight finish; NATS closes after the HTTP server.
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false, return503OnClosing: true });
   app.enableShutdownHooks();
+  exitAfterGrace('gateway', config.QDC_SHUTDOWN_GRACE_MS);
   await app.listen(config.PORT, config.HOST);
   for (const warning of developmentSecrets(config)) new Logger('gateway').warn(`development secret in use: ${warning}`);
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);

@@ -18,3 +18,5 @@ export * from './service/service-processes.js';
 export * from './jobs/wait-for-dependencies.js';
 export * from './service/connection-errors.js';
 export * from './metrics/metrics.js';
+export * from './tracing/tracing.js';
+export * from './service/shutdown-deadline.js';

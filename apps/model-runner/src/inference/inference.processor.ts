@@ -46,7 +46,7 @@ export class InferenceProcessor implements OnModuleDestroy {
   async start(): Promise<void> {
     const worker = new Worker<InferenceJobData, InferenceOutcome>(
       QueueName.Inference,
-      (job) => timeJob(QueueName.Inference, job.data.model, () => this.process(job)),
+      (job) => timeJob(QueueName.Inference, job.data.model, () => this.process(job), job.data),
       workerOptions(this.config),
     );
     worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JobName, QueueName, type InferenceJobData, type ModelsRunRequest, type ModelsRunResponse } from '#qdc/contracts';
 import { JobProducer, PAYLOAD_OBJECT_TTL_MS, QDC_CONFIG, jobIdFrom, type QdcConfig } from '#qdc/platform';
 
@@ -7,7 +7,7 @@ const ANSWER_TTL_MARGIN_MS = 10 * 60 * 1000;
 
 /** Enqueues inference jobs and waits for their outcome. */
 @Injectable()
-export class InferenceProducer extends JobProducer<InferenceJobData, ModelsRunResponse> implements OnModuleDestroy {
+export class InferenceProducer extends JobProducer<InferenceJobData, ModelsRunResponse> {
   constructor(@Inject(QDC_CONFIG) config: QdcConfig) {
     super(config, {
       queue: QueueName.Inference,
@@ -24,9 +24,5 @@ export class InferenceProducer extends JobProducer<InferenceJobData, ModelsRunRe
    */
   jobIdFor(request: ModelsRunRequest, requestId: string): string {
     return jobIdFrom('run', [request.ownerId, requestId, request.model, request.batch, request.plot, request.darkMode, request.inputSha256]);
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.close();
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { JobName, qpuDeviceQueueName, qpuRunJobId, type QpuSimulationJobData } from '#qdc/contracts';
-import { QDC_CONFIG, queueOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, countQueue, queueOptions, type QdcConfig } from '#qdc/platform';
 import type { DeviceFile } from '../devices/device-file.js';
 import type { QpuJobRow } from '../jobs/qpu-jobs.repository.js';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
@@ -33,6 +33,7 @@ export class SimulatedBackend implements QpuBackend, OnModuleDestroy {
     if (!queue) {
       queue = new Queue(qpuDeviceQueueName(device.id), queueOptions(this.config));
       this.queues.set(device.id, queue);
+      countQueue(queue); // qdc_queue_jobs{queue="qpu-<device>"}
     }
     if (!this.prepared.has(device.id)) {
       await queue.setGlobalConcurrency(1);

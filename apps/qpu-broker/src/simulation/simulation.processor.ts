@@ -22,7 +22,7 @@ export class SimulationProcessor implements OnModuleDestroy {
     @Inject(SIMULATION_CONFIG) private readonly sim: SimulationConfig,
   ) {
     const lockDuration = sim.QDC_SIM_TIMEOUT_MS + 30_000;
-    this.worker = new Worker(QueueName.Simulation, (job) => timeJob(QueueName.Simulation, 'simulate', () => this.process(job)), { ...workerOptions(config), lockDuration, stalledInterval: lockDuration });
+    this.worker = new Worker(QueueName.Simulation, (job) => timeJob(QueueName.Simulation, 'simulate', () => this.process(job), job.data), { ...workerOptions(config), lockDuration, stalledInterval: lockDuration });
     this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
     this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
   }

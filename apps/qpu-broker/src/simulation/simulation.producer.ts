@@ -1,11 +1,11 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { JobName, QueueName, type CircuitsSimulateResponse, type SimulationJobData } from '#qdc/contracts';
 import { JobProducer, QDC_CONFIG, jobIdFrom, type QdcConfig } from '#qdc/platform';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 
 /** Enqueues large simulations on the `simulation` queue and waits for a worker's outcome. */
 @Injectable()
-export class SimulationProducer extends JobProducer<SimulationJobData, CircuitsSimulateResponse> implements OnModuleDestroy {
+export class SimulationProducer extends JobProducer<SimulationJobData, CircuitsSimulateResponse> {
   constructor(@Inject(QDC_CONFIG) config: QdcConfig, @Inject(SIMULATION_CONFIG) sim: SimulationConfig) {
     super(config, { queue: QueueName.Simulation, job: JobName.Simulate, timeoutMs: sim.QDC_SIM_TIMEOUT_MS, what: 'the simulation' });
   }
@@ -17,9 +17,5 @@ export class SimulationProducer extends JobProducer<SimulationJobData, CircuitsS
 
   simulate(data: SimulationJobData): Promise<CircuitsSimulateResponse> {
     return this.run(data, this.jobIdFor(data));
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.close();
   }
 }

@@ -70,6 +70,15 @@ const ConfigSchema = z.object({
   QDC_VLM_API_KEY: z.preprocess(emptyAsUnset, z.string().optional()),
   /** Long enough for a cold start of a served 35B VLM (minutes); the gateway waits this plus a margin. */
   QDC_VLM_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
+  /** OpenTelemetry (the standard variables): spans go over OTLP/HTTP when an endpoint is set; tracing is off otherwise. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: unsetIfEmpty(z.string().url()),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: unsetIfEmpty(z.string().url()),
+  /** `key=value,key2=value2` sent with every export (e.g. an API key of the collector). */
+  OTEL_EXPORTER_OTLP_HEADERS: unsetIfEmpty(z.string()),
+  /** Share of new traces recorded (parent-based: a request that arrives sampled stays sampled). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+  /** SIGTERM: how long a service may drain (requests in flight, the current job) before it exits anyway; below the pod's grace period. */
+  QDC_SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(25_000),
 });
 
 export type QdcConfig = z.infer<typeof ConfigSchema>;

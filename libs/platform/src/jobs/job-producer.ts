@@ -6,6 +6,7 @@ import { queueOptions } from './queue-defaults.js';
 import { logConnectionErrors } from '../service/connection-errors.js';
 import { countQueue } from '../metrics/metrics.js';
 import { Logger } from '@nestjs/common';
+import { SpanKind, inSpan, markError, withJobTrace } from '../tracing/tracing.js';
 
 /**
  * Return value of a job. Bad input is a final answer, not a failure to retry, so a processor completes the job with
@@ -64,7 +65,16 @@ export class JobProducer<Data extends object, Response> {
     return outcome.response;
   }
 
-  private async wait(data: Data, jobId: string): Promise<JobOutcome<Response>> {
+  private wait(data: Data, jobId: string): Promise<JobOutcome<Response>> {
+    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': this.options.queue, 'messaging.message.id': jobId };
+    return inSpan(`bullmq ${this.options.queue} ${this.options.job}`, { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+      const outcome = await this.addAndWait(withJobTrace(data), jobId); // the worker's span is a child of this one
+      if (!outcome.ok) markError(span, outcome.error);
+      return outcome;
+    });
+  }
+
+  private async addAndWait(data: Data, jobId: string): Promise<JobOutcome<Response>> {
     // BullMQ's generics make add's name parameter a computed type; the names are ours (JobName).
     const job = await (this.queue as Queue).add(this.options.job, data, { jobId });
     try {
@@ -96,5 +106,13 @@ export class JobProducer<Data extends object, Response> {
   async close(): Promise<void> {
     await this.events.close();
     await this.queue.close();
+  }
+
+  /**
+   * Nest shutdown hook of every producer: closes last, after NATS handlers still waiting for their jobs have their
+   * outcomes (NatsService finishes in-flight handlers in onModuleDestroy).
+   */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
   }
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { SpanKind, inSpan, jobTraceContext, markError, tracingEnabled } from '../tracing/tracing.js';
 
 /**
  * Prometheus metrics of one process (`GET /metrics` on the gateway's port and on every other
@@ -78,8 +79,22 @@ export function countQueue(queue: CountedQueue): void {
 /** Seconds since `start` (a `performance.now()` reading). */
 export const secondsSince = (start: number): number => (performance.now() - start) / 1000;
 
-/** Runs one queue job and records its duration: `ok`, `rejected` (a final error answer) or `failed` (thrown, retried). */
-export async function timeJob<T>(queue: string, name: string, run: () => Promise<T>): Promise<T> {
+/**
+ * Runs one queue job and records its duration: `ok`, `rejected` (a final error answer) or `failed` (thrown, retried).
+ * Given the job's data, the run is also a span, child of the producer's (the trace context the data carries).
+ */
+export async function timeJob<T>(queue: string, name: string, run: () => Promise<T>, jobData?: object): Promise<T> {
+  if (jobData === undefined || !tracingEnabled()) return timed(queue, name, run);
+  const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': queue, 'qdc.job.name': name };
+  return inSpan(`bullmq process ${queue}`, { kind: SpanKind.CONSUMER, parent: jobTraceContext(jobData), attributes }, async (span) => {
+    const outcome = await timed(queue, name, run);
+    const answer = outcome as { ok?: boolean; error?: unknown } | undefined;
+    if (answer?.ok === false) markError(span, answer.error);
+    return outcome;
+  });
+}
+
+async function timed<T>(queue: string, name: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
     const outcome = await run();
@@ -90,4 +105,89 @@ export async function timeJob<T>(queue: string, name: string, run: () => Promise
     jobDuration.observe({ queue, name, outcome: 'failed' }, secondsSince(started));
     throw error;
   }
+}
+
+/** A pg pool as the metrics read it (pg.Pool). */
+export interface MeteredPool {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  on(event: 'connect', listener: (client: { query: (...args: unknown[]) => unknown }) => void): unknown;
+}
+
+const pools = new Set<MeteredPool>();
+
+/** Connections of this process's Postgres pools, read at scrape time (summed over pools: Prisma's and any raw one). */
+new Gauge({
+  name: 'qdc_db_pool_connections',
+  help: 'Postgres pool connections by state (total = open, idle = open and unused)',
+  labelNames: ['state'],
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    if (pools.size === 0) return;
+    let total = 0;
+    let idle = 0;
+    for (const pool of pools) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+    }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+  },
+});
+
+new Gauge({
+  name: 'qdc_db_pool_waiting',
+  help: 'Queries waiting for a free Postgres pool connection',
+  registers: [metricsRegistry],
+  collect() {
+    this.reset();
+    if (pools.size === 0) return;
+    let waiting = 0;
+    for (const pool of pools) waiting += pool.waitingCount;
+    this.set(waiting);
+  },
+});
+
+export const dbQueryDuration = new Histogram({
+  name: 'qdc_db_query_duration_seconds',
+  help: 'Postgres queries this process ran (through Prisma or the raw pool), by outcome (ok or error)',
+  labelNames: ['outcome'],
+  buckets: LATENCY_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/**
+ * Exports the pool's connection counts and times every query on its connections: promise-style (Prisma's pg adapter
+ * in transactions) and callback-style (pool.query, which Prisma uses otherwise). Streaming queries pass through.
+ */
+export function meterPool(pool: MeteredPool): void {
+  pools.add(pool);
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client);
+    client.query = (...args: unknown[]) => {
+      if (typeof (args[0] as { submit?: unknown } | undefined)?.submit === 'function') return query(...args);
+      const started = performance.now();
+      const observe = (failed: boolean) => dbQueryDuration.observe({ outcome: failed ? 'error' : 'ok' }, secondsSince(started));
+      const callback = args.at(-1);
+      if (typeof callback === 'function') {
+        return query(...args.slice(0, -1), (error: unknown, result: unknown) => {
+          observe(!!error);
+          return callback(error, result);
+        });
+      }
+      const result = query(...args) as Promise<unknown>;
+      result.then(
+        () => observe(false),
+        () => observe(true),
+      );
+      return result;
+    };
+  });
+}
+
+/** Stops reading a pool that was ended. */
+export function unmeterPool(pool: MeteredPool): void {
+  pools.delete(pool);
 }

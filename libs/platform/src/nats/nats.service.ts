@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
 import {
   connect,
   headers as natsHeaders,
@@ -22,9 +22,11 @@ import {
 } from '#qdc/contracts';
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import type { Span } from '@opentelemetry/api';
 import { DependencyUnavailable } from '../service/connection-errors.js';
 import { natsRequestDuration, secondsSince } from '../metrics/metrics.js';
 import { currentRequestId } from '../logging/request-context.js';
+import { SpanKind, extractTraceHeaders, inSpan, injectTraceHeaders, markError, tracingEnabled } from '../tracing/tracing.js';
 
 /** `user`/`pass` from `nats://user:password@host:port` (a NATS server with per-lab users, docs/lab-integration.md). */
 export function urlCredentials(url: string): { user?: string; pass?: string } {
@@ -35,6 +37,13 @@ export function urlCredentials(url: string): { user?: string; pass?: string } {
     return {};
   }
 }
+
+/** Span attributes of a NATS request or handled message (OpenTelemetry messaging conventions). */
+const natsAttributes = (subject: string, requestId: string | undefined): Record<string, string> => ({
+  'messaging.system': 'nats',
+  'messaging.destination.name': subject,
+  ...(requestId ? { 'qdc.request_id': requestId } : {}),
+});
 
 /** Header naming an object-store key that holds a message body too large for NATS. */
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
@@ -62,9 +71,13 @@ export interface IncomingMessage<T = unknown> {
  * events, queue-group subscriptions, and the JetStream Object Store for large payloads.
  */
 @Injectable()
-export class NatsService implements OnModuleDestroy {
+export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly logger = new Logger(NatsService.name);
   private connection?: NatsConnection;
+  /** This service's own subscriptions (its handlers), stopped first on shutdown. */
+  private readonly subscriptions = new Set<Subscription>();
+  /** Messages being handled right now; shutdown waits for them (their replies need the connection). */
+  private readonly inFlight = new Set<Promise<void>>();
   private objectStore?: ObjectStore;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
@@ -145,6 +158,14 @@ export class NatsService implements OnModuleDestroy {
     hdrs.set(REQUEST_ID_HEADER, requestId);
     const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;
+    if (!tracingEnabled()) return this.timedRequest<T>(subject, body, hdrs, timeout);
+    return inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
+      injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
+      return this.timedRequest<T>(subject, body, hdrs, timeout);
+    });
+  }
+
+  private async timedRequest<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
     const started = performance.now();
     try {
       const data = await this.requestOnce<T>(subject, body, hdrs, timeout);
@@ -178,7 +199,9 @@ export class NatsService implements OnModuleDestroy {
   }
 
   async publish(subject: string, payload: unknown): Promise<void> {
-    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)));
+    const hdrs = tracingEnabled() ? natsHeaders() : undefined;
+    if (hdrs) injectTraceHeaders(hdrs);
+    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)), hdrs ? { headers: hdrs } : undefined);
   }
 
   /** Subscribe with a queue group (replicas share the work) or, for events, without one. */
@@ -187,24 +210,48 @@ export class NatsService implements OnModuleDestroy {
     handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
     options: { queue?: string } = {},
   ): Subscription {
-    return this.nc.subscribe(this.subject(subject), {
+    const subscription = this.nc.subscribe(this.subject(subject), {
       queue: options.queue,
       callback: (err, msg) => {
         if (err) {
           this.logger.error(`subscription ${subject} failed: ${err.message}`);
           return;
         }
-        void this.dispatch(msg, handler);
+        this.track(this.handle(subject, msg, handler));
       },
     });
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  private handle(
+    subject: string,
+    msg: Msg,
+    handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+  ): Promise<void> {
+    if (!tracingEnabled()) return this.dispatch(msg, handler);
+    // A span per handled message, child of the sender's (its context came in the headers).
+    const kind = msg.reply ? SpanKind.SERVER : SpanKind.CONSUMER;
+    const requestId = msg.headers?.get(REQUEST_ID_HEADER) || undefined;
+    return inSpan(`nats handle ${subject}`, { kind, parent: extractTraceHeaders(msg.headers), attributes: natsAttributes(subject, requestId) }, (span) =>
+      this.dispatch(msg, handler, span),
+    );
+  }
+
+  private track(handling: Promise<void>): void {
+    const settled = handling.catch((error: Error) => this.logger.error(`handler failed: ${error?.stack ?? error}`));
+    this.inFlight.add(settled);
+    void settled.finally(() => this.inFlight.delete(settled));
   }
 
   private async dispatch(
     msg: Msg,
     handler: (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>,
+    span?: Span,
   ): Promise<void> {
     const requestId = msg.headers?.get(REQUEST_ID_HEADER) || randomUUID();
     const reply = async (body: RpcReply<unknown>): Promise<void> => {
+      if (body.ok === false) markError(span, body.error);
       if (!msg.reply) return;
       const hdrs = natsHeaders();
       hdrs.set(REQUEST_ID_HEADER, requestId);
@@ -289,8 +336,21 @@ export class NatsService implements OnModuleDestroy {
     return this.objectStore;
   }
 
+  /**
+   * Shutdown, first step (before the other modules stop): take no new messages (replicas in the queue group get
+   * them), and finish the ones being handled, whose replies still go out. The connection stays open for what the
+   * other modules finish (a worker's current job persisting its result, the gateway's requests in flight).
+   */
   async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.drain().catch(() => undefined)));
+    this.subscriptions.clear();
+    await Promise.all(this.inFlight);
+  }
+
+  /** Shutdown, last step (after every other module and the HTTP server): flush and close the connection. */
+  async onApplicationShutdown(): Promise<void> {
     if (!this.connection) return;
+    await Promise.all(this.inFlight);
     await this.connection.drain().catch(() => undefined);
     this.connection = undefined;
   }

@@ -4,6 +4,8 @@ import { startProbeServer, type ReadinessCheck } from '../health/probe-server.js
 import { developmentSecrets, loadConfig } from '../config/config.js';
 import { QdcLogger } from '../logging/qdc-logger.js';
 import { setMetricsService } from '../metrics/metrics.js';
+import { initTracing } from '../tracing/tracing.js';
+import { exitAfterGrace } from './shutdown-deadline.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -17,10 +19,12 @@ export async function bootstrapService(name: string, module: Type, options: Serv
   // Every `new Logger(Thing.name)` of the service writes through this one (JSON in production, request ids).
   Logger.overrideLogger(new QdcLogger(config, name));
   setMetricsService(name);
+  initTracing(config, name);
   const logger = new Logger(name);
   for (const warning of developmentSecrets(config)) logger.warn(`development secret in use: ${warning}`);
   const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });
   app.enableShutdownHooks();
+  exitAfterGrace(name, config.QDC_SHUTDOWN_GRACE_MS);
   await app.init();
   const probes = await startProbeServer(config.QDC_HEALTH_PORT ?? options.defaultProbePort, options.readiness(app));
   const stop = (): void => void probes.close();

@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { CircuitError } from '#qdc/circuits';
 import { JobName, QPU_POLL_QUEUE } from '#qdc/contracts';
-import { QDC_CONFIG, queueOptions, workerOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, countQueue, queueOptions, workerOptions, type QdcConfig } from '#qdc/platform';
 import type { DeviceFile } from '../../devices/device-file.js';
 import { DeviceCatalogue } from '../../devices/device-catalogue.js';
 import { circuitFromJson } from '../../devices/device-toolchain.js';
@@ -54,6 +54,7 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
     if (!this.enabled) return;
     this.client = new IonqClient(qpu.QDC_IONQ_BASE_URL, qpu.QDC_IONQ_API_KEY!);
     this.queue = new Queue(QPU_POLL_QUEUE, queueOptions(config));
+    countQueue(this.queue);
   }
 
   /** Transitions go through the job service (persisted with their event, then published); resolved lazily (it depends on the backends). */

@@ -1,0 +1,154 @@
+import { createServer, type Server } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { encodeNpy } from '#qdc/arrays';
+import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
+import { multipart, startSystem, type TestSystem } from './system.harness.js';
+
+/** One span as the OTLP/HTTP JSON export carries it (the fields this test reads), with its service. */
+interface ExportedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+}
+
+// OTLP span kinds (the wire enum, one more than the API's).
+const SERVER = 2;
+const CLIENT = 3;
+const PRODUCER = 4;
+const CONSUMER = 5;
+
+/** A minimal OTLP/HTTP collector: accepts `POST /v1/traces` (JSON, optionally gzipped) and keeps every span. */
+async function startCollector(): Promise<{ server: Server; url: string; spans: ExportedSpan[]; posts: string[] }> {
+  const spans: ExportedSpan[] = [];
+  const posts: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      posts.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
+      let body = Buffer.concat(chunks);
+      if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
+      const value = (v: Record<string, unknown>) => v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue;
+      const attrs = (list: { key: string; value: Record<string, unknown> }[] = []) => Object.fromEntries(list.map((a) => [a.key, value(a.value)]));
+      const request = JSON.parse(body.toString('utf8'));
+      for (const rs of request.resourceSpans ?? []) {
+        const service = String(attrs(rs.resource?.attributes)['service.name']);
+        for (const ss of rs.scopeSpans ?? []) {
+          for (const s of ss.spans ?? []) {
+            spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attrs(s.attributes) });
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, spans, posts };
+}
+
+/**
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, a model run is one trace across the processes: the gateway's HTTP span is
+ * the root (or the child of the caller's traceparent), and the results service's span that stores the result
+ * reaches it by parent links through the inference worker's job span and the span that queued the job.
+ */
+describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
+  let sut: TestSystem;
+  let collector: Awaited<ReturnType<typeof startCollector>>;
+  let key: string;
+
+  beforeAll(async () => {
+    collector = await startCollector();
+    sut = await startSystem({ workers: 1, env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } });
+    key = await sut.createKey('trace-lab', 'control');
+  });
+  afterAll(async () => {
+    await sut?.stop();
+    await new Promise((r) => collector?.server.close(r));
+  });
+
+  const run = (requestId: string, headers: Record<string, string> = {}) => {
+    const truth = generateCoulombPeakTrace(tuningSeeds(1, 77)[0]!, { length: 128, kind: 'peaks', peakCount: 3, snrRange: [40, 60] });
+    return fetch(`${sut.baseUrl}/v0/models`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId, ...headers },
+      body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: 'trace.npy', bytes: encodeNpy({ shape: [128], data: truth.trace }) }),
+    });
+  };
+
+  /** Waits for the results service's span of the run's result (spans are exported in batches, every few seconds). */
+  const traceOf = async (requestId: string): Promise<ExportedSpan[]> => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const root = collector.spans.find((s) => s.service === 'gateway' && s.kind === SERVER && s.attributes['qdc.request_id'] === requestId);
+      const spans = root ? collector.spans.filter((s) => s.traceId === root.traceId) : [];
+      // Complete once the results span reaches the gateway's root through exported parents (each process exports on its own).
+      const stored = spans.find((s) => s.service === 'results' && s.name === 'nats handle results.result.create.v1');
+      const complete = (() => {
+        try {
+          const top = stored && ancestry(spans, stored, false).at(-1)!;
+          return top?.service === 'gateway' && top.kind === SERVER;
+        } catch {
+          return false;
+        }
+      })();
+      if (complete) return spans;
+      if (Date.now() > deadline) throw new Error(`no complete trace for ${requestId}; spans: ${collector.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
+  /** The chain of spans from `span` up to its root, by parent links; strict: throws on a parent that was never exported. */
+  const ancestry = (spans: ExportedSpan[], span: ExportedSpan, strict = true): ExportedSpan[] => {
+    const chain = [span];
+    for (let at = span; at.parentSpanId; ) {
+      const parent = spans.find((s) => s.spanId === at.parentSpanId);
+      if (!parent && !strict) break;
+      if (!parent) throw new Error(`${at.service}:${at.name} has a parent ${at.parentSpanId} that is not in the trace`);
+      chain.push(parent);
+      at = parent;
+    }
+    return chain;
+  };
+
+  it('exports one trace per model run whose spans link gateway → queue → worker → results', async () => {
+    const res = await run('trace-run-1');
+    expect(res.status).toBe(200);
+    const spans = await traceOf('trace-run-1');
+    expect(collector.posts[0]).toBe('POST /v1/traces application/json');
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    expect(spans[0]!.traceId).toMatch(/^[0-9a-f]{32}$/);
+
+    const stored = spans.find((s) => s.service === 'results' && s.name === 'nats handle results.result.create.v1')!;
+    const chain = ancestry(spans, stored).map((s) => ({ service: s.service, kind: s.kind, name: s.name }));
+    // Results answered the worker's request, which ran inside the job's span, which is a child of the span that queued it.
+    expect(chain.slice(0, 3)).toEqual([
+      { service: 'results', kind: SERVER, name: 'nats handle results.result.create.v1' },
+      { service: 'inference-worker', kind: CLIENT, name: 'nats request results.result.create.v1' },
+      { service: 'inference-worker', kind: CONSUMER, name: 'bullmq process inference' },
+    ]);
+    expect(chain[3]).toMatchObject({ kind: PRODUCER, name: 'bullmq inference run-model' });
+    // …and the root is the gateway's HTTP span, named by route pattern.
+    expect(chain.at(-1)).toEqual({ service: 'gateway', kind: SERVER, name: 'POST /v0/models' });
+    const root = spans.find((s) => s.parentSpanId === undefined)!;
+    expect(root.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v0/models', 'http.response.status_code': 200, 'qdc.request_id': 'trace-run-1' });
+    // Every span of the trace hangs off that root (nothing dangling: all parents were exported).
+    for (const span of spans) expect(ancestry(spans, span).at(-1)!.spanId).toBe(root.spanId);
+    expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results']));
+  });
+
+  it("continues the caller's trace when the request carries a traceparent", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const res = await run('trace-run-2', { traceparent: `00-${traceId}-${callerSpan}-01` });
+    expect(res.status).toBe(200);
+    const spans = await traceOf('trace-run-2');
+    expect(spans[0]!.traceId).toBe(traceId);
+    const root = spans.find((s) => s.service === 'gateway' && s.kind === SERVER)!;
+    expect(root.parentSpanId).toBe(callerSpan);
+  });
+});
