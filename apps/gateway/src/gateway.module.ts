@@ -8,6 +8,8 @@ import { RateLimiter } from './auth/rate-limiter.js';
 import { ApiExceptionFilter } from './http/exception.filter.js';
 import { ModelsController } from './models/models.controller.js';
 import { ModelsService } from './models/models.service.js';
+import { InferenceProducer } from './models/inference.producer.js';
+import { ModelRunService } from './models/model-run.service.js';
 import { ModelsListRoute } from './models/models-list.route.js';
 import { RunCountsCache } from './models/run-counts.cache.js';
 import { ModelResultsController } from './model-results/model-results.controller.js';
@@ -37,6 +39,8 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     RateLimiter,
     Authenticator,
     RunCountsCache,
+    InferenceProducer,
+    ModelRunService,
     ModelsService,
     ModelsListRoute,
     ModelResultsService,

@@ -68,6 +68,7 @@ export class NatsService implements OnModuleDestroy {
   private objectStore?: ObjectStore;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
+  private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -98,7 +99,10 @@ export class NatsService implements OnModuleDestroy {
     let lastAttemptLog = 0;
     for await (const status of connection.status()) {
       if (status.type === 'disconnect') this.logger.warn(`lost NATS ${this.config.NATS_URL}; reconnecting`);
-      else if (status.type === 'reconnect') this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+      else if (status.type === 'reconnect') {
+        this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+        for (const listener of this.reconnectListeners) listener();
+      }
       else if (status.type === 'reconnecting' && Date.now() - lastAttemptLog > 5_000) {
         lastAttemptLog = Date.now();
         this.logger.warn(`NATS ${this.config.NATS_URL} is not answering; still reconnecting`);
@@ -179,6 +183,33 @@ export class NatsService implements OnModuleDestroy {
 
   async publish(subject: string, payload: unknown): Promise<void> {
     this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)));
+  }
+
+  /**
+   * The next message on a subject (JSON), e.g. a job's outcome: subscribes at once (before the caller triggers the
+   * message) and unsubscribes after one message or on `close()`. The promise never rejects; it may never resolve.
+   */
+  nextMessage<T>(subject: string): { message: Promise<T>; close: () => void } {
+    let sub: Subscription | undefined;
+    const message = new Promise<T>((resolve) => {
+      sub = this.nc.subscribe(this.subject(subject), {
+        max: 1,
+        callback: (err, msg) => {
+          if (err) return;
+          try {
+            resolve(JSON.parse(this.decoder.decode(msg.data)) as T);
+          } catch (error) {
+            this.logger.warn(`undecodable message on ${subject}: ${(error as Error).message}`);
+          }
+        },
+      });
+    });
+    return { message, close: () => sub?.unsubscribe() };
+  }
+
+  /** Calls `listener` after every reconnect to NATS (messages published meanwhile were missed). */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   /** Subscribe with a queue group (replicas share the work) or, for events, without one. */
