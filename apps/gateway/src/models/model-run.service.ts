@@ -46,7 +46,7 @@ export class ModelRunService {
     return spec;
   }
 
-  run(request: ModelRunRequest): Promise<ModelsRunResponse> {
+  async run(request: ModelRunRequest): Promise<ModelsRunResponse> {
     const { batch, darkMode } = request.flags;
     this.resolveModel(request.model, batch);
     const requestId = request.requestId ?? currentRequestId() ?? crypto.randomUUID();
