@@ -68,6 +68,9 @@ export function jobRecordFrom(fields: readonly (string | null)[]): JobRecord {
   return { state: 'failed', reason: failedReason ?? 'unknown reason' };
 }
 
+/** How long past the job's deadline a producer listens for the worker's last word (e.g. "results unavailable"). */
+const REPLY_GRACE_MS = 1000;
+
 const sleep = (ms: number) => new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), ms).unref());
 
 /** The part of a BullMQ Queue a producer uses (a fake in unit tests). */
@@ -106,8 +109,10 @@ export class JobProducer<Data extends JobEnvelope, Response> {
 
   /** Adds the job (or finds the one a retried request made) and answers its outcome. */
   async run(data: Data, jobId: string): Promise<Response> {
-    const deadline = Date.now() + this.options.timeoutMs;
-    const job = { ...data, deadline };
+    const jobDeadline = Date.now() + this.options.timeoutMs;
+    const job = { ...data, deadline: jobDeadline };
+    // The worker bounds its work by the job's deadline and then says why it stopped; a little longer here hears that.
+    const deadline = jobDeadline + REPLY_GRACE_MS;
     const heard = this.nats.nextMessage<JobOutcome<Response>>(jobOutcomeSubject(this.options.queue, jobId));
     try {
       return await this.await(job, jobId, deadline, heard.message);
