@@ -231,7 +231,8 @@ export async function publishJobOutcome<T>(
   const subject = jobOutcomeSubject(queue, String(job.id));
   try {
     const outcome = await work();
-    await nats.publish(subject, outcome);
+    // A lost publication only costs the waiting producer its next read of the job's record.
+    await nats.publish(subject, outcome).catch(() => undefined);
     return outcome;
   } catch (error) {
     const unavailable = error instanceof RpcError && error.code === 'unavailable';

@@ -181,8 +181,11 @@ export class NatsService implements OnModuleDestroy {
     throw new RpcError(parsed.data.code, parsed.data.message, parsed.data.details);
   }
 
+  /** Publishes an event or an outcome; a body over 512 KiB goes through the object store like a request's. */
   async publish(subject: string, payload: unknown): Promise<void> {
-    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)));
+    const hdrs = natsHeaders();
+    const body = await this.encodeBody(payload, hdrs);
+    this.nc.publish(this.subject(subject), body, body.length === 0 ? { headers: hdrs } : undefined);
   }
 
   /**
@@ -196,11 +199,10 @@ export class NatsService implements OnModuleDestroy {
         max: 1,
         callback: (err, msg) => {
           if (err) return;
-          try {
-            resolve(JSON.parse(this.decoder.decode(msg.data)) as T);
-          } catch (error) {
-            this.logger.warn(`undecodable message on ${subject}: ${(error as Error).message}`);
-          }
+          this.decodeBody(msg.data, msg.headers).then(
+            (payload) => resolve(payload as T),
+            (error: Error) => this.logger.warn(`undecodable message on ${subject}: ${error.message}`),
+          );
         },
       });
     });
