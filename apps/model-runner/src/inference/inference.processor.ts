@@ -138,7 +138,9 @@ export class InferenceProcessor implements OnModuleDestroy {
   private async persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {
     for (let pause = PERSIST_RETRY_FIRST_MS; ; pause = Math.min(PERSIST_RETRY_MAX_MS, pause * 2)) {
       try {
-        return await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create);
+        // A hung results must not hold the job past its deadline either (a late commit is found again by job id).
+        const timeoutMs = Math.max(1000, Math.min(this.config.QDC_NATS_TIMEOUT_MS, deadline - Date.now()));
+        return await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { timeoutMs });
       } catch (error) {
         const retryable = error instanceof RpcError && (error.code === 'unavailable' || error.code === 'timeout');
         if (!retryable) throw error;
