@@ -2,7 +2,6 @@
 #
 # One image for every QDC process; the command picks the service (default: the gateway).
 #   gateway           node dist/apps/gateway/src/main.js        HTTP on PORT (8000): /livez, /readyz
-#   model-runner      node dist/apps/model-runner/src/main.js   probes on QDC_HEALTH_PORT (9101)
 #   inference worker  node dist/apps/model-runner/src/worker.js probes on QDC_HEALTH_PORT (9111)
 #   results           node dist/apps/results/src/main.js        probes on QDC_HEALTH_PORT (9102); migrates on boot
 #   qpu-broker        node dist/apps/qpu-broker/src/main.js     probes on QDC_HEALTH_PORT (9103)

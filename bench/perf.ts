@@ -43,15 +43,22 @@ type Auth = { authorization: string };
  */
 function serviceCpuMs(sut: System): number {
   let total = 0;
-  for (const child of sut.processes.values()) {
+  for (const ms of serviceCpuByProcess(sut).values()) total += ms;
+  return total;
+}
+
+/** The same per process (name → CPU ms so far). */
+function serviceCpuByProcess(sut: System): Map<string, number> {
+  const byProcess = new Map<string, number>();
+  for (const [name, child] of sut.processes) {
     try {
       const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+      byProcess.set(name, ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND);
     } catch {
-      return Number.NaN;
+      byProcess.set(name, Number.NaN);
     }
   }
-  return total;
+  return byProcess;
 }
 const CLOCK_TICKS_PER_SECOND = 100;
 type System = Awaited<ReturnType<typeof startSystem>>;
@@ -105,13 +112,17 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
   };
   for (let i = 0; i < 20; i++) await runOnce();
   const serial: number[] = [];
-  const cpuBefore = serviceCpuMs(sut);
+  const cpuBefore = serviceCpuByProcess(sut);
   for (let i = 0; i < 200; i++) serial.push(await runOnce());
-  const cpuPerRun = (serviceCpuMs(sut) - cpuBefore) / 200;
+  const cpuAfter = serviceCpuByProcess(sut);
+  const perProcess = [...cpuAfter].map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0)) / 200] as const);
+  const cpuPerRun = perProcess.reduce((sum, [, ms]) => sum + ms, 0);
   serial.sort((x, y) => x - y);
   const p50 = percentile(serial, 50);
   report('(b) run 128 pts, concurrency 1: p50 / p99 ms', `${p50.toFixed(1)} / ${percentile(serial, 99).toFixed(1)}`, '', '', 'p50 ≤ 3 ms', p50 <= 3);
   report('(b) CPU ms per run, all QDC processes (load-independent)', cpuPerRun.toFixed(2), '', '', 'info', null);
+  const busiest = perProcess.filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
+  report('(b) CPU ms per run by process', busiest.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', '), '', '', 'info', null);
   const concurrent: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -185,7 +196,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   // BENCH_PARTS=ac runs only (a) and (c), for instance; every part by default.
   const parts = new Set((process.env.BENCH_PARTS ?? 'abcde').split(''));
-  console.log('starting QDC (gateway, model-runner, 1 worker, results) against local Postgres/Redis/NATS …');
+  console.log('starting QDC (gateway, 1 inference worker, results, …) against local Postgres/Redis/NATS …');
   const sut = await startSystem({ env: { QDC_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn' } });
   try {
     const key = await sut.createKey('bench', 'control');

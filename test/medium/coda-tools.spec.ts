@@ -112,6 +112,8 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(Object.keys(body.counts).sort()).toEqual(['00000000', '11111111']);
+    // The worker publishes the outcome before BullMQ marks the job completed: wait for the mark.
+    for (const deadline = Date.now() + 10_000; (await queue.getCompletedCount()) === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     expect(await queue.getCompletedCount()).toBeGreaterThanOrEqual(1);
   });
 

@@ -44,7 +44,7 @@ function render(dir: string, overlay: string): K8sObject[] {
 
   it.each(overlays)('%s renders a Deployment for every service', (overlay) => {
     const names = rendered.get(overlay)!.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
-    expect(names).toEqual(expect.arrayContaining(['gateway', 'model-runner', 'inference-worker', 'results', 'qpu-broker', 'simulation-worker', 'assistant']));
+    expect(names).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results', 'qpu-broker', 'simulation-worker', 'assistant']));
   });
 
   it.each(overlays)('%s: every container has probes, resources and a non-root read-only security context', (overlay) => {
@@ -107,7 +107,6 @@ describe('docker-compose.yml', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         'dist/apps/gateway/src/main.js',
-        'dist/apps/model-runner/src/main.js',
         'dist/apps/model-runner/src/worker.js',
         'dist/apps/results/src/main.js',
         'dist/apps/qpu-broker/src/main.js',

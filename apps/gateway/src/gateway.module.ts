@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { ConfigModule, NatsModule, RequestContextInterceptor } from '#qdc/platform';
+import { ConfigModule, InferenceProducer, NatsModule, RequestContextInterceptor } from '#qdc/platform';
 import { AuthGuard } from './auth/auth.guard.js';
 import { ApiKeyVerifier } from './auth/api-key.verifier.js';
 import { Authenticator } from './auth/authenticator.js';
@@ -8,6 +8,7 @@ import { RateLimiter } from './auth/rate-limiter.js';
 import { ApiExceptionFilter } from './http/exception.filter.js';
 import { ModelsController } from './models/models.controller.js';
 import { ModelsService } from './models/models.service.js';
+import { ModelRunService } from './models/model-run.service.js';
 import { ModelsListRoute } from './models/models-list.route.js';
 import { RunCountsCache } from './models/run-counts.cache.js';
 import { ModelResultsController } from './model-results/model-results.controller.js';
@@ -38,6 +39,8 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     RateLimiter,
     Authenticator,
     RunCountsCache,
+    InferenceProducer,
+    ModelRunService,
     ModelsService,
     ModelsListRoute,
     ModelResultsService,

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
-import { InferenceProducer } from './inference/inference.producer.js';
+import { InferenceProducer, NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { LabStreamsModule } from './streams/lab-streams.module.js';
 
 /** The lab-streams process: consumes live instrument streams and queues their frames on the inference queue. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { BinaryRef } from './payload.js';
 
-/** gateway → model-runner: run one model (or a batch) on an uploaded array file. */
-export const ModelsRunRequest = z.object({
+/** What a model run asks for (`ModelRunService.run` in the gateway): the model, its flags and the uploaded file. */
+export const ModelRunFields = z.object({
   ownerId: z.string().uuid(),
   model: z.string().min(1),
   batch: z.boolean(),
@@ -14,7 +14,7 @@ export const ModelsRunRequest = z.object({
   /** SHA-256 of the uploaded bytes (part of the job id, so a reused request id cannot alias another upload). */
   inputSha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export type ModelsRunRequest = z.infer<typeof ModelsRunRequest>;
+export type ModelRunFields = z.infer<typeof ModelRunFields>;
 
 /** Wire shape of a ModelResult (SPEC §3), produced by apps/results and served as is. */
 export const ModelResultDto = z.object({
@@ -39,20 +39,26 @@ export const ModelBatchResultDto = z.object({
 export type ModelBatchResultDto = z.infer<typeof ModelBatchResultDto>;
 
 /**
- * model-runner → gateway: the stored result as the API returns it, as JSON bytes written once by the worker and sent
- * to the client unchanged (never parsed on the way); inline when small, in the object store when large.
+ * inference worker → gateway (the job's outcome): the stored result as the API returns it, as JSON bytes written once
+ * by the worker and sent to the client unchanged (never parsed on the way); inline when small, in the object store when
+ * large.
  */
 export const ModelsRunResponse = z.object({
   resultId: z.string().uuid(),
   result: BinaryRef,
-  /** The model's run counter after this run (monotonic; lets the gateway's cache stay exact). */
-  numberOfRuns: z.number().int(),
 });
 export type ModelsRunResponse = z.infer<typeof ModelsRunResponse>;
 
-/** BullMQ job data of the inference queue. */
-export const InferenceJobData = ModelsRunRequest.extend({
+/**
+ * BullMQ job data of the inference queue: the run, the request id, and what every job carries (JobEnvelope: the
+ * deadline the worker bounds its retries by, and `meta` for propagated headers such as trace context).
+ */
+export const InferenceJobData = ModelRunFields.extend({
   requestId: z.string(),
+  /** Epoch ms after which nobody waits for the answer (the worker stops retrying the persist then). */
+  deadline: z.number().int().optional(),
+  /** Propagated context (e.g. W3C trace headers); opaque to the run path. */
+  meta: z.record(z.string(), z.string()).optional(),
 });
 export type InferenceJobData = z.infer<typeof InferenceJobData>;
 

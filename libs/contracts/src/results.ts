@@ -33,14 +33,13 @@ export const ResultsStageInputRequest = z.object({
 export type ResultsStageInputRequest = z.infer<typeof ResultsStageInputRequest>;
 
 /**
- * What the database decided: the stored row's id, creation time and vote, and the counter. A retried job (its result is
+ * What the database decided: the stored row's id, creation time and vote. A retried job (its result is
  * stored already) gets the stored row's values; its output is the one the worker just computed again, which equals the
  * stored one (same job id = same model, flags and input digest; models are pure functions).
  */
 export const ResultsCreateResponse = z.object({
   id: z.string().uuid(),
   createdAt: z.string(),
-  numberOfRuns: z.number().int(),
   userVote: z.union([z.literal(1), z.literal(-1), z.null()]),
 });
 export type ResultsCreateResponse = z.infer<typeof ResultsCreateResponse>;
@@ -95,6 +94,9 @@ export type VotesDeleteRequest = z.infer<typeof VotesDeleteRequest>;
 export const RunCountsResponse = z.object({ counts: z.record(z.string(), z.number().int()) });
 export type RunCountsResponse = z.infer<typeof RunCountsResponse>;
 
-/** Event: a model's run counter changed (absolute value, so receivers can apply max()). */
+/**
+ * Event: a model's run counter changed (absolute value, so receivers can apply max()). The one way run counts reach
+ * the gateways (besides the full list they load at boot and after a NATS reconnect).
+ */
 export const RunRecordedEvent = z.object({ model: z.string(), numberOfRuns: z.number().int() });
 export type RunRecordedEvent = z.infer<typeof RunRecordedEvent>;

@@ -6,7 +6,6 @@
  * Never rename one in place: add a `.v2` subject, serve both, then retire the old one.
  */
 export const Subjects = {
-  ModelsRun: 'models.run.v1',
   ResultsCreate: 'results.result.create.v1',
   ResultsStageInput: 'results.input.stage.v1',
   ResultsList: 'results.result.list.v1',
@@ -56,10 +55,16 @@ export const Events = {
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */
-export const ServiceNames = ['gateway', 'model-runner', 'results', 'qpu-broker', 'assistant', 'inference-worker', 'simulation-worker', 'lab-streams'] as const;
+export const ServiceNames = ['gateway', 'results', 'qpu-broker', 'assistant', 'inference-worker', 'simulation-worker', 'lab-streams'] as const;
 export type ServiceName = (typeof ServiceNames)[number];
 
 export const healthSubject = (service: ServiceName): string => `${service}.health.v1`;
+
+/**
+ * Where a queue worker publishes a job's outcome (JobOutcome) as soon as it is known, for whoever waits for that job
+ * (JobProducer). Keyed by job id, so a retried request on any gateway replica hears the job it found.
+ */
+export const jobOutcomeSubject = (queue: string, jobId: string): string => `jobs.${queue}.outcome.${jobId}`;
 
 export const qualify = (namespace: string, subject: string): string => `${namespace}.${subject}`;
 

@@ -57,6 +57,8 @@ describe(ApiExceptionFilter.name, () => {
     expect(body).toEqual({ detail, error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(String(mocks.error.mock.calls[0]![0])).toContain(`error_id=${body.error_id}`);
     expect(JSON.stringify(body)).not.toContain(exception.message);
+    if (status === 503) expect(mocks.reply.header).toHaveBeenCalledWith('Retry-After', '2');
+    else expect(mocks.reply.header).not.toHaveBeenCalled();
   });
 });
 

@@ -2,10 +2,12 @@ import { jest } from '@jest/globals';
 import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE } from '#qdc/characterization';
-import { Subjects, type BinaryRef, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
-import { loadConfig, withRequestId, type NatsService } from '#qdc/platform';
+import { RpcError, type BinaryRef, type InferenceJobData, type ModelsRunResponse, type Principal } from '#qdc/contracts';
+import { withRequestId, type NatsService } from '#qdc/platform';
 import { ApiError, ValidationFailed } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
+import type { InferenceProducer } from '#qdc/platform';
+import { ModelRunService, jobIdFor } from './model-run.service.js';
 import { ModelsService } from './models.service.js';
 import type { RunCountsCache } from './run-counts.cache.js';
 
@@ -13,16 +15,17 @@ const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 
 function newModelsService() {
   const resultBytes = Buffer.from('{"id":"r","output":{}}');
-  const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: resultBytes.toString('base64') }, numberOfRuns: 42 };
+  const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: resultBytes.toString('base64') } };
   const nats = {
     toBinaryRefWithDigest: jest.fn(async (bytes: Uint8Array) => ({ ref: { inline: Buffer.from(bytes).toString('base64') } as BinaryRef, sha256: createHash('sha256').update(bytes).digest('hex') })),
-    request: jest.fn(async (..._args: unknown[]): Promise<unknown> => response),
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
   };
+  const producer = { run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response), isRedisReady: jest.fn(async () => true) };
+  const runs = new ModelRunService(producer as unknown as InferenceProducer);
   const counts = new Map<string, number>([[PEAK_V2, 5]]);
-  const runCounts = { observe: jest.fn(), all: jest.fn(async () => counts), version: 1 };
-  const sut = new ModelsService(nats as unknown as NatsService, runCounts as unknown as RunCountsCache, loadConfig({}));
-  return { sut, mocks: { nats, runCounts, counts, response, resultBytes } };
+  const runCounts = { all: jest.fn(async () => counts), version: 1 };
+  const sut = new ModelsService(nats as unknown as NatsService, runCounts as unknown as RunCountsCache, runs);
+  return { sut, mocks: { nats, producer, runCounts, counts, response, resultBytes } };
 }
 
 const caller: Principal = { ownerId: randomUUID(), keyId: 'k', scopes: ['control'] } as Principal;
@@ -33,13 +36,12 @@ const upload = (fields: Record<string, string>, file = true): MultipartUpload =>
 
 describe(ModelsService.name, () => {
   describe('run', () => {
-    it('sends the upload once, by reference, and answers the worker’s result bytes unchanged', async () => {
+    it('sends the upload once, by reference, as one inference job, and answers the worker’s result bytes unchanged', async () => {
       const { sut, mocks } = newModelsService();
       const answer = await withRequestId('req-9', () => sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), false));
       expect(answer.equals(mocks.resultBytes)).toBe(true);
-      const [subject, request] = mocks.nats.request.mock.calls[0] as unknown as [string, ModelsRunRequest];
-      expect(subject).toBe(Subjects.ModelsRun);
-      expect(request).toEqual({
+      const [data, jobId] = mocks.producer.run.mock.calls[0] as [InferenceJobData, string];
+      expect(data).toEqual({
         ownerId: caller.ownerId,
         model: PEAK_V2,
         batch: false,
@@ -49,20 +51,21 @@ describe(ModelsService.name, () => {
         inputFileSize: 9,
         input: { inline: Buffer.from('npy bytes').toString('base64') },
         inputSha256: createHash('sha256').update('npy bytes').digest('hex'),
+        requestId: 'req-9',
       });
-      expect(mocks.runCounts.observe).toHaveBeenCalledWith(PEAK_V2, 42);
+      expect(jobId).toBe(jobIdFor(data));
+      expect(mocks.nats.toBinaryRefWithDigest).toHaveBeenCalledTimes(1);
     });
 
     it('never asks for a plot of a batch', async () => {
       const { sut, mocks } = newModelsService();
       await sut.run(caller, upload({ model: PEAK_V2, plot: 'true' }), true);
-      expect(mocks.nats.request.mock.calls[0]![1]).toMatchObject({ batch: true, plot: false });
+      expect(mocks.producer.run.mock.calls[0]![0]).toMatchObject({ batch: true, plot: false });
     });
 
     it.each([
       ['no model field', upload({}), ValidationFailed, 422],
       ['no file', upload({ model: PEAK_V2 }, false), ValidationFailed, 422],
-      ['an unknown model', upload({ model: 'no-such-model' }), ApiError, 404],
       ['a bad boolean', upload({ model: PEAK_V2, plot: 'maybe' }), ValidationFailed, 422],
     ])('refuses %s before anything is sent', async (_, body, type, status) => {
       const { sut, mocks } = newModelsService();
@@ -70,16 +73,25 @@ describe(ModelsService.name, () => {
       expect(error).toBeInstanceOf(type);
       expect((error as ApiError).getStatus()).toBe(status);
       expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
-      expect(mocks.nats.request).not.toHaveBeenCalled();
+      expect(mocks.producer.run).not.toHaveBeenCalled();
+    });
+
+    it('refuses an unknown model (404) before the upload moves', async () => {
+      const { sut, mocks } = newModelsService();
+      await expect(sut.run(caller, upload({ model: 'no-such-model' }), false)).rejects.toMatchObject({ code: 'not_found', message: 'Model not found' });
+      expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
+      expect(mocks.producer.run).not.toHaveBeenCalled();
     });
 
     it('refuses a batch of a model that does not batch, naming the ones that do', async () => {
-      const { sut } = newModelsService();
+      const { sut, mocks } = newModelsService();
       const single = MODEL_CATALOGUE.find((m) => !m.batch)!;
-      const error = (await sut.run(caller, upload({ model: single.id }), true).catch((e: unknown) => e)) as ValidationFailed;
-      expect(error).toBeInstanceOf(ValidationFailed);
-      expect(error.issues[0]).toMatchObject({ loc: ['body', 'model'], type: 'value_error.batch' });
-      expect(error.issues[0]!.msg).toContain(PEAK_V2);
+      const error = (await sut.run(caller, upload({ model: single.id }), true).catch((e: unknown) => e)) as RpcError;
+      expect(error).toBeInstanceOf(RpcError);
+      expect(error.code).toBe('invalid_input');
+      expect(error.details).toEqual({ loc: ['body', 'model'], type: 'value_error.batch' });
+      expect(error.message).toContain(PEAK_V2);
+      expect(mocks.producer.run).not.toHaveBeenCalled();
     });
   });
 

@@ -1,11 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
-import { Subjects, type ModelsRunRequest, type ModelsRunResponse, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import type { Principal } from '#qdc/contracts';
+import { NatsService } from '#qdc/platform';
 import { ApiError, invalid } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import { boolField } from '../http/query.js';
+import { ModelRunService } from './model-run.service.js';
 import { RunCountsCache } from './run-counts.cache.js';
 
 export interface ModelDto {
@@ -19,17 +20,12 @@ export interface ModelDto {
   nn_output_shape_requirements: string[] | null;
 }
 
-const BATCH_MODELS = MODEL_CATALOGUE.filter((m) => m.batch).map((m) => m.id);
-
-/** Room for the queue and the reply on top of the inference timeout itself. */
-const RUN_REPLY_MARGIN_MS = 5_000;
-
 @Injectable()
 export class ModelsService {
   constructor(
     private readonly nats: NatsService,
     private readonly runCounts: RunCountsCache,
-    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    private readonly runs: ModelRunService,
   ) {}
 
   /** The serialised page last asked for; `GET /models` is the hottest route and rarely changes. */
@@ -59,8 +55,8 @@ export class ModelsService {
   }
 
   /**
-   * Runs a model on the uploaded file via model-runner (queue + worker) and returns the stored result as the JSON bytes
-   * the worker wrote, sent unchanged. The model id is resolved here, once; the worker validates the input.
+   * Runs a model on the uploaded file (ModelRunService: queue + worker) and returns the stored result as the JSON bytes
+   * the worker wrote, sent unchanged. The model id is resolved before the upload moves; the worker validates the input.
    */
   async run(principal: Principal, upload: MultipartUpload, batch: boolean): Promise<Buffer> {
     const model = upload.fields.model;
@@ -68,26 +64,18 @@ export class ModelsService {
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
     const plot = boolField(upload.fields.plot, ['body', 'plot']);
     const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
-    const spec = findModel(model);
-    if (!spec) throw new ApiError(404, 'Model not found');
-    if (batch && !spec.batch) throw invalid(['body', 'model'], `model ${model} does not support batch runs; models that batch: ${BATCH_MODELS.join(', ')}`, 'value_error.batch');
+    this.runs.resolveModel(model, batch);
     const bytes = upload.file.bytes;
     const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(bytes);
-    const request: ModelsRunRequest = {
+    const response = await this.runs.run({
       ownerId: principal.ownerId,
       model,
-      batch,
-      plot: batch ? false : plot,
-      darkMode,
-      inputFileName: upload.file.fileName,
-      inputFileSize: bytes.length,
       input: ref,
       inputSha256: sha256,
-    };
-    const response = await this.nats.request<ModelsRunResponse>(Subjects.ModelsRun, request, {
-      timeoutMs: this.config.QDC_INFERENCE_TIMEOUT_MS + RUN_REPLY_MARGIN_MS,
+      inputFileName: upload.file.fileName,
+      inputFileSize: bytes.length,
+      flags: { batch, plot, darkMode },
     });
-    this.runCounts.observe(model, response.numberOfRuns);
     const result = await this.nats.fromBinaryRef(response.result);
     return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
   }

@@ -1,63 +1,55 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Events, RunRecordedEvent, Subjects, type RunCountsResponse } from '#qdc/contracts';
 import { EventHandler, NatsService } from '#qdc/platform';
 
-const RESYNC_MS = 30_000;
-
 /**
- * Every model's `number_of_runs`, held in memory so listing models costs no round trip.
- * Counters only grow, so updates are applied with max(): from the reply of a run this gateway
- * served (exact for its caller), from change events (other replicas), and a periodic resync.
+ * Every model's `number_of_runs`, held in memory so listing models costs no round trip. One way in: results announces
+ * every counter change (`results.run-counter.changed.v1`, absolute values, applied with max() since counters only
+ * grow). The full list is loaded at first use and again after a NATS reconnect, when events may have been missed.
+ * Results publishes the event before it answers the worker, so on one NATS server the gateway hears it before the
+ * run's outcome: the caller who just ran a model sees it counted.
  */
 @Injectable()
-export class RunCountsCache implements OnApplicationBootstrap, OnModuleDestroy {
+export class RunCountsCache implements OnApplicationBootstrap {
   private readonly logger = new Logger(RunCountsCache.name);
   private readonly counts = new Map<string, number>();
-  private synced = false;
+  private loaded?: Promise<void>;
   /** Bumped whenever a count changes, so callers can cache what they derive from the counts. */
   version = 0;
-  private timer?: NodeJS.Timeout;
 
   constructor(private readonly nats: NatsService) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
-    this.timer = setInterval(() => void this.resync(), RESYNC_MS);
-    this.timer.unref();
-    void this.resync();
+    this.nats.onReconnect(() => void this.load().catch(() => undefined));
+    void this.all().catch(() => undefined);
   }
 
-  /** Runs of other replicas (and this one's): results announces every counter change. */
   @EventHandler(Events.RunRecorded, RunRecordedEvent)
   onRunRecorded(event: RunRecordedEvent): void {
-    this.observe(event.model, event.numberOfRuns);
-  }
-
-  observe(model: string, numberOfRuns: number): void {
-    if (numberOfRuns > (this.counts.get(model) ?? 0)) {
-      this.counts.set(model, numberOfRuns);
+    if (event.numberOfRuns > (this.counts.get(event.model) ?? 0)) {
+      this.counts.set(event.model, event.numberOfRuns);
       this.version += 1;
     }
   }
 
-  /** Counts for every model; waits for the first sync (results may start after the gateway). */
+  /** Counts for every model; waits for the first load (results may start after the gateway). */
   async all(): Promise<ReadonlyMap<string, number>> {
-    if (!this.synced) await this.resync();
+    this.loaded ??= this.load().catch((error: unknown) => {
+      this.loaded = undefined;
+      throw error;
+    });
+    await this.loaded;
     return this.counts;
   }
 
-  private async resync(): Promise<void> {
+  private async load(): Promise<void> {
     try {
       const { counts } = await this.nats.request<RunCountsResponse>(Subjects.RunCounts, {}, { timeoutMs: 5000 });
-      for (const [model, n] of Object.entries(counts)) this.observe(model, n);
-      this.synced = true;
+      for (const [model, numberOfRuns] of Object.entries(counts)) this.onRunRecorded({ model, numberOfRuns });
     } catch (error) {
-      this.logger.warn(`could not sync run counters: ${(error as Error).message}`);
-      if (!this.synced) throw error;
+      this.logger.warn(`could not load run counters: ${(error as Error).message}`);
+      throw error;
     }
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
   }
 }

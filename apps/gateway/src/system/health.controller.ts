@@ -3,11 +3,15 @@ import type { FastifyReply } from 'fastify';
 import { healthSubject } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
 import { Public } from '../auth/auth.decorators.js';
+import { ModelRunService } from '../models/model-run.service.js';
 
 @Controller()
 @Public()
 export class HealthController {
-  constructor(private readonly nats: NatsService) {}
+  constructor(
+    private readonly nats: NatsService,
+    private readonly runs: ModelRunService,
+  ) {}
 
   @Get(['v0/health', 'v0/coda/health', 'health'])
   health() {
@@ -20,17 +24,20 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: NATS is up and the services behind the control and coda APIs answer (pinged in parallel). */
+  /**
+   * Readiness: NATS and Redis (the inference queue) are up and the services behind the control and coda APIs answer
+   * (pinged in parallel). Inference workers are not required: they may be scaled to zero by queue depth.
+   */
   @Get('readyz')
   @HttpCode(200)
   async readyz(@Res() reply: FastifyReply) {
-    const ping = (service: 'results' | 'model-runner' | 'qpu-broker') =>
+    const ping = (service: 'results' | 'qpu-broker') =>
       this.nats.request(healthSubject(service), {}, { timeoutMs: 1500 }).then(
         () => true,
         () => false,
       );
-    const [results, modelRunner, qpuBroker] = await Promise.all([ping('results'), ping('model-runner'), ping('qpu-broker')]);
-    const checks = { nats: this.nats.isConnected, results, 'model-runner': modelRunner, 'qpu-broker': qpuBroker };
+    const [results, qpuBroker, redis] = await Promise.all([ping('results'), ping('qpu-broker'), this.runs.isQueueReady()]);
+    const checks = { nats: this.nats.isConnected, redis, results, 'qpu-broker': qpuBroker };
     const ok = Object.values(checks).every(Boolean);
     await reply.status(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   }

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { encodeNpy } from '#qdc/arrays';
 import { runModel, runModelBatch } from '#qdc/characterization';
-import { Subjects, type BinaryRef, type InferenceJobData, type ResultsCreateRequest, type ResultsCreateResponse } from '#qdc/contracts';
+import { RpcError, Subjects, type BinaryRef, type InferenceJobData, type ResultsCreateRequest, type ResultsCreateResponse } from '#qdc/contracts';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { NatsService, loadConfig } from '#qdc/platform';
 import { InferenceProcessor } from './inference.processor.js';
@@ -16,7 +16,7 @@ const decodeRef = (ref: BinaryRef): unknown => JSON.parse(Buffer.from((ref as { 
 function newProcessor(stored: Partial<ResultsCreateResponse> = {}) {
   const config = loadConfig({ QDC_INFERENCE_THREADS: '1' });
   const nats = new NatsService(config, 'inference-worker');
-  const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', numberOfRuns: 7, userVote: null, ...stored };
+  const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', userVote: null, ...stored };
   const request = jest.spyOn(nats, 'request').mockImplementation(async (subject: string) => (subject === Subjects.ResultsCreate ? answer : {}) as never);
   return { sut: new InferenceProcessor(nats, config), mocks: { nats, request, answer } };
 }
@@ -52,7 +52,6 @@ describe(InferenceProcessor.name, () => {
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     expect(outcome.response.resultId).toBe(mocks.answer.id);
-    expect(outcome.response.numberOfRuns).toBe(7);
     expect(decodeRef(outcome.response.result)).toEqual({
       id: mocks.answer.id,
       model: PEAK_V2,
@@ -98,6 +97,41 @@ describe(InferenceProcessor.name, () => {
     expect(outcome.error.code).toBe('invalid_input');
     expect(outcome.error.message).toMatch(message);
     expect(mocks.request).not.toHaveBeenCalled();
+  });
+
+  it('keeps trying to store the result while results does not answer, then answers with the stored row', async () => {
+    const { sut, mocks } = newProcessor();
+    let calls = 0;
+    mocks.request.mockImplementation(async (subject: string) => {
+      if (subject !== Subjects.ResultsCreate) return {} as never;
+      calls += 1;
+      if (calls <= 2) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
+      return mocks.answer as never;
+    });
+    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }));
+    expect(calls).toBe(3);
+    expect(outcome.ok && outcome.response.resultId).toBe(mocks.answer.id);
+  });
+
+  it('gives up storing at the job’s deadline with unavailable (the caller answers 503; BullMQ retries the job)', async () => {
+    const { sut, mocks } = newProcessor();
+    mocks.request.mockImplementation(async (subject: string) => {
+      if (subject === Subjects.ResultsCreate) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
+      return {} as never;
+    });
+    const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 400 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining("before the job's deadline") });
+    expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('does not retry a persist that results refused', async () => {
+    const { sut, mocks } = newProcessor();
+    mocks.request.mockImplementation(async () => {
+      throw new RpcError('internal', 'internal error');
+    });
+    await expect(sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }))).rejects.toMatchObject({ code: 'internal' });
+    expect(mocks.request).toHaveBeenCalledTimes(1);
   });
 
   it('stages an object-store input with results before persisting the result', async () => {

@@ -4,6 +4,7 @@ import { ArrayDecodeError, decodeArray, type NdArray } from '#qdc/arrays';
 import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
   QueueName,
+  RpcError,
   Subjects,
   healthSubject,
   resultJsonText,
@@ -12,9 +13,24 @@ import {
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, withRequestId, isRedisReady, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import {
+  NatsService,
+  QDC_CONFIG,
+  withRequestId,
+  isRedisReady,
+  publishJobOutcome,
+  timeJob,
+  requireRedisReady,
+  waitForDependencies,
+  workerOptions,
+  type QdcConfig,
+} from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
+
+/** First and largest pause between two attempts to persist a result while results does not answer. */
+const PERSIST_RETRY_FIRST_MS = 100;
+const PERSIST_RETRY_MAX_MS = 2000;
 
 /** Rows of a batch run between two yields to the event loop (≈ 256k samples, tens of ms). */
 const BATCH_SLICE_SAMPLES = 1 << 18;
@@ -46,7 +62,7 @@ export class InferenceProcessor implements OnModuleDestroy {
   async start(): Promise<void> {
     const worker = new Worker<InferenceJobData, InferenceOutcome>(
       QueueName.Inference,
-      (job) => timeJob(QueueName.Inference, job.data.model, () => this.process(job), job.data),
+      (job) => timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data),
       workerOptions(this.config),
     );
     worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
@@ -106,12 +122,33 @@ export class InferenceProcessor implements OnModuleDestroy {
       output: await this.nats.toBinaryRef(Buffer.from(outputJson)),
     };
     await staging;
-    const stored = await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create);
+    const stored = await this.persist(create, data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS);
     const row = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize, userVote: stored.userVote };
     const result = await this.nats.toBinaryRef(Buffer.from(resultJsonText(row, outputJson)));
     const ms = (a: number, b: number) => (b - a).toFixed(1);
     this.logger.debug(`${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
-    return { ok: true, response: { resultId: stored.id, result, numberOfRuns: stored.numberOfRuns }, finishedAt: Date.now() };
+    return { ok: true, response: { resultId: stored.id, result }, finishedAt: Date.now() };
+  }
+
+  /**
+   * Stores the result through apps/results (idempotent by job id). While results does not answer (restarting, or its
+   * reply timed out), tries again with backoff until the job's deadline, when nobody waits any more; then throws
+   * `unavailable` (the caller answers 503 and BullMQ retries the job later).
+   */
+  private async persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {
+    for (let pause = PERSIST_RETRY_FIRST_MS; ; pause = Math.min(PERSIST_RETRY_MAX_MS, pause * 2)) {
+      try {
+        // A hung results must not hold the job past its deadline either (a late commit is found again by job id).
+        const timeoutMs = Math.max(1000, Math.min(this.config.QDC_NATS_TIMEOUT_MS, deadline - Date.now()));
+        return await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { timeoutMs });
+      } catch (error) {
+        const retryable = error instanceof RpcError && (error.code === 'unavailable' || error.code === 'timeout');
+        if (!retryable) throw error;
+        if (Date.now() + pause >= deadline) throw new RpcError('unavailable', `the results service did not store the result before the job's deadline (${error.message}); retry`);
+        this.logger.warn(`storing the result failed (${error.message}); trying again in ${pause} ms`);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 
   private runOne(data: InferenceJobData, array: NdArray): Record<string, unknown> {

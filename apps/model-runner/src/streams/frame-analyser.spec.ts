@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { RpcError, type InferenceJobData, type ModelsRunResponse } from '#qdc/contracts';
 import { NatsService, loadConfig } from '#qdc/platform';
-import type { InferenceProducer } from '../inference/inference.producer.js';
+import type { InferenceProducer } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 
 const OWNER = randomUUID();

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RpcError, type LabStreamModelOutcome, type ModelsRunResponse } from '#qdc/contracts';
-import { NatsService, jobIdFrom } from '#qdc/platform';
-import { InferenceProducer } from '../inference/inference.producer.js';
+import { InferenceProducer, NatsService, jobIdFrom } from '#qdc/platform';
 import type { DecodedFrame } from './frame-decoder.js';
 
 /** What the analysis of one frame needs to know about its stream. */

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule } from '#qdc/platform';
-import { InferenceModule } from '../inference/inference.module.js';
+import { ConfigModule, InferenceProducer, NatsModule } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 import { LabStreamConsumers } from './lab-stream-consumers.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
@@ -8,7 +7,7 @@ import { streamsConfigProvider } from './streams.config.js';
 
 /** Live instrument streams: definitions (NATS handlers), one JetStream consumer per stream, frames → inference queue. */
 @Module({
-  imports: [ConfigModule.forService('lab-streams'), NatsModule, InferenceModule],
-  providers: [streamsConfigProvider, LabStreamRegistry, LabStreamConsumers, FrameAnalyser],
+  imports: [ConfigModule.forService('lab-streams'), NatsModule],
+  providers: [streamsConfigProvider, InferenceProducer, LabStreamRegistry, LabStreamConsumers, FrameAnalyser],
 })
 export class LabStreamsModule {}

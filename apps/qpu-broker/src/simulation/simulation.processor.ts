@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { QueueName, RpcError, SimulationJobData } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, isRedisReady, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, isRedisReady, publishJobOutcome, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { runSimulation } from './run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
@@ -22,7 +22,7 @@ export class SimulationProcessor implements OnModuleDestroy {
     @Inject(SIMULATION_CONFIG) private readonly sim: SimulationConfig,
   ) {
     const lockDuration = sim.QDC_SIM_TIMEOUT_MS + 30_000;
-    this.worker = new Worker(QueueName.Simulation, (job) => timeJob(QueueName.Simulation, 'simulate', () => this.process(job), job.data), { ...workerOptions(config), lockDuration, stalledInterval: lockDuration });
+    this.worker = new Worker(QueueName.Simulation, (job) => timeJob(QueueName.Simulation, 'simulate', () => publishJobOutcome(this.nats, QueueName.Simulation, job, 'the simulation', () => this.process(job)), job.data), { ...workerOptions(config), lockDuration, stalledInterval: lockDuration });
     this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
     this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
   }

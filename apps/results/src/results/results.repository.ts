@@ -130,11 +130,6 @@ export class ResultsRepository {
     return swept.rowCount ?? 0;
   }
 
-  async runCount(model: string): Promise<number> {
-    const row = await this.prisma.modelRunCounter.findUnique({ where: { modelId: model } });
-    return row?.runs ?? 0;
-  }
-
   async runCounts(): Promise<Record<string, number>> {
     const rows = await this.prisma.modelRunCounter.findMany();
     return Object.fromEntries(rows.map((r) => [r.modelId, r.runs]));

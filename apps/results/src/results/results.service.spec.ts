@@ -16,7 +16,6 @@ function newResultsService() {
     hasStagedInput: jest.fn(async () => false),
     findByJobId: jest.fn(async (): Promise<{ id: string; ownerId: string; model: string; createdAt: Date } | null> => null),
     createWithRun: jest.fn(async () => ({ createdAt: new Date('2026-11-25T12:00:00Z'), numberOfRuns: 3 })),
-    runCount: jest.fn(async () => 9),
     voteOf: jest.fn(async (): Promise<number | null> => null),
     stageInput: jest.fn(async () => undefined),
     findOwned: jest.fn(async (): Promise<unknown> => null),
@@ -50,7 +49,7 @@ describe(ResultsService.name, () => {
     it('stores a small input with the output text as sent, counts the run and announces the counter', async () => {
       const { sut, mocks } = newResultsService();
       const answer = await sut.create(request(inline('bytes')));
-      expect(answer).toEqual({ id: expect.any(String), createdAt: '2026-11-25T12:00:00.000Z', numberOfRuns: 3, userVote: null });
+      expect(answer).toEqual({ id: expect.any(String), createdAt: '2026-11-25T12:00:00.000Z', userVote: null });
       expect(mocks.repository.createWithRun).toHaveBeenCalledWith(expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, inputBytes: new Uint8Array(Buffer.from('bytes')) }));
       expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
       expect(mocks.nats.publish).toHaveBeenCalledWith(Events.RunRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
@@ -69,7 +68,7 @@ describe(ResultsService.name, () => {
       const stored = { id: randomUUID(), ownerId: randomUUID(), model: 'm', createdAt: new Date('2026-01-01T00:00:00Z') };
       mocks.repository.findByJobId.mockResolvedValue(stored);
       mocks.repository.voteOf.mockResolvedValue(1);
-      expect(await sut.create(request({ objectKey: 'expired', size: 10 }))).toEqual({ id: stored.id, createdAt: '2026-01-01T00:00:00.000Z', numberOfRuns: 9, userVote: 1 });
+      expect(await sut.create(request({ objectKey: 'expired', size: 10 }))).toEqual({ id: stored.id, createdAt: '2026-01-01T00:00:00.000Z', userVote: 1 });
       expect(mocks.repository.createWithRun).not.toHaveBeenCalled();
       expect(mocks.nats.fromBinaryRef).not.toHaveBeenCalled();
       expect(mocks.nats.publish).not.toHaveBeenCalled();
@@ -80,7 +79,7 @@ describe(ResultsService.name, () => {
       const stored = { id: randomUUID(), ownerId: randomUUID(), model: 'm', createdAt: new Date('2026-02-01T00:00:00Z') };
       mocks.repository.createWithRun.mockRejectedValue(Object.assign(new Error('duplicate key'), { code: '23505' }));
       mocks.repository.findByJobId.mockResolvedValue(stored);
-      expect(await sut.create(request(inline('x')))).toMatchObject({ id: stored.id, numberOfRuns: 9, userVote: null });
+      expect(await sut.create(request(inline('x')))).toMatchObject({ id: stored.id, userVote: null });
     });
 
     it('fetches and stores the input when its staged copy vanished before the link', async () => {

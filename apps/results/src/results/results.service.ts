@@ -90,7 +90,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
         const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
         this.logger.debug(`stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`);
-        return { id, createdAt: createdAt.toISOString(), numberOfRuns, userVote: null };
+        return { id, createdAt: createdAt.toISOString(), userVote: null };
       } catch (error) {
         if (error instanceof StagedInputMissing && !inputBytes) {
           inputBytes = await this.nats.fromBinaryRef(request.input);
@@ -133,8 +133,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async replay(row: { id: string; ownerId: string; model: string; createdAt: Date }): Promise<ResultsCreateResponse> {
     this.logger.log(`result for a retried job already stored (${row.id}); returning it`);
-    const [numberOfRuns, vote] = await Promise.all([this.repository.runCount(row.model), this.repository.voteOf(row.id, row.ownerId)]);
-    return { id: row.id, createdAt: row.createdAt.toISOString(), numberOfRuns, userVote: vote === 1 || vote === -1 ? vote : null };
+    const vote = await this.repository.voteOf(row.id, row.ownerId);
+    return { id: row.id, createdAt: row.createdAt.toISOString(), userVote: vote === 1 || vote === -1 ? vote : null };
   }
 
   async list(request: ResultsListRequest): Promise<MaskedResultDto[]> {

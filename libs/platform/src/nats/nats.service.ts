@@ -81,6 +81,7 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private objectStore?: ObjectStore;
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
+  private readonly reconnectListeners: (() => void)[] = [];
 
   constructor(
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -111,7 +112,10 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     let lastAttemptLog = 0;
     for await (const status of connection.status()) {
       if (status.type === 'disconnect') this.logger.warn(`lost NATS ${this.config.NATS_URL}; reconnecting`);
-      else if (status.type === 'reconnect') this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+      else if (status.type === 'reconnect') {
+        this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+        for (const listener of this.reconnectListeners) listener();
+      }
       else if (status.type === 'reconnecting' && Date.now() - lastAttemptLog > 5_000) {
         lastAttemptLog = Date.now();
         this.logger.warn(`NATS ${this.config.NATS_URL} is not answering; still reconnecting`);
@@ -198,10 +202,39 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     throw new RpcError(parsed.data.code, parsed.data.message, parsed.data.details);
   }
 
+  /** Publishes an event or an outcome; a body over 512 KiB goes through the object store like a request's. */
   async publish(subject: string, payload: unknown): Promise<void> {
-    const hdrs = tracingEnabled() ? natsHeaders() : undefined;
-    if (hdrs) injectTraceHeaders(hdrs);
-    this.nc.publish(this.subject(subject), this.encoder.encode(JSON.stringify(payload)), hdrs ? { headers: hdrs } : undefined);
+    const hdrs = natsHeaders();
+    const traced = tracingEnabled();
+    if (traced) injectTraceHeaders(hdrs);
+    const body = await this.encodeBody(payload, hdrs);
+    this.nc.publish(this.subject(subject), body, traced || body.length === 0 ? { headers: hdrs } : undefined);
+  }
+
+  /**
+   * The next message on a subject (JSON), e.g. a job's outcome: subscribes at once (before the caller triggers the
+   * message) and unsubscribes after one message or on `close()`. The promise never rejects; it may never resolve.
+   */
+  nextMessage<T>(subject: string): { message: Promise<T>; close: () => void } {
+    let sub: Subscription | undefined;
+    const message = new Promise<T>((resolve) => {
+      sub = this.nc.subscribe(this.subject(subject), {
+        max: 1,
+        callback: (err, msg) => {
+          if (err) return;
+          this.decodeBody(msg.data, msg.headers).then(
+            (payload) => resolve(payload as T),
+            (error: Error) => this.logger.warn(`undecodable message on ${subject}: ${error.message}`),
+          );
+        },
+      });
+    });
+    return { message, close: () => sub?.unsubscribe() };
+  }
+
+  /** Calls `listener` after every reconnect to NATS (messages published meanwhile were missed). */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   /** Subscribe with a queue group (replicas share the work) or, for events, without one. */

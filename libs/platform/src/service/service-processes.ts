@@ -17,7 +17,6 @@ export interface ServiceProcess {
  */
 export const SERVICE_PROCESSES: readonly ServiceProcess[] = [
   { name: 'results', entry: 'dist/apps/results/src/main.js', probePort: 9102 },
-  { name: 'model-runner', entry: 'dist/apps/model-runner/src/main.js', probePort: 9101 },
   { name: 'inference-worker', entry: 'dist/apps/model-runner/src/worker.js', probePort: 9111, replicasFrom: 'QDC_INFERENCE_WORKERS' },
   { name: 'qpu-broker', entry: 'dist/apps/qpu-broker/src/main.js', probePort: 9103 },
   { name: 'simulation-worker', entry: 'dist/apps/qpu-broker/src/simulation-worker.js', probePort: 9121 },

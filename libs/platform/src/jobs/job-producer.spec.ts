@@ -1,0 +1,162 @@
+import { jest } from '@jest/globals';
+import { JobName, QueueName, RpcError, jobOutcomeSubject } from '#qdc/contracts';
+import { loadConfig } from '../config/config.js';
+import { JobProducer, jobRecordFrom, publishJobOutcome, type JobEnvelope, type JobOutcome, type ProducerQueue } from './job-producer.js';
+
+type Data = JobEnvelope & { n: number };
+type Fields = (string | null)[];
+
+const MISSING: Fields = [null, null, null, null];
+const PENDING: Fields = ['run-model', null, null, null];
+const completed = (outcome: JobOutcome<string>, finishedOn = Date.now()): Fields => ['run-model', String(finishedOn), JSON.stringify(outcome), null];
+const FAILED: Fields = ['run-model', String(Date.now()), null, 'boom'];
+
+/**
+ * A producer over a fake BullMQ queue (its Redis client answers HMGET from `records`, one per call, the last one
+ * repeating) and a fake NATS whose outcome message the test resolves.
+ */
+function newProducer(options: { records?: Fields[]; status?: string; pollMs?: number; timeoutMs?: number; answerTtlMs?: number } = {}) {
+  const records = [...(options.records ?? [MISSING])];
+  const client = {
+    status: options.status ?? 'ready',
+    hmget: jest.fn(async (..._args: unknown[]) => (records.length > 1 ? records.shift()! : records[0]!)),
+  };
+  const queue = {
+    add: jest.fn(async (..._args: unknown[]) => ({})),
+    remove: jest.fn(async (..._args: unknown[]) => 1),
+    getBackend: () => ({ client: Promise.resolve(client) }),
+    toKey: (id: string) => `ns:bull:inference:${id}`,
+    close: jest.fn(async () => undefined),
+    getWorkersCount: jest.fn(async () => 1),
+  };
+  let hear: (outcome: JobOutcome<string>) => void = () => undefined;
+  const close = jest.fn();
+  const nats = {
+    nextMessage: jest.fn((_subject: string) => ({ message: new Promise<JobOutcome<string>>((resolve) => (hear = resolve)), close })),
+  };
+  const sut = new JobProducer<Data, string>(
+    loadConfig({}),
+    nats as never,
+    { queue: QueueName.Inference, job: JobName.RunModel, timeoutMs: options.timeoutMs ?? 5000, what: 'inference', pollMs: options.pollMs ?? 20, answerTtlMs: options.answerTtlMs },
+    queue as unknown as ProducerQueue,
+  );
+  return { sut, mocks: { queue, client, nats, close, hear: (outcome: JobOutcome<string>) => hear(outcome) } };
+}
+
+const data: Data = { requestId: 'req-1', n: 7 };
+
+describe(JobProducer.name, () => {
+  it('adds the job under its id with a deadline and answers the outcome the worker publishes', async () => {
+    const { sut, mocks } = newProducer({ records: [MISSING, PENDING], pollMs: 60_000 });
+    const before = Date.now();
+    const answer = sut.run(data, 'run-1');
+    await new Promise((resolve) => setImmediate(resolve));
+    mocks.hear({ ok: true, response: 'stored' });
+    expect(await answer).toBe('stored');
+    expect(mocks.nats.nextMessage).toHaveBeenCalledWith(jobOutcomeSubject('inference', 'run-1'));
+    const [name, job, opts] = mocks.queue.add.mock.calls[0] as [string, Data, { jobId: string }];
+    expect([name, opts]).toEqual([JobName.RunModel, { jobId: 'run-1' }]);
+    expect(job).toMatchObject({ requestId: 'req-1', n: 7 });
+    expect(job.deadline).toBeGreaterThanOrEqual(before + 5000);
+    expect(mocks.client.hmget).toHaveBeenCalledTimes(1); // the record before the add, in the same round trip
+    expect(mocks.close).toHaveBeenCalled();
+  });
+
+  it('turns an error outcome into an RpcError with its code', async () => {
+    const { sut, mocks } = newProducer({ pollMs: 60_000 });
+    const answer = sut.run(data, 'run-1');
+    await new Promise((resolve) => setImmediate(resolve));
+    mocks.hear({ ok: false, error: { code: 'invalid_input', message: 'expected a 1-D array', details: { type: 'value_error' } } });
+    await expect(answer).rejects.toMatchObject({ code: 'invalid_input', message: 'expected a 1-D array' });
+  });
+
+  it('answers a retried request from its finished job without adding it again or waiting', async () => {
+    const { sut, mocks } = newProducer({ records: [completed({ ok: true, response: 'first answer' })], pollMs: 60_000 });
+    expect(await sut.run(data, 'run-1')).toBe('first answer');
+    expect(mocks.queue.remove).not.toHaveBeenCalled();
+    expect(mocks.queue.add).toHaveBeenCalledTimes(1); // BullMQ ignores the add of an existing id
+  });
+
+  it.each([
+    ['failed', FAILED],
+    ['answered 503 (results was away)', completed({ ok: false, error: { code: 'unavailable', message: 'results away' } })],
+    ['too old to answer from', completed({ ok: true, response: 'old', finishedAt: Date.now() - 120_000 })],
+  ])('runs a retried request again when its job %s', async (_, record) => {
+    const { sut, mocks } = newProducer({ records: [record, PENDING], pollMs: 60_000, answerTtlMs: 60_000 });
+    const answer = sut.run(data, 'run-1');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    mocks.hear({ ok: true, response: 'rerun' });
+    expect(await answer).toBe('rerun');
+    expect(mocks.queue.remove).toHaveBeenCalledWith('run-1');
+    expect(mocks.queue.add).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads the job when no outcome is heard (a lost reply) and answers its return value', async () => {
+    const { sut } = newProducer({ records: [MISSING, PENDING, completed({ ok: true, response: 'from redis' })] });
+    expect(await sut.run(data, 'run-1')).toBe('from redis');
+  });
+
+  it('adds a job that Redis lost once more, and answers 503 when it is lost again', async () => {
+    const once = newProducer({ records: [MISSING, MISSING, PENDING, completed({ ok: true, response: 'second try' })] });
+    expect(await once.sut.run(data, 'run-1')).toBe('second try');
+    expect(once.mocks.queue.add).toHaveBeenCalledTimes(2);
+
+    const twice = newProducer({ records: [MISSING, MISSING] });
+    await expect(twice.sut.run(data, 'run-1')).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('lost by the job queue twice') });
+    expect(twice.mocks.queue.add).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers internal for a job that failed, timeout at the deadline', async () => {
+    const failed = newProducer({ records: [MISSING, FAILED] });
+    await expect(failed.sut.run(data, 'run-1')).rejects.toMatchObject({ code: 'internal', message: 'inference job run-1 failed: boom' });
+    const slow = newProducer({ records: [MISSING, PENDING], timeoutMs: 80 });
+    await expect(slow.sut.run(data, 'run-1')).rejects.toMatchObject({ code: 'timeout', message: 'inference did not finish within 80 ms' });
+  });
+
+  it('answers 503 at once while Redis is not connected', async () => {
+    const { sut, mocks } = newProducer({ status: 'reconnecting' });
+    await expect(sut.run(data, 'run-1')).rejects.toMatchObject({ code: 'unavailable' });
+    expect(mocks.queue.add).not.toHaveBeenCalled();
+  });
+});
+
+describe('jobRecordFrom', () => {
+  it('reads BullMQ’s job hash fields', () => {
+    expect(jobRecordFrom(MISSING)).toEqual({ state: 'missing' });
+    expect(jobRecordFrom(PENDING)).toEqual({ state: 'pending' });
+    expect(jobRecordFrom(['x', '5', '{"ok":true,"response":1}', null])).toEqual({ state: 'completed', outcome: { ok: true, response: 1 }, finishedOn: 5 });
+    expect(jobRecordFrom(['x', '5', null, 'boom'])).toEqual({ state: 'failed', reason: 'boom' });
+  });
+});
+
+describe(publishJobOutcome.name, () => {
+  const newPublisher = () => {
+    const nats = { publish: jest.fn(async (..._args: unknown[]) => undefined) };
+    const job = (attemptsMade: number) => ({ id: 'run-1', attemptsMade, opts: { attempts: 3 } });
+    return { nats, job };
+  };
+  const subject = jobOutcomeSubject('inference', 'run-1');
+
+  it('publishes the outcome before returning it to BullMQ', async () => {
+    const { nats, job } = newPublisher();
+    const outcome = { ok: true as const, response: 'r' };
+    expect(await publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', async () => outcome)).toBe(outcome);
+    expect(nats.publish).toHaveBeenCalledWith(subject, outcome);
+  });
+
+  it('publishes 503 when a dependency is unavailable, and rethrows so that BullMQ retries the job', async () => {
+    const { nats, job } = newPublisher();
+    const error = new RpcError('unavailable', 'results away');
+    await expect(publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', async () => Promise.reject(error))).rejects.toBe(error);
+    expect(nats.publish).toHaveBeenCalledWith(subject, { ok: false, error: { code: 'unavailable', message: 'results away' } });
+  });
+
+  it('publishes other errors only on the last attempt', async () => {
+    const { nats, job } = newPublisher();
+    const boom = async () => Promise.reject(new Error('boom'));
+    await expect(publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', boom)).rejects.toThrow('boom');
+    expect(nats.publish).not.toHaveBeenCalled();
+    await expect(publishJobOutcome(nats, QueueName.Inference, job(2), 'inference', boom)).rejects.toThrow('boom');
+    expect(nats.publish).toHaveBeenCalledWith(subject, { ok: false, error: { code: 'internal', message: 'inference job run-1 failed: boom' } });
+  });
+});
