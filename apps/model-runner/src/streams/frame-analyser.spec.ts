@@ -15,7 +15,7 @@ function newAnalyser() {
   const nats = new NatsService(loadConfig({}), 'lab-streams');
   const run = jest.fn(async (data: InferenceJobData, _jobId: string): Promise<ModelsRunResponse> => {
     const id = randomUUID();
-    return { resultId: id, numberOfRuns: 1, result: inline({ id, model: data.model, output: { classification: true } }) };
+    return { resultId: id, result: inline({ id, model: data.model, output: { classification: true } }) };
   });
   const sut = new FrameAnalyser(nats, { run } as unknown as InferenceProducer);
   return { sut, mocks: { run } };

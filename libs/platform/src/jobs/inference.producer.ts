@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobName, QueueName, type InferenceJobData, type ModelsRunResponse } from '#qdc/contracts';
-import { QDC_CONFIG, type QdcConfig } from '../config/config.js';
+import type { QdcConfig } from '../config/config.js';
+import { QDC_CONFIG } from '../config/config.module.js';
 import { NatsService, PAYLOAD_OBJECT_TTL_MS } from '../nats/nats.service.js';
 import { JobProducer } from './job-producer.js';
 
