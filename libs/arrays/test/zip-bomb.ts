@@ -80,13 +80,14 @@ export function buildRawZip(entries: RawZipEntry[]): Uint8Array {
 
 /**
  * A torch.save-style archive whose float32 tensor of `elements` zeros is stored deflated: a few hundred KB that
- * inflate to 4 × `elements` bytes. `declaredSize` overrides the storage size in the zip directory (a lying bomb).
+ * inflate to 4 × `elements` bytes. A lying bomb: `inflatedBytes` zeros behind a record and directory that declare
+ * 4 × `elements` (or `declaredSize` in the directory).
  */
-export function torchZipBomb(elements: number, options: { declaredSize?: number; shape?: number[] } = {}): Uint8Array {
+export function torchZipBomb(elements: number, options: { declaredSize?: number; shape?: number[]; inflatedBytes?: number } = {}): Uint8Array {
   const shape = options.shape ?? [elements];
   const strides = shape.map((_, i) => shape.slice(i + 1).reduce((a, b) => a * b, 1));
   const pickle = new PickleWriter().tensor('FloatStorage', '0', elements, 0, shape, strides).build();
-  const storage = deflatedZeros(elements * 4);
+  const storage = deflatedZeros(options.inflatedBytes ?? elements * 4);
   return buildRawZip([
     { name: 'archive/data.pkl', data: pickle, method: 0, declaredSize: pickle.length },
     { name: 'archive/byteorder', data: new TextEncoder().encode('little'), method: 0, declaredSize: 6 },
