@@ -18,3 +18,4 @@ export * from './service/service-processes.js';
 export * from './jobs/wait-for-dependencies.js';
 export * from './service/connection-errors.js';
 export * from './metrics/metrics.js';
+export * from './service/release-memory.js';
