@@ -1,6 +1,6 @@
 /**
- * `npm run bench:fuzz`: hostile input against every route of a local stack (the medium-test harness: every service
- * as its own process against the local Postgres, Redis and NATS, in a fresh database and namespace). Sends ≥ 5 000
+ * `npm run bench:fuzz`: hostile input against every route of a local stack (fuzz-stack.ts: every service as its own
+ * process against the local Postgres, Redis and NATS, in a fresh database and namespace). Sends ≥ 5 000
  * requests — uploads (truncated, garbage, huge-header .npy, zip bombs, pickles with forbidden globals, wrong dtypes),
  * JSON bodies (deep nesting, huge numbers, wrong types, giant strings), circuits (deep parentheses, huge registers,
  * unicode, Python tricks), headers (long/garbage X-Request-Id, bad auth) and query strings (negative/huge
@@ -14,7 +14,8 @@ import { connect } from 'node:net';
 import { encodeNpy } from '#qdc/arrays';
 import { npzZipBomb, torchZipBomb } from '../libs/arrays/test/zip-bomb.js';
 import { buildZip, PickleWriter } from '../libs/arrays/test/zip-builder.js';
-import { multipart, startSystem, type TestSystem } from '../test/medium/system.harness.js';
+import { multipart } from '../test/medium/system.harness.js';
+import { startStack, type FuzzStack } from './fuzz-stack.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const MIN_REQUESTS = Number(process.env.FUZZ_MIN_REQUESTS ?? 5000);
@@ -36,6 +37,9 @@ function rng(seed: number): () => number {
 const random = rng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
+/** What fetch accepts as a body. */
+type FuzzBody = NonNullable<RequestInit['body']>;
+
 type Auth = 'control' | 'coda' | 'admin' | 'both' | 'none';
 
 interface FuzzCase {
@@ -44,7 +48,7 @@ interface FuzzCase {
   path: string;
   auth?: Auth;
   headers?: Record<string, string>;
-  body?: () => BodyInit;
+  body?: () => FuzzBody;
   /** A raw HTTP/1.1 request (bytes fetch refuses to send). */
   raw?: string;
   /** Server-sent events: only the status and the first bytes are read. */
@@ -290,7 +294,7 @@ const UPLOADS: Array<{ name: string; bytes: () => Uint8Array }> = [
 ];
 const MODELS = ['coulomb-blockade-peak-detector-v2', 'coulomb-blockade-peak-detector-v0', 'charge-stability-diagram-binary-classifier-v0-16x16', 'ising-decoding-v1-fast', 'anticrossing-detector-v0', 'resonator-dip-finder-v0', 'nope', '', 'x'.repeat(3000), '../etc/passwd'];
 
-function uploadBody(batch: boolean): () => BodyInit {
+function uploadBody(batch: boolean): () => FuzzBody {
   const upload = pick(UPLOADS);
   const model = batch ? pick(['coulomb-blockade-peak-detector-v2', 'coulomb-blockade-peak-detector-v1', 'nope']) : pick(MODELS);
   const fields: Record<string, string> = { model };
@@ -300,7 +304,7 @@ function uploadBody(batch: boolean): () => BodyInit {
   return () => multipart(random() < 0.05 ? {} : fields, random() < 0.05 ? undefined : { field: fileField, name: upload.name, bytes: upload.bytes() });
 }
 
-function malformedMultipart(): { headers: Record<string, string>; body: () => BodyInit } {
+function malformedMultipart(): { headers: Record<string, string>; body: () => FuzzBody } {
   return pick([
     { headers: { 'content-type': 'multipart/form-data; boundary=expected' }, body: () => '--other\r\nContent-Disposition: form-data; name="model"\r\n\r\nx\r\n--other--\r\n' },
     { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: () => JSON.stringify({ model: 'x', data: [1, 2] }) },
@@ -469,7 +473,7 @@ function rawRequest(baseUrl: string, request: string): Promise<{ status: number 
   });
 }
 
-async function send(sut: TestSystem, keys: Record<Exclude<Auth, 'none'>, string>, c: FuzzCase): Promise<Answer> {
+async function send(sut: FuzzStack, keys: Record<Exclude<Auth, 'none'>, string>, c: FuzzCase): Promise<Answer> {
   const label = `${c.method} ${c.path.length > 90 ? `${c.path.slice(0, 90)}…` : c.path}`;
   if (c.raw !== undefined) {
     const { status, excerpt } = await rawRequest(sut.baseUrl, c.raw);
@@ -504,7 +508,7 @@ function residentKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 async function main(): Promise<void> {
-  const sut = await startSystem({ env: { QDC_RATE_LIMIT_PER_MINUTE: '10000000', LOG_LEVEL: 'warn' } });
+  const sut = await startStack({ QDC_RATE_LIMIT_PER_MINUTE: '10000000' });
   const crashed: string[] = [];
   const startRss = new Map<string, number>();
   const pids = new Map<string, number>();
