@@ -71,8 +71,8 @@ const ID_GARBAGE = [
 const QUERY_GARBAGE = [
   'skip=-1', 'skip=1e309', 'skip=99999999999999999999999', 'limit=0', 'limit=-5', 'limit=1001', 'limit=abc', 'limit=1.5', 'limit=', 'skip=NaN&limit=Infinity',
   'start_date=2026-02-30', 'start_date=2026-13-01', 'end_date=not-a-date', 'start_date=99999-01-01', 'start_date=2026-01-01T25:61:00Z', 'start_date=%00',
-  'end_date=2026-01-01&start_date=2027-01-01', 'model_str_id=' + 'm'.repeat(3000), 'model_str_id=%27%3B--', 'limit=1&limit=2', 'skip[]=1', 'skip[a]=b',
-  'status=bogus', 'device=' + 'd'.repeat(2000), 'start_date=' + '9'.repeat(400), 'limit=0x10', 'limit=+5', 'skip=%20%201',
+  'end_date=2026-01-01&start_date=2027-01-01', `model_str_id=${'m'.repeat(3000)}`, 'model_str_id=%27%3B--', 'limit=1&limit=2', 'skip[]=1', 'skip[a]=b',
+  'status=bogus', `device=${'d'.repeat(2000)}`, `start_date=${'9'.repeat(400)}`, 'limit=0x10', 'limit=+5', 'skip=%20%201',
 ];
 const DEEP_JSON = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 const DEEP_OBJECT = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -130,7 +130,7 @@ const PYTHON_TRICKS = [
   'qc.h(*range(10**8))',
   'x = {i: i for i in range(10**9)}',
   'qc.append(qc, [0])',
-  'qc.compose(qc, inplace=True)\n' + 'qc.compose(qc, inplace=True)\n'.repeat(60),
+  `qc.compose(qc, inplace=True)\n${'qc.compose(qc, inplace=True)\n'.repeat(60)}`,
   'qc = qc.power(10**9)',
   'qc.repeat(10**9)',
 ];
@@ -201,6 +201,10 @@ function hostileCircuit(): string {
   ]);
 }
 
+/** Stands for a number literal JSON.stringify cannot write (1e400, beyond a double); see overflowing(). */
+const OVERFLOW = '<1e400>';
+const overflowing = (json: string) => json.replaceAll(`"${OVERFLOW}"`, '1e400');
+
 function circuitBody(tool: string): string {
   const code = hostileCircuit();
   const field = random() < 0.1 ? pick(['code', 'source_code', 'circuit', 'qasm']) : tool === 'transpile' ? 'source_code' : 'code';
@@ -208,13 +212,13 @@ function circuitBody(tool: string): string {
   if (tool === 'transpile') extras['target'] = pick(['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket', 'bogus', '', 42, null, 'x'.repeat(10_000)]);
   if (tool === 'simulate') {
     extras['method'] = pick(['qasm', 'statevector', 'bogus', 7, null]);
-    extras['shots'] = pick([1024, 0, -1, 1e12, 2 ** 53, 'abc', 1.5, null, 1e400]);
+    extras['shots'] = pick([1024, 0, -1, 1e12, 2 ** 53, 'abc', 1.5, null, OVERFLOW]);
     extras['backend'] = pick(['auto', 'x'.repeat(5000), 3]);
     if (random() < 0.5) extras['seed_simulator'] = pick([-1, 2 ** 64, 'seed', 1.5]);
   }
   if (tool === 'split-circuit') extras['max_subcircuit_qubits'] = pick([0, -5, 1e9, 'x', null, 1.5, 2]);
   const body = { [field]: random() < 0.05 ? pick([42, null, ['a'], { a: 1 }]) : code, ...extras };
-  return JSON.stringify(body).replace('1e+400', '1e400');
+  return overflowing(JSON.stringify(body));
 }
 
 function qpuBody(action: string): string {
@@ -309,7 +313,7 @@ function malformedMultipart(): { headers: Record<string, string>; body: () => Fu
     { headers: { 'content-type': 'multipart/form-data; boundary=expected' }, body: () => '--other\r\nContent-Disposition: form-data; name="model"\r\n\r\nx\r\n--other--\r\n' },
     { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: () => JSON.stringify({ model: 'x', data: [1, 2] }) },
     { headers: { 'content-type': 'multipart/form-data' }, body: () => 'no boundary' },
-    { headers: { 'content-type': 'multipart/form-data; boundary=' + 'b'.repeat(5000) }, body: () => 'x' },
+    { headers: { 'content-type': `multipart/form-data; boundary=${'b'.repeat(5000)}` }, body: () => 'x' },
     { headers: { 'content-type': 'multipart/form-data; boundary=z' }, body: () => `--z\r\nContent-Disposition: form-data; name="data"; filename="a.npy"\r\n\r\n${'\u0000'.repeat(100)}` },
     { headers: { 'content-type': 'application/json' }, body: () => JSON.stringify({ model: 'coulomb-blockade-peak-detector-v2', data: [1, 2, 3] }) },
     { headers: { 'content-type': 'text/plain' }, body: () => 'hello' },
@@ -389,7 +393,7 @@ function buildCases(): FuzzCase[] {
       { group: 'admin', method: 'POST', path: '/v0/admin/keys', auth, headers: json, body: () => pick([JSON.stringify({ name: 'x'.repeat(5000), scopes: ['root'] }), JSON.stringify({ name: 'n', owner: '\u0000', scopes: 'control' }), JSON.stringify({ scopes: ['control', 'admin', 'admin'] }), pick(JSON_GARBAGE)()]) },
       { group: 'admin', method: 'DELETE', path: `/v0/admin/keys/${pick(ID_GARBAGE)}`, auth },
       { group: 'admin', method: 'GET', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth },
-      { group: 'admin', method: 'PUT', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth, headers: json, body: () => pick([JSON.stringify({ budget_cents: -1 }), JSON.stringify({ budget_cents: 1e400 }), JSON.stringify({ budget_cents: '5' }), pick(JSON_GARBAGE)()]) },
+      { group: 'admin', method: 'PUT', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth, headers: json, body: () => pick([JSON.stringify({ budget_cents: -1 }), '{"budget_cents": 1e400}', JSON.stringify({ budget_cents: '5' }), pick(JSON_GARBAGE)()]) },
     ]));
   }
   // Votes (JSON bodies).
@@ -499,6 +503,14 @@ async function send(sut: FuzzStack, keys: Record<Exclude<Auth, 'none'>, string>,
   }
 }
 
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
 function residentKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
     return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -523,13 +535,9 @@ async function main(): Promise<void> {
     admin: await sut.createKey('fuzz-admin', 'admin,control,coda'),
     both: await sut.createKey('fuzz-both', 'control,coda'),
   };
-  let cases = buildCases();
-  while (cases.length < MIN_REQUESTS) cases = cases.concat(buildCases());
-  // Shuffle (seeded) so that heavy and light requests interleave.
-  for (let i = cases.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [cases[i], cases[j]] = [cases[j]!, cases[i]!];
-  }
+  // Shuffled (seeded) so that heavy and light requests interleave; topped up from another shuffled pass.
+  let cases = shuffled(buildCases());
+  while (cases.length < MIN_REQUESTS) cases = cases.concat(shuffled(buildCases()).slice(0, MIN_REQUESTS - cases.length));
   console.log(`fuzz: ${cases.length} requests, concurrency ${CONCURRENCY}, seed ${SEED}, logs in ${sut.logDir}`);
 
   const answers: Answer[] = [];

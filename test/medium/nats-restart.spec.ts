@@ -19,7 +19,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function listening(port: number): Promise<void> {
   for (;;) {
     const up = await new Promise<boolean>((done) => {
-      const socket = tcpConnect(port, '127.0.0.1', () => (socket.destroy(), done(true)));
+      const socket = tcpConnect(port, '127.0.0.1', () => {
+        socket.destroy();
+        done(true);
+      });
       socket.on('error', () => done(false));
     });
     if (up) return;
