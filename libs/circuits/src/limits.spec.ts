@@ -1,4 +1,4 @@
-import { CircuitError, MAX_CIRCUIT_QUBITS, MAX_EXPRESSION_DEPTH, estimateResources, parseCircuit } from './index.js';
+import { CircuitError, MAX_CIRCUIT_QUBITS, MAX_EXPRESSION_DEPTH, emitCircuit, estimateResources, parseCircuit, targetFramework } from './index.js';
 
 /** Hostile but well-formed programs: each must be a `limit` CircuitError (422), never a heap or stack overflow. */
 const hostile: [string, string, RegExp][] = [
@@ -33,5 +33,20 @@ describe('circuit limits', () => {
     expect(estimateResources(wide).qubitCount).toBe(MAX_CIRCUIT_QUBITS);
     const deep = `from qiskit import QuantumCircuit\nqc = QuantumCircuit(${'('.repeat(MAX_EXPRESSION_DEPTH - 10)}2${')'.repeat(MAX_EXPRESSION_DEPTH - 10)})\n`;
     expect(parseCircuit(deep).circuit.numQubits).toBe(2);
+  });
+});
+
+describe('parameters beyond a double', () => {
+  it.each(['openqasm3', 'qiskit', 'openqasm2'])('rx(1e999) is a semantic CircuitError when written as %s, not a crash', (target) => {
+    const { circuit } = parseCircuit('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\nrx(1e999) q[0];\n');
+    let error: unknown;
+    try {
+      emitCircuit(circuit, targetFramework(target));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(CircuitError);
+    expect((error as CircuitError).kind).toBe('semantic');
+    expect((error as CircuitError).message).toBe('expected finite gate parameters; got Infinity (a literal beyond ±1.8e308?)');
   });
 });
