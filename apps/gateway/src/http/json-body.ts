@@ -36,6 +36,6 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(Object.assign(new Error(`expected a JSON body nested at most ${MAX_JSON_DEPTH} levels deep; got a deeper one`), { statusCode: 400 }), undefined);
       return;
     }
-    parse(request, body, done);
+    parse(request, body as string, done);
   });
 }
