@@ -12,6 +12,11 @@ const hostile: [string, string, RegExp][] = [
   ['[0] * 10**10', 'from qiskit import QuantumCircuit\nx = [0] * 10**10\nqc = QuantumCircuit(1)\n', /line 2: a list may have at most 2000000 elements/],
   ['5 000 nested parentheses (Python)', `from qiskit import QuantumCircuit\nqc = QuantumCircuit(${'('.repeat(5000)}1${')'.repeat(5000)})\n`, /nested at most 200 deep/],
   ['5 000 unary minus signs (Python)', `from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nqc.rx(${'-'.repeat(5000)}1, 0)\n`, /nested at most 200 deep/],
+  [
+    '64 nested gate definitions, each calling the previous twice (2^63 operations)',
+    `OPENQASM 2.0;\ninclude "qelib1.inc";\n${Array.from({ length: 64 }, (_, i) => (i === 0 ? 'gate g0 a { h a; }' : `gate g${i} a { g${i - 1} a; g${i - 1} a; }`)).join('\n')}\nqreg q[1];\ng63 q[0];\n`,
+    /line 68: a circuit may have at most 2000000 operations once its custom gates are inlined; this one has more/,
+  ],
   ['5 000 nested parentheses (OpenQASM 3)', `OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[1] q;\nrx(${'('.repeat(5000)}1${')'.repeat(5000)}) q[0];\n`, /line 4: expressions may be nested at most 200 deep/],
 ];
 
