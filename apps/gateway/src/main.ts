@@ -5,7 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { QdcLogger, developmentSecrets, exitOnStartupError, loadConfig, setMetricsService } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
-import { registerJsonBodyParser } from './http/json-body.js';
+import { boundedJsonParser } from './http/json-body.js';
 import { registerMetrics } from './http/metrics.route.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
-  registerJsonBodyParser(adapter.getInstance());
+  adapter.useBodyParser('application/json', false, { bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES }, boundedJsonParser(adapter.getInstance()));
   setMetricsService('gateway');
   registerMetrics(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });

@@ -1,11 +1,13 @@
-import Fastify from 'fastify';
-import { MAX_JSON_DEPTH, jsonDeeperThan, registerJsonBodyParser } from './json-body.js';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { MAX_JSON_DEPTH, boundedJsonParser, jsonDeeperThan } from './json-body.js';
 
-describe(registerJsonBodyParser.name, () => {
+describe(boundedJsonParser.name, () => {
   let base: string;
-  const app = Fastify();
+  const adapter = new FastifyAdapter();
+  const app = adapter.getInstance();
   beforeAll(async () => {
-    registerJsonBodyParser(app);
+    // As main.ts does: Nest's application/json parser is this one.
+    adapter.useBodyParser('application/json', false, { bodyLimit: 1024 * 1024 }, boundedJsonParser(app));
     app.post('/echo', async (request) => ({ got: request.body }));
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });

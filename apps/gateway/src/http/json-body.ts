@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * Deepest JSON nesting a request body may have. The deepest body of the API is two levels of arrays inside the
@@ -24,18 +24,21 @@ export function jsonDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+type Done = (error: Error | null, body?: unknown) => void;
+
 /**
  * Fastify's own JSON parser (same errors: empty body, bad JSON, prototype poisoning → 400, which the exception
- * filter answers as a FastAPI-style 422), behind a nesting bound.
+ * filter answers as a FastAPI-style 422), behind a nesting bound. Given to Nest as the `application/json` body
+ * parser (`adapter.useBodyParser`), so Nest registers no other.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+export function boundedJsonParser(app: FastifyInstance): (request: FastifyRequest, body: Buffer | string, done: Done) => void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (typeof body === 'string' && jsonDeeperThan(body, MAX_JSON_DEPTH)) {
-      done(Object.assign(new Error(`expected a JSON body nested at most ${MAX_JSON_DEPTH} levels deep; got a deeper one`), { statusCode: 400 }), undefined);
+  return (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonDeeperThan(text, MAX_JSON_DEPTH)) {
+      done(Object.assign(new Error(`expected a JSON body nested at most ${MAX_JSON_DEPTH} levels deep; got a deeper one`), { statusCode: 400 }));
       return;
     }
-    parse(request, body as string, done);
-  });
+    parse(request, text, done);
+  };
 }
