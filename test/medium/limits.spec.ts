@@ -119,6 +119,19 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
       expect(text).toContain('service="gateway"');
     });
 
+    it('accepts the bearer scheme in any case (RFC 7235: schemes are case-insensitive), and nothing else', async () => {
+      for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+        const res = await fetch(`${sut.baseUrl}/v0/model-results?limit=1`, { headers: { authorization: `${scheme} ${hostile}` } });
+        expect(res.status).toBe(200);
+      }
+      for (const authorization of [`Token ${hostile}`, `Basic ${hostile}`, 'bearer', `bearer${hostile}`]) {
+        const res = await fetch(`${sut.baseUrl}/v0/model-results?limit=1`, { headers: { authorization } });
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+        expect(await res.json()).toEqual({ detail: 'Not authenticated' });
+      }
+    });
+
     it('refuses a calendar date that does not exist', async () => {
       const res = await call('/v0/model-results?start_date=2026-02-30', hostile);
       expect(res.status).toBe(422);

@@ -5,6 +5,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { QdcLogger, developmentSecrets, exitAfterGrace, exitOnStartupError, initTracing, loadConfig, setMetricsService } from '#qdc/platform';
 import { GatewayModule } from './gateway.module.js';
 import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
+import { boundedJsonParser } from './http/json-body.js';
 import { registerMetrics } from './http/metrics.route.js';
 import { registerTracing } from './http/tracing.hook.js';
 import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
   });
   registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
+  adapter.useBodyParser('application/json', false, { bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES }, boundedJsonParser(adapter.getInstance()));
   setMetricsService('gateway');
   registerMetrics(adapter.getInstance());
   if (initTracing(config, 'gateway')) registerTracing(adapter.getInstance());

@@ -16,3 +16,5 @@ export const NPY_ERROR = 'value_error.npy';
 export const TORCH_ERROR = 'value_error.pt';
 export const FORMAT_ERROR = 'value_error.format';
 export const EMPTY_ERROR = 'value_error.empty';
+/** The file declares (or inflates to) more than the caller's limits allow. */
+export const LIMIT_ERROR = 'value_error.too_large';

@@ -1,5 +1,5 @@
-import { ArrayDecodeError, NPY_ERROR } from './array-decode-error.js';
-import { MAX_DECODED_ELEMENTS } from './decode-limits.js';
+import { ArrayDecodeError, LIMIT_ERROR, NPY_ERROR } from './array-decode-error.js';
+import { effectiveLimits, limitOwner, type DecodeLimits } from './decode-limits.js';
 import { decodeElements, itemSize } from './element-decoding.js';
 import { hexBytes } from './byte-text.js';
 import { assertNonEmpty, elementCount, formatShape, type NdArray } from './nd-array.js';
@@ -42,8 +42,12 @@ function latin1(raw: Uint8Array): string {
   return text;
 }
 
-/** Decodes a NumPy .npy file (format versions 1.0, 2.0, 3.0) into a C-order float64 array. */
-export function decodeNpy(bytes: Uint8Array): NdArray {
+/**
+ * Decodes a NumPy .npy file (format versions 1.0, 2.0, 3.0) into a C-order float64 array. The element count the
+ * header declares is checked against `limits` before anything is allocated.
+ */
+export function decodeNpy(bytes: Uint8Array, limits?: DecodeLimits): NdArray {
+  const bounds = effectiveLimits(limits);
   const magicLength = Math.min(bytes.length, NPY_MAGIC.length);
   for (let i = 0; i < magicLength; i++) {
     if (bytes[i] !== NPY_MAGIC[i]) {
@@ -58,15 +62,15 @@ export function decodeNpy(bytes: Uint8Array): NdArray {
   assertNonEmpty(shape);
 
   const count = elementCount(shape);
+  if (count > bounds.maxElements) {
+    throw new ArrayDecodeError(`expected at most ${bounds.maxElements} elements${limitOwner(bounds)}; the .npy header declares shape ${formatShape(shape)} (${count} elements)`, LIMIT_ERROR);
+  }
   const size = itemSize(dtype);
   const expected = count * size;
   const actual = bytes.length - dataStart;
   if (actual !== expected) {
     const what = actual < expected ? 'truncated .npy file: expected' : 'expected';
     fail(`${what} ${expected} bytes of '${dtype}' data for shape ${formatShape(shape)}; got ${actual}`);
-  }
-  if (count > MAX_DECODED_ELEMENTS) {
-    fail(`expected at most ${MAX_DECODED_ELEMENTS} elements; got shape ${formatShape(shape)}`);
   }
 
   const flat = decodeElements(bytes.subarray(dataStart), dtype, header.littleEndian);

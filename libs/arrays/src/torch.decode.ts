@@ -1,10 +1,10 @@
-import { ArrayDecodeError, TORCH_ERROR } from './array-decode-error.js';
-import { MAX_DECODED_ELEMENTS, MAX_ELEMENTS, MAX_ZIP_UNCOMPRESSED_BYTES } from './decode-limits.js';
+import { ArrayDecodeError, LIMIT_ERROR, TORCH_ERROR } from './array-decode-error.js';
+import { MAX_ELEMENTS, MAX_PICKLE_BYTES, effectiveLimits, limitOwner, type DecodeLimits } from './decode-limits.js';
 import { decodeElements, itemSize, type ElementKind } from './element-decoding.js';
 import { assertNonEmpty, elementCount, formatShape, type NdArray } from './nd-array.js';
 import { pickleError, runPickle, type PickleObject, type PickleValue } from './pickle-machine.js';
 import { gatherStrided, isRowMajor } from './strided-gather.js';
-import { readZipDirectory, readZipEntry, type ZipEntry } from './zip-archive.js';
+import { readZipDirectory, readZipEntry, type InflateBudget, type ZipEntry } from './zip-archive.js';
 
 /** Legacy typed storage classes torch.save names in persistent ids, by element kind. */
 const STORAGE_TYPES = new Map<string, ElementKind>(Object.entries({
@@ -166,24 +166,42 @@ function locateRecords(entries: ZipEntry[]): { prefix: string; byName: Map<strin
   return fail(`expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding ${listed || 'nothing'}`);
 }
 
-function readByteOrder(bytes: Uint8Array, entry: ZipEntry | undefined, budget: { remaining: number }): boolean {
+function readByteOrder(bytes: Uint8Array, entry: ZipEntry | undefined, budget: InflateBudget): boolean {
   if (!entry) return true; // archives from torch < 2.1 have no byteorder record and are little endian
-  const text = String.fromCharCode(...readZipEntry(bytes, entry, budget).subarray(0, 16));
+  const text = String.fromCharCode(...readZipEntry(bytes, entry, budget, 16));
   if (text === 'little') return true;
   if (text === 'big') return false;
   return fail(`expected 'little' or 'big' in the archive's byteorder record; got ${JSON.stringify(text)}`);
 }
 
-/** Copies the tensor's view out of its storage, in C order. */
-function materialize(tensor: TensorRef, storageBytes: Uint8Array, littleEndian: boolean): NdArray {
-  const { kind, offset, shape, strides, storage } = tensor;
-  const size = itemSize(kind);
+/**
+ * Checks what the tensor record declares against the limits, before its storage is inflated: the view's element
+ * count, and the storage's bytes (declared by the record and by the zip directory) against the inflation budget.
+ */
+function checkDeclaredSizes(tensor: TensorRef, entry: ZipEntry, limits: DecodeLimits, budget: InflateBudget): void {
+  const { shape, storage, kind } = tensor;
   if (shape.some((d) => d > MAX_ELEMENTS) || elementCount(shape) > MAX_ELEMENTS) {
     fail(`expected at most ${MAX_ELEMENTS} elements; got size ${formatShape(shape)}`);
   }
   assertNonEmpty(shape);
   const count = elementCount(shape);
-  if (count > MAX_DECODED_ELEMENTS) fail(`expected at most ${MAX_DECODED_ELEMENTS} elements; got size ${formatShape(shape)}`);
+  if (count > limits.maxElements) {
+    throw new ArrayDecodeError(`expected at most ${limits.maxElements} elements${limitOwner(limits)}; the tensor record declares size ${formatShape(shape)} (${count} elements)`, LIMIT_ERROR);
+  }
+  const storageBytes = storage.kind === null ? storage.numel : storage.numel * itemSize(kind);
+  if (storageBytes > budget.remaining) {
+    throw new ArrayDecodeError(
+      `expected the .pt archive to expand to at most ${budget.limit} bytes${budget.owner} (zip bomb guard); its tensor storage declares ${storageBytes} bytes (${entry.uncompressedSize} in the zip directory)`,
+      LIMIT_ERROR,
+    );
+  }
+}
+
+/** Copies the tensor's view out of its storage, in C order (sizes already checked by checkDeclaredSizes). */
+function materialize(tensor: TensorRef, storageBytes: Uint8Array, littleEndian: boolean): NdArray {
+  const { kind, offset, shape, strides, storage } = tensor;
+  const size = itemSize(kind);
+  const count = elementCount(shape);
 
   const storageElements = storage.kind === null ? Math.floor(storage.numel / size) : storage.numel;
   if (storageBytes.length < storageElements * size) {
@@ -201,11 +219,16 @@ function materialize(tensor: TensorRef, storageBytes: Uint8Array, littleEndian: 
   return { shape, data, dtype: kind === 'bf16' ? 'f4' : kind };
 }
 
-/** Decodes a PyTorch `torch.save` zip archive holding exactly one tensor. */
-export function decodeTorch(bytes: Uint8Array): NdArray {
+/**
+ * Decodes a PyTorch `torch.save` zip archive holding exactly one tensor. Sizes are checked against `limits` from
+ * what the archive declares (central directory, tensor record) before the storage is inflated, and inflation
+ * stops at the declared size.
+ */
+export function decodeTorch(bytes: Uint8Array, limits?: DecodeLimits): NdArray {
+  const bounds = effectiveLimits(limits);
   const { prefix, byName } = locateRecords(readZipDirectory(bytes));
-  const budget = { remaining: MAX_ZIP_UNCOMPRESSED_BYTES };
-  const pickle = readZipEntry(bytes, byName.get(`${prefix}data.pkl`)!, budget);
+  const budget: InflateBudget = { remaining: bounds.maxInflatedBytes, limit: bounds.maxInflatedBytes, owner: limitOwner(bounds) };
+  const pickle = readZipEntry(bytes, byName.get(`${prefix}data.pkl`)!, budget, MAX_PICKLE_BYTES);
   const littleEndian = readByteOrder(bytes, byName.get(`${prefix}byteorder`), budget);
 
   const result = runPickle(pickle, { global: resolveGlobal, persistentLoad, reduce });
@@ -213,5 +236,6 @@ export function decodeTorch(bytes: Uint8Array): NdArray {
   const tensor = result.payload as TensorRef;
   const entry = byName.get(`${prefix}data/${tensor.storage.key}`);
   if (!entry) fail(`expected the archive to hold the tensor's storage ${prefix}data/${tensor.storage.key}; it does not`);
+  checkDeclaredSizes(tensor, entry, bounds, budget);
   return materialize(tensor, readZipEntry(bytes, entry, budget), littleEndian);
 }

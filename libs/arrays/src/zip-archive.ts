@@ -1,6 +1,5 @@
-import { inflateSync } from 'fflate';
-import { ArrayDecodeError, TORCH_ERROR } from './array-decode-error.js';
-import { MAX_ZIP_UNCOMPRESSED_BYTES } from './decode-limits.js';
+import { Inflate } from 'fflate';
+import { ArrayDecodeError, LIMIT_ERROR, TORCH_ERROR } from './array-decode-error.js';
 
 /**
  * A reader for the zip archives torch.save writes: central directory (zip64 aware), STORED
@@ -140,24 +139,39 @@ function applyZip64Extra(reader: ByteReader, entry: ZipEntry, start: number, len
   }
 }
 
+/** The bytes a decode may still inflate, shared by every entry it extracts, and whose limit that is. */
+export interface InflateBudget {
+  remaining: number;
+  readonly limit: number;
+  readonly owner: string;
+}
+
+/** Compressed bytes handed to the inflater at a time: deflate expands at most ~1032×, so one step adds ≤ 16 MiB. */
+const INFLATE_STEP_BYTES = 16 * 1024;
+
 /**
- * Reads one entry's content. STORED data is a view into `bytes`; DEFLATE data is inflated into a
- * buffer of the declared size (fflate truncates anything beyond it, so a bomb cannot grow it).
- * `budget.remaining` is the zip-bomb allowance (start it at MAX_ZIP_UNCOMPRESSED_BYTES), shared by
- * every entry the caller extracts.
+ * Reads one entry's content. STORED data is a view into `bytes`. The size the central directory declares is
+ * checked against `maxBytes` and the shared `budget` before anything is inflated; DEFLATE data is then inflated
+ * step by step with a running count that stops as soon as it passes the declared size (a directory that lies
+ * cannot make it grow further).
  */
-export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, budget: { remaining: number }): Uint8Array {
+export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, budget: InflateBudget, maxBytes = Number.POSITIVE_INFINITY): Uint8Array {
   const reader = new ByteReader(bytes);
   if (entry.flags & 0x1) fail(`got an encrypted zip entry '${entry.name}'`);
+  if (entry.uncompressedSize > maxBytes) {
+    throw new ArrayDecodeError(`expected '${entry.name}' in the .pt archive to hold at most ${maxBytes} bytes; its central directory declares ${entry.uncompressedSize} bytes`, LIMIT_ERROR);
+  }
+  if (entry.uncompressedSize > budget.remaining) {
+    throw new ArrayDecodeError(
+      `expected the .pt archive to expand to at most ${budget.limit} bytes${budget.owner} (zip bomb guard); its central directory declares ${entry.uncompressedSize} bytes for '${entry.name}'`,
+      LIMIT_ERROR,
+    );
+  }
   const offset = entry.localHeaderOffset;
   if (reader.u32(offset, 'local header') !== LOCAL_SIGNATURE) fail(`got a corrupt local header for '${entry.name}'`);
   // The local extra field may differ from the central one (torch pads it to align data to 64 bytes).
   const dataStart = offset + 30 + reader.u16(offset + 26, 'local header') + reader.u16(offset + 28, 'local header');
   const compressed = reader.slice(dataStart, entry.compressedSize, `data of '${entry.name}'`);
-
-  if (entry.uncompressedSize > budget.remaining) {
-    fail(`got entries that expand beyond ${MAX_ZIP_UNCOMPRESSED_BYTES / 2 ** 20} MiB (zip bomb guard)`);
-  }
   budget.remaining -= entry.uncompressedSize;
 
   if (entry.method === 0) {
@@ -165,13 +179,35 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, budget: { remai
     return compressed;
   }
   if (entry.method !== 8) fail(`got zip compression method ${entry.method} for '${entry.name}' (only stored and deflate are supported)`);
-  const out = new Uint8Array(entry.uncompressedSize);
-  let inflated: Uint8Array;
+  return inflateCapped(compressed, entry);
+}
+
+/** Inflates `compressed` in steps, stopping once the output passes the entry's declared size. */
+function inflateCapped(compressed: Uint8Array, entry: ZipEntry): Uint8Array {
+  const declared = entry.uncompressedSize;
+  const out = new Uint8Array(declared);
+  let written = 0;
+  let overflow = false;
+  const inflater = new Inflate((chunk) => {
+    if (overflow || written + chunk.length > declared) {
+      overflow = true;
+      return;
+    }
+    out.set(chunk, written);
+    written += chunk.length;
+  });
   try {
-    inflated = inflateSync(compressed, { out });
+    for (let at = 0; at < compressed.length && !overflow; at += INFLATE_STEP_BYTES) {
+      const end = Math.min(compressed.length, at + INFLATE_STEP_BYTES);
+      inflater.push(compressed.subarray(at, end), end === compressed.length);
+    }
+    if (compressed.length === 0) inflater.push(compressed, true);
   } catch (error) {
     return fail(`got corrupt deflate data in '${entry.name}' (${(error as Error).message})`);
   }
-  if (inflated.length !== entry.uncompressedSize) fail(`got '${entry.name}' inflating to a size other than declared`);
-  return inflated;
+  if (overflow) {
+    throw new ArrayDecodeError(`expected '${entry.name}' to inflate to the ${declared} bytes its central directory declares; it inflates to more (inflation stopped)`, LIMIT_ERROR);
+  }
+  if (written !== declared) fail(`got '${entry.name}' inflating to ${written} bytes, not the ${declared} declared`);
+  return out;
 }

@@ -4,6 +4,7 @@ export { requireShape, type ModelSpec, type ModelEntry, type ArrayModelEntry, ty
 export { renderHeatmapSvg, type HeatmapSpec, type HeatmapSegment, type HeatmapPoint, type HeatmapBox } from './plot/heatmap.svg.js';
 export { renderLinePlotSvg, svgDataUri, type LinePlotSpec, type PlotMarker, type PlotBar } from './plot/line-plot.svg.js';
 export { runModel, runModelBatch, renderPlot, type ModelInput } from './model-runner.js';
+export { inputDecodeLimits, maxInputElements, type InputDecodeLimits } from './input-limits.js';
 export { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
 export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './models/coulomb-peak-detector-v1.model.js';
 export { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';

@@ -46,6 +46,8 @@ export interface TraceModelEntry {
   run(trace: Float64Array): Record<string, unknown>;
   /** Rows of a C-order (count, length) block; element i must equal run(row i). */
   runRows?(data: Float64Array, count: number, length: number): Record<string, unknown>[];
+  /** Largest input (elements, all rows of a batch) this model takes; default in input-limits.ts. */
+  maxElements?: number;
 }
 
 export interface ArrayModelEntry {
@@ -54,6 +56,8 @@ export interface ArrayModelEntry {
   /** Validates input.shape (throw ModelInputError saying what was expected and what came, e.g. via requireShape) and runs. */
   run(input: ModelInput): Record<string, unknown>;
   plot: PlotFunction;
+  /** Largest input (elements) this model takes; default in input-limits.ts. */
+  maxElements?: number;
 }
 
 export type ModelEntry = TraceModelEntry | ArrayModelEntry;

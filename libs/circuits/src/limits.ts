@@ -12,6 +12,8 @@ export const MAX_CIRCUIT_CLBITS = 65_536;
 export const MAX_LIST_LENGTH = 2_000_000;
 /** Nesting of expressions (parentheses, unary chains, powers) in any front end. */
 export const MAX_EXPRESSION_DEPTH = 200;
+/** Operations a circuit may have once its custom gates are inlined (nested definitions grow exponentially). */
+export const MAX_EXPANDED_OPERATIONS = 2_000_000;
 
 export function checkBitCount(kind: 'qubits' | 'clbits', count: number, line?: number): void {
   const max = kind === 'qubits' ? MAX_CIRCUIT_QUBITS : MAX_CIRCUIT_CLBITS;

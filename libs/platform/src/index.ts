@@ -21,3 +21,4 @@ export * from './service/connection-errors.js';
 export * from './metrics/metrics.js';
 export * from './tracing/tracing.js';
 export * from './service/shutdown-deadline.js';
+export * from './service/release-memory.js';

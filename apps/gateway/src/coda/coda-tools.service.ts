@@ -16,7 +16,10 @@ import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 
 const code = (field: string) => z.string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` }).trim().min(1, `${field} must not be empty`);
 
-const TranspileBody = z.object({ source_code: code('source_code'), target: z.string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` }) });
+const TranspileBody = z.object({
+  source_code: code('source_code'),
+  target: z.string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` }).min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`),
+});
 const SimulateBody = z.object({
   code: code('code'),
   method: SimulationMethod.default('qasm'),

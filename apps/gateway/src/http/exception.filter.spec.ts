@@ -3,7 +3,7 @@ import { HttpException, Logger, NotFoundException, type ArgumentsHost } from '@n
 import { RpcError } from '#qdc/contracts';
 import { CodaExceptionFilter } from '../coda/coda-exception.filter.js';
 import { ApiError, invalid } from './api-errors.js';
-import { ApiExceptionFilter } from './exception.filter.js';
+import { RETRY_AFTER_SECONDS, ApiExceptionFilter } from './exception.filter.js';
 
 /** A filter with a recording Fastify reply and a silent, recording logger. */
 function newFilter<T extends ApiExceptionFilter>(Filter: new () => T) {
@@ -44,6 +44,19 @@ describe(ApiExceptionFilter.name, () => {
     const { answer, mocks } = newFilter(ApiExceptionFilter);
     answer(new ApiError(429, 'Rate limit exceeded; retry in 3 s', { 'Retry-After': '3' }));
     expect(mocks.reply.header).toHaveBeenCalledWith('Retry-After', '3');
+  });
+
+  it('tells when to retry a 503 (a service restarting, NATS reconnecting), and not a 500 or 504', () => {
+    for (const [exception, retryAfter] of [
+      [new RpcError('unavailable', 'NATS connection lost while x.v1 was in flight (retry shortly)'), true],
+      [new RpcError('timeout', 'too slow'), false],
+      [new Error('boom'), false],
+    ] as const) {
+      const { answer, mocks } = newFilter(ApiExceptionFilter);
+      answer(exception);
+      expect(mocks.reply.header.mock.calls.some(([name]) => name === 'Retry-After')).toBe(retryAfter);
+      if (retryAfter) expect(mocks.reply.header).toHaveBeenCalledWith('Retry-After', String(RETRY_AFTER_SECONDS));
+    }
   });
 
   it.each([

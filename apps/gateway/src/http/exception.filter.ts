@@ -16,7 +16,7 @@ const STATUS_OF: Record<RpcErrorCode, number> = {
   internal: 500,
 };
 
-/** Retry-After of a 503: about how long a service takes to restart and be found again. */
+/** Retry-After of a 503: about a NATS reconnect (500 ms waits) or a service restart under a supervisor. */
 export const RETRY_AFTER_SECONDS = 2;
 
 export interface ErrorResponse {
@@ -90,7 +90,6 @@ function serverError(status: number, exception: unknown, request: FastifyRequest
   const detail = exception instanceof RpcError ? `${exception.code}: ${exception.message}` : ((exception as Error)?.stack ?? String(exception));
   logger.error(`[${request.id}] error_id=${errorId} ${request.method} ${request.url}: ${detail}`);
   const message = status === 503 ? 'Service Unavailable' : status === 504 ? 'Gateway Timeout' : 'Internal Server Error';
-  // 503: a service behind the gateway is restarting or Redis/NATS is away; the request may be retried as it is.
-  const headers = status === 503 ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : undefined;
-  return { status, body: { detail: message, error_id: errorId }, headers };
+  // 503 is transient (a service restarting, NATS reconnecting): tell the client when to retry.
+  return { status, body: { detail: message, error_id: errorId }, ...(status === 503 ? { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } } : {}) };
 }

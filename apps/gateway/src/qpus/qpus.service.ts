@@ -24,7 +24,7 @@ const JobBody = z.object({
   braket_execution_mode_hint: z.string().nullish(),
 });
 const SubmitBody = JobBody.extend({ accept_overage: z.boolean({ error: 'accept_overage must be true or false' }).default(false) });
-const JobIdBody = z.object({ job_id: z.string({ error: 'job_id is required: the id POST /qpus answered' }).trim().min(1, 'job_id must not be empty') });
+const JobIdBody = z.object({ job_id: z.string({ error: 'job_id is required: the id POST /qpus answered' }).trim().min(1, 'job_id must not be empty').max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)') });
 const BudgetBody = z.object({ budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable() });
 
 /** Validates a body; a bad one is the caller's fault (422 saying what was expected and what came). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { ArrayDecodeError, decodeArray, type NdArray } from '#qdc/arrays';
-import { ModelInputError, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
+import { ModelInputError, inputDecodeLimits, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
   QueueName,
   RpcError,
@@ -93,7 +93,7 @@ export class InferenceProcessor implements OnModuleDestroy {
     const fetched = performance.now();
     let array: NdArray;
     try {
-      array = decodeArray(bytes);
+      array = decodeArray(bytes, inputDecodeLimits(data.model, this.config.QDC_UPLOAD_LIMIT_BYTES));
     } catch (error: unknown) {
       if (error instanceof ArrayDecodeError) return invalid(error.message, error.type);
       throw error;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { QueueName, RpcError, SimulationJobData } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, isRedisReady, publishJobOutcome, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, isRedisReady, publishJobOutcome, releaseJobMemory, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { runSimulation } from './run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
@@ -44,6 +44,9 @@ export class SimulationProcessor implements OnModuleDestroy {
     } catch (error) {
       if (error instanceof RpcError && error.code === 'invalid_input') return { ok: false, error: error.toBody() };
       throw error;
+    } finally {
+      // The state vector (up to QDC_SIM_MEMORY_LIMIT_BYTES) is garbage now; give it back rather than keep it while idle.
+      if (releaseJobMemory()) this.logger.debug(`[${data.requestId}] released the simulation's memory`);
     }
   }
 

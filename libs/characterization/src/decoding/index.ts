@@ -103,6 +103,8 @@ const entry = (variant: DecoderVariant, name: string, description: string, relea
   },
   run: (input) => run(variant, input),
   plot: decodingPlot,
+  // Four channels of B·T·D² cells.
+  maxElements: 4 * MAX_DECODING_CELLS,
 });
 
 export const DECODING_ENTRIES: readonly ModelEntry[] = [

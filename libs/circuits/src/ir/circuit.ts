@@ -5,8 +5,8 @@
 import { evalExpr, num, substitute, type Expr } from './expr.js';
 import { GATE_ALIASES, STANDARD_GATES, namedInverse } from './gates.js';
 import { decomposeGate } from './decompositions.js';
-import { semanticError, unsupported } from '../errors.js';
-import { checkBitCount } from '../limits.js';
+import { CircuitError, semanticError, unsupported } from '../errors.js';
+import { MAX_EXPANDED_OPERATIONS, checkBitCount } from '../limits.js';
 
 export interface Register {
   name: string;
@@ -120,6 +120,10 @@ export function expandCircuit(c: Circuit): Circuit {
 
 function expandInto(c: Circuit, op: Operation, out: Operation[], depth: number): void {
   if (op.kind !== 'gate' || STANDARD_GATES.has(op.name)) {
+    // 64 definitions that each call the previous twice expand to 2^63 operations: stop at the bound.
+    if (out.length >= MAX_EXPANDED_OPERATIONS) {
+      throw new CircuitError('limit', `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations once its custom gates are inlined; this one has more`, op.line);
+    }
     out.push(op);
     return;
   }

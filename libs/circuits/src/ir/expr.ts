@@ -1,3 +1,5 @@
+import { CircuitError } from '../errors.js';
+
 /**
  * Symbolic parameter expressions: numbers, `pi`, gate-parameter names and arithmetic, kept
  * symbolic inside custom gate definitions so emitters can print `theta/2` rather than a float.
@@ -106,7 +108,8 @@ export const NUMPY_STYLE: FormatStyle = { pi: 'np.pi', pow: '**', fn: (n) => `np
 /** A number as source text: small rational multiples of π as `3*pi/4`, others in shortest round-trip form. */
 export function formatNumber(v: number, style: FormatStyle): string {
   if (v === 0) return '0';
-  if (!Number.isFinite(v)) throw new Error(`cannot format ${v}`);
+  // A literal beyond a double (1e999) parses to ±Infinity; it is the caller's input, not our fault.
+  if (!Number.isFinite(v)) throw new CircuitError('semantic', `expected finite gate parameters; got ${v} (a literal beyond ±1.8e308?)`);
   const ratio = v / Math.PI;
   for (const d of [1, 2, 3, 4, 6, 8, 12, 16, 32, 64]) {
     const n = Math.round(ratio * d);

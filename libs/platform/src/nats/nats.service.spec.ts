@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type RpcReply } from '#qdc/contracts';
 import { loadConfig } from '../config/config.js';
-import { NatsService } from './nats.service.js';
+import { NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -100,6 +100,43 @@ describe(NatsService.name, () => {
     it('answers unavailable before it is connected', async () => {
       const sut = new NatsService(loadConfig({}), 'tester');
       await expect(sut.request('x.v1', {})).rejects.toMatchObject({ code: 'unavailable' });
+    });
+  });
+
+  describe('connection loss (NATS restart)', () => {
+    it('fails a request in flight with unavailable as soon as the connection drops', async () => {
+      const { sut, mocks } = newNatsService();
+      mocks.connection.request.mockReturnValue(new Promise(() => undefined)); // the reply never comes
+      const pending = sut.request('slow.v1', {});
+      await new Promise((resolve) => setImmediate(resolve));
+      sut.setLink(false);
+      await expect(pending).rejects.toEqual(new RpcError('unavailable', 'NATS connection lost while slow.v1 was in flight (retry shortly)'));
+    });
+
+    it('holds a request made while disconnected until the reconnect, then sends it', async () => {
+      const { sut, mocks } = newNatsService();
+      sut.setLink(false);
+      const pending = sut.request('later.v1', {});
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(mocks.connection.request).not.toHaveBeenCalled();
+      sut.setLink(true);
+      expect(await pending).toBe('pong');
+      expect(mocks.connection.request).toHaveBeenCalledTimes(1);
+    });
+
+    it(`answers unavailable without sending when the reconnect takes longer than ${RECONNECT_GRACE_MS} ms`, async () => {
+      const { sut, mocks } = newNatsService();
+      jest.useFakeTimers();
+      try {
+        sut.setLink(false);
+        const pending = sut.request('later.v1', {});
+        const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'NATS is reconnecting; later.v1 was not sent (retry shortly)'));
+        await jest.advanceTimersByTimeAsync(RECONNECT_GRACE_MS);
+        await settled;
+        expect(mocks.connection.request).not.toHaveBeenCalled();
+      } finally {
+        jest.useRealTimers();
+      }
     });
   });
 });

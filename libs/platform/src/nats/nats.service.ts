@@ -49,6 +49,12 @@ const natsAttributes = (subject: string, requestId: string | undefined): Record<
 const PAYLOAD_OBJECT_HEADER = 'Qdc-Payload-Object';
 /** Objects are transient hand-offs between services; JetStream expires them. */
 export const PAYLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
+/**
+ * How long a request made while the connection is down waits for the reconnect before it answers `unavailable`
+ * (503 with Retry-After at the gateway). Requests already in flight when the connection drops answer at once.
+ */
+export const RECONNECT_GRACE_MS = 2_000;
+
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
 
@@ -82,6 +88,12 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly encoder = new TextEncoder();
   private readonly decoder = new TextDecoder();
   private readonly reconnectListeners: (() => void)[] = [];
+  /** False between a `disconnect` status and the next `reconnect`. */
+  private linkUp = true;
+  /** Requests in flight: each is told when the connection drops (its reply may never come). */
+  private readonly onLinkLost = new Set<() => void>();
+  /** Requests made while the connection is down, waiting for the reconnect. */
+  private readonly onLinkBack = new Set<() => void>();
 
   constructor(
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -107,20 +119,33 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     this.logger.log(`connected to NATS ${this.config.NATS_URL} (namespace ${this.config.QDC_NAMESPACE})`);
   }
 
-  /** A lost server is one line per change (and per 5 s of reconnect attempts), not a stack trace. */
+  /**
+   * A lost server is one line per change (and per 5 s of reconnect attempts), not a stack trace. A disconnect fails
+   * the requests in flight at once (their replies are lost with the connection) instead of leaving them to time out.
+   */
   private async logStatus(connection: NatsConnection): Promise<void> {
     let lastAttemptLog = 0;
     for await (const status of connection.status()) {
-      if (status.type === 'disconnect') this.logger.warn(`lost NATS ${this.config.NATS_URL}; reconnecting`);
-      else if (status.type === 'reconnect') {
+      if (status.type === 'disconnect') {
+        this.logger.warn(`lost NATS ${this.config.NATS_URL}; reconnecting`);
+        this.setLink(false);
+      } else if (status.type === 'reconnect') {
         this.logger.log(`reconnected to NATS ${this.config.NATS_URL}`);
+        this.setLink(true);
         for (const listener of this.reconnectListeners) listener();
-      }
-      else if (status.type === 'reconnecting' && Date.now() - lastAttemptLog > 5_000) {
+      } else if (status.type === 'reconnecting' && Date.now() - lastAttemptLog > 5_000) {
         lastAttemptLog = Date.now();
         this.logger.warn(`NATS ${this.config.NATS_URL} is not answering; still reconnecting`);
       }
     }
+  }
+
+  /** Connection status changes (from the client's status events; public for the unit spec's stand-in connection). */
+  setLink(up: boolean): void {
+    this.linkUp = up;
+    const waiters = up ? this.onLinkBack : this.onLinkLost;
+    for (const notify of [...waiters]) notify();
+    waiters.clear();
   }
 
   get isConnected(): boolean {
@@ -181,11 +206,48 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     }
   }
 
+  /** While the connection is down, waits for the reconnect (at most RECONNECT_GRACE_MS, never past the timeout). */
+  private async awaitLink(subject: string, timeout: number): Promise<void> {
+    if (this.linkUp) return;
+    const grace = Math.min(RECONNECT_GRACE_MS, timeout);
+    await new Promise<void>((resolve, reject) => {
+      const back = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.onLinkBack.delete(back);
+        reject(new RpcError('unavailable', `NATS is reconnecting; ${subject} was not sent (retry shortly)`));
+      }, grace);
+      this.onLinkBack.add(back);
+    });
+  }
+
+  /** The reply, or `unavailable` as soon as the connection drops while waiting for it. */
+  private untilLinkLost<R>(subject: string, pending: Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      const lost = (): void => reject(new RpcError('unavailable', `NATS connection lost while ${subject} was in flight (retry shortly)`));
+      this.onLinkLost.add(lost);
+      pending.then(
+        (value) => {
+          this.onLinkLost.delete(lost);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.onLinkLost.delete(lost);
+          reject(error);
+        },
+      );
+    });
+  }
+
   private async requestOnce<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
+    await this.awaitLink(subject, timeout);
     let msg: Msg;
     try {
-      msg = await this.nc.request(this.subject(subject), body, { timeout, headers: hdrs });
+      msg = await this.untilLinkLost(subject, this.nc.request(this.subject(subject), body, { timeout, headers: hdrs }));
     } catch (error) {
+      if (error instanceof RpcError) throw error;
       const text = String((error as Error)?.message ?? error);
       if (/no responders/i.test(text) || (error as Error)?.name === 'NoRespondersError') {
         throw new RpcError('unavailable', `no service is answering ${subject}`);

@@ -1,0 +1,25 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** Memory held in array buffers after a job above which the job's memory is collected at once. */
+export const RELEASE_MEMORY_THRESHOLD_BYTES = 64 * 1024 * 1024;
+
+type Collect = () => void;
+
+/** V8's full collection (`gc`), made callable without `--expose-gc` on the command line. */
+function garbageCollector(): Collect {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as Collect;
+}
+
+/**
+ * Gives a large job's memory back after it ends. An idle worker allocates almost nothing, so V8 may not collect
+ * for a long time and the buffers of the last job (a 2 GiB state vector) stay resident; when more than
+ * `thresholdBytes` sit in array buffers, a full collection frees them (their pages go back to the system).
+ * Returns whether it collected.
+ */
+export function releaseJobMemory(thresholdBytes = RELEASE_MEMORY_THRESHOLD_BYTES, collect?: Collect): boolean {
+  if (process.memoryUsage().arrayBuffers < thresholdBytes) return false;
+  (collect ?? garbageCollector())();
+  return true;
+}

@@ -1,0 +1,74 @@
+import { npzZipBomb, torchZipBomb } from '../../libs/arrays/test/zip-bomb.js';
+import { multipart, startSystem, type TestSystem } from './system.harness.js';
+
+/**
+ * Zip bombs through the gateway and an inference worker (issue 18, defect 2): a 204 KB .pt that inflates to 200 MB
+ * (52 M float32 elements) is refused with a 422 naming the model's limit and the declared size, before it is
+ * inflated; an archive whose directory lies stops inflating; nothing is stored; the worker keeps serving.
+ */
+describe('upload zip bombs (per-model decode limits)', () => {
+  let sut: TestSystem;
+  let key: string;
+  const run = (path: string, model: string, name: string, bytes: Uint8Array) =>
+    fetch(`${sut.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: multipart({ model }, { name, bytes }) });
+
+  beforeAll(async () => {
+    sut = await startSystem();
+    key = await sut.createKey('bomb-lab', 'control');
+  }, 120_000);
+  afterAll(async () => {
+    await sut?.stop();
+  });
+
+  it('refuses the 204 KB .pt that inflates to 200 MB with 422 naming the limit and the declared size', async () => {
+    const bomb = torchZipBomb(52_428_800);
+    expect(bomb.length).toBeLessThan(300_000);
+    const res = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'bomb.pt', bomb);
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toEqual([
+      {
+        loc: ['body', 'data'],
+        msg: 'expected at most 16777216 elements for model coulomb-blockade-peak-detector-v2; the tensor record declares size [52428800] (52428800 elements)',
+        type: 'value_error.too_large',
+      },
+    ]);
+  });
+
+  it('refuses the same bomb as a batch (409600, 128) and for a model with a small input', async () => {
+    const batch = await run('/v0/models/batch', 'coulomb-blockade-peak-detector-v2', 'bomb.pt', torchZipBomb(52_428_800, { shape: [409_600, 128] }));
+    expect(batch.status).toBe(422);
+    expect((await batch.json()).detail[0].msg).toBe(
+      'expected at most 16777216 elements for model coulomb-blockade-peak-detector-v2; the tensor record declares size [409600, 128] (52428800 elements)',
+    );
+    const small = await run('/v0/models', 'coulomb-blockade-peak-detector-v0', 'bomb.pt', torchZipBomb(4_000_000));
+    expect(small.status).toBe(422);
+    expect((await small.json()).detail[0].msg).toBe('expected at most 65536 elements for model coulomb-blockade-peak-detector-v0; the tensor record declares size [4000000] (4000000 elements)');
+  });
+
+  it('stops inflating an archive whose record and directory declare less than its data holds', async () => {
+    const liar = torchZipBomb(1000, { inflatedBytes: 200 * 1024 * 1024 });
+    const res = await run('/v0/models', 'coulomb-blockade-peak-detector-v1', 'liar.pt', liar);
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail[0]).toEqual({
+      loc: ['body', 'data'],
+      msg: "expected 'archive/data/0' to inflate to the 4000 bytes its central directory declares; it inflates to more (inflation stopped)",
+      type: 'value_error.too_large',
+    });
+    const storage = torchZipBomb(1000, { declaredSize: 400_000_000, inflatedBytes: 4000 });
+    const declared = await run('/v0/models', 'coulomb-blockade-peak-detector-v1', 'declared.pt', storage);
+    expect(declared.status).toBe(422);
+    expect((await declared.json()).detail[0].msg).toBe(
+      "expected the .pt archive to expand to at most 17825792 bytes for model coulomb-blockade-peak-detector-v1 (zip bomb guard); its central directory declares 400000000 bytes for 'archive/data/0'",
+    );
+  });
+
+  it('refuses an .npz (np.savez) bomb without inflating it, stores nothing and keeps serving', async () => {
+    const res = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'bomb.npz', npzZipBomb(200 * 1024 * 1024));
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail[0]).toEqual({ loc: ['body', 'data'], msg: 'expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding data.npy', type: 'value_error.pt' });
+    expect(await sut.query('SELECT count(*)::int AS n FROM model_results')).toEqual([{ n: 0 }]);
+    const ok = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'fine.pt', torchZipBomb(128));
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).output).toMatchObject({ peak_indices: [] });
+  });
+});
