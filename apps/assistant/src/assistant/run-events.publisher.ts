@@ -24,7 +24,9 @@ export async function ensureRunStream(nats: NatsService, config: QdcConfig): Pro
 /** One run's event sink: numbers events, publishes them in order (pipelined), and waits for all acks on flush. */
 export class RunEventSink {
   private index = 0;
-  private pending: Promise<PubAck>[] = [];
+  private pending: Promise<PubAck | undefined>[] = [];
+  /** The first failed publish since the last flush (a JetStream ack timeout under load); flush reports it. */
+  private failure: Error | undefined;
 
   constructor(
     private readonly nats: NatsService,
@@ -36,14 +38,30 @@ export class RunEventSink {
     const h = natsHeaders();
     h.set(ASSISTANT_OWNER_HEADER, this.ownerId);
     h.set(ASSISTANT_EVENT_INDEX_HEADER, String(++this.index));
-    this.pending.push(this.nats.jetstream().publish(this.nats.subject(assistantRunEventsSubject(this.runId)), JSON.stringify(event), { headers: h }));
-    if (this.pending.length > 256) void this.flush();
+    // Acks are awaited in flush; a rejection is caught here at once, so an ack timeout never becomes an unhandled
+    // rejection (which would end the process) before the next flush.
+    const published = this.nats.jetstream().publish(this.nats.subject(assistantRunEventsSubject(this.runId)), JSON.stringify(event), { headers: h });
+    this.pending.push(
+      published.catch((error: Error) => {
+        this.failure ??= error;
+        return undefined;
+      }),
+    );
+    if (this.pending.length > 256) void this.drain(); // a failure stays recorded for the next flush
   }
 
-  async flush(): Promise<void> {
+  private async drain(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     await Promise.all(batch);
+  }
+
+  /** Waits for every pending ack; throws the first publish failure since the last flush. */
+  async flush(): Promise<void> {
+    await this.drain();
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure) throw failure;
   }
 }
 
