@@ -3,7 +3,7 @@
 // the accuracy benchmark uses BENCHMARK_SEEDS). Deterministic: same seeds, same Newton iterations, same weights.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trainLogisticRegression, type LogisticModel } from '#qdc/characterization';
+import { trainLogisticRegression, type LogisticModel } from '#qdc/characterization/training';
 import { generateCoulombBlockadeTrace, tuningSeeds } from '#qdc/device-physics';
 
 export const TRAINING_TRACES = 6000;

@@ -2,8 +2,8 @@
 // counted segments (not interdot, ≥ MIN_TRUTH_LENGTH px), the distribution of their contrast over the white-noise σ
 // (`visibility`, set by the simulator) for segments the version finds and for those it misses, per read-out.
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
-import { countLineMatches, MIN_TRUTH_LENGTH } from '../libs/characterization/src/charge-stability/transition-line-score.js';
-import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
+import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { countLineMatches, MIN_TRUTH_LENGTH } from '#qdc/characterization/evaluation';
 
 const first = Number(process.env.TUNE_FIRST ?? 5001);
 const count = Number(process.env.TUNE_COUNT ?? 40);

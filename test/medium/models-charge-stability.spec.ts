@@ -1,6 +1,7 @@
 // API tests of every listed charge-stability model (classifiers, transition detectors when listed, the segmenter) through the real system (gateway → NATS → worker → results).
 import { encodeNpy } from '#qdc/arrays';
-import { countLineMatches, lineF1, LISTED_TRANSITION_IDS, meanRegionIoU, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { LISTED_TRANSITION_IDS, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { countLineMatches, lineF1, meanRegionIoU } from '#qdc/characterization/evaluation';
 import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 

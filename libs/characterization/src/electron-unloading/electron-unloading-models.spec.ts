@@ -2,7 +2,8 @@ import { generateElectronUnloadingMap, tuningSeeds } from '#qdc/device-physics';
 import { countDetections, addDetectionCounts, type DetectionCounts } from '../evaluation/detection-score.js';
 import { ModelInputError } from '../model-input-error.js';
 import { renderPlot, runModel } from '../model-runner.js';
-import { addTextureIou, emptyTextureIouCounts, kindMapOf, textureIouScore, type TextureDetection } from './electron-unload-texture.model.js';
+import type { TextureDetection } from './electron-unload-texture.model.js';
+import { addTextureIou, emptyTextureIouCounts, kindMapOf, textureIouScore } from './texture-score.js';
 
 const SHAPE = [101, 51];
 const SEEDS = tuningSeeds(120, 5000);

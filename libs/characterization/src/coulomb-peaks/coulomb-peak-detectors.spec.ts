@@ -1,7 +1,7 @@
 // Metric tests of the Coulomb-peak detectors through the catalogue runner, on tuning seeds only.
 import { createSeededRandom, generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { runModel, runModelBatch } from '../model-runner.js';
-import { roundSignificant } from '../model-catalogue.js';
+import { roundSignificant } from './coulomb-peak.entries.js';
 import { ModelInputError } from '../model-input-error.js';
 import { scoreCoulombPeakDetector } from '../evaluation/synthetic-scores.js';
 
