@@ -23,7 +23,9 @@ export function trainBlockadeClassifier(name: string, features: (trace: Float64A
   let correct = 0;
   x.forEach((f, i) => {
     let z = model.bias;
-    f.forEach((v, j) => (z += model.weights[j]! * ((v - model.mean[j]!) / model.std[j]!)));
+    f.forEach((v, j) => {
+      z += model.weights[j]! * ((v - model.mean[j]!) / model.std[j]!);
+    });
     if (z >= 0 === y[i]) correct++;
   });
   const round = (v: number): number => Number(v.toPrecision(8));

@@ -6,7 +6,7 @@
 // tuned on TUNING_SEEDS only. Metric: F1, one-to-one matching within ½ width (≥ 1 sample) of the labelled dip bottom.
 import { runModel } from '#qdc/characterization';
 import { countDetections, scoreDetections, scoreResonatorDipFinder, type DetectionCounts, type TraceDetector } from '#qdc/characterization/evaluation';
-import { benchmarkSeeds, generateRealisticResonatorTrace, generateResonatorNotchTrace, RESONATOR_SNR_MAX, RESONATOR_SNR_MIN, type RealisticResonatorTrace } from '#qdc/device-physics';
+import { benchmarkSeeds, generateRealisticResonatorTrace, RESONATOR_SNR_MAX, RESONATOR_SNR_MIN, type RealisticResonatorTrace } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
 const F1_TARGET = 0.97;

@@ -65,7 +65,10 @@ function boundaryPairs(labels: Int32Array, evidence: Float64Array, rows: number,
     if (a === b) return;
     const key = a < b ? a * k + b : b * k + a;
     let list = pairs.get(key);
-    if (!list) pairs.set(key, (list = []));
+    if (!list) {
+      list = [];
+      pairs.set(key, list);
+    }
     list.push(Math.max(evidence[i]!, evidence[j]!));
   };
   for (let y = 0; y < rows; y++) {
@@ -88,7 +91,10 @@ function rowBoundaryRuns(labels: Int32Array, rows: number, cols: number, k: numb
       if (a === b) continue;
       const key = a < b ? a * k + b : b * k + a;
       let counts = perRow.get(key);
-      if (!counts) perRow.set(key, (counts = new Int32Array(rows)));
+      if (!counts) {
+        counts = new Int32Array(rows);
+        perRow.set(key, counts);
+      }
       counts[y]!++;
     }
   }
@@ -194,7 +200,10 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   for (let i = 0; i < n; i++) {
     const root = find(parent, flooded[i]!);
     let id = renumber.get(root);
-    if (id === undefined) renumber.set(root, (id = renumber.size + 1));
+    if (id === undefined) {
+      id = renumber.size + 1;
+      renumber.set(root, id);
+    }
     labels[i] = id;
   }
   const full = Int32Array.from(labels);

@@ -93,7 +93,10 @@ export function distanceMarkers(distance: Float64Array, rows: number, cols: numb
     if (!basin[i]) continue;
     const r = root(basin[i]!);
     let id = ids.get(r);
-    if (id === undefined) ids.set(r, (id = ids.size + 1));
+    if (id === undefined) {
+      id = ids.size + 1;
+      ids.set(r, id);
+    }
     labels[i] = id;
   }
   return { labels, count: ids.size };
@@ -112,10 +115,22 @@ function components(mask: Uint8Array, rows: number, cols: number): { labels: Int
       const j = stack.pop()!;
       const y = Math.floor(j / cols);
       const x = j - y * cols;
-      if (x > 0 && mask[j - 1] && !labels[j - 1]) stack.push(j - 1), (labels[j - 1] = count);
-      if (x < cols - 1 && mask[j + 1] && !labels[j + 1]) stack.push(j + 1), (labels[j + 1] = count);
-      if (y > 0 && mask[j - cols] && !labels[j - cols]) stack.push(j - cols), (labels[j - cols] = count);
-      if (y < rows - 1 && mask[j + cols] && !labels[j + cols]) stack.push(j + cols), (labels[j + cols] = count);
+      if (x > 0 && mask[j - 1] && !labels[j - 1]) {
+        stack.push(j - 1);
+        labels[j - 1] = count;
+      }
+      if (x < cols - 1 && mask[j + 1] && !labels[j + 1]) {
+        stack.push(j + 1);
+        labels[j + 1] = count;
+      }
+      if (y > 0 && mask[j - cols] && !labels[j - cols]) {
+        stack.push(j - cols);
+        labels[j - cols] = count;
+      }
+      if (y < rows - 1 && mask[j + cols] && !labels[j + cols]) {
+        stack.push(j + cols);
+        labels[j + cols] = count;
+      }
     }
   }
   return { labels, count };

@@ -146,7 +146,9 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
     const strong = chosen.filter((c) => c.z >= 2 * V1_THRESHOLD_SIGMA).map((c) => c.scale);
     if (strong.length >= 2) {
       const typical = median(strong);
-      scales.forEach((s, i) => (s.enabled = Math.abs(i - typical) <= options.consensusScaleSteps));
+      scales.forEach((s, i) => {
+        s.enabled = Math.abs(i - typical) <= options.consensusScaleSteps;
+      });
       chosen = pickCandidates(scales, V1_THRESHOLD_SIGMA);
     }
   }

@@ -125,10 +125,10 @@ describe('coulomb-blockade-peak-detector-v2 batch', () => {
     const length = 128;
     const seeds = tuningSeeds(64, 5000);
     const data = new Float64Array(seeds.length * length);
-    seeds.forEach((seed, i) => data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length));
+    seeds.forEach((seed, i) => { data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length); });
     const batch = runModelBatch(id, { shape: [seeds.length, length], data });
     expect(batch).toHaveLength(seeds.length);
-    batch.forEach((row, i) => expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) })));
+    batch.forEach((row, i) => { expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) })); });
   });
 
   it('rejects 1-D input and models without batch support', () => {

@@ -71,7 +71,8 @@ for (let k = 0; k < MAX_SCALES; k++) {
   STRIDE[k] = k >= 3 ? 1 << (k - 2) : 1;
 }
 export function kernelOf(k: number): Kernel {
-  return (KERNELS[k] ??= makeKernel(V2_MIN_KERNEL_FWHM_SAMPLES * 2 ** k));
+  KERNELS[k] ??= makeKernel(V2_MIN_KERNEL_FWHM_SAMPLES * 2 ** k);
+  return KERNELS[k]!;
 }
 
 export interface PeakDetectorV2Workspace {
@@ -180,7 +181,7 @@ export function filterScale(ws: PeakDetectorV2Workspace, n: number, k: number): 
       continue;
     }
     const lo = i < h ? -i : -h;
-    const hi = n - 1 - i < h ? n - 1 - i : h;
+    const hi = Math.min(n - 1 - i , h);
     let sp = 0;
     let spp = 0;
     let spx = 0;

@@ -70,7 +70,10 @@ describe('decoding catalogue entries', () => {
     const B = 8;
     const data = new Float64Array(B * 4 * T * d * d);
     let state = 5;
-    for (let b = 0; b < B; b++) for (let i = 0; i < 2 * T * d * d; i++) data[b * 4 * T * d * d + i] = (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let b = 0; b < B; b++) for (let i = 0; i < 2 * T * d * d; i++) {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      data[b * 4 * T * d * d + i] = state / 2 ** 31;
+    }
     expect(() => runModel('ising-decoding-v1-accurate', { shape: [B, 4, T, d, d], data })).toThrow('use ising-decoding-v1-fast');
     expect((runModel('ising-decoding-v1-fast', { shape: [B, 4, T, d, d], data })['logits'] as unknown[]).length).toBe(B);
   });

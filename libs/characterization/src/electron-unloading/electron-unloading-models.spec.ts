@@ -10,7 +10,10 @@ const SEEDS = tuningSeeds(120, 5000);
 
 function lcgNoise(length: number, seed = 3): Float64Array {
   let state = seed;
-  return Float64Array.from({ length }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Float64Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  });
 }
 
 describe('electron-unload-detector-v0', () => {
