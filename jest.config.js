@@ -19,6 +19,8 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
+    // Subpath entry points (evaluation, training) before the library barrels.
+    '^#qdc/characterization/(.*)$': '<rootDir>/libs/characterization/src/$1/index.ts',
     '^#qdc/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -15,10 +15,8 @@ import {
   detectCoulombPeaksV1Mini,
   detectCoulombPeaksV2,
   runModel,
-  scoreCoulombPeakDetector,
-  type DetectionScore,
-  type TraceDetector,
 } from '#qdc/characterization';
+import { scoreCoulombPeakDetector, type DetectionScore, type TraceDetector } from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateCoulombPeakTrace, SNR_MAX, SNR_MIN } from '#qdc/device-physics';
 import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
 import { countTargets, printTable, type AccuracySection, type ReportRow } from './accuracy/report-table.js';

@@ -166,7 +166,7 @@ function benchNoisy(): void {
   const traj = timeIt(() => simulateNoisy(compiled, noise, { shots: shotsTraj, seed: 1, method: 'trajectories' }), 2);
   const sv2 = timeIt(() => finalState(unmeasured), 9);
   const rate = (shots: number, ms: number) => (shots / ms) * 1000;
-  const header = ['method (10 qubits, ' + gates + ' native gates)', 'shots', 'ms', 'shots/s', 'vs noiseless shots/s', 'vs state-vector runs/s'];
+  const header = [`method (10 qubits, ${gates} native gates)`, 'shots', 'ms', 'shots/s', 'vs noiseless shots/s', 'vs state-vector runs/s'];
   const svRate = 1000 / Math.min(sv, sv2);
   const cleanRate = rate(shotsClean, clean);
   const row = (name: string, shots: number, ms: number) => [name, `${shots}`, ms.toFixed(1), rate(shots, ms).toFixed(0), (rate(shots, ms) / cleanRate).toFixed(4), (rate(shots, ms) / svRate).toFixed(3)];

@@ -3,7 +3,8 @@
 // 16×16 tiles with the listed 16×16 classifier, flagged tiles are confirmed with the 48×48 classifier, and the
 // transition lines of the confirmed area are extracted with the transition-line detector v3.
 // Run: npm run example:dqd-search
-import { runModel, TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, countLineMatches, lineF1, LISTED_TRANSITION_IDS, type Segment } from '#qdc/characterization';
+import { runModel, TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, LISTED_TRANSITION_IDS, type Segment } from '#qdc/characterization';
+import { countLineMatches, lineF1 } from '#qdc/characterization/evaluation';
 import { createSeededRandom, generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 
 const SIZE = 256;

@@ -8,15 +8,15 @@ import { tuningSeeds } from '#qdc/device-physics';
 import { PATCH_FEATURE_COUNT } from '../libs/characterization/src/charge-stability/csd-patch-features.js';
 import { createDenseWorkspace, denseLogit, packNetwork, type DenseNetworkWeights, type PackedNetwork } from '../libs/characterization/src/charge-stability/dense-network.js';
 import type { DoubleDotNetworkWeights } from '../libs/characterization/src/charge-stability/double-dot-classifier.model.js';
-import { trainDenseNetwork } from '../libs/characterization/src/charge-stability/training/dense-network.training.js';
 import {
   CALIBRATION_SEED_COUNT,
   CALIBRATION_SEED_OFFSET,
   doubleDotPatchSet,
   doubleDotTrainingSet,
   fitPlattScaling,
+  trainDenseNetwork,
   TRAINING_SEED_COUNT,
-} from '../libs/characterization/src/charge-stability/training/double-dot-classifier.training.js';
+} from '#qdc/characterization/training';
 import { CLASSIFIER_V1_16X16_WEIGHTS } from '../libs/characterization/src/charge-stability/weights/charge-stability-diagram-binary-classifier-v1-16x16.weights.js';
 
 const SIZE = 16;

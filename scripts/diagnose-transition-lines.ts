@@ -1,9 +1,10 @@
 // Diagnostics of the transition-line detector on TUNING seeds only (TUNE_FIRST, TUNE_COUNT, TUNE_VERSION, TUNE_OPTIONS,
 // DIAG_VERBOSE=1): why each counted truth segment is missed (no detection with or without its family found, angle, offset, endpoint).
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
-import { countLineMatches, isCountedTruth, type Segment } from '../libs/characterization/src/charge-stability/transition-line-score.js';
+import { countLineMatches, isCountedTruth } from '#qdc/characterization/evaluation';
+import type { Segment } from '#qdc/characterization';
 import { detectTransitionFamilies } from '../libs/characterization/src/charge-stability/transition-family-detector.model.js';
-import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
+import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
 
 const first = Number(process.env.TUNE_FIRST ?? 5001);
 const count = Number(process.env.TUNE_COUNT ?? 40);

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
-import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
+import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
 
 const seed = Number(process.env.SEED);
 const versionName = process.env.TUNE_VERSION ?? 'v3';

@@ -83,7 +83,7 @@ export async function probeRedis(url: string): Promise<ProbeResult> {
 }
 
 export async function probeNats(url: string): Promise<ProbeResult> {
-  let nc;
+  let nc: Awaited<ReturnType<typeof connect>>;
   try {
     nc = await connect({ servers: url, timeout: PROBE_TIMEOUT_MS, reconnect: false, maxReconnectAttempts: 0 });
   } catch (error) {

@@ -1,5 +1,5 @@
 // Trains charge-stability-diagram-binary-classifier-v2-16x16 (`npm run train:charge-stability-diagram-binary-classifier-v2-16x16`): see libs/characterization/src/charge-stability/training/.
-import { trainDoubleDotClassifier } from '../libs/characterization/src/charge-stability/training/double-dot-classifier.training.js';
+import { trainDoubleDotClassifier } from '#qdc/characterization/training';
 
 trainDoubleDotClassifier({
   id: 'charge-stability-diagram-binary-classifier-v2-16x16',

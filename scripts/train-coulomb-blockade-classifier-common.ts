@@ -3,7 +3,7 @@
 // the accuracy benchmark uses BENCHMARK_SEEDS). Deterministic: same seeds, same Newton iterations, same weights.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { trainLogisticRegression, type LogisticModel } from '#qdc/characterization';
+import { trainLogisticRegression, type LogisticModel } from '#qdc/characterization/training';
 import { generateCoulombBlockadeTrace, tuningSeeds } from '#qdc/device-physics';
 
 export const TRAINING_TRACES = 6000;
@@ -23,7 +23,9 @@ export function trainBlockadeClassifier(name: string, features: (trace: Float64A
   let correct = 0;
   x.forEach((f, i) => {
     let z = model.bias;
-    f.forEach((v, j) => (z += model.weights[j]! * ((v - model.mean[j]!) / model.std[j]!)));
+    f.forEach((v, j) => {
+      z += model.weights[j]! * ((v - model.mean[j]!) / model.std[j]!);
+    });
     if (z >= 0 === y[i]) correct++;
   });
   const round = (v: number): number => Number(v.toPrecision(8));

@@ -2,8 +2,8 @@
 // TUNE_FIRST (default 5001), TUNE_COUNT (default 40), TUNE_VERSION v0…v3, TUNE_OPTIONS (JSON overrides). Prints the
 // metric with invisible truth segments as don't-care (current) and, as `old`, with every dot transition counted.
 import { generateChargeStabilityDiagram } from '../libs/device-physics/src/charge-stability/index.js';
-import { countLineMatches, lineF1, type LineCounts } from '../libs/characterization/src/charge-stability/transition-line-score.js';
-import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '../libs/characterization/src/charge-stability/transition-detector.versions.js';
+import { transitionLineSegments, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { countLineMatches, lineF1, type LineCounts } from '#qdc/characterization/evaluation';
 
 const first = Number(process.env.TUNE_FIRST ?? 5001);
 const count = Number(process.env.TUNE_COUNT ?? 40);

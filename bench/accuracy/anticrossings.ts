@@ -2,7 +2,8 @@
 // (BENCHMARK_SEEDS, offsets 600 000+): 75 % maps with crossings, negatives (dispersive qubit, no qubit, noise);
 // JC dressed modes, notch S21 with Fano angle, 0–2 spurious lines, slope/ripple, per-column drift, SNR 4–60.
 // Metric: F1 with one-to-one matching of (x, y) within 4 px (MODELS.md), plus position and splitting errors.
-import { anticrossingScore, countAnticrossingMatches, emptyAnticrossingCounts, runModel, type Anticrossing, type AnticrossingCounts } from '#qdc/characterization';
+import { runModel, type Anticrossing } from '#qdc/characterization';
+import { anticrossingScore, countAnticrossingMatches, emptyAnticrossingCounts, type AnticrossingCounts } from '#qdc/characterization/evaluation';
 import { ANTICROSSING_SNR, benchmarkSeeds, generateAnticrossingSpectroscopy, type AnticrossingSceneKind } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 

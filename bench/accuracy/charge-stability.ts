@@ -3,9 +3,11 @@
 // transition step / noise 4–40; 1/f, telegraph, sensor jumps and drift, latching, planes), what they say on the
 // measured maps; the transition-line detectors v0–v3 on held-out 128×128 double-dot maps, and whether their lines on
 // the measured bias-triangle scan fall inside the hand-drawn boxes.
-import { classifyDoubleDotPatch, countLineMatches, isCountedTruth, DOUBLE_DOT_CLASSIFIER_VERSIONS, doubleDotClassifier, lineF1, LISTED_CLASSIFIER_IDS, LISTED_TRANSITION_IDS, runModel, TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, type LineCounts, type Segment } from '#qdc/characterization';
+import { classifyDoubleDotPatch, DOUBLE_DOT_CLASSIFIER_VERSIONS, doubleDotClassifier, LISTED_CLASSIFIER_IDS, LISTED_TRANSITION_IDS, runModel, TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, type Segment } from '#qdc/characterization';
+import { countLineMatches, isCountedTruth, lineF1, type LineCounts } from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateChargeStabilityDiagram, type ChargeStabilityClass } from '#qdc/device-physics';
-import { regionIoUs, SEGMENTER_ENTRIES, MIN_TRUTH_REGION_AREA } from '#qdc/characterization';
+import { SEGMENTER_ENTRIES } from '#qdc/characterization';
+import { regionIoUs, MIN_TRUTH_REGION_AREA } from '#qdc/characterization/evaluation';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadRealCase, REAL_DATA_DIR, realDataAvailable } from './real-cases.js';

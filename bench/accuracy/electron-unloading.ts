@@ -4,7 +4,8 @@
 // Unload detector: F1 within ±2 rows (MODELS.md, ≥ 0.97). Texture detector (no MODELS.md target): per-pixel kind
 // (flat / step / telegraph) from the clusters against the simulator's texture labels, mean IoU over the three kinds
 // (pooled over maps) with our bar ≥ 0.6, and pixel accuracy.
-import { addDetectionCounts, addTextureIou, countDetections, emptyTextureIouCounts, kindMapOf, runModel, textureIouScore, type DetectionCounts, type TextureDetection, type TextureIouCounts } from '#qdc/characterization';
+import { runModel, type TextureDetection } from '#qdc/characterization';
+import { addDetectionCounts, addTextureIou, countDetections, emptyTextureIouCounts, kindMapOf, textureIouScore, type DetectionCounts, type TextureIouCounts } from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateElectronUnloadingMap, UNLOAD_SNR } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 

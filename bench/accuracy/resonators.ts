@@ -4,8 +4,9 @@
 // 0.1–10, zoomed dips filling 10–80 % of the span, SNR 5–1e5, Kerr bifurcation, baseline steps, standing-wave ripple,
 // uneven/duplicated frequency grids, 50–20 000 points). Seeds: BENCHMARK_SEEDS (offsets 0 and 500 000); the finder was
 // tuned on TUNING_SEEDS only. Metric: F1, one-to-one matching within ½ width (≥ 1 sample) of the labelled dip bottom.
-import { countDetections, runModel, scoreDetections, scoreResonatorDipFinder, type DetectionCounts, type TraceDetector } from '#qdc/characterization';
-import { benchmarkSeeds, generateRealisticResonatorTrace, generateResonatorNotchTrace, RESONATOR_SNR_MAX, RESONATOR_SNR_MIN, type RealisticResonatorTrace } from '#qdc/device-physics';
+import { runModel } from '#qdc/characterization';
+import { countDetections, scoreDetections, scoreResonatorDipFinder, type DetectionCounts, type TraceDetector } from '#qdc/characterization/evaluation';
+import { benchmarkSeeds, generateRealisticResonatorTrace, RESONATOR_SNR_MAX, RESONATOR_SNR_MIN, type RealisticResonatorTrace } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
 const F1_TARGET = 0.97;

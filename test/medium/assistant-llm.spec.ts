@@ -108,8 +108,8 @@ describe('assistant with an OpenAI-compatible provider', () => {
     llm.script((body) => {
       const feedback = body.messages.some((m) => m.role === 'user' && /failed/.test(m.content ?? ''));
       return feedback
-        ? [{ kind: 'content', text: 'Fixed:\n```python\n' }, { kind: 'content', text: BELL + '```\nThe CNOT entangles the pair.' }, { kind: 'end', finish: 'stop' }]
-        : [{ kind: 'content', text: 'Here is the circuit:\n```python\n' + NOT_BELL + '```\n' }, { kind: 'end', finish: 'stop' }];
+        ? [{ kind: 'content', text: 'Fixed:\n```python\n' }, { kind: 'content', text: `${BELL}\`\`\`\nThe CNOT entangles the pair.` }, { kind: 'end', finish: 'stop' }]
+        : [{ kind: 'content', text: `Here is the circuit:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` }, { kind: 'end', finish: 'stop' }];
     });
     const r = await ask(user('Build a Bell state circuit'));
     assertStreamInvariants(r.events);
@@ -123,7 +123,7 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('sends no unverified circuit when the budget allows no repair (low)', async () => {
-    llm.script(() => [{ kind: 'content', text: 'Try this:\n```python\n' + UNPARSEABLE + '```\n' }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [{ kind: 'content', text: `Try this:\n\`\`\`python\n${UNPARSEABLE}\`\`\`\n` }, { kind: 'end', finish: 'stop' }]);
     const r = await ask({ ...user('write a qiskit circuit'), budget: 'low' });
     assertStreamInvariants(r.events);
     expect(llm.requests).toHaveLength(1);
@@ -135,7 +135,7 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('after the last round, sends a circuit that runs but differs from the standard target, saying so', async () => {
-    llm.script(() => [{ kind: 'content', text: 'Here:\n```python\n' + NOT_BELL + '```\n' }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [{ kind: 'content', text: `Here:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` }, { kind: 'end', finish: 'stop' }]);
     const r = await ask({ ...user('Build a Bell state circuit'), budget: 'low' });
     const text = tokensOf(r.events);
     expect(codeBlocks(text)).toHaveLength(1);
@@ -144,7 +144,7 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('code_mode=file moves verified code into files; converts to the framework asked for (PennyLane)', async () => {
-    llm.script(() => [{ kind: 'content', text: 'Bell pair:\n```python\n' + BELL + '```\nDone.' }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [{ kind: 'content', text: `Bell pair:\n\`\`\`python\n${BELL}\`\`\`\nDone.` }, { kind: 'end', finish: 'stop' }]);
     const r = await ask({ ...user('Build a Bell state circuit in PennyLane'), code_mode: 'file' });
     assertStreamInvariants(r.events);
     const files = r.events.filter((e) => e.type === 'files');

@@ -140,7 +140,7 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect(result).toMatchObject({ model: PEAK_V2, input_file_name: 'sweep-01.npy', input_file_size: bytes.length, user_vote: null });
       const found: number[] = result.output.peak_indices;
       expect(found).toHaveLength(truth.peakIndices.length);
-      found.forEach((index, i) => expect(Math.abs(index - truth.peakIndices[i]!)).toBeLessThanOrEqual(2));
+      found.forEach((index, i) => { expect(Math.abs(index - truth.peakIndices[i]!)).toBeLessThanOrEqual(2); });
       const rows = await sut.query('SELECT id, model, input_file_size FROM model_results WHERE id = $1', [result.id]);
       expect(rows).toEqual([{ id: result.id, model: PEAK_V2, input_file_size: bytes.length }]);
       const after = (await (await call(`/v0/models/${PEAK_V2}`, alice)).json()).number_of_runs;
@@ -170,7 +170,10 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
 
     it('answers pure noise with nothing found rather than an error', async () => {
       let state = 42;
-      const noise = Float64Array.from({ length: 128 }, () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5);
+      const noise = Float64Array.from({ length: 128 }, () => {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        return state / 2 ** 31 - 0.5;
+      });
       const res = await run(alice, PEAK_V2, npy(noise));
       expect(res.status).toBe(200);
       expect(Array.isArray((await res.json()).output.peak_indices)).toBe(true);
@@ -215,7 +218,7 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
     it('equals single runs element by element, and has batch_size but no input_file_size', async () => {
       const traces = Array.from({ length: 6 }, (_, i) => generateCoulombPeakTrace(tuningSeeds(1, 600 + i)[0]!, { length: 128 }).trace);
       const flat = new Float64Array(6 * 128);
-      traces.forEach((t, i) => flat.set(t, i * 128));
+      traces.forEach((t, i) => { flat.set(t, i * 128); });
       const res = await run(alice, PEAK_V2, npy(flat, [6, 128]), {}, 'batch.npy', '/v0/control/models/batch');
       expect(res.status).toBe(200);
       const batch = await res.json();

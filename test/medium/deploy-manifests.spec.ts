@@ -11,11 +11,35 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { CONFIG_KEYS } from '#qdc/platform';
 
+/** The parts of the manifests the checks read (the YAML itself is untyped; a missing field fails the check that reads it). */
+interface Container {
+  name: string;
+  livenessProbe?: unknown;
+  readinessProbe?: unknown;
+  resources?: { requests?: { cpu?: string; memory?: string }; limits?: { memory?: string } };
+  securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean };
+  env?: { name: string }[];
+  ports?: { name?: string; containerPort: number }[];
+}
+
 interface K8sObject {
   kind: string;
   metadata: { name: string; labels?: Record<string, string> };
-  spec?: any; // manifests are untyped YAML
+  /** Deployment or Service spec. */
+  spec: {
+    template: { metadata: { labels?: Record<string, string> }; spec: { securityContext?: { runAsNonRoot?: boolean }; containers: Container[] } };
+    selector: Record<string, string>;
+    ports: { port: number; targetPort?: number | string }[];
+  };
   data?: Record<string, string>;
+}
+
+interface ComposeService {
+  image?: string;
+  command?: string[];
+  depends_on?: Record<string, unknown>;
+  healthcheck?: unknown;
+  environment?: Record<string, string>;
 }
 
 const root = process.cwd();
@@ -96,7 +120,7 @@ function render(dir: string, overlay: string): K8sObject[] {
 });
 
 describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, any> };
+  const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
   const services = Object.entries(compose.services);
 
   it('depends only on services it defines, and runs every QDC process from the one image', () => {

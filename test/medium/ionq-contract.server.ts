@@ -9,9 +9,26 @@ import { addQreg, emptyCircuit, finalState, num, type GateOp } from '#qdc/circui
  * the submitted native circuit (angles in turns). Behaviour by shots: 13 fails, 7 stays running; others go
  * ready → submitted → running → completed over successive status polls.
  */
+/** A gate of IonQ's native circuit format (ionq.circuit.v0, gateset "native"); validateInput checks that a request's gates are. */
+type NativeGate = { gate: 'gpi' | 'gpi2'; target: number; phase: number } | { gate: 'ms'; targets: [number, number]; phases: [number, number]; angle?: number };
+
+interface JobInput {
+  format?: string;
+  gateset?: string;
+  qubits: number;
+  circuit: NativeGate[];
+}
+
+/** A request body (JSON as received, undefined for none; POST /v0.3/jobs validates it before use). */
+interface JobRequestBody {
+  shots: number;
+  input: JobInput;
+  [field: string]: unknown;
+}
+
 export interface IonqContractServer {
   baseUrl: string;
-  requests: { method: string; path: string; authorization?: string; body?: any }[];
+  requests: { method: string; path: string; authorization?: string; body: JobRequestBody }[];
   close(): Promise<void>;
 }
 
@@ -20,14 +37,14 @@ interface StoredJob {
   shots: number;
   polls: number;
   status: string;
-  input: { qubits: number; circuit: any[] };
+  input: JobInput;
 }
 
 const TURN = 2 * Math.PI;
 const isTurn = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 1;
 
-function validateInput(input: any): string | null {
-  if (!input || input.format !== 'ionq.circuit.v0' || input.gateset !== 'native') return 'input must be {format: "ionq.circuit.v0", gateset: "native", ...}';
+function validateInput(input: JobInput | undefined): string | null {
+  if (input?.format !== 'ionq.circuit.v0' || input.gateset !== 'native') return 'input must be {format: "ionq.circuit.v0", gateset: "native", ...}';
   if (!Number.isInteger(input.qubits) || input.qubits < 1) return 'input.qubits must be a positive integer';
   if (!Array.isArray(input.circuit)) return 'input.circuit must be an array';
   for (const g of input.circuit) {
@@ -79,7 +96,9 @@ export async function startIonqContractServer(apiKey: string): Promise<IonqContr
       res.end(JSON.stringify(payload));
     };
     if (req.headers.authorization !== `apiKey ${apiKey}`) return send(401, { error: 'Unauthorized', message: 'invalid API key', statusCode: 401 });
-    let m: RegExpExecArray | null;
+    const jobPath = /^\/v0\.3\/jobs\/([^/]+)$/.exec(path);
+    const resultsPath = /^\/v0\.3\/jobs\/([^/]+)\/results$/.exec(path);
+    const cancelPath = /^\/v0\.3\/jobs\/([^/]+)\/status\/cancel$/.exec(path);
     if (req.method === 'POST' && path === '/v0.3/jobs') {
       const problem = validateInput(body?.input) ?? (Number.isInteger(body?.shots) && body.shots > 0 ? null : 'shots must be a positive integer');
       if (problem) return send(400, { error: 'Bad Request', message: problem, statusCode: 400 });
@@ -87,8 +106,8 @@ export async function startIonqContractServer(apiKey: string): Promise<IonqContr
       jobs.set(job.id, job);
       return send(200, { id: job.id, status: job.status });
     }
-    if (req.method === 'GET' && (m = /^\/v0\.3\/jobs\/([^/]+)$/.exec(path))) {
-      const job = jobs.get(m[1]!);
+    if (req.method === 'GET' && jobPath) {
+      const job = jobs.get(jobPath[1]!);
       if (!job) return send(404, { error: 'Not Found', message: 'job not found', statusCode: 404 });
       if (job.status !== 'canceled') {
         job.polls += 1;
@@ -104,13 +123,13 @@ export async function startIonqContractServer(apiKey: string): Promise<IonqContr
         ...(job.status === 'failed' ? { failure: { error: 'An error occurred!', code: 'internal_error' } } : {}),
       });
     }
-    if (req.method === 'GET' && (m = /^\/v0\.3\/jobs\/([^/]+)\/results$/.exec(path))) {
-      const job = jobs.get(m[1]!);
-      if (!job || job.status !== 'completed') return send(404, { error: 'Not Found', message: 'no results', statusCode: 404 });
+    if (req.method === 'GET' && resultsPath) {
+      const job = jobs.get(resultsPath[1]!);
+      if (job?.status !== 'completed') return send(404, { error: 'Not Found', message: 'no results', statusCode: 404 });
       return send(200, histogram(job));
     }
-    if (req.method === 'PUT' && (m = /^\/v0\.3\/jobs\/([^/]+)\/status\/cancel$/.exec(path))) {
-      const job = jobs.get(m[1]!);
+    if (req.method === 'PUT' && cancelPath) {
+      const job = jobs.get(cancelPath[1]!);
       if (!job) return send(404, { error: 'Not Found', message: 'job not found', statusCode: 404 });
       job.status = 'canceled';
       return send(200, { id: job.id, status: 'canceled' });

@@ -1,6 +1,7 @@
 // API tests of every listed charge-stability model (classifiers, transition detectors when listed, the segmenter) through the real system (gateway → NATS → worker → results).
 import { encodeNpy } from '#qdc/arrays';
-import { countLineMatches, lineF1, LISTED_TRANSITION_IDS, meanRegionIoU, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { LISTED_TRANSITION_IDS, MODEL_CATALOGUE, TRANSITION_DETECTOR_VERSIONS } from '#qdc/characterization';
+import { countLineMatches, lineF1, meanRegionIoU } from '#qdc/characterization/evaluation';
 import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
@@ -56,7 +57,10 @@ describe('charge-stability models through the control API', () => {
   it.each(IDS)('%s: answers pure noise with classification false', async (id) => {
     const size = sizeOf(id);
     let state = 7;
-    const noise = Float64Array.from({ length: size * size }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const noise = Float64Array.from({ length: size * size }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
     const res = await post(id, [size, size], noise);
     expect(res.status).toBe(200);
     expect((await res.json()).output.classification).toBe(false);
@@ -73,7 +77,10 @@ describe('charge-stability models through the control API', () => {
   const transitionIt = TRANSITION_IDS.length ? it : it.skip;
   transitionIt.each(TRANSITION_IDS.length ? TRANSITION_IDS : ['(no transition detector listed)'])('%s: answers pure noise with no lines', async (id) => {
     let state = 11;
-    const noise = Float64Array.from({ length: 128 * 128 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const noise = Float64Array.from({ length: 128 * 128 }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
     const res = await post(id, [128, 128], noise);
     expect(res.status).toBe(200);
     expect((await res.json()).output.transition_lines).toEqual([]);

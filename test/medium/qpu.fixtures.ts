@@ -51,6 +51,7 @@ export function qpuClient(sut: TestSystem) {
     async waitFor(token: string, jobId: string, done: (status: string) => boolean, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        // biome-ignore lint/suspicious/noExplicitAny: a JSON response body that the specs read field by field (counts, compiled, timestamps by name)
         const { body } = (await this.post('/v0/coda/qpus/status', token, { job_id: jobId })) as { body: Record<string, any> };
         if (done(body.status)) return body;
         if (Date.now() > deadline) throw new Error(`job ${jobId} still ${body.status}; logs in ${sut.logDir}`);

@@ -41,15 +41,14 @@ export async function postSse(url: string, token: string, body: unknown, options
       const text = decoder.decode(chunk, { stream: true });
       raw += text;
       buffer += text;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const frame: SseFrame = {};
         for (const line of block.split('\n')) {
           if (line.startsWith(':')) frame.comment = line.slice(1).trim();
           else if (line.startsWith('id:')) frame.id = line.slice(3).trim();
-          else if (line.startsWith('data:')) frame.data = (frame.data ? frame.data + '\n' : '') + line.slice(5).replace(/^ /, '');
+          else if (line.startsWith('data:')) frame.data = (frame.data ? `${frame.data}\n` : '') + line.slice(5).replace(/^ /, '');
         }
         if (frame.data !== undefined) frame.event = JSON.parse(frame.data) as Record<string, unknown>;
         frames.push(frame);

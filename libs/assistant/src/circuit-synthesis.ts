@@ -426,7 +426,9 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       b.barrier();
       for (let q = 0; q < d + s; q++) b.measure(q, q);
       let value = (1 << d) - 1;
-      if (errorQubit !== null) syndromeOf(errorQubit).forEach((v, i) => (value |= v << (d + i)));
+      if (errorQubit !== null) syndromeOf(errorQubit).forEach((v, i) => {
+        value |= v << (d + i);
+      });
       return {
         circuit: b.c,
         ideal: { [key(value, d + s)]: 1 },

@@ -1,3 +1,6 @@
+// Public API of the characterization models: the catalogue, the runner, the plots and each family's models.
+// Scoring against simulator ground truth is in `#qdc/characterization/evaluation`, training in
+// `#qdc/characterization/training` (evaluation/index.ts, training/index.ts).
 export { ModelInputError } from './model-input-error.js';
 export { MODEL_CATALOGUE, findModel } from './model-catalogue.js';
 export { requireShape, type ModelSpec, type ModelEntry, type ArrayModelEntry, type TraceModelEntry, type PlotFunction, type PlotOptions } from './model-entry.js';
@@ -5,13 +8,8 @@ export { renderHeatmapSvg, type HeatmapSpec, type HeatmapSegment, type HeatmapPo
 export { renderLinePlotSvg, svgDataUri, type LinePlotSpec, type PlotMarker, type PlotBar } from './plot/line-plot.svg.js';
 export { runModel, runModelBatch, renderPlot, type ModelInput } from './model-runner.js';
 export { inputDecodeLimits, maxInputElements, type InputDecodeLimits } from './input-limits.js';
-export { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
-export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './models/coulomb-peak-detector-v1.model.js';
-export { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
-export { detectCoulombPeaksV2, detectCoulombPeaksV2Batch, createPeakDetectorV2Workspace, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
-export { findResonatorDips, type DipDetection } from './models/resonator-dip-finder-v0.model.js';
-export { countDetections, addDetectionCounts, scoreDetections, type DetectionCounts, type DetectionScore, type DetectionTruth } from './evaluation/detection-score.js';
-export { scoreCoulombPeakDetector, scoreResonatorDipFinder, PEAK_MATCH_TOLERANCE_SAMPLES, type TraceDetector, type PerSeed } from './evaluation/synthetic-scores.js';
+export * from './coulomb-peaks/index.js';
+export * from './resonators/index.js';
 export * from './one-d/index.js';
 export * from './charge-stability/index.js';
 export * from './coulomb-diamonds/index.js';

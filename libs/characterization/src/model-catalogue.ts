@@ -1,171 +1,44 @@
-// The implemented characterization models: the Coulomb-peak detectors and the resonator dip finder defined here,
-// then each family's entries from its own folder (one-d/, charge-stability/, coulomb-diamonds/, anticrossings/, electron-unloading/, decoding/).
+// The model catalogue: every family's entries, in listing order (GET /models). Convention: an id's entry (spec, run,
+// plot) lives in its family folder's `*.entries.ts` next to the model; the family's index.ts exports one
+// `<FAMILY>_ENTRIES` list; a new family is registered by adding that list to FAMILIES below, nowhere else.
 import { ModelInputError } from './model-input-error.js';
 import type { LengthRule, ModelEntry, ModelSpec, TraceModelEntry } from './model-entry.js';
+import { COULOMB_PEAK_ENTRIES } from './coulomb-peaks/index.js';
+import { RESONATOR_ENTRIES } from './resonators/index.js';
 import { ONE_D_ENTRIES } from './one-d/index.js';
 import { CHARGE_STABILITY_ENTRIES } from './charge-stability/index.js';
 import { COULOMB_DIAMOND_ENTRIES } from './coulomb-diamonds/index.js';
 import { ANTICROSSING_ENTRIES } from './anticrossings/index.js';
 import { ELECTRON_UNLOADING_ENTRIES } from './electron-unloading/index.js';
 import { DECODING_ENTRIES } from './decoding/index.js';
-import { detectCoulombPeaksV0, type PeakDetection } from './models/coulomb-peak-detector-v0.model.js';
-import { detectCoulombPeaksV1 } from './models/coulomb-peak-detector-v1.model.js';
-import { detectCoulombPeaksV1Mini } from './models/coulomb-peak-detector-v1-mini.model.js';
-import { createPeakDetectorV2Workspace, detectCoulombPeaksV2, type PeakDetectorV2Workspace } from './models/coulomb-peak-detector-v2.model.js';
-import { findResonatorDips } from './models/resonator-dip-finder-v0.model.js';
 
-/** `value` rounded to `digits` significant digits (the shortest JSON of the rounded decimal). */
-export function roundSignificant(value: number, digits: number): number {
-  if (value === 0 || !Number.isFinite(value)) return value;
-  const exponent = digits - 1 - Math.floor(Math.log10(Math.abs(value)));
-  if (exponent > 22) return Number(value.toPrecision(digits)); // 10^exponent is no longer exact
-  return exponent >= 0 ? Math.round(value * 10 ** exponent) / 10 ** exponent : Math.round(value / 10 ** -exponent) * 10 ** -exponent;
-}
-
-/**
- * Heights to 4 significant digits and widths to 0.01 sample: far finer than either can be measured on a noisy
- * trace, and it keeps a (10000, 128) batch's output at about a third of its full-precision JSON.
- */
-export function peakOutput(detection: PeakDetection): Record<string, unknown> {
-  const output: Record<string, unknown> = { peak_indices: detection.peakIndices, peak_heights: detection.peakHeights.map((h) => roundSignificant(h, 4)) };
-  if (detection.peakWidths) output['peak_widths'] = detection.peakWidths.map((w) => Math.round(w * 100) / 100);
-  return output;
-}
-
-/**
- * v2 scratch workspaces by trace length, reused across single-trace runs (allocation is about half the cost of a
- * 128-point run). Pure scratch: every run overwrites what it reads, so outputs never depend on earlier calls.
- */
-const V2_WORKSPACES = new Map<number, PeakDetectorV2Workspace>();
-const V2_WORKSPACE_CACHE_SIZE = 8;
-
-function v2Workspace(length: number): PeakDetectorV2Workspace {
-  let workspace = V2_WORKSPACES.get(length);
-  if (!workspace) {
-    if (V2_WORKSPACES.size >= V2_WORKSPACE_CACHE_SIZE) V2_WORKSPACES.delete(V2_WORKSPACES.keys().next().value!);
-    workspace = createPeakDetectorV2Workspace(length);
-    V2_WORKSPACES.set(length, workspace);
-  }
-  return workspace;
-}
-
-const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units, 4 significant digits), ';
-
-const PEAK_AND_DIP_ENTRIES: readonly TraceModelEntry[] = [
-  {
-    spec: {
-      id: 'coulomb-blockade-peak-detector-v0',
-      name: 'Coulomb blockade peak detector v0',
-      description:
-        'Indices of Coulomb peak maxima in a current/conductance trace. Classical peak picking: binomial smoothing, local maxima, ' +
-        'topographic prominence ≥ 3.2 σ within ±8 samples, σ from the median absolute first difference away from provisional peaks ' +
-        `(like scipy.signal.find_peaks). Never reports the first or last sample. Output: ${PEAK_OUTPUT.slice(0, -2)}.`,
-      released: '2023-03-01T00:00:00Z',
-      inputShapeRequirements: '(100,): a 1-D trace of exactly 100 samples',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: false,
-    },
-    lengths: { nominal: 100, anyLength: false, min: 100 },
-    plot: 'peaks',
-    run: (trace) => peakOutput(detectCoulombPeaksV0(trace)),
-  },
-  {
-    spec: {
-      id: 'coulomb-blockade-peak-detector-v1',
-      name: 'Coulomb blockade peak detector v1',
-      description:
-        'Multi-scale matched filter with the thermally broadened cosh⁻² Coulomb-peak lineshape (Beenakker 1991), zero-mean kernels ' +
-        '(background-free), per-scale noise re-estimated away from detections (robust to 1/f and telegraph noise), both-sides fall ' +
-        `check (rejects steps) and a lineshape fit for peaks cut by the window ends. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
-      released: '2024-02-01T00:00:00Z',
-      inputShapeRequirements: '(500,) nominal; any 1-D length ≥ 1',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: false,
-    },
-    lengths: { nominal: 500, anyLength: true, min: 1 },
-    plot: 'peaks',
-    run: (trace) => peakOutput(detectCoulombPeaksV1(trace)),
-  },
-  {
-    spec: {
-      id: 'coulomb-blockade-peak-detector-v1-mini',
-      name: 'Coulomb blockade peak detector v1-mini',
-      description:
-        'v1 with two matched-filter kernels (FWHM 3.8 and 9.8 samples) instead of about eight: ~3× faster on 500-sample sweeps, ' +
-        `less sensitive to the narrowest and widest peaks. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
-      released: '2024-02-01T00:00:00Z',
-      inputShapeRequirements: '(500,): a 1-D trace of exactly 500 samples',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: false,
-    },
-    lengths: { nominal: 500, anyLength: false, min: 500 },
-    plot: 'peaks',
-    run: (trace) => peakOutput(detectCoulombPeaksV1Mini(trace)),
-  },
-  {
-    spec: {
-      id: 'coulomb-blockade-peak-detector-v2',
-      name: 'Coulomb blockade peak detector v2',
-      description:
-        'Best version: v1 rebuilt for throughput (octave kernel bank evaluated on a stride matched to each width, preallocated ' +
-        'workspace, selections instead of sorts) plus width consensus across the peaks of a trace and a height check for peaks ' +
-        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
-      released: '2025-01-15T00:00:00Z',
-      inputShapeRequirements: '(128,) nominal; any 1-D length ≥ 1; batch (N, L)',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: true,
-    },
-    lengths: { nominal: 128, anyLength: true, min: 1 },
-    plot: 'peaks',
-    run: (trace) => peakOutput(detectCoulombPeaksV2(trace, 0, trace.length, v2Workspace(trace.length))),
-    runRows: (data, count, length) => {
-      const workspace = v2Workspace(length);
-      const rows: Record<string, unknown>[] = new Array(count);
-      for (let i = 0; i < count; i++) rows[i] = peakOutput(detectCoulombPeaksV2(data, i * length, length, workspace));
-      return rows;
-    },
-  },
-  {
-    spec: {
-      id: 'resonator-dip-finder-v0',
-      name: 'Resonator dip finder v0',
-      description:
-        'Resonance dips in a magnitude trace: notch/hanger |S21| or reflection |S11|, linear or dB (any negative value means dB), ' +
-        'any length ≥ 8 (coarse 50-point sweeps to 20 000-point scans). Matching pursuit: Lorentzian templates orthogonal to ' +
-        'tilt (FWHM 1.5 samples to 1.5× the span), then a resonance fit per dip (Probst et al., Rev. Sci. Instrum. 86, 024706 ' +
-        '(2015), notch and reflection, with the Khalil et al. (2012) Fano angle), accepted against straight-line, ' +
-        'standing-wave and baseline-step hypotheses and divided out before the next search. Output: dip_indices (minimum of ' +
-        'each fitted lineshape), linewidths (fr/Ql in samples), depths (baseline minus dip bottom, input units), significance ' +
-        '(depth / noise σ), low_confidence (true for a dip reported only by the ≥ 5σ fallback).',
-      released: '2024-06-01T00:00:00Z',
-      inputShapeRequirements: '(L,): any 1-D length ≥ 8, linear or dB magnitude',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: false,
-    },
-    lengths: { nominal: 1001, anyLength: true, min: 8 },
-    plot: 'dips',
-    run: (trace) => {
-      const dips = findResonatorDips(trace);
-      return { dip_indices: dips.dipIndices, linewidths: dips.linewidths, depths: dips.depths, significance: dips.significance, low_confidence: dips.fallback };
-    },
-  },
+const FAMILIES: readonly (readonly ModelEntry[])[] = [
+  COULOMB_PEAK_ENTRIES,
+  RESONATOR_ENTRIES,
+  ONE_D_ENTRIES,
+  CHARGE_STABILITY_ENTRIES,
+  COULOMB_DIAMOND_ENTRIES,
+  ANTICROSSING_ENTRIES,
+  ELECTRON_UNLOADING_ENTRIES,
+  DECODING_ENTRIES,
 ];
 
-const ENTRIES: readonly ModelEntry[] = [...PEAK_AND_DIP_ENTRIES, ...ONE_D_ENTRIES, ...CHARGE_STABILITY_ENTRIES, ...COULOMB_DIAMOND_ENTRIES, ...ANTICROSSING_ENTRIES, ...ELECTRON_UNLOADING_ENTRIES, ...DECODING_ENTRIES];
+const ENTRIES: readonly ModelEntry[] = FAMILIES.flat();
+
+const BY_ID = new Map<string, ModelEntry>();
+for (const entry of ENTRIES) {
+  if (BY_ID.has(entry.spec.id)) throw new Error(`model catalogue: two entries for ${entry.spec.id}`);
+  BY_ID.set(entry.spec.id, entry);
+}
 
 export const MODEL_CATALOGUE: readonly ModelSpec[] = ENTRIES.map((e) => e.spec);
 
 export function findModel(id: string): ModelSpec | undefined {
-  return ENTRIES.find((e) => e.spec.id === id)?.spec;
+  return BY_ID.get(id)?.spec;
 }
 
 export function modelEntry(id: string): ModelEntry {
-  const entry = ENTRIES.find((e) => e.spec.id === id);
+  const entry = BY_ID.get(id);
   if (!entry) throw new ModelInputError(`expected a known model id; got ${JSON.stringify(id)}`);
   return entry;
 }

@@ -94,7 +94,7 @@ export class CalibrationAgent {
   }
 
   private readImage(bytes: Uint8Array, prompt: string): { assessment: CalibrationAssessment; content: string } {
-    let reading;
+    let reading: ReturnType<typeof readPlot>;
     try {
       reading = readPlot(decodeImage(bytes));
     } catch (error) {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Events, assistantAliveIntervalMs, type AssistantChatMessage, type AssistantRunControl, type AssistantRunStartRequest, type AssistantRunStartResponse, type AssistantRunsAlive } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineResult } from './assistant-engine.js';
-import { RunEventsPublisher, type RunEventSink } from './run-events.publisher.js';
+import { RunEventsPublisher } from './run-events.publisher.js';
 import { ThreadsRepository } from './threads.repository.js';
 
 export const ASSISTANT_ENGINE = Symbol('ASSISTANT_ENGINE');

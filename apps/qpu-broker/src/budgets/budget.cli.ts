@@ -23,9 +23,10 @@ const show = (b: QpuBudgetDto): string =>
 
 /** Runs `budget <command>`; the database is already migrated by the caller. Returns the exit code. */
 export async function runBudgetCommand(argv: string[]): Promise<number> {
-  let parsed;
+  const config = { args: argv, allowPositionals: true, options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } } } as const;
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } } });
+    parsed = parseArgs(config);
   } catch (error) {
     throw new BudgetUsageError((error as Error).message);
   }

@@ -39,7 +39,7 @@ export class QpuDeviceProcessor implements OnModuleDestroy {
     private readonly nats: NatsService,
     private readonly catalogue: DeviceCatalogue,
     private readonly toolchain: DeviceToolchain,
-    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    @Inject(QDC_CONFIG) config: QdcConfig,
     @Inject(QPU_CONFIG) private readonly qpu: QpuConfig,
   ) {
     for (const device of catalogue.all().filter((d) => d.provider === SIMULATED_PROVIDER)) {

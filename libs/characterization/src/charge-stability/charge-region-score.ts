@@ -27,7 +27,10 @@ export function regionIoUs(predicted: ArrayLike<number>, truth: ArrayLike<number
     if (p === 0) continue;
     predictedArea.set(p, (predictedArea.get(p) ?? 0) + 1);
     let row = overlap.get(t);
-    if (!row) overlap.set(t, (row = new Map()));
+    if (!row) {
+      row = new Map();
+      overlap.set(t, row);
+    }
     row.set(p, (row.get(p) ?? 0) + 1);
   }
   const ious: number[] = [];

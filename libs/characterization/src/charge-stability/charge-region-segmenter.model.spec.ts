@@ -29,7 +29,10 @@ describe(segmentChargeRegions.name, () => {
 
   it('pure noise, a constant and huge values give one region, deterministically', () => {
     let state = 3;
-    const noise = Float64Array.from({ length: 128 * 128 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const noise = Float64Array.from({ length: 128 * 128 }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
     for (const data of [noise, new Float64Array(128 * 128), new Float64Array(128 * 128).fill(1e300)]) {
       const a = segmentChargeRegions(data, 128, 128);
       expect(a.regionCount).toBe(1);

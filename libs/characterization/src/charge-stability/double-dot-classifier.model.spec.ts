@@ -40,7 +40,10 @@ describe('double-dot classifiers', () => {
   it.each(LISTED_CLASSIFIER_IDS)('%s: pure noise, constants and huge values give false, deterministically', (id) => {
     const size = sizeOf(id);
     let state = 3;
-    const noise = Float64Array.from({ length: size * size }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const noise = Float64Array.from({ length: size * size }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
     for (const data of [noise, new Float64Array(size * size), new Float64Array(size * size).fill(1e300)]) {
       const a = runModel(id, { shape: [size, size], data });
       expect(a['classification']).toBe(false);

@@ -3,10 +3,10 @@
 // linear-weight direction histogram, crest test, triple-point splitting, chain re-estimation, 7 px pieces at the
 // border); they differ in the matched-filter length along the lines (±3 or ±2 px), in the passes that re-estimate
 // the family directions from long chains (1 or 2) and, v3 only, in the transport ridge scale chosen per map (σ 1 or
-// 2 px). Tuning F1 over 300 tuning maps: v0 0.922, v1 0.923, v2 0.922 (apart by less than the sampling error), v3
-// 0.924; held out v0 0.902, v1 0.906, v2 0.908, v3 0.916 (docs/models/charge-stability.md).
+// 2 px). Held-out F1 v0 0.902, v1 0.906, v2 0.908, v3 0.916; tuning figures in docs/models/charge-stability.md.
 import type { Segment } from './transition-line-score.js';
-import { detectTransitionFamilies, TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-detector.model.js';
+import { detectTransitionFamilies } from './transition-family-detector.model.js';
+import { TRANSITION_FAMILY_V0, TRANSITION_FAMILY_V1, TRANSITION_FAMILY_V2, TRANSITION_FAMILY_V3, type TransitionFamilyOptions } from './transition-family-options.js';
 
 export interface TransitionDetectorVersion {
   id: string;

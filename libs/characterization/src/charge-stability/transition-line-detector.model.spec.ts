@@ -54,7 +54,10 @@ describe('transition-line detectors', () => {
   it.each(TRANSITION_DETECTOR_VERSIONS.map((v) => v.id))('%s: noise and constants give no lines; other sizes keep caller coordinates; bad shapes are 422-style errors', (id) => {
     const entry = transitionDetectorEntry(TRANSITION_DETECTOR_VERSIONS.find((v) => v.id === id)!);
     let state = 7;
-    const noise = Float64Array.from({ length: 128 * 128 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const noise = Float64Array.from({ length: 128 * 128 }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
     expect(entry.run({ shape: [128, 128], data: noise })['transition_lines']).toEqual([]);
     expect(entry.run({ shape: [64, 64], data: new Float64Array(64 * 64).fill(3) })['transition_lines']).toEqual([]);
 

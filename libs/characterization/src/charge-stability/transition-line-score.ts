@@ -60,10 +60,12 @@ export function countLineMatches(detected: Segment[], truth: TruthSegment[], min
   const counted = truth.filter((t) => isCountedTruth(t, minVisibility));
   const ignored = truth.filter((t) => !counted.includes(t));
   const pairs: [number, number, number][] = [];
-  detected.forEach((d, i) => counted.forEach((t, j) => {
-    const dist = matchDistance(d, t);
-    if (dist < Infinity) pairs.push([dist, i, j]);
-  }));
+  detected.forEach((d, i) => {
+    counted.forEach((t, j) => {
+      const dist = matchDistance(d, t);
+      if (dist < Infinity) pairs.push([dist, i, j]);
+    });
+  });
   pairs.sort((a, b) => a[0] - b[0]);
   const usedD = new Set<number>();
   const usedT = new Set<number>();

@@ -9,7 +9,7 @@
 //    (MAD of neighbouring-column differences) / sqrt(columns), propagated through the filter; steps = local extrema ≥ STEP_SIGMA σ with the polarity of the
 //    strongest (every unloading moves the sensor the same way), ≥ MIN_SEPARATION_ROWS apart with the response falling below half the smaller between them, refined by a
 //    parabola and reported as the row just above the boundary rounded.
-import { medianInPlace } from '../signal/order-statistics.js';
+import { medianAbsoluteDeviation, medianInPlace } from '../signal/order-statistics.js';
 
 /** Fraction of the columns dropped at each end before averaging a row (interquartile mean). */
 const TRIM_FRACTION = 0.25;
@@ -36,12 +36,8 @@ export interface UnloadDetection {
   noise: number;
 }
 
-function robustSigma(values: Float64Array): number {
-  const copy = Float64Array.from(values);
-  const med = medianInPlace(copy, copy.length);
-  for (let i = 0; i < copy.length; i++) copy[i] = Math.abs(values[i]! - med);
-  return 1.4826 * medianInPlace(copy, copy.length);
-}
+/** σ from the MAD, with the model's four-digit Gaussian factor (kept: the detector's outputs are defined with it). */
+const robustSigma = (values: Float64Array): number => 1.4826 * medianAbsoluteDeviation(values);
 
 /**
  * Column-averaged sweep of a (rows, cols) C-order map: per row the interquartile mean over the columns (the mean of

@@ -14,7 +14,7 @@
 //    touching a telegraph region joins it (same transition, switching not visible everywhere). The rest is flat.
 // 3. Clusters = 4-connected components of each kind (≥ MIN_CLUSTER_PIXELS) with label, kind, bbox and pixel
 //    count, plus a cluster map. A map with no step or telegraph region is "nothing found" (empty list).
-import { medianInPlace } from '../signal/order-statistics.js';
+import { median, medianAbsoluteDeviation, medianInPlace, orderStatistic } from '../signal/order-statistics.js';
 import { pixelNoise } from './electron-unload-detector.model.js';
 
 const STEP_HALF_ROWS = 2;
@@ -136,16 +136,10 @@ export function textureFeatures(data: Float64Array, rows: number, cols: number):
     }
   }
   // Switching as a z-score against the map's own plateau level (median) and spread (MAD).
-  const level = medianInPlace(Float64Array.from(switching), rows * cols);
-  const deviations = Float64Array.from(switching, (v) => Math.abs(v - level));
-  const spread = 1.4826 * medianInPlace(deviations, rows * cols) || 1;
+  const level = median(switching);
+  const spread = 1.4826 * medianAbsoluteDeviation(switching) || 1;
   for (let i = 0; i < rows * cols; i++) switching[i] = (switching[i]! - level) / spread;
   return { step, switching, sigma };
-}
-
-function quantile(values: Float64Array, q: number): number {
-  const copy = Float64Array.from(values).sort();
-  return copy[Math.min(copy.length - 1, Math.floor(q * copy.length))]!;
 }
 
 /** Hysteresis region growing: 4-connected regions of `feature ≥ grow` that contain a pixel ≥ seed. */
@@ -180,7 +174,7 @@ export function textureKinds(data: Float64Array, rows: number, cols: number): Ui
   const { step, switching, sigma } = textureFeatures(data, rows, cols);
   if (!(sigma > 0)) return kinds;
   // Step bands: grow down to a fraction of the strongest steps (the filter's tails reach past the thermal step).
-  const stepGrow = Math.max(STEP_GROW_Z, STEP_RELATIVE_GROW * quantile(step, STEP_STRENGTH_QUANTILE));
+  const stepGrow = Math.max(STEP_GROW_Z, STEP_RELATIVE_GROW * orderStatistic(step, Math.min(step.length - 1, Math.floor(STEP_STRENGTH_QUANTILE * step.length))));
   growRegions(step, rows, cols, Math.max(STEP_SEED_Z, stepGrow), stepGrow, (i) => (kinds[i] = 1));
   growRegions(switching, rows, cols, TELEGRAPH_SEED_Z, TELEGRAPH_GROW_Z, (i) => (kinds[i] = 2));
   // 3×3 majority vote against isolated pixels.
@@ -280,47 +274,4 @@ export function detectTextureClusters(data: Float64Array, rows: number, cols: nu
   const clusterMap: number[][] = [];
   for (let r = 0; r < rows; r++) clusterMap.push(Array.from({ length: cols }, (_, c) => renumber[labels[r * cols + c]!]!));
   return { texture_clusters: kept, cluster_map: clusterMap };
-}
-
-/** Kind per pixel implied by a detection (pixels outside every cluster count as flat). */
-export function kindMapOf(detection: TextureDetection, rows: number, cols: number): Uint8Array {
-  const map = new Uint8Array(rows * cols);
-  if (!detection.cluster_map.length) return map;
-  const kindOf = new Map(detection.texture_clusters.map((c) => [c.label, TEXTURE_KIND_NAMES.indexOf(c.kind)]));
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) map[r * cols + c] = kindOf.get(detection.cluster_map[r]![c]!) ?? 0;
-  return map;
-}
-
-/** Pooled per-kind intersection and union counts, for mean IoU over the three kinds. */
-export interface TextureIouCounts {
-  intersection: [number, number, number];
-  union: [number, number, number];
-  correct: number;
-  pixels: number;
-}
-
-export function emptyTextureIouCounts(): TextureIouCounts {
-  return { intersection: [0, 0, 0], union: [0, 0, 0], correct: 0, pixels: 0 };
-}
-
-export function addTextureIou(predicted: Uint8Array, truth: Uint8Array, into = emptyTextureIouCounts()): TextureIouCounts {
-  for (let i = 0; i < truth.length; i++) {
-    const p = predicted[i]!;
-    const t = truth[i]!;
-    if (p === t) {
-      into.intersection[t]!++;
-      into.union[t]!++;
-      into.correct++;
-    } else {
-      into.union[t]!++;
-      into.union[p]!++;
-    }
-    into.pixels++;
-  }
-  return into;
-}
-
-export function textureIouScore(c: TextureIouCounts): { iou: [number, number, number]; meanIou: number; pixelAccuracy: number } {
-  const iou = c.intersection.map((v, k) => (c.union[k]! ? v / c.union[k]! : 1)) as [number, number, number];
-  return { iou, meanIou: (iou[0] + iou[1] + iou[2]) / 3, pixelAccuracy: c.correct / Math.max(1, c.pixels) };
 }

@@ -2,14 +2,18 @@ import { generateElectronUnloadingMap, tuningSeeds } from '#qdc/device-physics';
 import { countDetections, addDetectionCounts, type DetectionCounts } from '../evaluation/detection-score.js';
 import { ModelInputError } from '../model-input-error.js';
 import { renderPlot, runModel } from '../model-runner.js';
-import { addTextureIou, emptyTextureIouCounts, kindMapOf, textureIouScore, type TextureDetection } from './electron-unload-texture.model.js';
+import type { TextureDetection } from './electron-unload-texture.model.js';
+import { addTextureIou, emptyTextureIouCounts, kindMapOf, textureIouScore } from './texture-score.js';
 
 const SHAPE = [101, 51];
 const SEEDS = tuningSeeds(120, 5000);
 
 function lcgNoise(length: number, seed = 3): Float64Array {
   let state = seed;
-  return Float64Array.from({ length }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Float64Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  });
 }
 
 describe('electron-unload-detector-v0', () => {

@@ -3,8 +3,8 @@
 // 1646 (1991)) standing clear of the noise; the negatives (a lone peak, a pinch-off step, an open channel, noise
 // on a sloped background) fail one of these. Peaks come from the catalogue's Coulomb-peak detectors (v0: find_peaks
 // style prominence; v2: multi-scale cosh⁻² matched filter), noise σ from the first differences (Hampel 1974).
-import { detectCoulombPeaksV0, type PeakDetection } from '../models/coulomb-peak-detector-v0.model.js';
-import { detectCoulombPeaksV2 } from '../models/coulomb-peak-detector-v2.model.js';
+import { detectCoulombPeaksV0, type PeakDetection } from '../coulomb-peaks/coulomb-peak-detector-v0.model.js';
+import { detectCoulombPeaksV2 } from '../coulomb-peaks/coulomb-peak-detector-v2.model.js';
 import { estimateWhiteNoiseStd } from '../signal/robust-noise.js';
 
 /** Height (σ) a peak needs to count in the peak-count features. */

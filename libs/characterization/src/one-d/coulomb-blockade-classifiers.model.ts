@@ -13,8 +13,8 @@
 //   the window indices reported in the caller's coordinates. Any length ≥ 32.
 // - v3: v2's features plus the prominence detector's full peak statistics: the most robust, calibrated `score`.
 //   (128,) nominal; any length ≥ 32 with v2's windows.
-import { detectCoulombPeaksV0 } from '../models/coulomb-peak-detector-v0.model.js';
-import { detectCoulombPeaksV2 } from '../models/coulomb-peak-detector-v2.model.js';
+import { detectCoulombPeaksV0 } from '../coulomb-peaks/coulomb-peak-detector-v0.model.js';
+import { detectCoulombPeaksV2 } from '../coulomb-peaks/coulomb-peak-detector-v2.model.js';
 import { blockadeFeaturesV2, blockadeFeaturesV3, noiseSigma, peakStatistics, v1Rule } from './blockade-features.js';
 import { logisticScore } from './logistic-regression.js';
 import { BLOCKADE_V2_MODEL } from './coulomb-blockade-classifier-v2.weights.js';

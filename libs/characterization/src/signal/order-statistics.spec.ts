@@ -1,5 +1,5 @@
 import { createSeededRandom } from '#qdc/device-physics';
-import { medianInPlace, selectInPlace } from './order-statistics.js';
+import { MAD_TO_SIGMA, median, medianAbsoluteDeviation, medianInPlace, orderStatistic, quantile, selectInPlace } from './order-statistics.js';
 
 describe(selectInPlace.name, () => {
   it('returns the k-th smallest like a sort does, with ties and any k', () => {
@@ -16,5 +16,43 @@ describe(selectInPlace.name, () => {
 
   it('gives the upper median', () => {
     expect(medianInPlace(Float64Array.from([4, 1, 3, 2]), 4)).toBe(3);
+  });
+});
+
+describe('median, quantile, MAD', () => {
+  const sorted = (values: ArrayLike<number>): number[] => Array.from(values).sort((a, b) => a - b);
+
+  it('agree with a sort on random data and leave the input untouched', () => {
+    const random = createSeededRandom(11);
+    for (let trial = 0; trial < 100; trial++) {
+      const n = 1 + random.integer(0, 40);
+      const values = Float64Array.from({ length: n }, () => random.between(-3, 3));
+      const copy = Float64Array.from(values);
+      const s = sorted(values);
+      expect(median(values)).toBe(s[n >>> 1]);
+      for (const q of [0, 0.02, 0.25, 0.5, 0.9, 1]) expect(quantile(values, q)).toBe(s[Math.floor(q * (n - 1))]);
+      const k = random.integer(0, n - 1);
+      expect(orderStatistic(values, k)).toBe(s[k]);
+      const centre = s[n >>> 1]!;
+      expect(medianAbsoluteDeviation(values)).toBe(sorted(Array.from(values, (v) => Math.abs(v - centre)))[n >>> 1]);
+      expect(values).toEqual(copy);
+    }
+  });
+
+  it('quantile(·, 0.5) is the lower median, median the upper one', () => {
+    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(3);
+  });
+
+  it('NaN for an empty list', () => {
+    expect(median([])).toBeNaN();
+    expect(quantile([], 0.5)).toBeNaN();
+    expect(medianAbsoluteDeviation([])).toBeNaN();
+  });
+
+  it('MAD_TO_SIGMA · MAD estimates σ of Gaussian noise', () => {
+    const random = createSeededRandom(5);
+    const values = Float64Array.from({ length: 20000 }, () => 2 * random.normal());
+    expect(MAD_TO_SIGMA * medianAbsoluteDeviation(values)).toBeCloseTo(2, 1);
   });
 });

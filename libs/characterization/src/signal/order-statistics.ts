@@ -1,5 +1,5 @@
-// Order statistics without sorting: Hoare's selection ("quickselect", C. A. R. Hoare, Commun. ACM 4, 321 (1961))
-// with median-of-three pivots; expected O(n), in place.
+// Order statistics: Hoare's selection ("quickselect", C. A. R. Hoare, Commun. ACM 4, 321 (1961)) with median-of-three
+// pivots, expected O(n); and on top of it the robust statistics the models share (median, quantile, MAD).
 
 /** Reorders values[0 … count−1] so that values[k] is the k-th smallest of them, and returns it. */
 export function selectInPlace(values: Float64Array, count: number, k: number): number {
@@ -48,4 +48,37 @@ export function selectInPlace(values: Float64Array, count: number, k: number): n
 /** Median of values[0 … count−1] (upper median for even counts); reorders them. */
 export function medianInPlace(values: Float64Array, count: number): number {
   return selectInPlace(values, count, count >>> 1);
+}
+
+/** σ of Gaussian data from its median absolute deviation: 1 / Φ⁻¹(3/4) (Hampel, J. Am. Stat. Assoc. 69, 383 (1974)). */
+export const MAD_TO_SIGMA = 1.482602218505602;
+/** Median and lower quartile of |N(0, 1)|: Φ⁻¹(3/4) and Φ⁻¹(5/8). */
+export const HALF_NORMAL_MEDIAN = 0.6744897501960817;
+export const HALF_NORMAL_LOWER_QUARTILE = 0.31863936396437514;
+
+/** The k-th smallest (k = 0 … n − 1) of `values`, which are left untouched; NaN when empty. */
+export function orderStatistic(values: ArrayLike<number>, k: number): number {
+  if (values.length === 0) return Number.NaN;
+  const copy = Float64Array.from(values);
+  return selectInPlace(copy, copy.length, k);
+}
+
+/** Upper median (rank ⌊n/2⌋ in ascending order) of `values`, which are left untouched; NaN when empty. */
+export function median(values: ArrayLike<number>): number {
+  return orderStatistic(values, values.length >>> 1);
+}
+
+/**
+ * The q-quantile without interpolation: the element of rank ⌊q·(n − 1)⌋ (numpy's "lower" method), so `quantile(v, 0.5)`
+ * is the lower median. `values` are left untouched; NaN when empty.
+ */
+export function quantile(values: ArrayLike<number>, q: number): number {
+  return orderStatistic(values, Math.min(values.length - 1, Math.max(0, Math.floor(q * (values.length - 1)))));
+}
+
+/** Median absolute deviation from the (upper) median, unscaled: × MAD_TO_SIGMA gives σ for Gaussian data. NaN when empty. */
+export function medianAbsoluteDeviation(values: ArrayLike<number>): number {
+  const centre = median(values);
+  const deviations = Float64Array.from(values, (v) => Math.abs(v - centre));
+  return orderStatistic(deviations, deviations.length >>> 1);
 }

@@ -5,10 +5,10 @@
 // differences need be noise-dominated), and callers refine it with the median over differences away from
 // detected peaks (`mask`). Integer-valued (quantised) traces can have Q_q = 0; the quantisation noise of the
 // smallest non-zero step q₀, q₀/√12, is the floor.
-import { selectInPlace } from './order-statistics.js';
+import { HALF_NORMAL_LOWER_QUARTILE, HALF_NORMAL_MEDIAN, selectInPlace } from './order-statistics.js';
 
 /** Φ⁻¹((1 + q)/2) for the two quantiles used: the q-quantile of |N(0, 1)|. */
-const HALF_NORMAL_QUANTILE = { 0.25: 0.31863936396437514, 0.5: 0.6744897501960817 } as const;
+const HALF_NORMAL_QUANTILE = { 0.25: HALF_NORMAL_LOWER_QUARTILE, 0.5: HALF_NORMAL_MEDIAN } as const;
 export type NoiseQuantile = keyof typeof HALF_NORMAL_QUANTILE;
 
 export interface NoiseEstimateOptions {

@@ -98,11 +98,11 @@ function controlledUnitary(controls: number[], target: number, m: Matrix, out: W
   const k = controls.length;
   const isX = Math.abs(m[2] - 1) < 1e-15 && Math.abs(m[4] - 1) < 1e-15 && Math.abs(m[0]) + Math.abs(m[1]) + Math.abs(m[3]) + Math.abs(m[5]) + Math.abs(m[6]) + Math.abs(m[7]) < 1e-15;
   if (k === 1) {
-    if (isX) return lowerGate(gateOp('cx', [controls[0], target], [], line), out, depth + 1);
+    if (isX) return void lowerGate(gateOp('cx', [controls[0], target], [], line), out, depth + 1);
     const { theta, phi, lambda, gamma } = eulerAngles(m);
-    return lowerGate(gateOp('cu', [controls[0], target], [theta, phi, lambda, gamma], line), out, depth + 1);
+    return void lowerGate(gateOp('cu', [controls[0], target], [theta, phi, lambda, gamma], line), out, depth + 1);
   }
-  if (k === 2 && isX) return lowerGate(gateOp('ccx', [controls[0], controls[1], target], [], line), out, depth + 1);
+  if (k === 2 && isX) return void lowerGate(gateOp('ccx', [controls[0], controls[1], target], [], line), out, depth + 1);
   const v = sqrtUnitary(m);
   const last = controls[k - 1];
   const rest = controls.slice(0, k - 1);

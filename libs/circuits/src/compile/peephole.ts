@@ -78,7 +78,7 @@ function cancelPairs(c: WorkCircuit): boolean {
   let changed = false;
   const top = (q: number): number => {
     const s = stacks.get(q);
-    return s && s.length ? s[s.length - 1] : -1;
+    return s?.length ? s[s.length - 1] : -1;
   };
   c.ops.forEach((op, i) => {
     if (op.k === 'g2') {

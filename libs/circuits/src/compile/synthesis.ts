@@ -37,7 +37,7 @@ export const wrapAngle = (a: number): number => {
 
 export function gate1(name: string, params: number[] = []): Matrix {
   const g = STANDARD_GATES.get(name);
-  if (!g || g.qubits !== 1) throw new Error(`not a one-qubit gate: ${name}`);
+  if (g?.qubits !== 1) throw new Error(`not a one-qubit gate: ${name}`);
   return g.base(params);
 }
 

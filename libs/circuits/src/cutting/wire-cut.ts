@@ -305,11 +305,11 @@ export function fragmentCircuit(f: Fragment, preparations: Map<number, Preparati
   const outs = [...f.outputs.entries()].sort((a, b) => a[0] - b[0]);
   if (results.length) {
     const reg = addCreg(c, 'out', results.length);
-    results.forEach(([, q], i) => ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }));
+    results.forEach(([, q], i) => { ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }); });
   }
   if (outs.length) {
     const reg = addCreg(c, 'cut', outs.length);
-    outs.forEach(([, q], i) => ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }));
+    outs.forEach(([, q], i) => { ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }); });
   }
   c.ops = ops;
   return c;

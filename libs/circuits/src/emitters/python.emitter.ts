@@ -4,7 +4,7 @@
  * front ends read, so converting back gives the same unitary.
  */
 import { CircuitError } from '../errors.js';
-import { type Circuit, type GateOp, type Operation } from '../ir/circuit.js';
+import type { Circuit, GateOp, Operation } from '../ir/circuit.js';
 import { NUMPY_STYLE, evalExpr, formatNumber } from '../ir/expr.js';
 import { conditionShape, locate, lowerCircuit, registerIdentifiers, type Supports } from './lowering.js';
 
@@ -54,8 +54,8 @@ export function emitQiskit(circuit: Circuit): string {
   const imports = ['from qiskit import QuantumCircuit, QuantumRegister, ClassicalRegister'];
   if (classes.size) imports.push(`from qiskit.circuit.library import ${[...classes].sort().join(', ')}`);
   const out = [...imports, 'import numpy as np', ''];
-  circuit.qregs.forEach((r, i) => out.push(`${qids[i]} = QuantumRegister(${r.size}, '${qids[i]}')`));
-  circuit.cregs.forEach((r, i) => out.push(`${cids[i]} = ClassicalRegister(${r.size}, '${cids[i]}')`));
+  circuit.qregs.forEach((r, i) => { out.push(`${qids[i]} = QuantumRegister(${r.size}, '${qids[i]}')`); });
+  circuit.cregs.forEach((r, i) => { out.push(`${cids[i]} = ClassicalRegister(${r.size}, '${cids[i]}')`); });
   out.push(`qc = QuantumCircuit(${[...qids, ...cids].join(', ')})`);
   if (globalPhase) out.push(`qc.global_phase = ${fmt(globalPhase)}`);
   return `${[...out, ...body].join('\n')}\n`;
@@ -184,7 +184,7 @@ function terminalMeasurements(ops: Operation[]): Map<number, number> | undefined
       if (touchedLater.has(op.qubit) || map.has(op.clbit)) return undefined;
       map.set(op.clbit, op.qubit);
       touchedLater.add(op.qubit);
-    } else if (op.kind === 'gate') op.qubits.forEach((q) => touchedLater.add(q));
+    } else if (op.kind === 'gate') op.qubits.forEach((q) => { touchedLater.add(q); });
   }
   return map.size ? map : undefined;
 }

@@ -203,6 +203,13 @@ class PyParser {
     const t = this.peek(o);
     return t.type === 'name' && t.text === text;
   }
+  private acceptName(text: string): boolean {
+    if (this.isName(text)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
   private acceptOp(text: string): boolean {
     if (this.isOp(text)) {
       this.pos++;
@@ -296,7 +303,7 @@ class PyParser {
     if (t.type === 'name' && t.text === 'import') {
       this.next();
       const module = this.dotted();
-      const alias = this.isName('as') ? (this.next(), this.name('an alias').text) : undefined;
+      const alias = this.acceptName('as') ? this.name('an alias').text : undefined;
       if (this.isOp(',')) throw unsupported(line, 'import a, b', 'import one module per line');
       return { t: 'import', module, alias, line };
     }
@@ -312,7 +319,7 @@ class PyParser {
         do {
           if (paren && this.isOp(')')) break;
           const name = this.name('a name to import').text;
-          const alias = this.isName('as') ? (this.next(), this.name('an alias').text) : undefined;
+          const alias = this.acceptName('as') ? this.name('an alias').text : undefined;
           names.push({ name, alias });
         } while (this.acceptOp(','));
       if (paren) this.expectOp(')');
@@ -357,7 +364,7 @@ class PyParser {
   private withStatement(): PyStmt {
     const line = this.next().line;
     const item = this.expr();
-    const alias = this.isName('as') ? (this.next(), this.name('a name').text) : undefined;
+    const alias = this.acceptName('as') ? this.name('a name').text : undefined;
     return { t: 'with', item, alias, body: this.block(), line };
   }
 

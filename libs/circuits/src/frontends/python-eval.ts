@@ -404,10 +404,24 @@ export abstract class PyEvaluator {
     if (isObject(obj, 'ignored')) return obj;
     if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
     if (Array.isArray(obj) && name === 'append') {
-      return { kind: 'builtin', name: 'list.append', call: (args) => (obj.push(args[0]), null) } as PyBuiltin;
+      return {
+        kind: 'builtin',
+        name: 'list.append',
+        call: (args) => {
+          obj.push(args[0]);
+          return null;
+        },
+      } as PyBuiltin;
     }
     if (Array.isArray(obj) && name === 'extend') {
-      return { kind: 'builtin', name: 'list.extend', call: (args, _kw, l) => (obj.push(...iterate(args[0], l)), null) } as PyBuiltin;
+      return {
+        kind: 'builtin',
+        name: 'list.extend',
+        call: (args, _kw, l) => {
+          obj.push(...iterate(args[0], l));
+          return null;
+        },
+      } as PyBuiltin;
     }
     if (isObject(obj) && !isObject(obj, 'builtin')) return this.objectAttr(obj, name, line);
     throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);

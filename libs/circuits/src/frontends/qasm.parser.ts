@@ -150,21 +150,21 @@ class QasmParser {
     if (t.type !== 'id') throw syntaxError(t.line, `expected a statement; got '${t.text}'`);
     const kw = t.text;
     if (kw === 'OPENQASM') throw syntaxError(t.line, 'OPENQASM must be the first statement');
-    if (kw === 'include') return this.include();
-    if (kw === 'qreg' || kw === 'creg') return this.oldRegister(kw);
-    if (kw === 'gate') return this.gateDefinition();
-    if (kw === 'opaque') return this.opaque();
-    if (kw === 'measure') return this.measureArrow();
-    if (kw === 'reset') return this.reset();
-    if (kw === 'barrier') return this.barrier();
-    if (kw === 'if') return this.ifStatement();
+    if (kw === 'include') return void this.include();
+    if (kw === 'qreg' || kw === 'creg') return void this.oldRegister(kw);
+    if (kw === 'gate') return void this.gateDefinition();
+    if (kw === 'opaque') return void this.opaque();
+    if (kw === 'measure') return void this.measureArrow();
+    if (kw === 'reset') return void this.reset();
+    if (kw === 'barrier') return void this.barrier();
+    if (kw === 'if') return void this.ifStatement();
     if (this.version === 3) {
-      if (kw === 'qubit') return this.qubitDeclaration();
-      if (kw === 'bit') return this.bitDeclaration();
-      if (kw === 'const' || SCALAR_TYPES.has(kw)) return this.scalarDeclaration();
-      if (kw === 'for') return this.forLoop();
+      if (kw === 'qubit') return void this.qubitDeclaration();
+      if (kw === 'bit') return void this.bitDeclaration();
+      if (kw === 'const' || SCALAR_TYPES.has(kw)) return void this.scalarDeclaration();
+      if (kw === 'for') return void this.forLoop();
       if (kw in UNSUPPORTED_KEYWORDS) throw unsupported(t.line, kw, UNSUPPORTED_KEYWORDS[kw]);
-      if (this.cregs.has(kw) && (this.is('=', 1) || this.is('[', 1))) return this.measureAssignment();
+      if (this.cregs.has(kw) && (this.is('=', 1) || this.is('[', 1))) return void this.measureAssignment();
       if (this.consts.has(kw)) throw unsupported(t.line, `${kw} = …`, 'classical variables are constants in the supported subset; assignments are not supported');
     }
     this.gateCall();
@@ -503,7 +503,7 @@ class QasmParser {
     if (q.broadcast !== c.broadcast || q.qubits.length !== c.qubits.length) {
       throw semanticError(line, `measure: ${q.qubits.length} qubit(s) into ${c.qubits.length} bit(s); the sizes must match`);
     }
-    q.qubits.forEach((qubit, i) => this.emit({ kind: 'measure', qubit, clbit: c.qubits[i], line }));
+    q.qubits.forEach((qubit, i) => { this.emit({ kind: 'measure', qubit, clbit: c.qubits[i], line }); });
   }
 
   private measureArrow(): void {
@@ -520,7 +520,7 @@ class QasmParser {
     this.expect(';', 'after measure');
     // A measurement without a destination still collapses the qubit: record it into an anonymous bit.
     const reg = addCreg(this.circuit, `_m${this.circuit.cregs.length}`, q.qubits.length);
-    q.qubits.forEach((qubit, i) => this.emit({ kind: 'measure', qubit, clbit: reg.offset + i, line }));
+    q.qubits.forEach((qubit, i) => { this.emit({ kind: 'measure', qubit, clbit: reg.offset + i, line }); });
   }
 
   private measureAssignment(): void {

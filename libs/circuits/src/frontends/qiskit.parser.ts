@@ -436,7 +436,7 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   protected override withBlock(item: PyValue, alias: string | undefined, body: () => void, line: number): void {
-    if (!isObject(item, 'iftest')) return super.withBlock(item, alias, body, line);
+    if (!isObject(item, 'iftest')) return void super.withBlock(item, alias, body, line);
     const test = item as unknown as IfTest;
     if (test.qc.condition) throw unsupported(line, 'nested if_test', 'conditions cannot be nested');
     if (alias) throw unsupported(line, 'if_test(...) as else_', 'else branches of if_test are outside the supported subset');

@@ -10,13 +10,13 @@ export const dim = (m: Matrix): number => Math.round(Math.sqrt(m.length / 2));
 export function matrix(rows: readonly (readonly (number | readonly [number, number])[])[]): Matrix {
   const n = rows.length;
   const m = new Float64Array(2 * n * n);
-  rows.forEach((row, r) =>
+  rows.forEach((row, r) => {
     row.forEach((v, c) => {
       const [re, im] = typeof v === 'number' ? [v, 0] : v;
       m[2 * (r * n + c)] = re;
       m[2 * (r * n + c) + 1] = im;
-    }),
-  );
+    });
+  });
   return m;
 }
 

@@ -104,7 +104,7 @@ function applySuperop1(rho: Float64Array, k: number, q: number, s: Float64Array)
 
 /** Applies a superoperator on `qubits` (1 or 2) to ρ in one pass. */
 export function applySuperop(rho: Float64Array, k: number, qubits: readonly number[], s: Float64Array): void {
-  if (qubits.length === 1) return applySuperop1(rho, k, qubits[0], s);
+  if (qubits.length === 1) return void applySuperop1(rho, k, qubits[0], s);
   const m = qubits.length;
   const D = 1 << (2 * m);
   const bits = [...qubits, ...qubits.map((q) => q + k)];

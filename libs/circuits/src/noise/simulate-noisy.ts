@@ -380,15 +380,15 @@ function runTrajectories(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array
   const apply = (ins: Instruction): void => {
     switch (ins.t) {
       case 'dense1':
-        return applyDense1(s, k, ins.q, ins.m);
+        return void applyDense1(s, k, ins.q, ins.m);
       case 'diag1':
-        return applyDiagonal1(s, k, ins.q, ins.d);
+        return void applyDiagonal1(s, k, ins.q, ins.d);
       case 'phase':
-        return applyPhaseOnOnes(s, k, ins.qubits, ins.re, ins.im);
+        return void applyPhaseOnOnes(s, k, ins.qubits, ins.re, ins.im);
       case 'diagk':
-        return applyDiagonalK(s, k, ins.controls, ins.qubits, ins.d);
+        return void applyDiagonalK(s, k, ins.controls, ins.qubits, ins.d);
       case 'densek':
-        return applyDenseK(s, k, ins.controls, ins.qubits, ins.m, scratch);
+        return void applyDenseK(s, k, ins.controls, ins.qubits, ins.m, scratch);
       default:
         throw new Error(`internal: unexpected instruction ${ins.t}`);
     }

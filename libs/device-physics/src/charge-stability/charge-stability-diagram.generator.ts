@@ -232,7 +232,10 @@ export function groundStateLabels(model: DoubleDotElectrostatics, rows: number, 
     const to: [number, number] = swap ? [A1, A2] : [B1, B2];
     const key = `${from[0]},${from[1]}|${to[0]},${to[1]}`;
     let group = groups.get(key);
-    if (!group) groups.set(key, (group = { from, to, xs: [], ys: [] }));
+    if (!group) {
+      group = { from, to, xs: [], ys: [] };
+      groups.set(key, group);
+    }
     group.xs.push(xc);
     group.ys.push(yc);
   };
@@ -276,7 +279,10 @@ export function groundStateLabels(model: DoubleDotElectrostatics, rows: number, 
     if (transitionMask[i]) continue;
     const key = occupation1[i]! * 4096 + occupation2[i]!;
     let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size + 1));
+    if (id === undefined) {
+      id = ids.size + 1;
+      ids.set(key, id);
+    }
     regions[i] = id;
   }
   return { occupation1, occupation2, transitionMask, transitionFamily, segments, regions, familyCrossings };

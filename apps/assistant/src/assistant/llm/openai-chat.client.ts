@@ -112,8 +112,7 @@ export class OpenAiChatClient {
     try {
       for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(bytes, { stream: true });
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
+        for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
           const line = buffer.slice(0, newline).replace(/\r$/, '');
           buffer = buffer.slice(newline + 1);
           if (!line.startsWith('data:')) continue;
@@ -141,7 +140,8 @@ export class OpenAiChatClient {
           }
           for (const tc of delta.tool_calls ?? []) {
             streamed = true;
-            const slot = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
+            calls[tc.index] ??= { id: '', name: '', arguments: '' };
+            const slot = calls[tc.index]!;
             if (tc.id) slot.id = tc.id;
             if (tc.function?.name) slot.name += tc.function.name;
             if (tc.function?.arguments) slot.arguments += tc.function.arguments;

@@ -10,7 +10,7 @@
 // if a cosh⁻² fit of that end puts its centre inside the window (not the flank of a peak outside).
 import { measurePeakShape, peakShapeReach } from '../signal/peak-shape.js';
 import { estimateWhiteNoiseStd, quietDifferenceNoise } from '../signal/robust-noise.js';
-import { medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, median, medianInPlace } from '../signal/order-statistics.js';
 import { matchedResponse, smoothedAt, smoothingNoiseGain, thermalPeakKernel, type ThermalPeakKernel } from '../signal/thermal-peak-kernel.js';
 import { fitEdgePeak } from '../signal/edge-peak-centre.js';
 import type { PeakDetection } from './coulomb-peak-detector-v0.model.js';
@@ -42,8 +42,6 @@ export const V1_EDGE_FIT_SPAN_FWHM = 2.5;
 export const V1_EDGE_AMPLITUDE_SIGMA = 4;
 /** A cut peak fitted up to this far outside the window still has its maximum on the end sample, samples. */
 export const V1_EDGE_OUTSIDE_SAMPLES = 1;
-
-const MAD_TO_STD = 1.482602218505602;
 
 export interface MultiScaleOptions {
   /** Kernel FWHMs, samples. */
@@ -123,7 +121,7 @@ function reestimateNoise(trace: Float64Array, scales: Scale[], provisional: Cand
   for (const scale of scales) {
     let count = 0;
     for (let i = 0; i < n; i++) if (!masked[i]) scratch[count++] = Math.abs(scale.response[i]!);
-    scale.noise = count < V1_MIN_NOISE_SAMPLES ? white : Math.max(white, MAD_TO_STD * medianInPlace(scratch, count));
+    scale.noise = count < V1_MIN_NOISE_SAMPLES ? white : Math.max(white, MAD_TO_SIGMA * medianInPlace(scratch, count));
   }
   return white;
 }
@@ -147,9 +145,10 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
     // Peaks of one dot share a temperature and lever arm, hence a width: keep the scales near the typical one.
     const strong = chosen.filter((c) => c.z >= 2 * V1_THRESHOLD_SIGMA).map((c) => c.scale);
     if (strong.length >= 2) {
-      strong.sort((a, b) => a - b);
-      const typical = strong[strong.length >> 1]!;
-      scales.forEach((s, i) => (s.enabled = Math.abs(i - typical) <= options.consensusScaleSteps));
+      const typical = median(strong);
+      scales.forEach((s, i) => {
+        s.enabled = Math.abs(i - typical) <= options.consensusScaleSteps;
+      });
       chosen = pickCandidates(scales, V1_THRESHOLD_SIGMA);
     }
   }

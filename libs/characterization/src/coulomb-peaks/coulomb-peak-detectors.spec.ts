@@ -1,7 +1,7 @@
 // Metric tests of the Coulomb-peak detectors through the catalogue runner, on tuning seeds only.
 import { createSeededRandom, generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { runModel, runModelBatch } from '../model-runner.js';
-import { roundSignificant } from '../model-catalogue.js';
+import { roundSignificant } from './coulomb-peak.entries.js';
 import { ModelInputError } from '../model-input-error.js';
 import { scoreCoulombPeakDetector } from '../evaluation/synthetic-scores.js';
 
@@ -125,10 +125,10 @@ describe('coulomb-blockade-peak-detector-v2 batch', () => {
     const length = 128;
     const seeds = tuningSeeds(64, 5000);
     const data = new Float64Array(seeds.length * length);
-    seeds.forEach((seed, i) => data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length));
+    seeds.forEach((seed, i) => { data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length); });
     const batch = runModelBatch(id, { shape: [seeds.length, length], data });
     expect(batch).toHaveLength(seeds.length);
-    batch.forEach((row, i) => expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) })));
+    batch.forEach((row, i) => { expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) })); });
   });
 
   it('rejects 1-D input and models without batch support', () => {

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { decodeNpy } from '#qdc/arrays';
-import { runModel } from '../model-runner.js';
+import { runModel } from './model-runner.js';
 
 const REAL_DATA =
   [process.env.QDC_REAL_DATA, resolve(process.cwd(), '../shared/data/real'), '/work/shared/data/real'].find((dir) => dir && existsSync(dir)) ??

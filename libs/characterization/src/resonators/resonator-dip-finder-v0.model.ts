@@ -18,7 +18,7 @@
 //    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 1) σ)
 //    and no standing wave or step explains it better — so a trace with a 5σ dip does not get an empty answer.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
-import { medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
 
 /** Template FWHM bank, samples: from 1.5, ×1.4, up to 1.5 × length. */
@@ -63,8 +63,6 @@ export const REJECTED_REACH_FWHM = 1;
 export const REJECTED_SCALE_RATIO = 4;
 const MAX_ACCEPTED = 50;
 
-const MAD_TO_STD = 1.482602218505602;
-
 export interface DipDetection {
   dipIndices: number[];
   /** fr/Ql in samples. */
@@ -102,7 +100,7 @@ export function secondDifferenceNoise(values: Float64Array): number {
     sumSq += v * v;
   }
   const mad = medianInPlace(d, n - 2);
-  if (mad > 0) return (MAD_TO_STD * mad) / Math.sqrt(6);
+  if (mad > 0) return (MAD_TO_SIGMA * mad) / Math.sqrt(6);
   // Quantised or noiseless data: a small fraction of the RMS second difference.
   return Math.sqrt(sumSq / (n - 2) / 6) * 1e-3;
 }
