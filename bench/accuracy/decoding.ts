@@ -23,7 +23,11 @@ function failures(id: string, d: number, p: number, seed: number): number {
     const shots = Math.min(CHUNK, SHOTS - done);
     const samples = sampleMemoryExperiment({ distance: d, rounds: d, noise: { kind: 'phenomenological', p, q: p }, shots, seed: seed + done });
     const flips = runModel(id, { shape: [shots, 4, d, d, d], data: Float64Array.from(samples.syndromes) })['logical_flips'] as number[][];
-    flips.forEach((pair, b) => pair.forEach((flip, type) => (count += flip !== samples.logicalFlips[b * 2 + type] ? 1 : 0)));
+    flips.forEach((pair, b) => {
+      pair.forEach((flip, type) => {
+        if (flip !== samples.logicalFlips[b * 2 + type]) count++;
+      });
+    });
   }
   return count;
 }

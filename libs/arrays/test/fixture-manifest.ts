@@ -23,7 +23,7 @@ export function readFixture(file: string): Uint8Array {
   return new Uint8Array(readFileSync(directory + file));
 }
 
-export const manifest = JSON.parse(readFileSync(directory + 'manifest.json', 'utf8')) as {
+export const manifest = JSON.parse(readFileSync(`${directory}manifest.json`, 'utf8')) as {
   arrays: ArrayFixture[];
   rejected: RejectedFixture[];
 };

@@ -137,7 +137,10 @@ describe(runCircuitShot.name, () => {
     const locations = runCircuitShot(code, circuit, T, () => 0, silent, 0);
     expect(eventsOf(silent).filter((e) => !e.startsWith('2') && !e.startsWith('3'))).toEqual([]);
     const kinds: string[] = [];
-    runCircuitShot(code, circuit, T, (_l, kind) => (kinds.push(kind), 0), emptySamples(d, T), 0);
+    runCircuitShot(code, circuit, T, (_l, kind) => {
+      kinds.push(kind);
+      return 0;
+    }, emptySamples(d, T), 0);
     for (let location = 0; location < locations; location++) {
       const choices = kinds[location] === 'dep1' ? 3 : kinds[location] === 'dep2' ? 15 : 1;
       for (let pauli = 1; pauli <= choices; pauli++) {
@@ -158,7 +161,10 @@ describe(runCircuitShot.name, () => {
     const circuit = surfaceCodeCircuit(code);
     const T = 2;
     const kinds: string[] = [];
-    const locations = runCircuitShot(code, circuit, T, (_l, kind) => (kinds.push(kind), 0), emptySamples(d, T), 0);
+    const locations = runCircuitShot(code, circuit, T, (_l, kind) => {
+      kinds.push(kind);
+      return 0;
+    }, emptySamples(d, T), 0);
     // Z errors lined up along a row (type 0) or X errors along a column (type 1) would shorten the logical paths.
     const worstLine = (error: Uint8Array, type: 0 | 1): number => {
       let worst = 0;

@@ -193,7 +193,10 @@ class SseRelay {
     };
     reply.raw.on('close', gone);
     // The client may have left while the run was being started.
-    if (reply.raw.destroyed || reply.request.raw.socket?.destroyed) return gone();
+    if (reply.raw.destroyed || reply.request.raw.socket?.destroyed) {
+      gone();
+      return;
+    }
     this.keepalive = setInterval(() => {
       if (!this.runAlive()) {
         // The process running it died: end with an error instead of keeping the client waiting forever.

@@ -63,8 +63,8 @@ describe(readPlot.name, () => {
     const height = 150;
     const rgb = new Uint8Array(width * height * 3).fill(255);
     const ink = (x: number, y: number) => rgb.fill(0, 3 * (y * width + x), 3 * (y * width + x) + 3);
-    for (let x = 30; x < 190; x++) [20, 120].forEach((y) => ink(x, y));
-    for (let y = 20; y <= 120; y++) [30, 189].forEach((x) => ink(x, y));
+    for (let x = 30; x < 190; x++) for (const y of [20, 120]) ink(x, y);
+    for (let y = 20; y <= 120; y++) for (const x of [30, 189]) ink(x, y);
     const sut = readPlot({ width, height, rgb });
     expect(sut.frame).toEqual({ x0: 31, y0: 21, x1: 189, y1: 120 });
     expect(sut.series).toEqual([]);

@@ -144,7 +144,10 @@ function columnMedians(width: number, pixels: number[]): { px: number; py: numbe
     const x = i % width;
     const y = (i - x) / width;
     let list = columns.get(x);
-    if (!list) columns.set(x, (list = []));
+    if (!list) {
+      list = [];
+      columns.set(x, list);
+    }
     list.push(y);
   }
   return [...columns.entries()]
