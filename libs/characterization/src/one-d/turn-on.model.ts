@@ -20,7 +20,7 @@ export const TURN_ON_MAX_COUNTER_EXCURSION = 0.5;
 export const TURN_ON_MAX_DEVIATION = 0.25;
 export const TURN_ON_MIN_R_SQUARED = 0.8;
 /** The onset fit replaces the tanh's threshold when its residual sum of squares on the floor side is below this fraction of the tanh's. */
-export const ONSET_RSS_RATIO = Number(process.env.ORR ?? 0.8);
+export const ONSET_RSS_RATIO = 0.8;
 
 export interface TurnOnFit {
   classification: boolean;
