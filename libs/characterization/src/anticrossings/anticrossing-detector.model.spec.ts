@@ -10,7 +10,10 @@ const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: n
 
 function lcgNoise(length: number, seed = 7): Float64Array {
   let state = seed;
-  return Float64Array.from({ length }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return Float64Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  });
 }
 
 describe('anticrossing-detector-v0', () => {

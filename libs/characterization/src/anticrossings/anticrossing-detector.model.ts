@@ -12,7 +12,9 @@
 //    sign; spurious lines never move.
 // 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
 //    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
-//    69, 062320 (2004)); x = x₀, y = f_r (line row), splitting_px = 2g. Grid search, then a finer grid.
+//    69, 062320 (2004)); the bare f_r is free within ±10 rows of the line row (the flux median is pulled by the
+//    dispersive shift g²/Δ when the qubit stays near the resonator), with a quadratic prior towards the line;
+//    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid.
 import { medianInPlace } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
@@ -27,7 +29,7 @@ const MAX_LINE_FWHM = 16;
 /** Matched-filter FWHM as a fraction of the line's FWHM. */
 const MATCHED_FWHM_FRACTION = 1;
 /** Search half-window around a line for the dressed modes, rows (≥ g_max + margin). */
-const TRACK_HALF_WINDOW_ROWS = 50;
+const TRACK_HALF_WINDOW_ROWS = 70;
 /** Rows around another line ignored while tracking. */
 const OTHER_LINE_GUARD_ROWS = 12;
 /** A tracked dip must be this many pixel-noise σ deep to count. */
@@ -44,6 +46,12 @@ const SECOND_BRANCH_MIN_FRACTION = 0.12;
 const FIT_HALF_COLUMNS = 6;
 /** Residuals beyond this many rows count as this (truncated quadratic loss against mistracked columns). */
 const FIT_RESIDUAL_CAP_ROWS = 4;
+/** Largest coupling g searched by the fit, rows (splittings up to 2·MAX_COUPLING_ROWS). */
+const MAX_COUPLING_ROWS = 90;
+/** Bare-resonator row searched within ± this many rows of the flux-median line. */
+const FIT_CENTRE_RANGE_ROWS = 10;
+/** Prior on dy: cost += CENTRE_PRIOR_WEIGHT·dy² (the flux-median line is the bare resonator unless the data say otherwise). */
+const CENTRE_PRIOR_WEIGHT = 8;
 
 export interface Anticrossing {
   x: number;
@@ -110,40 +118,70 @@ interface FitPoint {
   branch: 0 | 1;
 }
 
-function fitCost(points: FitPoint[], x0: number, s: number, g: number): number {
+function fitCost(points: FitPoint[], x0: number, s: number, g: number, dy: number): number {
   let cost = 0;
   const cap = FIT_RESIDUAL_CAP_ROWS * FIT_RESIDUAL_CAP_ROWS;
   for (const p of points) {
-    const model = dressedOffset(s * (p.column - x0), g, p.branch);
+    const model = dy + dressedOffset(s * (p.column - x0), g, p.branch);
     const r = p.offset - model;
     cost += Math.min(r * r, cap);
   }
-  return cost;
+  return cost + CENTRE_PRIOR_WEIGHT * dy * dy;
 }
 
-function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number): { x0: number; slope: number; g: number } {
-  let best = { cost: Infinity, x0: 0.5 * (xLow + xHigh), slope: 10, g: 5 };
-  const slopes = Array.from({ length: 36 }, (_, k) => 0.5 * Math.pow(400, k / 35));
+interface CrossingFit {
+  cost: number;
+  x0: number;
+  slope: number;
+  g: number;
+  /** Bare resonator row − line row (the flux-median line is pulled by the dispersive shift g²/Δ). */
+  dy: number;
+}
+
+/** Coarse grid over (x₀, s, g) at a fixed dy. */
+function coarseFit(points: FitPoint[], xLow: number, xHigh: number, sign: number, dy: number): CrossingFit {
+  let best: CrossingFit = { cost: Infinity, x0: 0.5 * (xLow + xHigh), slope: 10, g: 5, dy };
+  const slopes = Array.from({ length: 36 }, (_, k) => 0.5 * 400 ** (k / 35));
   for (let x0 = xLow; x0 <= xHigh + 1e-9; x0 += 0.1) {
     for (const slope of slopes) {
-      for (let g = 1; g <= 60; g += 1) {
-        const cost = fitCost(points, x0, sign * slope, g);
-        if (cost < best.cost) best = { cost, x0, slope, g };
+      for (let g = 1; g <= MAX_COUPLING_ROWS; g += 1) {
+        const cost = fitCost(points, x0, sign * slope, g, dy);
+        if (cost < best.cost) best = { cost, x0, slope, g, dy };
       }
     }
   }
-  // Finer grid around the coarse optimum.
-  const coarse = best;
-  for (let x0 = coarse.x0 - 0.1; x0 <= coarse.x0 + 0.1 + 1e-9; x0 += 0.02) {
+  return best;
+}
+
+/** Finer grid around `from`, dy included (±FIT_CENTRE_RANGE_ROWS). */
+function fineFit(points: FitPoint[], from: CrossingFit, sign: number): CrossingFit {
+  let best = from;
+  for (let x0 = from.x0 - 0.1; x0 <= from.x0 + 0.1 + 1e-9; x0 += 0.02) {
     for (let k = -6; k <= 6; k++) {
-      const slope = coarse.slope * Math.pow(400, k / (35 * 6));
-      for (let g = Math.max(0.5, coarse.g - 1); g <= coarse.g + 1 + 1e-9; g += 0.1) {
-        const cost = fitCost(points, x0, sign * slope, g);
-        if (cost < best.cost) best = { cost, x0, slope, g };
+      const slope = from.slope * 400 ** (k / (35 * 6));
+      for (let g = Math.max(0.5, from.g - 1); g <= from.g + 1 + 1e-9; g += 0.1) {
+        for (let dy = -FIT_CENTRE_RANGE_ROWS; dy <= FIT_CENTRE_RANGE_ROWS + 1e-9; dy += 0.5) {
+          const cost = fitCost(points, x0, sign * slope, g, dy);
+          if (cost < best.cost) best = { cost, x0, slope, g, dy };
+        }
       }
     }
   }
-  return { x0: best.x0, slope: best.slope, g: best.g };
+  return best;
+}
+
+/**
+ * Two-branch hyperbola fit: offsets from the line row of the dressed modes, dy + E±(Δ) with Δ = s·(column − x₀)
+ * and E± = ±sqrt(g² + Δ²/4) + Δ/2 about the bare resonator (row = line row + dy). A coarse (x₀, s, g) grid at dy = 0,
+ * a finer grid that frees dy, then the coarse grid and the finer grid again at the new dy.
+ */
+function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number): CrossingFit {
+  let fit = fineFit(points, coarseFit(points, xLow, xHigh, sign, 0), sign);
+  if (fit.dy !== 0) {
+    const again = fineFit(points, coarseFit(points, xLow, xHigh, sign, fit.dy), sign);
+    if (again.cost < fit.cost) fit = again;
+  }
+  return fit;
 }
 
 /**
@@ -341,7 +379,7 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
       if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) points.push({ column: c, offset: so, branch: 1 });
     }
     const fit = fitCrossing(points, e.a, e.b, e.sign);
-    found.push({ x: round2(fit.x0), y: round2(lineRow), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) });
+    found.push({ x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) });
   }
   return found;
 }

@@ -26,10 +26,12 @@ export function emptyAnticrossingCounts(): AnticrossingCounts {
 export function countAnticrossingMatches(detected: readonly CrossingPoint[], truth: readonly CrossingPoint[], ignored: readonly CrossingPoint[] = [], into = emptyAnticrossingCounts()): AnticrossingCounts {
   const distance = (a: CrossingPoint, b: CrossingPoint): number => Math.hypot(a.x - b.x, a.y - b.y);
   const pairs: [number, number, number][] = [];
-  detected.forEach((d, i) => truth.forEach((t, k) => {
-    const e = distance(d, t);
-    if (e <= ANTICROSSING_MATCH_PX) pairs.push([e, i, k]);
-  }));
+  detected.forEach((d, i) => {
+    truth.forEach((t, k) => {
+      const e = distance(d, t);
+      if (e <= ANTICROSSING_MATCH_PX) pairs.push([e, i, k]);
+    });
+  });
   pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1] || p[2] - q[2]);
   const usedD = new Array<boolean>(detected.length).fill(false);
   const usedT = new Array<boolean>(truth.length).fill(false);

@@ -9,6 +9,8 @@
 // meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
 // conductance maximum with a parabolic sub-pixel fit.
 
+import { medianInPlace } from '../signal/order-statistics.js';
+
 export type DiamondReadoutGuess = 'current' | 'conductance';
 
 export interface BlockadeEdges {
@@ -86,13 +88,12 @@ function binomialSmooth(data: Float64Array, rows: number, cols: number): Float64
   return out;
 }
 
+/** Median of a copy of the values (shared quickselect; upper median for even counts). */
 function median(values: Float64Array): number {
-  if (values.length === 0) return 0;
-  const s = Float64Array.from(values).sort();
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : 0.5 * (s[m - 1]! + s[m]!);
+  return values.length ? medianInPlace(Float64Array.from(values), values.length) : 0;
 }
 
+/** The q-quantile of an already sorted array (nearest rank). */
 function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
 }

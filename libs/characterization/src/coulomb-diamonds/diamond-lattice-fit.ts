@@ -9,6 +9,7 @@
 // edge y0 + min(c_k(x − x_k), a_{k+1}(x_{k+1} − x)). Fitted to the per-column sub-pixel edges by damped Gauss–Newton
 // (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k = the mean bias half-height
 // of its top and bottom vertices (rows); lever arm = charging energy / gate width (rows per column).
+import { medianInPlace } from '../signal/order-statistics.js';
 import type { BlockadeEdges } from './blockade-edges.js';
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
@@ -178,11 +179,10 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     // Degeneracy points stay ordered.
     for (let k = 1; k < next.degeneracy.length; k++) next.degeneracy[k] = Math.max(next.degeneracy[k]!, next.degeneracy[k - 1]! + 1);
     lattice = next;
-    const sorted = Float64Array.from(residuals).sort();
-    medianResidual = sorted[sorted.length >> 1] ?? Infinity;
+    medianResidual = residuals.length ? medianInPlace(Float64Array.from(residuals), residuals.length) : Infinity;
     cost = 0;
     for (const r of residuals) cost += Math.min(r * r, COST_CAP_PX * COST_CAP_PX);
-    const scale = Math.max(0.4, 1.4826 * sorted[sorted.length >> 1]!);
+    const scale = Math.max(0.4, 1.4826 * medianResidual);
     residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale ? 1 : 0));
   }
   return { ...lattice, medianResidual, cost };
@@ -214,8 +214,7 @@ export interface LatticeFit extends DiamondLattice {
 }
 
 function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? s[s.length >> 1]! : NaN;
+  return values.length ? medianInPlace(Float64Array.from(values), values.length) : NaN;
 }
 
 /**

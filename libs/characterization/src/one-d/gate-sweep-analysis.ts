@@ -1,6 +1,7 @@
 // Shared physics of a gate sweep (pinch-off or turn-on): the bounded tanh-step fit, which plateau is the
 // pinched-off/closed one (the one nearer zero current: a closed channel carries no current, whatever the sign of
 // the conducting current and the direction of the sweep), and fit-quality measures that the classifiers gate on.
+import { medianInPlace } from '../signal/order-statistics.js';
 import { fitTanhStep, type TanhStepFit } from './tanh-step-fit.js';
 
 /** Running-median half width used for the shape measures (samples): removes telegraph spikes, keeps steps. */
@@ -36,17 +37,7 @@ export function runningMedian(trace: Float64Array, halfWidth: number): Float64Ar
     const hi = Math.min(n - 1, i + halfWidth);
     const m = hi - lo + 1;
     for (let j = 0; j < m; j++) window[j] = trace[lo + j]!;
-    // Insertion sort: at most 5 values.
-    for (let a = 1; a < m; a++) {
-      const v = window[a]!;
-      let b = a - 1;
-      while (b >= 0 && window[b]! > v) {
-        window[b + 1] = window[b]!;
-        b--;
-      }
-      window[b + 1] = v;
-    }
-    out[i] = m % 2 ? window[(m - 1) / 2]! : 0.5 * (window[m / 2 - 1]! + window[m / 2]!);
+    out[i] = medianInPlace(window, m);
   }
   return out;
 }

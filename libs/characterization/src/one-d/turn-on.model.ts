@@ -7,6 +7,7 @@
 // Gates (tuned on TUNING_SEEDS): swing ≥ 5 σ; floor within 15 % of the swing of zero current; the floor plateau
 // reached at the floor-side end (|tanh u| ≥ 0.7); the steepest point inside the window; monotonic (counter
 // excursion ≤ 50 %, deviation from the fit ≤ 25 % of the swing); R² ≥ 0.8.
+import { fitOnset, onsetCrossing, ONSET_WINDOW_FRACTION } from './onset-fit.js';
 import { analyseGateSweep, reduceTrace, toCallerSample, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 
 export const TURN_ON_NOMINAL_LENGTH = 100;
@@ -18,6 +19,8 @@ export const TURN_ON_MIN_OPEN_REACH = 0;
 export const TURN_ON_MAX_COUNTER_EXCURSION = 0.5;
 export const TURN_ON_MAX_DEVIATION = 0.25;
 export const TURN_ON_MIN_R_SQUARED = 0.8;
+/** The onset fit replaces the tanh's threshold when its residual sum of squares on the floor side is below this fraction of the tanh's. */
+export const ONSET_RSS_RATIO = 0.8;
 
 export interface TurnOnFit {
   classification: boolean;
@@ -31,8 +34,8 @@ export interface TurnOnFit {
   factor: number;
 }
 
-/** Threshold in the caller's samples (n of them); the fit ran on samples reduced by `factor`. */
-function fittedThreshold(analysis: GateSweepAnalysis, n: number, factor: number): number | null {
+/** Threshold in the caller's samples (n of them); the fit ran on `trace`, samples reduced by `factor`. */
+function fittedThreshold(analysis: GateSweepAnalysis, trace: Float64Array, n: number, factor: number): number | null {
   const f = analysis.fit;
   const step = (j: number): number => {
     const d = (factor === 1 ? j : (j + 0.5) / factor - 0.5) - f.centre;
@@ -43,11 +46,46 @@ function fittedThreshold(analysis: GateSweepAnalysis, n: number, factor: number)
   let swing = 0;
   for (let i = 0; i < n; i++) swing = Math.max(swing, Math.abs(step(i) - floor));
   if (!(swing > 0)) return null;
+  const onset = onsetThreshold(analysis, trace, n, factor, swing);
+  if (onset !== null) return Math.max(0, Math.min(n - 1, onset));
   for (let k = 0; k < n; k++) {
     const i = analysis.closing ? n - 1 - k : k;
     if (Math.abs(step(i) - floor) > TURN_ON_THRESHOLD_FRACTION * swing) return i;
   }
   return null;
+}
+
+/**
+ * The threshold from the onset fit (onset-fit.ts) on the floor side of the reduced trace, oriented so the current
+ * rises from the floor; null when the onset model does not fit (the tanh's own 5 % point is used then).
+ */
+function onsetThreshold(analysis: GateSweepAnalysis, trace: Float64Array, n: number, factor: number, swing: number): number | null {
+  const f = analysis.fit;
+  const m = trace.length;
+  const sign = (analysis.closing ? -1 : 1) * (Math.sign(f.amplitude) || 1);
+  const y = new Float64Array(m);
+  for (let k = 0; k < m; k++) y[k] = sign * trace[analysis.closing ? m - 1 - k : k]!;
+  // Window: from the floor-side end to where the fitted tanh reaches ONSET_WINDOW_FRACTION of its swing.
+  const floor = analysis.closing ? f.amplitude : -f.amplitude;
+  let end = m - 1;
+  for (let k = 0; k < m; k++) {
+    const i = analysis.closing ? m - 1 - k : k;
+    const d = i - f.centre;
+    if (Math.abs(f.amplitude * Math.tanh(d / (d < 0 ? f.widthLeft : f.widthRight)) - floor) > ONSET_WINDOW_FRACTION * swing) {
+      end = k;
+      break;
+    }
+  }
+  const fit = fitOnset(y, end);
+  if (!fit) return null;
+  // The tanh's residuals on the same window: the onset model must describe the floor side clearly better.
+  let tanhRss = 0;
+  for (let k = 0; k <= Math.min(end, m - 1); k++) tanhRss += (y[k]! - sign * f.curve[analysis.closing ? m - 1 - k : k]!) ** 2;
+  if (!(fit.rss < ONSET_RSS_RATIO * tanhRss)) return null;
+  // First reduced sample past the crossing, mapped to the caller's samples (first caller sample past it).
+  const crossing = onsetCrossing(fit, TURN_ON_THRESHOLD_FRACTION * swing);
+  const fromFloor = factor === 1 ? Math.floor(crossing) + 1 : Math.floor((crossing + 0.5) * factor - 0.5) + 1;
+  return analysis.closing ? n - 1 - fromFloor : fromFloor;
 }
 
 export function fitTurnOn(input: Float64Array): TurnOnFit {
@@ -64,7 +102,7 @@ export function fitTurnOn(input: Float64Array): TurnOnFit {
   if (!(analysis.fit.rSquared >= TURN_ON_MIN_R_SQUARED)) failedGates.push('R²');
   return {
     classification: failedGates.length === 0,
-    thresholdIndex: fittedThreshold(analysis, n, factor),
+    thresholdIndex: fittedThreshold(analysis, trace, n, factor),
     factor,
     sweepDirection: analysis.closing ? 'falling' : 'rising',
     analysis,

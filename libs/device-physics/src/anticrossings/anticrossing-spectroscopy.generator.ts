@@ -38,6 +38,14 @@ export interface AnticrossingLabel {
 export interface AnticrossingSpectroscopyOptions {
   kind?: AnticrossingSceneKind;
   snr?: number;
+  /** Range of g, rows (default COUPLING_ROWS); e.g. [30, 45] for large splittings of 60–90 rows. */
+  couplingRows?: readonly [number, number];
+  /**
+   * Sweet spot f_max − f_r of crossing maps in units of g (default: max(4g, 40 rows) … 400 rows). A sweet spot close
+   * above the resonator (e.g. [1.5, 3]) keeps the qubit near it over most of the flux period, so the resonator is
+   * dispersively pulled by g²/Δ in most columns and the flux-median line is not the bare resonator.
+   */
+  sweetSpotOverG?: readonly [number, number];
 }
 
 export interface AnticrossingSpectroscopy {
@@ -95,7 +103,8 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   const kappa = random.between(RESONATOR_LINEWIDTH_ROWS[0], RESONATOR_LINEWIDTH_ROWS[1]);
   const couplingRatio = random.between(0.5, 0.9); // κ_c/κ: notch depth of the bare resonator
   const gamma = kappa * random.between(0.2, 1);
-  const g = random.between(COUPLING_ROWS[0], COUPLING_ROWS[1]);
+  const couplingRange = options.couplingRows ?? COUPLING_ROWS;
+  const g = random.between(couplingRange[0], couplingRange[1]);
   const period = random.between(60, 220);
   const c0 = random.between(-period / 2, cols + period / 2);
 
@@ -106,7 +115,7 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   if (kind === 'crossings' || kind === 'dispersive') {
     for (let attempt = 0; attempt < 100 && !qubit; attempt++) {
       slope = random.between(0.3 * g, 3 * g);
-      const delta = kind === 'crossings' ? random.between(Math.max(4 * g, 40), 400) : -random.between(4 * g, 200);
+      const delta = kind === 'crossings' ? (options.sweetSpotOverG ? random.between(options.sweetSpotOverG[0] * g, options.sweetSpotOverG[1] * g) : random.between(Math.max(4 * g, 40), 400)) : -random.between(4 * g, 200);
       const fMax = (slope * period) / Math.PI;
       const fMaxRows = (fMax * fMax) / Math.abs(delta);
       if (fMaxRows < 3 * Math.abs(delta) + rows) continue;

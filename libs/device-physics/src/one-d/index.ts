@@ -30,3 +30,4 @@ export {
   type CoulombBlockadeTraceOptions,
   type CoulombBlockadeTrace,
 } from './coulomb-blockade-trace.generator.js';
+export { generateOnsetTurnOnTrace, type OnsetShape, type OnsetTurnOnOptions, type OnsetTurnOnTrace } from './onset-turn-on.generator.js';
