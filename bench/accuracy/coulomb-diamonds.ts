@@ -69,7 +69,9 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const maskComplete = masks.reduce((s, m) => s + m.diamonds.filter((d) => d.complete).length, 0);
   rows.push(...detectorRows('coulomb-diamond-detector-v0', `(256,256) exact blockade masks, ${maskComplete} complete diamonds`, masks.length, diamondF1(v0)));
   const v0Degraded = emptyDiamondCounts();
-  masks.forEach((m, k) => addDiamondCounts(v0Degraded, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: degradedMask(m, 700_000 + k) })), truthOf(m))));
+  masks.forEach((m, k) => {
+    addDiamondCounts(v0Degraded, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: degradedMask(m, 700_000 + k) })), truthOf(m)));
+  });
   rows.push(...detectorRows('coulomb-diamond-detector-v0', '(256,256) masks, 30 % of boundary pixels flipped + 0.2 % salt/pepper', masks.length, diamondF1(v0Degraded)));
 
   const f1 = new Map<string, number>();

@@ -15,7 +15,10 @@ describe('anticrossing and electron-unloading models through the control API', (
     });
   const noise = (length: number): Float64Array => {
     let state = 11;
-    return Float64Array.from({ length }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    return Float64Array.from({ length }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    });
   };
 
   beforeAll(async () => {
@@ -28,7 +31,8 @@ describe('anticrossing and electron-unloading models through the control API', (
 
   it('lists the three ids', async () => {
     const listed = (await (await fetch(`${sut.baseUrl}/v0/models?limit=1000`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
-    for (const id of ['anticrossing-detector-v0', 'electron-unload-detector-v0', 'electron-unload-texture-detector-v0']) expect(listed.map((m) => m.id)).toContain(id);
+    for (const id of ['anticrossing-detector-v0', 'electron-unload-detector-v0', 'electron-unload-texture-detector-v0'])
+      expect(listed.map((m) => m.id)).toContain(id);
   });
 
   it('anticrossing-detector-v0: finds the crossings of a simulated map with a plot, nothing in noise, 422 for a wrong shape', async () => {
@@ -55,7 +59,9 @@ describe('anticrossing and electron-unloading models through the control API', (
       expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
       if (id === 'electron-unload-detector-v0') {
         expect(out.unload_indices.length).toBe(3);
-        out.unload_indices.forEach((i: number, k: number) => expect(Math.abs(i - t.unloadIndices[k]!)).toBeLessThanOrEqual(2));
+        out.unload_indices.forEach((i: number, k: number) => {
+          expect(Math.abs(i - t.unloadIndices[k]!)).toBeLessThanOrEqual(2);
+        });
       } else {
         expect(out.texture_clusters.some((c: { kind: string }) => c.kind === 'step' || c.kind === 'telegraph')).toBe(true);
       }

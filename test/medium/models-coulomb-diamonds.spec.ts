@@ -14,7 +14,8 @@ describe('Coulomb-diamond models through the control API', () => {
   let token: string;
   const maps = new Map<number, CoulombDiamondMap>();
   const mapOf = (size: number): CoulombDiamondMap => {
-    if (!maps.has(size)) maps.set(size, generateCoulombDiamondMap(tuningSeeds(1, 9_700)[0]!, { rows: size, cols: size, readout: 'current', snrRange: [30, 40] }));
+    if (!maps.has(size))
+      maps.set(size, generateCoulombDiamondMap(tuningSeeds(1, 9_700)[0]!, { rows: size, cols: size, readout: 'current', snrRange: [30, 40] }));
     return maps.get(size)!;
   };
   /** What each id takes: the raw map, or (detector-v0) the blockade mask. */
@@ -70,14 +71,14 @@ describe('Coulomb-diamond models through the control API', () => {
     expect(mask).toHaveLength(128);
     let both = 0;
     let either = 0;
-    mask.forEach((row, r) =>
+    mask.forEach((row, r) => {
       row.forEach((v, c) => {
         expect([0, 1]).toContain(v);
         const truth = map.blockade[r * 128 + c] === 1;
         if (v === 1 && truth) both++;
         if (v === 1 || truth) either++;
-      }),
-    );
+      });
+    });
     expect(both / either).toBeGreaterThanOrEqual(0.85);
   });
 
@@ -93,7 +94,10 @@ describe('Coulomb-diamond models through the control API', () => {
   it.each(IDS)('%s: pure noise finds nothing (not an error)', async (id) => {
     const size = sizeOf(id);
     let state = 11;
-    const noise = Float64Array.from({ length: size * size }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5);
+    const noise = Float64Array.from({ length: size * size }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31 - 0.5;
+    });
     const res = await post(id, [size, size], id === 'coulomb-diamond-detector-v0' ? noise.map((v) => (v > 0.45 ? 1 : 0)) : noise);
     expect(res.status).toBe(200);
     const out = (await res.json()).output;

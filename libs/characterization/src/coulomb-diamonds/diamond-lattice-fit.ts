@@ -183,7 +183,9 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     cost = 0;
     for (const r of residuals) cost += Math.min(r * r, COST_CAP_PX * COST_CAP_PX);
     const scale = Math.max(0.4, 1.4826 * medianResidual);
-    residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale ? 1 : 0));
+    residuals.forEach((r, i) => {
+      use[i] = r <= TRIM_SIGMA * scale ? 1 : 0;
+    });
   }
   return { ...lattice, medianResidual, cost };
 }

@@ -165,7 +165,9 @@ export function fitParallelogram(points: readonly BoundaryPoint[], init: { xTop:
       residuals.push(Math.abs(p.y - model));
     });
     const scale = Math.max(0.5, 1.4826 * medianInPlace(Float64Array.from(residuals), residuals.length));
-    residuals.forEach((r, i) => (use[i] = r <= TRIM_SIGMA * scale));
+    residuals.forEach((r, i) => {
+      use[i] = r <= TRIM_SIGMA * scale;
+    });
   }
   return params;
 }

@@ -44,12 +44,12 @@ function insidePolygon(p: Vertex, polygon: readonly Vertex[]): boolean {
 
 export function countDiamondMatches(detected: readonly DiamondVertices[], truth: readonly TrueDiamond[]): DiamondCounts {
   const pairs: { d: number; t: number; cost: number; errors: number[] }[] = [];
-  detected.forEach((det, d) =>
+  detected.forEach((det, d) => {
     truth.forEach((tru, t) => {
       const errors = det.map((v, k) => Math.hypot(v[0] - tru.vertices[k]![0], v[1] - tru.vertices[k]![1]));
       if (errors.every((e) => e <= DIAMOND_MATCH_PX)) pairs.push({ d, t, cost: errors.reduce((a, b) => a + b, 0), errors });
-    }),
-  );
+    });
+  });
   pairs.sort((a, b) => a.cost - b.cost);
   const usedD = new Set<number>();
   const usedT = new Set<number>();

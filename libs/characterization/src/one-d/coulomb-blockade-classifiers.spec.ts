@@ -1,6 +1,11 @@
 import { generateCoulombBlockadeTrace, tuningSeeds } from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
-import { classifyCoulombBlockadeV0, classifyCoulombBlockadeV1, classifyCoulombBlockadeV2, classifyCoulombBlockadeV3 } from './coulomb-blockade-classifiers.model.js';
+import {
+  classifyCoulombBlockadeV0,
+  classifyCoulombBlockadeV1,
+  classifyCoulombBlockadeV2,
+  classifyCoulombBlockadeV3,
+} from './coulomb-blockade-classifiers.model.js';
 
 const SEEDS = tuningSeeds(300, 1500);
 const MODELS = [
@@ -30,8 +35,10 @@ describe('Coulomb-blockade classifiers', () => {
         const score = classify(t.trace)['score'] as number;
         expect(score).toBeGreaterThanOrEqual(0);
         expect(score).toBeLessThanOrEqual(1);
-        if (t.isBlockade) (positive += score), np++;
-        else negative += score;
+        if (t.isBlockade) {
+          positive += score;
+          np++;
+        } else negative += score;
       }
       expect(positive / np).toBeGreaterThan(0.9);
       expect(negative / (100 - np)).toBeLessThan(0.1);
@@ -40,7 +47,10 @@ describe('Coulomb-blockade classifiers', () => {
 
   it('answers constant input and pure noise with false', () => {
     let state = 42;
-    const noise = Float64Array.from({ length: 128 }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5);
+    const noise = Float64Array.from({ length: 128 }, () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31 - 0.5;
+    });
     for (const [, classify, length] of MODELS) {
       expect(classify(new Float64Array(length).fill(1))['classification']).toBe(false);
       expect(classify(noise.subarray(0, length))['classification']).toBe(false);

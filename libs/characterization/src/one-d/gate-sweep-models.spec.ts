@@ -7,7 +7,10 @@ const SEEDS = tuningSeeds(80, 1000);
 
 function lcgNoise(length: number): Float64Array {
   let state = 42;
-  return Float64Array.from({ length }, () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5);
+  return Float64Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31 - 0.5;
+  });
 }
 
 describe('pinch-off models', () => {
@@ -59,7 +62,11 @@ describe('pinch-off models', () => {
       if ((runModel('pinch-off-classifier-v0', { shape: [length], data: t.trace })['classification'] as boolean) === t.isPinchOff) correct++;
       if (!t.isPinchOff) return;
       const out = runModel('pinch-off-parameter-extractor-v0', { shape: [length], data: t.trace });
-      for (const [key, truth] of [['cut_off_index', t.cutOff], ['transition_index', t.transition], ['saturation_index', t.saturation]] as const) {
+      for (const [key, truth] of [
+        ['cut_off_index', t.cutOff],
+        ['transition_index', t.transition],
+        ['saturation_index', t.saturation],
+      ] as const) {
         const found = out[key];
         error += typeof found === 'number' ? Math.abs(found - truth!) / length : 1;
         count++;

@@ -168,7 +168,7 @@ export function generateCoulombDiamondMap(seed: number, options: CoulombDiamondO
   // Geometry in pixels: gate width W of a diamond, charging energy E_C (bias half-height), lever arm λ = E_C / W.
   let width = cols / random.between(across[0], across[1]);
   const zeroBiasRow = rows / 2 + random.between(-0.06, 0.06) * rows;
-  let chargingEnergy = rows / 2 / random.between(span[0], span[1]);
+  const chargingEnergy = rows / 2 / random.between(span[0], span[1]);
   // Keep λ/α_s achievable inside the slope range: λ ≤ 1.5 rows per column (W widened if needed).
   if (chargingEnergy / width > 1.5) width = chargingEnergy / 1.5;
   if (chargingEnergy / width < 0.35) width = chargingEnergy / 0.35;

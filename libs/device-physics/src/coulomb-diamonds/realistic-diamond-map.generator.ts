@@ -202,8 +202,8 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
   const bMax = Math.max(zeroBiasRow, rows - 1 - zeroBiasRow);
   const growthP = random.between(1.2, 3);
   const dynamic = powerLaw ? random.logBetween(1e3, 1e5) : 1;
-  const b0 = powerLaw ? bMax / (Math.pow(dynamic, 1 / growthP) - 1) : Infinity;
-  const growth = (b: number): number => (powerLaw ? Math.pow(1 + Math.abs(b) / b0, growthP) : 1);
+  const b0 = powerLaw ? bMax / (dynamic ** (1 / growthP) - 1) : Infinity;
+  const growth = (b: number): number => (powerLaw ? (1 + Math.abs(b) / b0) ** growthP : 1);
   const cotScale = cotunnelling ? random.logBetween(0.01, 0.08) : 0;
   const inelastic = cotunnelling && random.chance(0.5) ? chargingEnergy * random.between(0.3, 0.7) : 0;
 

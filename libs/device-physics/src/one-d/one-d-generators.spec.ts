@@ -9,7 +9,10 @@ describe(generatePinchOffTrace.name, () => {
     for (const seed of tuningSeeds(200)) {
       const t = generatePinchOffTrace(seed, { kind: 'pinch-off' });
       expect(t.isPinchOff).toBe(true);
-      for (const x of [t.cutOff!, t.transition!, t.saturation!]) expect(x).toBeGreaterThan(0), expect(x).toBeLessThan(99);
+      for (const x of [t.cutOff!, t.transition!, t.saturation!]) {
+        expect(x).toBeGreaterThan(0);
+        expect(x).toBeLessThan(99);
+      }
       expect(Math.abs(t.cutOff! - t.transition!)).toBeCloseTo(TANH_KNEE_U * t.width, 9);
       // Closing sweeps: current falls along the trace, so the pinched-off side (cut-off) is at larger index.
       expect(t.cutOff! > t.saturation!).toBe(t.closing);
