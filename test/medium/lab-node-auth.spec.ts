@@ -1,20 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import { startNatsServer, type NatsServer } from './nats-server.fixture.js';
 import { startSystem, type TestSystem } from './system.harness.js';
 import { BELL_QISKIT, qpuClient } from './qpu.fixtures.js';
 import { killHard, startNode, writeLabDevice } from './lab-node.fixtures.js';
-
-const freePort = () =>
-  new Promise<number>((r) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => r(port));
-    });
-  });
 
 /**
  * Per-lab NATS identity against a second nats-server (started and stopped here) running the authorization
@@ -23,7 +15,7 @@ const freePort = () =>
  * injection of jobs into its own work queue).
  */
 describe('lab identity (nats-server with the generated per-lab nkey users)', () => {
-  let server: ChildProcess;
+  let server: NatsServer;
   let sut: TestSystem;
   let node: ChildProcess;
   let labA: NatsConnection;
@@ -42,30 +34,26 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'qdc-nats-auth-'));
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace }, encoding: 'utf8' });
+      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace }, encoding: 'utf8', timeout: 60_000 });
     const first = cli(['lab', 'add', '--owner', 'lab-a', '--dir', dir]);
     expect(first.status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).stderr).toMatch(/lab lab-b already has credentials/);
     const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!;
-    const port = await freePort();
-    url = `nats://127.0.0.1:${port}`;
-    mkdirSync(join(dir, 'js'));
-    writeFileSync(join(dir, 'nats-server.conf'), `port: ${port}\njetstream { store_dir: "${join(dir, 'js')}" }\ninclude ./auth.conf\n`);
-    server = spawn('nats-server', ['-c', join(dir, 'nats-server.conf')], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 800));
-    sut = await startSystem({ env: { NATS_URL: servicesUrl.replace('<nats-host>:4222', `127.0.0.1:${port}`), QDC_NAMESPACE: namespace } });
+    server = await startNatsServer({ dir, configLines: ['include ./auth.conf'] });
+    url = server.url;
+    sut = await startSystem({ env: { NATS_URL: servicesUrl.replace('<nats-host>:4222', `127.0.0.1:${server.port}`), QDC_NAMESPACE: namespace } });
     labA = await labConnection('lab-a');
     void (async () => {
       for await (const s of labA.status()) if (s.type === 'error') violations.push(String((s as { error?: Error }).error?.message));
     })();
-  }, 120_000);
+  }, 240_000); // startSystem alone may wait 120 s for seven processes on a loaded CI machine
 
   afterAll(async () => {
     if (node) await killHard(node);
     await labA?.close();
     await sut?.stop();
-    server?.kill('SIGTERM');
+    await server?.stop();
   });
 
   it('runs a job on a node that connects with the lab’s credentials only', async () => {

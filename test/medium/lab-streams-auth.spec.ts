@@ -1,21 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { generatePinchOffTrace } from '#qdc/device-physics';
 import { labStreamSubjects, type LabStreamEvent } from '#qdc/contracts';
+import { startNatsServer, type NatsServer } from './nats-server.fixture.js';
 import { startSystem, type TestSystem } from './system.harness.js';
-
-const freePort = () =>
-  new Promise<number>((r) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => r(port));
-    });
-  });
 
 /**
  * Live streams under the per-lab nkey users of `qdc lab add`, on a second nats-server started here: lab A's
@@ -23,7 +15,7 @@ const freePort = () =>
  * forging its own results); `qdc lab remove` revokes a lab at the server's reload.
  */
 describe('live streams with per-lab credentials (nats-server with the generated nkey users)', () => {
-  let server: ChildProcess;
+  let server: NatsServer;
   let sut: TestSystem;
   let url: string;
   let dir: string;
@@ -31,7 +23,7 @@ describe('live streams with per-lab credentials (nats-server with the generated 
   const seeds: Record<string, Uint8Array> = {};
   const open: NatsConnection[] = [];
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace, ...env }, encoding: 'utf8' });
+    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace, ...env }, encoding: 'utf8', timeout: 60_000 });
   const labConnection = async (lab: string, violations: string[] = []) => {
     const nc = await connect({ servers: url, authenticator: nkeyAuthenticator(seeds[lab]!), inboxPrefix: `_INBOX_${lab}` });
     open.push(nc);
@@ -49,23 +41,19 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     expect(first.status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
     for (const lab of ['lab-a', 'lab-b']) seeds[lab] = new TextEncoder().encode(JSON.parse(readFileSync(join(dir, `${lab}.credentials.json`), 'utf8')).nkey_seed);
-    const port = await freePort();
-    url = `nats://127.0.0.1:${port}`;
-    mkdirSync(join(dir, 'js'));
-    writeFileSync(join(dir, 'nats-server.conf'), `port: ${port}\njetstream { store_dir: "${join(dir, 'js')}" }\ninclude ./auth.conf\n`);
-    server = spawn('nats-server', ['-c', join(dir, 'nats-server.conf')], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 800));
-    const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!.replace('<nats-host>:4222', `127.0.0.1:${port}`);
+    server = await startNatsServer({ dir, configLines: ['include ./auth.conf'] });
+    url = server.url;
+    const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!.replace('<nats-host>:4222', `127.0.0.1:${server.port}`);
     sut = await startSystem({ env: { NATS_URL: servicesUrl, QDC_NAMESPACE: namespace } });
     const created = cli(['stream', 'create', '--owner', 'lab-a', '--name', 'trace', '--models', 'pinch-off-classifier-v0'], sut.env);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
-  }, 120_000);
+  }, 240_000); // startSystem alone may wait 120 s for seven processes on a loaded CI machine
 
   afterAll(async () => {
     for (const nc of open) await nc.close().catch(() => undefined);
     await sut?.stop();
-    server?.kill('SIGTERM');
+    await server?.stop();
   });
 
   it('lets lab A publish frames and read their analysis with its own credentials only', async () => {
@@ -119,7 +107,7 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     const removed = cli(['lab', 'remove', '--owner', 'lab-b', '--dir', dir], sut.env);
     expect(removed.status).toBe(0);
     expect(removed.stdout).toContain('lab lab-b: NATS user removed');
-    server.kill('SIGHUP'); // nats-server reloads its configuration
+    server.process.kill('SIGHUP'); // nats-server reloads its configuration
     await new Promise((r) => setTimeout(r, 800));
     await expect(connect({ servers: url, authenticator: nkeyAuthenticator(seeds['lab-b']!), inboxPrefix: '_INBOX_lab-b', maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization Violation/i);
     const stillA = await labConnection('lab-a');

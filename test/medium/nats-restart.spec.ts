@@ -1,40 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { connect as tcpConnect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startNatsServer, type NatsServer } from './nats-server.fixture.js';
 import { startSystem, type TestSystem } from './system.harness.js';
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resolves once something accepts TCP connections on the port. */
-async function listening(port: number): Promise<void> {
-  for (;;) {
-    const up = await new Promise<boolean>((done) => {
-      const socket = tcpConnect(port, '127.0.0.1', () => {
-        socket.destroy();
-        done(true);
-      });
-      socket.on('error', () => done(false));
-    });
-    if (up) return;
-    await sleep(100);
-  }
-}
-
-/** 22 qubits, two layers: a few seconds in the simulation worker, so the gateway's request is still in flight. */
+/** 22 qubits, eight layers: several seconds in the simulation worker (two layers took 1.4 s, under the 1.5 s wait), so the gateway's request is still in flight at the kill. */
 const SLOW_CIRCUIT = (() => {
   const n = 22;
   const layer = `${Array.from({ length: n }, (_, i) => `h q[${i}];`).join('\n')}\n${Array.from({ length: n - 1 }, (_, i) => `cx q[${i}],q[${i + 1}];`).join('\n')}\n`;
-  return `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\ncreg c[${n}];\n${layer}${layer}measure q -> c;\n`;
+  return `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\ncreg c[${n}];\n${layer.repeat(8)}measure q -> c;\n`;
 })();
 
 interface Outcome {
@@ -53,14 +26,7 @@ interface Outcome {
 describe('NATS restart under requests', () => {
   let sut: TestSystem;
   let key: string;
-  let server: ChildProcess | undefined;
-  let port: number;
-  let storeDir: string;
-
-  const startNats = async () => {
-    server = spawn('nats-server', ['-p', String(port), '-a', '127.0.0.1', '-js', '-sd', storeDir], { stdio: 'ignore' });
-    await listening(port);
-  };
+  let server: NatsServer;
 
   const call = async (path: string, init: RequestInit = {}): Promise<Outcome> => {
     const sentAt = Date.now();
@@ -70,16 +36,14 @@ describe('NATS restart under requests', () => {
   };
 
   beforeAll(async () => {
-    port = await freePort();
-    storeDir = mkdtempSync(join(tmpdir(), 'qdc-nats-restart-'));
-    await startNats();
-    sut = await startSystem({ env: { NATS_URL: `nats://127.0.0.1:${port}`, QDC_NATS_TIMEOUT_MS: '30000' } });
+    server = await startNatsServer();
+    sut = await startSystem({ env: { NATS_URL: server.url, QDC_NATS_TIMEOUT_MS: '30000' } });
     key = await sut.createKey('restart-lab', 'control,coda');
   }, 120_000);
 
   afterAll(async () => {
     await sut?.stop();
-    server?.kill('SIGTERM');
+    await server?.stop();
   });
 
   it('answers requests in flight and during the outage within seconds, then serves again', async () => {
@@ -89,14 +53,13 @@ describe('NATS restart under requests', () => {
     await sleep(1500);
 
     const killedAt = Date.now();
-    server!.kill('SIGKILL');
-    await new Promise((resolve) => server!.once('exit', resolve));
+    await server.stop('SIGKILL');
     const duringOutage: Promise<Outcome>[] = [];
     for (let i = 0; i < 6; i++) {
       duringOutage.push(call('/v0/model-results?limit=1'));
       await sleep(500);
     }
-    await startNats();
+    await server.start();
 
     const answered = await Promise.all(inFlight);
     for (const outcome of answered) {

@@ -4,7 +4,7 @@
  * instance. Logs go to a temp dir (path printed on failure).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,19 +76,28 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
     return child;
   };
 
+  const booting: [string, ChildProcess][] = [];
   for (const service of SERVICE_PROCESSES) {
-    for (const name of replicaNames(service, options.workers ?? 1)) launch(name, service.entry);
+    for (const name of replicaNames(service, options.workers ?? 1)) booting.push([name, launch(name, service.entry)]);
   }
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Generous: seven processes boot on a shared, loaded CI machine.
+  const logTail = (name: string) => readFileSync(join(logDir, `${name}.log`), 'utf8').slice(-1500);
+  // Generous: seven processes boot on a shared, loaded CI machine. A process that exits while booting fails the
+  // start at once, with its log, instead of leaving the caller to time out without a reason.
   const deadline = Date.now() + 120_000;
   for (;;) {
     const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
     if (ready) break;
-    if (Date.now() > deadline) {
+    const exited = booting.find(([, child]) => child.exitCode !== null || child.signalCode !== null);
+    if (exited || Date.now() > deadline) {
       for (const child of processes.values()) child.kill('SIGKILL');
-      throw new Error(`test system did not become ready; logs in ${logDir}`);
+      const readyz = await fetch(`${baseUrl}/readyz`).then((r) => r.text(), (e: Error) => e.message);
+      throw new Error(
+        exited
+          ? `test system: ${exited[0]} exited (${exited[1].exitCode ?? exited[1].signalCode}) while booting; logs in ${logDir}; its log ends:\n${logTail(exited[0])}`
+          : `test system did not become ready in 120 s (last /readyz: ${readyz.slice(0, 500)}); logs in ${logDir}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }
