@@ -49,3 +49,14 @@ export function asLimitError(error: unknown): unknown {
   }
   return error;
 }
+
+/** Elements of one numpy array a program builds (a 1024×1024 matrix, a 2^20 state vector). */
+export const MAX_ARRAY_ELEMENTS = 1 << 20;
+/** Multiply-adds of one matrix product (`@`, `np.dot`, `np.kron`) a program may ask for. */
+export const MAX_ARRAY_WORK = 1 << 27;
+
+export function checkArrayElements(count: number, line?: number): void {
+  if (!Number.isFinite(count) || count > MAX_ARRAY_ELEMENTS) {
+    throw new CircuitError('limit', `a numpy array may have at most ${MAX_ARRAY_ELEMENTS} elements; this one would have ${count}`, line);
+  }
+}

@@ -15,13 +15,13 @@ interface PyToken {
 }
 
 export type PyExpr =
-  | { t: 'num'; v: number; line: number }
+  | { t: 'num'; v: number; line: number; imag?: true }
   | { t: 'str'; v: string; line: number }
   | { t: 'const'; v: boolean | null; line: number }
   | { t: 'name'; id: string; line: number }
   | { t: 'attr'; obj: PyExpr; name: string; line: number }
   | { t: 'call'; fn: PyExpr; args: PyArg[]; kwargs: { name: string; value: PyExpr }[]; line: number }
-  | { t: 'index'; obj: PyExpr; index: PyExpr | { t: 'slice'; lo?: PyExpr; hi?: PyExpr; step?: PyExpr; line: number }; line: number }
+  | { t: 'index'; obj: PyExpr; index: PyIndex; line: number }
   | { t: 'bin'; op: string; a: PyExpr; b: PyExpr; line: number }
   | { t: 'unary'; op: string; a: PyExpr; line: number }
   | { t: 'list'; items: PyArg[]; line: number }
@@ -30,6 +30,9 @@ export type PyExpr =
   | { t: 'compare'; op: string; a: PyExpr; b: PyExpr; line: number };
 
 export type PyArg = PyExpr | { t: 'star'; value: PyExpr; line: number };
+export type PySlice = { t: 'slice'; lo?: PyExpr; hi?: PyExpr; step?: PyExpr; line: number };
+/** A subscript: one index or slice, or several (`a[i, j]`, `a[:, 0]`) for numpy arrays. */
+export type PyIndex = PyExpr | PySlice | { t: 'multi'; items: (PyExpr | PySlice)[]; line: number };
 
 export type PyStmt =
   | { t: 'import'; module: string; alias?: string; line: number }
@@ -87,7 +90,6 @@ export function tokenizePython(source: string): PyToken[] {
       const numMatch = /^(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|(?:[0-9][0-9_]*)?\.?[0-9_]*(?:[eE][+-]?[0-9]+)?[jJ]?)/.exec(text.slice(i));
       if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
         const t = numMatch![0];
-        if (/[jJ]$/.test(t)) throw unsupported(line, t, 'complex numbers are outside the supported subset');
         tokens.push({ type: 'number', text: t.replace(/_/g, ''), line });
         i += t.length;
         continue;
@@ -331,10 +333,10 @@ class PyParser {
     }
     if (t.type === 'name' && t.text in UNSUPPORTED_STATEMENTS) throw unsupported(line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
     const first = this.exprList();
-    const aug = ['+=', '-=', '*=', '/='].find((op) => this.isOp(op));
+    const aug = ['+=', '-=', '*=', '/=', '@='].find((op) => this.isOp(op));
     if (aug) {
       this.next();
-      return { t: 'augassign', target: first, op: aug[0], value: this.exprList(), line };
+      return { t: 'augassign', target: first, op: aug.slice(0, -1), value: this.exprList(), line };
     }
     if (this.isOp('=')) {
       const targets = [first];
@@ -431,7 +433,6 @@ class PyParser {
     let left = this.factor();
     while (this.isOp('*') || this.isOp('/') || this.isOp('//') || this.isOp('%') || this.isOp('@')) {
       const t = this.next();
-      if (t.text === '@') throw unsupported(t.line, '@', 'matrix multiplication is outside the supported subset');
       left = { t: 'bin', op: t.text, a: left, b: this.factor(), line: t.line };
     }
     return left;
@@ -472,12 +473,24 @@ class PyParser {
     }
   }
 
-  private subscript(): PyExpr | { t: 'slice'; lo?: PyExpr; hi?: PyExpr; step?: PyExpr; line: number } {
+  private subscript(): PyIndex {
+    const line = this.peek().line;
+    const first = this.subscriptItem();
+    if (!this.isOp(',')) return first;
+    const items = [first];
+    while (this.acceptOp(',')) {
+      if (this.isOp(']')) break;
+      items.push(this.subscriptItem());
+    }
+    return { t: 'multi', items, line };
+  }
+
+  private subscriptItem(): PyExpr | PySlice {
     const line = this.peek().line;
     const lo = this.isOp(':') ? undefined : this.expr();
     if (!this.acceptOp(':')) return lo!;
-    const hi = this.isOp(']') || this.isOp(':') ? undefined : this.expr();
-    const step = this.acceptOp(':') && !this.isOp(']') ? this.expr() : undefined;
+    const hi = this.isOp(']') || this.isOp(':') || this.isOp(',') ? undefined : this.expr();
+    const step = this.acceptOp(':') && !this.isOp(']') && !this.isOp(',') ? this.expr() : undefined;
     return { t: 'slice', lo, hi, step, line };
   }
 
@@ -517,6 +530,7 @@ class PyParser {
     const t = this.next();
     const line = t.line;
     if (t.type === 'number') {
+      if (/[jJ]$/.test(t.text)) return { t: 'num', v: Number(t.text.slice(0, -1)), line, imag: true };
       const v = /^0[xX]/.test(t.text) ? parseInt(t.text, 16) : /^0[bB]/.test(t.text) ? parseInt(t.text.slice(2), 2) : Number(t.text);
       return { t: 'num', v, line };
     }

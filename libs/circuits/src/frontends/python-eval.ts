@@ -7,7 +7,8 @@
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { checkListLength } from '../limits.js';
-import type { PyArg, PyExpr, PyStmt } from './python-ast.js';
+import type { PyArg, PyExpr, PyIndex, PyStmt } from './python-ast.js';
+import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-values.js';
 
 export class PyTuple {
   constructor(readonly items: PyValue[]) {}
@@ -54,12 +55,17 @@ export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyTuple) return v.items;
   if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable) return (v as unknown as { items: PyValue[] }).items;
+  if (v instanceof NdArray) return arrayItems(v);
   throw semanticError(line, `expected a list, tuple or range for ${what}; got ${typeName(v)}`);
 }
 
 export function toNumber(v: PyValue, line: number, what = 'a number'): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof PyComplex) {
+    if (v.im === 0) return v.re;
+    throw semanticError(line, `expected ${what}; got the complex number ${v} (take .real, abs() or cmath.phase())`);
+  }
   if (isObject(v, 'ignored')) throw unsupported(line, (v as PyIgnored).what, `${(v as PyIgnored).what} produces no value the circuit can use`);
   throw semanticError(line, `expected ${what}; got ${typeName(v)}`);
 }
@@ -128,6 +134,8 @@ export abstract class PyEvaluator {
   }
   /** Attribute of a module (numpy, math, or a front-end module). */
   protected moduleAttr(mod: PyModule, name: string, line: number): PyValue {
+    const value = mod.path === 'cmath' ? cmathAttr(name, line) : numpyAttr(mod.path, name, line);
+    if (value !== undefined) return value;
     if (mod.path === 'math' || mod.path === 'numpy' || mod.path === 'cmath') {
       if (name in MATH_CONSTANTS) return MATH_CONSTANTS[name];
       if (name in MATH_FUNCTIONS) return this.numericBuiltin(`${mod.path}.${name}`, MATH_FUNCTIONS[name]);
@@ -141,11 +149,15 @@ export abstract class PyEvaluator {
 
   /** The standard modules every front end understands. */
   protected standardImport(module: string): PyValue | undefined {
-    if (module === 'math' || module === 'numpy' || module === 'cmath') return { kind: 'module', path: module } as PyModule;
+    if (module === 'math' || module === 'numpy' || module === 'cmath' || module === 'numpy.linalg') return { kind: 'module', path: module } as PyModule;
     return undefined;
   }
   protected standardImportName(module: string, name: string): PyValue | undefined {
-    if (module === 'math' || module === 'numpy') {
+    if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath') {
+      const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name, 0);
+      if (value !== undefined) return value;
+    }
+    if (module === 'math' || module === 'numpy' || module === 'cmath') {
       if (name in MATH_CONSTANTS) return MATH_CONSTANTS[name];
       if (name in MATH_FUNCTIONS) return this.numericBuiltin(name, MATH_FUNCTIONS[name]);
     }
@@ -171,7 +183,8 @@ export abstract class PyEvaluator {
       tuple: b('tuple', (args, _kw, line) => new PyTuple(args.length ? [...iterate(args[0], line)] : [])),
       int: b('int', (args, _kw, line) => Math.trunc(toNumber(args[0], line))),
       float: b('float', (args, _kw, line) => toNumber(args[0], line)),
-      abs: b('abs', (args, _kw, line) => Math.abs(toNumber(args[0], line))),
+      abs: b('abs', (args, _kw, line) => numericAbs(args[0] ?? null, line)),
+      complex: complexBuiltin(),
       round: b('round', (args, _kw, line) => {
         const digits = args.length > 1 ? toInt(args[1], line) : 0;
         const f = 10 ** digits;
@@ -179,7 +192,7 @@ export abstract class PyEvaluator {
       }),
       min: b('min', (args, _kw, line) => Math.min(...(args.length === 1 ? iterate(args[0], line) : args).map((a) => toNumber(a, line)))),
       max: b('max', (args, _kw, line) => Math.max(...(args.length === 1 ? iterate(args[0], line) : args).map((a) => toNumber(a, line)))),
-      sum: b('sum', (args, _kw, line) => iterate(args[0], line).reduce<number>((s, a) => s + toNumber(a, line), 0)),
+      sum: b('sum', (args, _kw, line) => iterate(args[0], line).reduce<PyValue>((s, a) => this.binary('+', s, a, line), args[1] ?? 0)),
       pow: b('pow', (args, _kw, line) => toNumber(args[0], line) ** toNumber(args[1], line)),
       enumerate: b('enumerate', (args, _kw, line) => iterate(args[0], line).map((v, i) => new PyTuple([i + (args[1] === undefined ? 0 : toInt(args[1], line)), v]))),
       zip: b('zip', (args, _kw, line) => {
@@ -304,7 +317,11 @@ export abstract class PyEvaluator {
     }
     if (target.t === 'index') {
       const obj = this.eval(target.obj);
-      if (Array.isArray(obj) && target.index.t !== 'slice') {
+      if (obj instanceof NdArray) {
+        setArrayItem(obj, this.indexParts(target.index, line), value, line);
+        return;
+      }
+      if (Array.isArray(obj) && target.index.t !== 'slice' && target.index.t !== 'multi') {
         const i = toInt(this.eval(target.index), line, 'a list index');
         obj[i < 0 ? obj.length + i : i] = value;
         return;
@@ -317,7 +334,7 @@ export abstract class PyEvaluator {
   eval(e: PyExpr): PyValue {
     switch (e.t) {
       case 'num':
-        return e.v;
+        return e.imag ? new PyComplex(0, e.v) : e.v;
       case 'str':
         return e.v;
       case 'const':
@@ -339,6 +356,8 @@ export abstract class PyEvaluator {
       }
       case 'index': {
         const obj = this.eval(e.obj);
+        if (obj instanceof NdArray) return arrayIndex(obj, this.indexParts(e.index, e.line), e.line);
+        if (e.index.t === 'multi') throw semanticError(e.line, `${typeName(obj)} takes one index; a[i, j] indexes numpy arrays`);
         if (e.index.t === 'slice') {
           const items = this.sliceable(obj, e.line);
           const lo = e.index.lo ? toInt(this.eval(e.index.lo), e.line) : undefined;
@@ -354,10 +373,12 @@ export abstract class PyEvaluator {
         const a = this.eval(e.a);
         if (e.op === '-') {
           if (typeof a === 'number') return -a;
+          const n = numericNegate(a);
+          if (n !== undefined) return n;
           const r = this.objectBinary('neg', a, null, e.line);
           if (r !== undefined) return r;
         }
-        if (e.op === '+') return toNumber(a, e.line);
+        if (e.op === '+') return a instanceof PyComplex || a instanceof NdArray ? a : toNumber(a, e.line);
         throw unsupported(e.line, e.op, `unary ${e.op} on ${typeName(a)} is outside the supported subset`);
       }
       case 'list':
@@ -374,6 +395,19 @@ export abstract class PyEvaluator {
       case 'compare':
         throw unsupported(e.line, e.op, 'comparisons are outside the supported subset');
     }
+  }
+
+  /** The indices of a numpy subscript, evaluated. */
+  private indexParts(index: PyIndex, line: number): IndexPart[] {
+    const items = index.t === 'multi' ? index.items : [index];
+    return items.map((it) => {
+      if (it.t !== 'slice') return toInt(this.eval(it), line, 'an array index');
+      return {
+        lo: it.lo ? toInt(this.eval(it.lo), line) : undefined,
+        hi: it.hi ? toInt(this.eval(it.hi), line) : undefined,
+        step: it.step ? toInt(this.eval(it.step), line) : 1,
+      };
+    });
   }
 
   protected args(items: PyArg[]): PyValue[] {
@@ -403,6 +437,11 @@ export abstract class PyEvaluator {
   protected attr(obj: PyValue, name: string, line: number): PyValue {
     if (isObject(obj, 'ignored')) return obj;
     if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
+    if (obj instanceof PyComplex || obj instanceof NdArray || typeof obj === 'number') {
+      const value = valueAttr(obj, name, line);
+      if (value !== undefined) return value;
+      throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
+    }
     if (Array.isArray(obj) && name === 'append') {
       return {
         kind: 'builtin',
@@ -457,6 +496,8 @@ export abstract class PyEvaluator {
           return x ** y;
       }
     }
+    const numeric = numericBinary(op, a, b, line);
+    if (numeric !== undefined) return numeric;
     if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
     if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
     if (op === '*' && Array.isArray(a) && typeof b === 'number') {
