@@ -7,12 +7,14 @@
  */
 import { semanticError, unsupported } from '../errors.js';
 import { checkBitCount } from '../limits.js';
-import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateOp, type Operation } from '../ir/circuit.js';
+import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
+import { matrixDefinition } from './gate-library.js';
+import { toMatrix } from './python-values.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
 import { PyEvaluator, PyTuple, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
-type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ';
+type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'MATRIX';
 
 interface QubitValue extends PyObject {
   kind: 'cq';
@@ -28,6 +30,10 @@ interface GateValue extends PyObject {
   shift: number;
   controls: number;
   label: string;
+  /** MATRIX: the synthesized definition (little-endian in its arguments; applied to the Cirq qubits reversed). */
+  def?: GateDefinition;
+  /** Control values: true where control i is open (fires on |0⟩); absent: all closed. */
+  open?: boolean[];
 }
 interface OpValue extends PyObject {
   kind: 'cop';
@@ -54,7 +60,7 @@ interface Callable extends PyObject {
 }
 
 const gate = (family: Family, label: string, controls = 0, exponent = 1, angle = 0, shift = 0): GateValue => ({ kind: 'cgate', family, exponent, angle, shift, controls, label });
-const arity = (g: GateValue): number => g.controls + (g.family === 'SWAP' || g.family === 'ISWAP' ? 2 : 1);
+const arity = (g: GateValue): number => g.controls + (g.family === 'SWAP' || g.family === 'ISWAP' ? 2 : g.family === 'MATRIX' ? g.def!.qubits : 1);
 
 const FIXED_GATES: Record<string, GateValue> = {
   H: gate('H', 'H'), X: gate('X', 'X'), Y: gate('Y', 'Y'), Z: gate('Z', 'Z'), I: gate('I', 'I'),
@@ -78,6 +84,8 @@ export function parseCirq(source: string): Circuit {
 class CirqEvaluator extends PyEvaluator {
   private last?: CircuitValue;
   private readonly qubits = new Map<string, QubitValue>();
+  /** Custom definitions of matrix gates, copied into the IR circuit. */
+  private readonly definitions = new Map<string, GateDefinition>();
 
   result(): Circuit {
     if (!this.last) throw semanticError(undefined, 'the source builds no cirq.Circuit');
@@ -204,10 +212,43 @@ class CirqEvaluator extends PyEvaluator {
           this.last = c;
           return c as unknown as PyValue;
         });
+      case 'FrozenCircuit':
+        // A frozen circuit is a building block (for CircuitOperation), not the program's circuit.
+        return this.callable('FrozenCircuit', (a, _k, l) => ({ kind: 'ccircuit', items: a.flatMap((x) => this.flatten(x, l)) }) as unknown as PyValue);
+      case 'CircuitOperation':
+        return this.callable('CircuitOperation', (a, k, l) => {
+          const sub = a[0] ?? k.get('circuit') ?? null;
+          if (!isObject(sub, 'ccircuit')) throw semanticError(l, `CircuitOperation takes a (frozen) cirq circuit; got ${typeName(sub)}`);
+          const reps = toInt(a[1] ?? k.get('repetitions') ?? 1, l, 'repetitions');
+          for (const key of ['qubit_map', 'measurement_key_map', 'param_resolver', 'repeat_until', 'use_repetition_ids']) {
+            if (k.has(key) && key !== 'use_repetition_ids') throw unsupported(l, `CircuitOperation(${key}=…)`, `${key} is outside the supported subset`);
+          }
+          return this.power(sub, reps, l);
+        });
+      case 'MatrixGate':
+        return this.callable('MatrixGate', (a, k, l) => {
+          if (k.has('qid_shape') && k.get('qid_shape') !== null) {
+            const dims = iterate(k.get('qid_shape')!, l, 'qid_shape');
+            if (dims.some((d) => d !== 2)) throw unsupported(l, 'qid_shape', 'only qubits (dimension 2) are supported');
+          }
+          const label = k.get('name');
+          const base = typeof label === 'string' ? label : 'matrix';
+          const def = matrixDefinition(`${base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'matrix'}_${this.definitions.size + 1}`, toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'), 'MatrixGate', l);
+          this.definitions.set(def.name, def);
+          return { ...gate('MATRIX', typeof label === 'string' ? label : 'MatrixGate'), def } as unknown as PyValue;
+        });
+      case 'ControlledGate':
+        return this.callable('ControlledGate', (a, k, l) => {
+          const sub = a[0] ?? k.get('sub_gate') ?? null;
+          if (!isObject(sub, 'cgate')) throw semanticError(l, `ControlledGate takes a cirq gate; got ${typeName(sub)}`);
+          return this.controlGate(sub as unknown as GateValue, a[1] ?? k.get('num_controls'), a[2] ?? k.get('control_values'), l) as unknown as PyValue;
+        });
       case 'Moment':
         return this.callable('Moment', (a, _k, l) => ({ kind: 'moment', items: a.flatMap((x) => this.flatten(x, l)) }) as unknown as PyValue);
       case 'inverse':
         return this.callable('inverse', (a, _k, l) => this.power(a[0] ?? null, -1, l));
+      case 'pow':
+        return this.callable('pow', (a, _k, l) => this.power(a[0] ?? null, toNumber(a[1] ?? null, l, 'the exponent'), l));
     }
     if (name in POW_GATES) {
       return this.callable(name, (a, k) => {
@@ -248,6 +289,17 @@ class CirqEvaluator extends PyEvaluator {
   }
 
   private power(v: PyValue, t: number, line: number): PyValue {
+    if (isObject(v, 'moment') || isObject(v, 'ccircuit') || Array.isArray(v) || v instanceof PyTuple) {
+      // A sequence of operations to an integer power: repeated, reversed and inverted when negative.
+      if (!Number.isInteger(t)) throw unsupported(line, '**', `a circuit or list of operations to the power ${t}: only integer powers are defined`);
+      const items = this.flatten(v, line);
+      const unit = t < 0 ? items.slice().reverse().map((op) => this.power(op as unknown as PyValue, -1, line) as unknown as OpValue) : items;
+      const out: OpValue[] = [];
+      for (let k = 0; k < Math.abs(t); k++) out.push(...unit);
+      if (Array.isArray(v) || v instanceof PyTuple) return out as unknown as PyValue;
+      return { kind: isObject(v, 'ccircuit') ? 'ccircuit' : 'moment', items: out } as unknown as PyValue;
+    }
+    if (isObject(v, 'cop') && !(v as unknown as OpValue).gate) throw semanticError(line, `${(v as unknown as OpValue).reset ? 'a reset' : 'a measurement'} has no inverse or power`);
     if (isObject(v, 'cgate')) {
       const g = v as unknown as GateValue;
       if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ') return { ...g, angle: g.angle * t } as unknown as PyValue;
@@ -261,7 +313,7 @@ class CirqEvaluator extends PyEvaluator {
   }
 
   protected override objectBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
-    if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop'))) return this.power(a, toNumber(b, line, 'the exponent'), line);
+    if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop') || isObject(a, 'ccircuit') || isObject(a, 'moment'))) return this.power(a, toNumber(b, line, 'the exponent'), line);
     if (op === '+' && isObject(a, 'ccircuit')) {
       const c: CircuitValue = { kind: 'ccircuit', items: [...(a as unknown as CircuitValue).items, ...this.flatten(b, line)] };
       this.last = c;
@@ -292,12 +344,8 @@ class CirqEvaluator extends PyEvaluator {
           if (arity(g) !== 1) throw semanticError(l, 'on_each applies single-qubit gates');
           return a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => this.apply(g, [x], l) as unknown as PyValue);
         });
-      if (name === 'controlled')
-        return this.callable('controlled', (a, k, l) => {
-          const n = toInt(a[0] ?? k.get('num_controls') ?? 1, l, 'the number of controls');
-          if (k.has('control_values')) throw unsupported(l, 'control_values', 'only controls on |1⟩ are supported');
-          return { ...g, controls: g.controls + n, label: `${g.label}.controlled(${n})` } as unknown as PyValue;
-        });
+      if (name === 'controlled') return this.callable('controlled', (a, k, l) => this.controlGate(g, a[0] ?? k.get('num_controls'), a[1] ?? k.get('control_values'), l) as unknown as PyValue);
+      if (name === 'num_qubits') return this.callable('num_qubits', () => arity(g));
     }
     if (obj.kind === 'cop') {
       const op = obj as OpValue;
@@ -306,12 +354,14 @@ class CirqEvaluator extends PyEvaluator {
           if (a.length !== 1 || typeof a[0] !== 'string') throw unsupported(l, 'with_classical_controls', 'give one measurement key string');
           return { ...op, conditionKey: a[0] } as unknown as PyValue;
         });
+      if (name === 'controlled_by') return this.callable('controlled_by', (a, k, l) => this.controlledBy(op, a, k.get('control_values'), l) as unknown as PyValue);
+    }
+    if (obj.kind === 'moment' || obj.kind === 'ccircuit') {
+      const m = obj as MomentValue;
       if (name === 'controlled_by')
-        return this.callable('controlled_by', (a, _k, l) => {
-          if (!op.gate) throw semanticError(l, 'only gate operations can be controlled');
-          const cs = a.map((x) => this.asQubit(x, l));
-          return { ...op, gate: { ...op.gate, controls: op.gate.controls + cs.length }, qubits: [...cs, ...op.qubits] } as unknown as PyValue;
-        });
+        return this.callable('controlled_by', (a, k, l) => ({ kind: 'moment', items: m.items.map((op) => this.controlledBy(op, a, k.get('control_values'), l)) }) as unknown as PyValue);
+      if (name === 'repeat') return this.callable('repeat', (a, k, l) => this.power(m as unknown as PyValue, toInt(a[0] ?? k.get('repetitions') ?? null, l, 'repetitions'), l));
+      if (name === 'freeze' || name === 'unfreeze' || name === 'copy') return this.callable(name, () => ({ kind: 'ccircuit', items: [...m.items] }) as unknown as PyValue);
     }
     if (obj.kind === 'ccircuit') {
       const c = obj as CircuitValue;
@@ -377,13 +427,51 @@ class CirqEvaluator extends PyEvaluator {
       case 'RZ':
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;
+      case 'MATRIX': {
+        if (!Number.isInteger(t)) throw unsupported(line, `${g.label}**${t}`, 'matrix gates take integer powers only');
+        // Cirq's matrices are big-endian (first qubit = most significant bit): reverse the targets.
+        const one = make(g.def!.name, [], qubits.slice(g.controls).reverse());
+        ops = Array.from({ length: Math.abs(t) }, () => ({ ...one, qubits: [...one.qubits] }));
+        if (t < 0) ops = ops.flatMap((o) => inverseGate(circuit, o));
+        break;
+      }
     }
     if (g.shift) ops.push(...phase(pi * t * g.shift));
-    return ops.map(canonicalizeControls);
+    // Open controls (control value 0): X before and after on those control qubits.
+    const flips = (g.open ?? []).flatMap((open, i): GateOp[] => (open ? [{ kind: 'gate', name: 'x', qubits: [qubits[i]], params: [], line }] : []));
+    return [...flips, ...ops, ...flips.map((f) => ({ ...f }))].map(canonicalizeControls);
+  }
+
+  /** `gate.controlled(n, control_values)` / `cirq.ControlledGate`: new controls come first. */
+  private controlGate(g: GateValue, count: PyValue | undefined, values: PyValue | undefined, line: number): GateValue {
+    const open = this.controlValues(values, line);
+    const n = count === undefined || count === null ? (open?.length ?? 1) : toInt(count, line, 'the number of controls');
+    if (n < 1) throw semanticError(line, `a controlled gate needs at least one control; got ${n}`);
+    if (open && open.length !== n) throw semanticError(line, `control_values has ${open.length} entries for ${n} control(s)`);
+    const all = [...(open ?? Array<boolean>(n).fill(false)), ...(g.open ?? Array<boolean>(g.controls).fill(false))];
+    return { ...g, controls: g.controls + n, label: `${g.label}.controlled(${n})`, ...(all.some((x) => x) ? { open: all } : { open: undefined }) };
+  }
+
+  private controlValues(values: PyValue | undefined, line: number): boolean[] | undefined {
+    if (values === undefined || values === null) return undefined;
+    return iterate(values, line, 'control_values').map((v) => {
+      if (v !== 0 && v !== 1 && v !== true && v !== false) throw unsupported(line, 'control_values', 'control values are 0 or 1 per control (sums of products are outside the supported subset)');
+      return v === 0 || v === false;
+    });
+  }
+
+  /** `op.controlled_by(*qubits, control_values=…)`: the new control qubits come first. */
+  private controlledBy(op: OpValue, args: PyValue[], values: PyValue | undefined, line: number): OpValue {
+    if (!op.gate) throw semanticError(line, `${op.reset ? 'a reset' : 'a measurement'} cannot be controlled`);
+    const cs = args.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, line) : [x])).map((x) => this.asQubit(x, line));
+    const g = this.controlGate(op.gate, cs.length, values, line);
+    if (new Set([...cs, ...op.qubits]).size !== cs.length + op.qubits.length) throw semanticError(line, 'controlled_by: a control qubit is also a target');
+    return { ...op, gate: g, qubits: [...cs, ...op.qubits] };
   }
 
   private toIr(value: CircuitValue): Circuit {
     const c = emptyCircuit();
+    for (const [name, def] of this.definitions) c.definitions.set(name, def);
     const sorted = [...this.qubits.values()].sort((a, b) => compareSort(a.sort, b.sort));
     const index = new Map(sorted.map((q, i) => [q, i]));
     if (sorted.length) addQreg(c, 'q', sorted.length);
