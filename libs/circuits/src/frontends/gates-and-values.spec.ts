@@ -124,7 +124,7 @@ qc.append(QFT(4).inverse(), range(4))
   it('ZGate().control(2) is CCZ; ctrl_state opens controls; MCMT and MCXGate agree', () => {
     const ccz = circuitUnitary(parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import ZGate\nqc = QuantumCircuit(3)\nqc.append(ZGate().control(2), [0, 1, 2])'));
     const diag = Array.from({ length: 8 }, (_, k) => (k === 7 ? -1 : 1));
-    ccz.forEach((col, k) => expect(close(column(ccz, k), Array.from({ length: 8 }, (_, i): [number, number] => [i === k ? diag[k] : 0, 0]), 1e-12)).toBe(true));
+    for (let k = 0; k < 8; k++) expect(close(column(ccz, k), Array.from({ length: 8 }, (_, i): [number, number] => [i === k ? diag[k] : 0, 0]), 1e-12)).toBe(true);
     const mcmt = circuitUnitary(parseQiskit("from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import MCMT\nqc = QuantumCircuit(3)\nqc.compose(MCMT('z', 2, 1), [0, 1, 2], inplace=True)"));
     expect(equalUnitaries(mcmt, ccz)).toBe(true);
     // ctrl_state='01': control 0 must be 1 and control 1 must be 0 (bit i = control i).
@@ -318,7 +318,7 @@ circuit = cirq.Circuit(cirq.H(a), cirq.MatrixGate(U).controlled().on(a, b), cirq
     expect(Object.keys(simulate(c, { shots: 500, seed: 2 }).counts).every((k) => /^[01]{2}$/.test(k))).toBe(true);
     const qp = probabilities(finalState(q));
     const cp = probabilities(finalState(c));
-    qp.forEach((v, i) => expect(cp[i]).toBeCloseTo(v, 9));
+    for (let i = 0; i < qp.length; i++) expect(cp[i]).toBeCloseTo(qp[i], 9);
     expect(b.qubitCount).toBe(2);
   });
 

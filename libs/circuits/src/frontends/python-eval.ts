@@ -134,7 +134,7 @@ export abstract class PyEvaluator {
   }
   /** Attribute of a module (numpy, math, or a front-end module). */
   protected moduleAttr(mod: PyModule, name: string, line: number): PyValue {
-    const value = mod.path === 'cmath' ? cmathAttr(name, line) : numpyAttr(mod.path, name, line);
+    const value = mod.path === 'cmath' ? cmathAttr(name, line) : numpyAttr(mod.path, name);
     if (value !== undefined) return value;
     if (mod.path === 'math' || mod.path === 'numpy' || mod.path === 'cmath') {
       if (name in MATH_CONSTANTS) return MATH_CONSTANTS[name];
@@ -154,7 +154,7 @@ export abstract class PyEvaluator {
   }
   protected standardImportName(module: string, name: string): PyValue | undefined {
     if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath') {
-      const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name, 0);
+      const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name);
       if (value !== undefined) return value;
     }
     if (module === 'math' || module === 'numpy' || module === 'cmath') {
@@ -438,7 +438,7 @@ export abstract class PyEvaluator {
     if (isObject(obj, 'ignored')) return obj;
     if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
     if (obj instanceof PyComplex || obj instanceof NdArray || typeof obj === 'number') {
-      const value = valueAttr(obj, name, line);
+      const value = valueAttr(obj, name);
       if (value !== undefined) return value;
       throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
     }

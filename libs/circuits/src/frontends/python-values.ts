@@ -174,15 +174,15 @@ export function toArray(v: PyValue, line: number, complex?: boolean): NdArray {
   if (lists.some((l) => l.length !== cols)) throw semanticError(line, `np.array: rows have different lengths (${lists.map((l) => l.length).join(', ')})`);
   const out = makeArray([rows.length, cols], false, line);
   let cplx = complex ?? rows.some((r) => r instanceof NdArray && r.isComplex);
-  lists.forEach((l, r) =>
+  lists.forEach((l, r) => {
     l.forEach((x, c) => {
       if (!isScalar(x)) throw unsupported(line, 'np.array', 'arrays of more than two dimensions are outside the supported subset');
       const [re, im] = toC(x, line, 'a number in the array');
       out.data[2 * (r * cols + c)] = re;
       out.data[2 * (r * cols + c) + 1] = im;
       if (x instanceof PyComplex) cplx = true;
-    }),
-  );
+    });
+  });
   return new NdArray(out.shape, out.data, cplx);
 }
 
@@ -414,7 +414,7 @@ export function setArrayItem(a: NdArray, parts: IndexPart[], value: PyValue, lin
 // ---- attributes of values ----
 const builtin = (name: string, call: PyBuiltin['call']): PyValue => ({ kind: 'builtin', name, call }) as PyBuiltin as PyValue;
 
-export function valueAttr(v: PyValue, name: string, line: number): PyValue | undefined {
+export function valueAttr(v: PyValue, name: string): PyValue | undefined {
   if (v instanceof PyComplex) {
     if (name === 'real') return v.re;
     if (name === 'imag') return v.im;
@@ -528,7 +528,7 @@ function shapeArg(v: PyValue | undefined, line: number): number[] {
 }
 
 /** `numpy.<name>` (and `numpy.linalg.<name>`); undefined when not in the subset. */
-export function numpyAttr(path: string, name: string, line: number): PyValue | undefined {
+export function numpyAttr(path: string, name: string): PyValue | undefined {
   if (path === 'numpy.linalg') {
     if (name === 'norm')
       return builtin('np.linalg.norm', (args, _k, l) => {

@@ -142,7 +142,7 @@ qc.reset(3)
 
   it.each([
     ['from qiskit import QuantumCircuit\ndef build():\n    pass', /line 2: unsupported construct `def`/],
-    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.unitary([[1]], [0])', /line 3: unsupported construct `QuantumCircuit.unitary`/],
+    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.delay(100, [0])', /line 3: unsupported construct `QuantumCircuit.delay`/],
     ['import os\nos.system("rm -rf /")', /line 1: unsupported construct `import os`/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.h(5)', /line 3: qubit index 5 is out of range/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.cx(0)', /takes 2 qubit argument\(s\); got 1/],
