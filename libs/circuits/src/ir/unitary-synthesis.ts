@@ -19,7 +19,7 @@ import { adjoint, dim, identity, kron2, matrix, multiply, type Matrix } from './
 import type { GateOp } from './circuit.js';
 import { evalExpr, num } from './expr.js';
 import { eulerAngles, gateMatrix, STANDARD_GATES } from './gates.js';
-import { block, column, dotc, fromColumns, nearestUnitary, normalEigen, orthogonalizeColumns, orthonormalize, svd, type Vec } from './linalg.js';
+import { block, column, dotc, fromColumns, nearestUnitary, normalEigen, orthogonalizeColumns, orthonormalize, type Vec } from './linalg.js';
 
 /** A complex number as [re, im]. */
 export type Complex = readonly [number, number];
@@ -480,6 +480,16 @@ function finish(raw: GateOp[], n: number, target: Matrix, start: Matrix, what: s
 
 // ---------------------------------------------------------------- public entry points
 
+/** Squared amplitude below which a state-preparation branch is treated as empty (|a| < 1e-15). */
+const NEGLIGIBLE_WEIGHT = 1e-30;
+
+/** `values` with the entries not `defined` replaced by the mean of the defined ones (0 if none). */
+function fillFree(values: number[], defined: boolean[]): number[] {
+  const chosen = values.filter((_, i) => defined[i]);
+  const mean = chosen.length ? chosen.reduce((a, b) => a + b, 0) / chosen.length : 0;
+  return values.map((v, i) => (defined[i] ? v : mean));
+}
+
 /**
  * Standard gates (u, ry, rz, cx) on qubits 0..n−1 whose product times e^{i·globalPhase} equals `m`
  * (n = log2 of its size, qubit 0 the least-significant index bit). CX count: 0 for 1 qubit, ≤ 3
@@ -520,29 +530,33 @@ export function synthesizeStatePreparation(amplitudes: readonly Complex[]): Synt
   });
   if (n === 0) return { ops: [], globalPhase: argOf(target[0], target[1]) };
   const raw: GateOp[] = [];
-  // Magnitudes: weights of every prefix (bits above j) and bit j.
+  // Magnitudes, bottom-up: levels[j] holds the Ry angles of qubit j, multiplexed on qubits j+1..n−1
+  // (index y = the bits above j). An angle under a zero-weight prefix is free: it takes the mean
+  // of the others, so a multiplexor whose defined angles agree collapses to one rotation.
   let weights = Array.from({ length: size }, (_, i) => target[2 * i] ** 2 + target[2 * i + 1] ** 2);
   const levels: number[][] = [];
   for (let j = 0; j < n; j++) {
-    // weights over the top n−j bits → angles for qubit n−1−(…): build bottom-up, emit top-down.
     const half = weights.length / 2;
+    const defined = Array.from({ length: half }, (_, y) => weights[2 * y] + weights[2 * y + 1] > NEGLIGIBLE_WEIGHT);
     const angles = Array.from({ length: half }, (_, y) => 2 * Math.atan2(Math.sqrt(weights[2 * y + 1]), Math.sqrt(weights[2 * y])));
-    levels.push(angles);
+    levels.push(fillFree(angles, defined));
     weights = Array.from({ length: half }, (_, y) => weights[2 * y] + weights[2 * y + 1]);
   }
-  // levels[j] rotates qubit j, multiplexed on qubits j+1..n−1 (index y = the bits above j).
   for (let j = n - 1; j >= 0; j--) uniformlyControlled('ry', levels[j], Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+  // Phases, bottom-up: a pair (φ0, φ1) gets Rz(φ1 − φ0) and passes (φ0 + φ1)/2 up; a zero
+  // amplitude's phase is free (its pair's Rz angle takes the mean of the defined ones).
   let phases = Array.from({ length: size }, (_, i) => argOf(target[2 * i], target[2 * i + 1]));
+  let known = Array.from({ length: size }, (_, i) => target[2 * i] ** 2 + target[2 * i + 1] ** 2 > NEGLIGIBLE_WEIGHT);
   for (let j = 0; j < n; j++) {
     const half = phases.length / 2;
-    uniformlyControlled(
-      'rz',
+    const both = Array.from({ length: half }, (_, y) => known[2 * y] && known[2 * y + 1]);
+    const diffs = fillFree(
       Array.from({ length: half }, (_, y) => phases[2 * y + 1] - phases[2 * y]),
-      Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i),
-      j,
-      raw,
+      both,
     );
-    phases = Array.from({ length: half }, (_, y) => (phases[2 * y] + phases[2 * y + 1]) / 2);
+    uniformlyControlled('rz', diffs, Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+    phases = Array.from({ length: half }, (_, y) => (known[2 * y] ? phases[2 * y] + diffs[y] / 2 : phases[2 * y + 1] - diffs[y] / 2));
+    known = Array.from({ length: half }, (_, y) => known[2 * y] || known[2 * y + 1]);
   }
   const start = new Float64Array(2 * size);
   start[0] = 1;
