@@ -15,10 +15,11 @@
  * Qubit convention: Qiskit little-endian, qubit 0 = least-significant bit of the matrix index.
  */
 import { CircuitError } from '../errors.js';
-import { adjoint, dim, multiply, type Matrix } from './complex-matrix.js';
+import { adjoint, dim, identity, kron2, matrix, multiply, type Matrix } from './complex-matrix.js';
 import type { GateOp } from './circuit.js';
-import { num } from './expr.js';
-import { eulerAngles } from './gates.js';
+import { evalExpr, num } from './expr.js';
+import { eulerAngles, gateMatrix, STANDARD_GATES } from './gates.js';
+import { block, column, dotc, fromColumns, nearestUnitary, normalEigen, orthogonalizeColumns, orthonormalize, type Vec } from './linalg.js';
 
 /** A complex number as [re, im]. */
 export type Complex = readonly [number, number];
@@ -51,27 +52,513 @@ export function checkUnitary(m: Matrix, what: string, tol = 1e-8): void {
   }
 }
 
+
 const gate = (name: string, qubits: number[], params: number[] = []): GateOp => ({ kind: 'gate', name, qubits, params: params.map(num) });
 
-function synthesizeOne(m: Matrix): { ops: GateOp[]; globalPhase: number } {
-  const { theta, phi, lambda, gamma } = eulerAngles(m);
-  return { ops: [gate('u', [0], [theta, phi, lambda])], globalPhase: gamma };
+interface Synthesis {
+  ops: GateOp[];
+  globalPhase: number;
 }
 
-/** Standard gates on qubits 0..n−1 whose product times e^{i·globalPhase} equals `m` (checked unitary first). */
-export function synthesizeUnitary(m: Matrix): { ops: GateOp[]; globalPhase: number } {
+const argOf = (re: number, im: number): number => Math.atan2(im, re);
+
+// ---------------------------------------------------------------- one qubit
+
+// ---------------------------------------------------------------- two qubits (KAK)
+
+const S2 = Math.SQRT1_2;
+/** Magic (Bell) basis, columns: B† (A⊗B) B is real orthogonal for A, B ∈ SU(2). */
+const MAGIC = matrix([
+  [[S2, 0], 0, 0, [0, S2]],
+  [0, [0, S2], [S2, 0], 0],
+  [0, [0, S2], [-S2, 0], 0],
+  [[S2, 0], 0, 0, [0, -S2]],
+]);
+const MAGIC_DG = adjoint(MAGIC);
+const PAULI = { x: matrix([[0, 1], [1, 0]]), y: matrix([[0, [0, -1]], [[0, 1], 0]]), z: matrix([[1, 0], [0, -1]]) };
+/** Diagonals (±1) of XX, YY, ZZ in the magic basis. */
+const MAGIC_SIGNS = (['x', 'y', 'z'] as const).map((p) => {
+  const d = multiply(MAGIC_DG, multiply(kron2(PAULI[p], PAULI[p]), MAGIC));
+  return [0, 1, 2, 3].map((i) => Math.sign(d[2 * (i * 4 + i)]));
+});
+
+function det(m: Matrix): [number, number] {
+  const n = dim(m);
+  const a = Float64Array.from(m);
+  let dr = 1;
+  let di = 0;
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    for (let r = k + 1; r < n; r++) if (Math.hypot(a[2 * (r * n + k)], a[2 * (r * n + k) + 1]) > Math.hypot(a[2 * (p * n + k)], a[2 * (p * n + k) + 1])) p = r;
+    if (p !== k) {
+      for (let c = 0; c < 2 * n; c++) [a[2 * k * n + c], a[2 * p * n + c]] = [a[2 * p * n + c], a[2 * k * n + c]];
+      dr = -dr;
+      di = -di;
+    }
+    const pr = a[2 * (k * n + k)], pi = a[2 * (k * n + k) + 1];
+    [dr, di] = [dr * pr - di * pi, dr * pi + di * pr];
+    const pp = pr * pr + pi * pi;
+    if (pp === 0) return [0, 0];
+    for (let r = k + 1; r < n; r++) {
+      const xr = a[2 * (r * n + k)], xi = a[2 * (r * n + k) + 1];
+      const fr = (xr * pr + xi * pi) / pp, fi = (xi * pr - xr * pi) / pp;
+      for (let c = k; c < n; c++) {
+        const yr = a[2 * (k * n + c)], yi = a[2 * (k * n + c) + 1];
+        a[2 * (r * n + c)] -= fr * yr - fi * yi;
+        a[2 * (r * n + c) + 1] -= fr * yi + fi * yr;
+      }
+    }
+  }
+  return [dr, di];
+}
+
+/** A 4×4 matrix m ≈ a⊗b (a on qubit 0) with the deviation |m − a⊗b|. */
+function tensorFactor(m: Matrix): { a: Matrix; b: Matrix; error: number } {
+  // Blocks m_{(i,j)} = b_ij·a over the qubit-1 indices i, j; a from the largest block, scaled to det 1.
+  let best = -1;
+  let bi = 0, bj = 0;
+  const sub = (i: number, j: number): Matrix => {
+    const out = new Float64Array(8);
+    for (let r = 0; r < 2; r++)
+      for (let c = 0; c < 2; c++) {
+        out[2 * (r * 2 + c)] = m[2 * ((2 * i + r) * 4 + 2 * j + c)];
+        out[2 * (r * 2 + c) + 1] = m[2 * ((2 * i + r) * 4 + 2 * j + c) + 1];
+      }
+    return out;
+  };
+  for (let i = 0; i < 2; i++)
+    for (let j = 0; j < 2; j++) {
+      const s = sub(i, j).reduce((acc, v) => acc + v * v, 0);
+      if (s > best) [best, bi, bj] = [s, i, j];
+    }
+  const blk = sub(bi, bj);
+  const [dr, di] = det(blk);
+  const dm = Math.sqrt(Math.hypot(dr, di));
+  const dp = argOf(dr, di) / 2;
+  const a = new Float64Array(8);
+  // a = blk / sqrt(det blk)
+  const sr = Math.cos(-dp) / dm, si = Math.sin(-dp) / dm;
+  for (let k = 0; k < 8; k += 2) {
+    a[k] = blk[k] * sr - blk[k + 1] * si;
+    a[k + 1] = blk[k] * si + blk[k + 1] * sr;
+  }
+  const b = new Float64Array(8);
+  for (let i = 0; i < 2; i++)
+    for (let j = 0; j < 2; j++) {
+      // b_ij = tr(a† m_ij)/2
+      const [re, im] = dotc(a, sub(i, j));
+      b[2 * (i * 2 + j)] = re / 2;
+      b[2 * (i * 2 + j) + 1] = im / 2;
+    }
+  const prod = kron2(a, b);
+  let error = 0;
+  for (let k = 0; k < 32; k++) error = Math.max(error, Math.abs(prod[k] - m[k]));
+  return { a, b, error };
+}
+
+const u1q = (q: number, m: Matrix): GateOp => {
+  const { theta, phi, lambda } = eulerAngles(m);
+  return gate('u', [q], [theta, phi, lambda]);
+};
+
+/**
+ * Two-qubit KAK: U = e^{iδ/4}·K1·B·diag(e^{iθ_j})·B†·K2 with K1, K2 ∈ SU(2)⊗SU(2) from the real
+ * orthogonal diagonalisation of M = (B†UB)ᵀ(B†UB) (Kraus–Cirac 2001), the canonical part
+ * exp(i(aXX + bYY + cZZ)) from θ, built with 3 CX (Vatan–Williams 2004 Fig. 6). A tensor-product
+ * U needs no CX. Returns the gates on qubits `q0` (bit 0) and `q1`; the phase comes from the check.
+ */
+function synthesizeTwo(u: Matrix, q0 = 0, q1 = 1): GateOp[] {
+  const local = tensorFactor(u);
+  if (local.error < 1e-13) return [u1q(q0, local.a), u1q(q1, local.b)];
+  const [dr, di] = det(u);
+  const delta = argOf(dr, di) / 4;
+  const us = new Float64Array(32);
+  for (let k = 0; k < 32; k += 2) {
+    us[k] = u[k] * Math.cos(delta) + u[k + 1] * Math.sin(delta);
+    us[k + 1] = u[k + 1] * Math.cos(delta) - u[k] * Math.sin(delta);
+  }
+  const up = multiply(MAGIC_DG, multiply(us, MAGIC));
+  // M = upᵀ·up
+  const upT = new Float64Array(32);
+  for (let r = 0; r < 4; r++)
+    for (let c = 0; c < 4; c++) {
+      upT[2 * (c * 4 + r)] = up[2 * (r * 4 + c)];
+      upT[2 * (c * 4 + r) + 1] = up[2 * (r * 4 + c) + 1];
+    }
+  const mm = multiply(upT, up);
+  const { values, vectors } = normalEigen(mm, true);
+  const p = new Float64Array(32);
+  for (let k = 0; k < 32; k += 2) p[k] = vectors[k];
+  // det P = +1
+  if (det(p)[0] < 0) for (let r = 0; r < 4; r++) p[2 * (r * 4)] = -p[2 * (r * 4)];
+  const theta = values.map(([re, im]) => argOf(re, im) / 2);
+  let sum = theta.reduce((x, y) => x + y, 0);
+  sum = ((sum % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+  if (Math.abs(sum - Math.PI) < 1) theta[0] += Math.PI;
+  // K1' = up·P·diag(e^{−iθ}), K2' = Pᵀ
+  const dinv = new Float64Array(32);
+  theta.forEach((t, i) => {
+    dinv[2 * (i * 4 + i)] = Math.cos(t);
+    dinv[2 * (i * 4 + i) + 1] = -Math.sin(t);
+  });
+  const k1p = multiply(up, multiply(p, dinv));
+  const pT = new Float64Array(32);
+  for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) pT[2 * (c * 4 + r)] = p[2 * (r * 4 + c)];
+  const k1 = tensorFactor(multiply(MAGIC, multiply(k1p, MAGIC_DG)));
+  const k2 = tensorFactor(multiply(MAGIC, multiply(pT, MAGIC_DG)));
+  const [a, b, c] = MAGIC_SIGNS.map((sgn) => theta.reduce((acc, t, i) => acc + t * sgn[i], 0) / 4);
+  const hp = Math.PI / 2;
+  return [
+    // K2, then exp(i(aXX + bYY + cZZ)) (up to phase), then K1
+    u1q(q0, multiply(STANDARD_GATES.get('rz')!.base([-hp]), k2.a)),
+    u1q(q1, k2.b),
+    gate('cx', [q0, q1]),
+    gate('rz', [q1], [hp - 2 * c]),
+    gate('ry', [q0], [2 * a - hp]),
+    gate('cx', [q1, q0]),
+    gate('ry', [q0], [hp - 2 * b]),
+    gate('cx', [q0, q1]),
+    u1q(q0, k1.a),
+    u1q(q1, multiply(k1.b, STANDARD_GATES.get('rz')!.base([hp]))),
+  ];
+}
+
+// ---------------------------------------------------------------- n qubits (QSD)
+
+/**
+ * Uniformly controlled rotation (Möttönen et al. 2004): for each value x of the controls
+ * (control j = bit j of x), `axis` rotation by angles[x] on `target`; 2^k rotations and 2^k CX in
+ * Gray-code order, θ = 2^{−k}·Mᵀα with M_{x,i} = (−1)^{popcount(x ∧ gray(i))}. Equal angles: one rotation.
+ */
+function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], controls: readonly number[], target: number, out: GateOp[]): void {
+  const k = controls.length;
+  const size = 1 << k;
+  if (angles.every((a) => Math.abs(a - angles[0]) < 1e-15)) {
+    if (Math.abs(angles[0]) > 1e-15) out.push(gate(axis, [target], [angles[0]]));
+    return;
+  }
+  const gray = (i: number): number => i ^ (i >> 1);
+  const popParity = (v: number): number => {
+    let p = 0;
+    for (let w = v; w; w &= w - 1) p ^= 1;
+    return p;
+  };
+  for (let i = 0; i < size; i++) {
+    let theta = 0;
+    for (let x = 0; x < size; x++) theta += popParity(x & gray(i)) ? -angles[x] : angles[x];
+    theta /= size;
+    if (Math.abs(theta) > 1e-15) out.push(gate(axis, [target], [theta]));
+    const changed = gray(i) ^ gray((i + 1) % size);
+    out.push(gate('cx', [controls[31 - Math.clz32(changed)], target]));
+  }
+}
+
+/**
+ * Multiplexor diag(A, B) on the top qubit `top` (A for top = 0): A = V·D·W, B = V·D†·W with
+ * A·B† = V·D²·V† (Shende–Bullock–Markov 2006 Thm 12); D ⊕ D† is a uniformly controlled Rz.
+ */
+function demultiplex(a: Matrix, b: Matrix, top: number, out: GateOp[]): void {
+  const m = dim(a);
+  const { values, vectors: v } = normalEigen(multiply(a, adjoint(b)));
+  const dAngles = values.map(([re, im]) => argOf(re, im) / 2);
+  // W = D·V†·B
+  const vdb = multiply(adjoint(v), b);
+  for (let r = 0; r < m; r++) {
+    const cr = Math.cos(dAngles[r]), ci = Math.sin(dAngles[r]);
+    for (let c = 0; c < m; c++) {
+      const xr = vdb[2 * (r * m + c)], xi = vdb[2 * (r * m + c) + 1];
+      vdb[2 * (r * m + c)] = cr * xr - ci * xi;
+      vdb[2 * (r * m + c) + 1] = cr * xi + ci * xr;
+    }
+  }
+  const controls = Array.from({ length: top }, (_, i) => i);
+  synthesizeInto(vdb, out);
+  // D ⊕ D†: diag(e^{iδ}, e^{−iδ}) on the top qubit = Rz(−2δ)
+  uniformlyControlled('rz', dAngles.map((d) => -2 * d), controls, top, out);
+  synthesizeInto(v, out);
+}
+
+/**
+ * Cosine–sine decomposition U = (L0 ⊕ L1)·[[C, −S], [S, C]]·(R0 ⊕ R1)† on the top bit, from a
+ * one-sided Jacobi SVD of U00 and, for the columns with s < 1/√2, of U10 (so both L0 and L1 are
+ * accurate); R1† = −S·L0†·U01 + C·L1†·U11 closes the decomposition exactly.
+ */
+function cosineSine(u: Matrix): { l0: Matrix; l1: Matrix; r0: Matrix; r1: Matrix; angles: number[] } {
+  const n = dim(u);
+  const m = n / 2;
+  const u00 = block(u, 0, 0, m);
+  const u10 = block(u, m, 0, m);
+  const u01 = block(u, 0, m, m);
+  const u11 = block(u, m, m, m);
+  const x0 = Array.from({ length: m }, (_, c) => column(u00, c));
+  const rv: Vec[] = Array.from({ length: m }, (_, c) => {
+    const e = new Float64Array(2 * m);
+    e[2 * c] = 1;
+    return e;
+  });
+  orthogonalizeColumns(x0, rv);
+  const r0pre = fromColumns(rv);
+  const cNorm = x0.map((x) => Math.sqrt(dotc(x, x)[0]));
+  const small = cNorm.map((c, i) => (c > S2 ? i : -1)).filter((i) => i >= 0);
+  if (small.length > 1) {
+    // Rotate the columns with small s so that U10·R0 is orthogonal on them too.
+    const x10 = multiply(u10, r0pre);
+    const xs = small.map((i) => column(x10, i));
+    const q = small.map((_, j) => {
+      const e = new Float64Array(2 * small.length);
+      e[2 * j] = 1;
+      return e;
+    });
+    orthogonalizeColumns(xs, q);
+    const rs = small.map((i) => rv[i]);
+    const mixed = small.map((_, j) => {
+      const col = new Float64Array(2 * m);
+      for (let k = 0; k < small.length; k++) {
+        const qr = q[j][2 * k], qi = q[j][2 * k + 1];
+        for (let t = 0; t < 2 * m; t += 2) {
+          col[t] += rs[k][t] * qr - rs[k][t + 1] * qi;
+          col[t + 1] += rs[k][t] * qi + rs[k][t + 1] * qr;
+        }
+      }
+      return col;
+    });
+    small.forEach((i, j) => {
+      rv[i] = mixed[j];
+    });
+  }
+  const r0 = fromColumns(rv);
+  const y0 = multiply(u00, r0);
+  const y1 = multiply(u10, r0);
+  const c0 = Array.from({ length: m }, (_, i) => column(y0, i));
+  const c1 = Array.from({ length: m }, (_, i) => column(y1, i));
+  const cs = c0.map((x) => Math.sqrt(dotc(x, x)[0]));
+  const ss = c1.map((x) => Math.sqrt(dotc(x, x)[0]));
+  const byC = cs.map((_, i) => i).sort((p, q) => cs[q] - cs[p]);
+  const byS = ss.map((_, i) => i).sort((p, q) => ss[q] - ss[p]);
+  const l0 = fromColumns(orthonormalize(c0, byC));
+  const l1 = fromColumns(orthonormalize(c1, byS));
+  const angles = cs.map((c, i) => Math.atan2(ss[i], c));
+  // R1† = −S·L0†·U01 + C·L1†·U11
+  const a0 = multiply(adjoint(l0), u01);
+  const a1 = multiply(adjoint(l1), u11);
+  const r1dg = new Float64Array(2 * m * m);
+  for (let r = 0; r < m; r++) {
+    const c = Math.cos(angles[r]), s = Math.sin(angles[r]);
+    for (let k = 0; k < 2 * m; k++) r1dg[2 * r * m + k] = -s * a0[2 * r * m + k] + c * a1[2 * r * m + k];
+  }
+  return { l0, l1, r0, r1: adjoint(r1dg), angles };
+}
+
+/** Appends gates (on qubits 0..n−1) implementing `u` up to a global phase. */
+function synthesizeInto(u: Matrix, out: GateOp[]): void {
+  const n = Math.round(Math.log2(dim(u)));
+  if (n === 1) {
+    out.push(u1q(0, u));
+    return;
+  }
+  if (n === 2) {
+    for (const op of synthesizeTwo(u)) out.push(op);
+    return;
+  }
+  const top = n - 1;
+  const { l0, l1, r0, r1, angles } = cosineSine(u);
+  // Circuit order: (R0 ⊕ R1)†, then the Ry multiplexor, then L0 ⊕ L1.
+  demultiplex(adjoint(r0), adjoint(r1), top, out);
+  uniformlyControlled(
+    'ry',
+    angles.map((t) => 2 * t),
+    Array.from({ length: top }, (_, i) => i),
+    top,
+    out,
+  );
+  demultiplex(l0, l1, top, out);
+}
+
+// ---------------------------------------------------------------- fusion and the exactness check
+
+const params = (op: GateOp): number[] => op.params.map((e) => evalExpr(e));
+const opMatrix = (op: GateOp): Matrix => gateMatrix(STANDARD_GATES.get(op.name)!, params(op));
+
+/**
+ * Merges runs of one-qubit gates on a qubit into one u (a lone gate is kept as it is), drops runs
+ * that are the identity up to phase, and returns the phase the merging took out.
+ */
+function fuseOneQubitRuns(ops: readonly GateOp[], n: number): Synthesis {
+  const out: GateOp[] = [];
+  let phase = 0;
+  const pending: { ops: GateOp[]; m: Matrix }[] = Array.from({ length: n }, () => ({ ops: [], m: identity(2) }));
+  const flush = (q: number): void => {
+    const run = pending[q];
+    if (run.ops.length === 0) return;
+    const m = run.m;
+    const offDiag = Math.hypot(m[2], m[3]) + Math.hypot(m[4], m[5]);
+    if (offDiag < 1e-15 && Math.hypot(m[0] - m[6], m[1] - m[7]) < 1e-15) {
+      phase += argOf(m[0], m[1]);
+    } else if (run.ops.length === 1) {
+      out.push(run.ops[0]);
+    } else {
+      const { theta, phi, lambda, gamma } = eulerAngles(m);
+      out.push(gate('u', [q], [theta, phi, lambda]));
+      phase += gamma;
+    }
+    pending[q] = { ops: [], m: identity(2) };
+  };
+  for (const op of ops) {
+    if (op.qubits.length === 1) {
+      const q = op.qubits[0];
+      pending[q].ops.push(op);
+      pending[q].m = multiply(opMatrix(op), pending[q].m);
+    } else {
+      for (const q of op.qubits) flush(q);
+      out.push(op);
+    }
+  }
+  for (let q = 0; q < n; q++) flush(q);
+  return { ops: out, globalPhase: phase };
+}
+
+/** Product (circuit order) of u/ry/rz/cx gates on n qubits, applied to the columns of `start`. */
+function applyOps(ops: readonly GateOp[], n: number, start: Matrix): Matrix {
+  const size = 1 << n;
+  const m = Float64Array.from(start);
+  const cols = m.length / (2 * size);
+  for (const op of ops) {
+    if (op.name === 'cx') {
+      const [c, t] = op.qubits;
+      for (let r = 0; r < size; r++) {
+        if (!((r >> c) & 1) || (r >> t) & 1) continue;
+        const s = r | (1 << t);
+        for (let k = 0; k < 2 * cols; k++) [m[2 * r * cols + k], m[2 * s * cols + k]] = [m[2 * s * cols + k], m[2 * r * cols + k]];
+      }
+      continue;
+    }
+    const g = opMatrix(op);
+    const q = op.qubits[0];
+    for (let r = 0; r < size; r++) {
+      if ((r >> q) & 1) continue;
+      const s = r | (1 << q);
+      for (let k = 0; k < 2 * cols; k += 2) {
+        const ar = m[2 * r * cols + k], ai = m[2 * r * cols + k + 1];
+        const br = m[2 * s * cols + k], bi = m[2 * s * cols + k + 1];
+        m[2 * r * cols + k] = g[0] * ar - g[1] * ai + g[2] * br - g[3] * bi;
+        m[2 * r * cols + k + 1] = g[0] * ai + g[1] * ar + g[2] * bi + g[3] * br;
+        m[2 * s * cols + k] = g[4] * ar - g[5] * ai + g[6] * br - g[7] * bi;
+        m[2 * s * cols + k + 1] = g[4] * ai + g[5] * ar + g[6] * bi + g[7] * br;
+      }
+    }
+  }
+  return m;
+}
+
+/** Internal consistency bound: a synthesis further than this from its (unitary) target is a bug. */
+const EXACTNESS = 1e-7;
+
+/** The phase φ with target ≈ e^{iφ}·actual and the max entry deviation after applying it. */
+function phaseAndDeviation(target: Float64Array, actual: Float64Array): { phase: number; deviation: number } {
+  let re = 0;
+  let im = 0;
+  for (let k = 0; k < target.length; k += 2) {
+    // Σ conj(actual)·target
+    re += actual[k] * target[k] + actual[k + 1] * target[k + 1];
+    im += actual[k] * target[k + 1] - actual[k + 1] * target[k];
+  }
+  const phase = argOf(re, im);
+  const c = Math.cos(phase), s = Math.sin(phase);
+  let deviation = 0;
+  for (let k = 0; k < target.length; k += 2) {
+    deviation = Math.max(deviation, Math.hypot(actual[k] * c - actual[k + 1] * s - target[k], actual[k] * s + actual[k + 1] * c - target[k + 1]));
+  }
+  return { phase, deviation };
+}
+
+function finish(raw: GateOp[], n: number, target: Matrix, start: Matrix, what: string): Synthesis {
+  const { ops } = fuseOneQubitRuns(raw, n);
+  const { phase, deviation } = phaseAndDeviation(target, applyOps(ops, n, start));
+  if (!(deviation <= EXACTNESS)) throw new Error(`${what} synthesis lost exactness (deviation ${deviation.toExponential(2)})`);
+  return { ops, globalPhase: phase };
+}
+
+// ---------------------------------------------------------------- public entry points
+
+/** Squared amplitude below which a state-preparation branch is treated as empty (|a| < 1e-15). */
+const NEGLIGIBLE_WEIGHT = 1e-30;
+
+/** `values` with the entries not `defined` replaced by the mean of the defined ones (0 if none). */
+function fillFree(values: number[], defined: boolean[]): number[] {
+  const chosen = values.filter((_, i) => defined[i]);
+  const mean = chosen.length ? chosen.reduce((a, b) => a + b, 0) / chosen.length : 0;
+  return values.map((v, i) => (defined[i] ? v : mean));
+}
+
+/**
+ * Standard gates (u, ry, rz, cx) on qubits 0..n−1 whose product times e^{i·globalPhase} equals `m`
+ * (n = log2 of its size, qubit 0 the least-significant index bit). CX count: 0 for 1 qubit, ≤ 3
+ * for 2, and c(n) = 4·c(n−1) + 3·2^{n−1} (24, 120, 528, 2208 for 3..6) from the QSD.
+ */
+export function synthesizeUnitary(m: Matrix): Synthesis {
   checkUnitary(m, 'the matrix');
   const n = log2Exact(dim(m));
-  if (n > MAX_SYNTHESIS_QUBITS) throw new CircuitError('limit', `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits; this one has ${n}`);
-  if (n === 0) return { ops: [], globalPhase: Math.atan2(m[1], m[0]) };
-  if (n === 1) return synthesizeOne(m);
-  throw new CircuitError('unsupported', `synthesis of ${n}-qubit unitaries is not available yet`);
+  if (n > MAX_SYNTHESIS_QUBITS) throw new CircuitError('limit', `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a ${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS} matrix); this one has ${n}`);
+  if (n === 0) return { ops: [], globalPhase: argOf(m[0], m[1]) };
+  // Within the tolerance of checkUnitary: synthesize the nearest exact unitary.
+  const u = nearestUnitary(m);
+  const raw: GateOp[] = [];
+  synthesizeInto(u, raw);
+  return finish(raw, n, m, identity(1 << n), 'unitary');
 }
 
-/** Gates taking |0…0⟩ to the normalised `amplitudes` (exactly, with e^{i·globalPhase}). */
-export function synthesizeStatePreparation(amplitudes: Complex[]): { ops: GateOp[]; globalPhase: number } {
-  const n = log2Exact(amplitudes.length);
-  if (n < 0) throw new CircuitError('semantic', `a state vector must have a power-of-two length; got ${amplitudes.length}`);
-  if (n > MAX_STATE_PREPARATION_QUBITS) throw new CircuitError('limit', `states are prepared up to ${MAX_STATE_PREPARATION_QUBITS} qubits; this one has ${n}`);
-  throw new CircuitError('unsupported', 'state preparation is not available yet');
+/**
+ * Gates taking |0…0⟩ to the normalised `amplitudes`: e^{i·globalPhase}·(gates)|0…0⟩ equals the
+ * state exactly. Magnitudes: for qubit j from the top down, an Ry
+ * multiplexed on the qubits above it (angles 2·atan2(|upper half|, |lower half|)); phases: Rz
+ * multiplexors on each qubit controlled by the qubits above it, the pair mean passed up as the
+ * next level's phase, the last mean the global phase. CX count ≤ 2·(2^n − 2) for n qubits.
+ */
+export function synthesizeStatePreparation(amplitudes: readonly Complex[]): Synthesis {
+  const size = amplitudes.length;
+  const n = log2Exact(size);
+  if (n < 0) throw new CircuitError('semantic', `a state vector must have a power-of-two length (2, 4, 8, …); got ${size} amplitudes`);
+  if (n > MAX_STATE_PREPARATION_QUBITS) throw new CircuitError('limit', `states are prepared up to ${MAX_STATE_PREPARATION_QUBITS} qubits (${2 ** MAX_STATE_PREPARATION_QUBITS} amplitudes); this one has ${n} qubits`);
+  let norm = 0;
+  for (const [re, im] of amplitudes) norm += re * re + im * im;
+  if (!Number.isFinite(norm) || !(norm > 0)) throw new CircuitError('semantic', `a state vector must have finite amplitudes and a non-zero norm; got norm ${Math.sqrt(norm)}`);
+  const scale = 1 / Math.sqrt(norm);
+  const target = new Float64Array(2 * size);
+  amplitudes.forEach(([re, im], i) => {
+    target[2 * i] = re * scale;
+    target[2 * i + 1] = im * scale;
+  });
+  if (n === 0) return { ops: [], globalPhase: argOf(target[0], target[1]) };
+  const raw: GateOp[] = [];
+  // Magnitudes, bottom-up: levels[j] holds the Ry angles of qubit j, multiplexed on qubits j+1..n−1
+  // (index y = the bits above j). An angle under a zero-weight prefix is free: it takes the mean
+  // of the others, so a multiplexor whose defined angles agree collapses to one rotation.
+  let weights = Array.from({ length: size }, (_, i) => target[2 * i] ** 2 + target[2 * i + 1] ** 2);
+  const levels: number[][] = [];
+  for (let j = 0; j < n; j++) {
+    const half = weights.length / 2;
+    const defined = Array.from({ length: half }, (_, y) => weights[2 * y] + weights[2 * y + 1] > NEGLIGIBLE_WEIGHT);
+    const angles = Array.from({ length: half }, (_, y) => 2 * Math.atan2(Math.sqrt(weights[2 * y + 1]), Math.sqrt(weights[2 * y])));
+    levels.push(fillFree(angles, defined));
+    weights = Array.from({ length: half }, (_, y) => weights[2 * y] + weights[2 * y + 1]);
+  }
+  for (let j = n - 1; j >= 0; j--) uniformlyControlled('ry', levels[j], Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+  // Phases, bottom-up: a pair (φ0, φ1) gets Rz(φ1 − φ0) and passes (φ0 + φ1)/2 up; a zero
+  // amplitude's phase is free (its pair's Rz angle takes the mean of the defined ones).
+  let phases = Array.from({ length: size }, (_, i) => argOf(target[2 * i], target[2 * i + 1]));
+  let known = Array.from({ length: size }, (_, i) => target[2 * i] ** 2 + target[2 * i + 1] ** 2 > NEGLIGIBLE_WEIGHT);
+  for (let j = 0; j < n; j++) {
+    const half = phases.length / 2;
+    const both = Array.from({ length: half }, (_, y) => known[2 * y] && known[2 * y + 1]);
+    const diffs = fillFree(
+      Array.from({ length: half }, (_, y) => phases[2 * y + 1] - phases[2 * y]),
+      both,
+    );
+    uniformlyControlled('rz', diffs, Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+    phases = Array.from({ length: half }, (_, y) => (known[2 * y] ? phases[2 * y] + diffs[y] / 2 : phases[2 * y + 1] - diffs[y] / 2));
+    known = Array.from({ length: half }, (_, y) => known[2 * y] || known[2 * y + 1]);
+  }
+  const start = new Float64Array(2 * size);
+  start[0] = 1;
+  return finish(raw, n, target, start, 'state preparation');
 }
