@@ -206,8 +206,9 @@ qc.append(g.control(1), [0, 1, 2])
     ], 1e-9)).toBe(true);
     const label = parseQiskit("from qiskit import QuantumCircuit\nqc = QuantumCircuit(3)\nqc.prepare_state('1-0', [0, 1, 2])");
     const s = finalState(label);
+    // '1-0': qubit 2 = |1⟩, qubit 1 = |−⟩, qubit 0 = |0⟩ (rightmost character = qubit 0).
     expect(s[2 * 0b100]).toBeCloseTo(Math.SQRT1_2, 12);
-    expect(s[2 * 0b101]).toBeCloseTo(-Math.SQRT1_2, 12);
+    expect(s[2 * 0b110]).toBeCloseTo(-Math.SQRT1_2, 12);
     const notNormal = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nqc.initialize([1, 1], 0)'));
     expect(notNormal.message).toMatch(/line 3: StatePreparation: the amplitudes are not normalised \(sum of \|a\|² = 2\.000000000\)/);
   });
