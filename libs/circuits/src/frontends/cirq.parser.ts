@@ -6,7 +6,7 @@
  * measure with keys, reset and with_classical_controls. Qubits are numbered in Cirq's sort order.
  */
 import { semanticError, unsupported } from '../errors.js';
-import { checkBitCount } from '../limits.js';
+import { checkBitCount, checkListLength } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
 import { matrixDefinition } from './gate-library.js';
 import { toMatrix } from './python-values.js';
@@ -293,6 +293,7 @@ class CirqEvaluator extends PyEvaluator {
       // A sequence of operations to an integer power: repeated, reversed and inverted when negative.
       if (!Number.isInteger(t)) throw unsupported(line, '**', `a circuit or list of operations to the power ${t}: only integer powers are defined`);
       const items = this.flatten(v, line);
+      checkListLength(Math.abs(t) * items.length, line);
       const unit = t < 0 ? items.slice().reverse().map((op) => this.power(op as unknown as PyValue, -1, line) as unknown as OpValue) : items;
       const out: OpValue[] = [];
       for (let k = 0; k < Math.abs(t); k++) out.push(...unit);
@@ -429,6 +430,7 @@ class CirqEvaluator extends PyEvaluator {
         break;
       case 'MATRIX': {
         if (!Number.isInteger(t)) throw unsupported(line, `${g.label}**${t}`, 'matrix gates take integer powers only');
+        checkListLength(Math.abs(t), line);
         // Cirq's matrices are big-endian (first qubit = most significant bit): reverse the targets.
         const one = make(g.def!.name, [], qubits.slice(g.controls).reverse());
         ops = Array.from({ length: Math.abs(t) }, () => ({ ...one, qubits: [...one.qubits] }));

@@ -13,15 +13,18 @@
  *   them as ordinary custom gates.
  */
 import { CircuitError, semanticError } from '../errors.js';
+import { MAX_EXPANDED_OPERATIONS } from '../limits.js';
 import type { BarrierOp, Circuit, GateDefinition, GateOp, Operation } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import type { Matrix } from '../ir/complex-matrix.js';
-import { checkUnitary, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '../ir/unitary-synthesis.js';
+import { MAX_SYNTHESIS_QUBITS, checkUnitary, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '../ir/unitary-synthesis.js';
 
 const op = (name: string, qubits: number[], params: number[] = [], line?: number): GateOp => ({ kind: 'gate', name, qubits, params: params.map(num), line });
 
 /** Qiskit's QFT(n) on qubits 0..n−1 (the inverse is left to the caller). */
 export function qftOps(n: number, approximationDegree: number, doSwaps: boolean, insertBarriers: boolean, line?: number): Operation[] {
+  const count = (n * (n + 1)) / 2 + n;
+  if (count > MAX_EXPANDED_OPERATIONS) throw new CircuitError('limit', `QFT(${n}) would have about ${count} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`, line);
   const out: Operation[] = [];
   for (let j = n - 1; j >= 0; j--) {
     out.push(op('h', [j], [], line));
@@ -58,10 +61,12 @@ export function circuitBody(c: Circuit, what: string, line?: number): (GateOp | 
 
 /** A custom gate definition: the synthesized ops of a unitary matrix (checked unitary first). */
 export function matrixDefinition(name: string, m: Matrix, what: string, line?: number): GateDefinition {
+  const n = Math.round(Math.log2(Math.sqrt(m.length / 2)));
+  // Before the O(d³) unitarity check: a matrix too large to synthesize is refused by its size.
+  if (n > MAX_SYNTHESIS_QUBITS) throw new CircuitError('limit', `${what}: matrices are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS}); this one is ${Math.round(Math.sqrt(m.length / 2))}×${Math.round(Math.sqrt(m.length / 2))}`, line);
   try {
     checkUnitary(m, what);
     const { ops, globalPhase } = synthesizeUnitary(m);
-    const n = Math.round(Math.log2(Math.sqrt(m.length / 2)));
     return { name, params: [], qubits: n, body: withPhase(ops, globalPhase), line };
   } catch (error) {
     throw withLine(error, line);

@@ -6,6 +6,8 @@ import { emitCirq, emitQiskit } from '../emitters/python.emitter.js';
 import { parseQasm } from './qasm.parser.js';
 import { parseQiskit } from './qiskit.parser.js';
 import { parseCirq } from './cirq.parser.js';
+import { compileToDevice } from '../compile/compile-to-device.js';
+import { lineCouplingMap } from '../compile/coupling-maps.js';
 
 function errorOf(fn: () => unknown): CircuitError {
   try {
@@ -243,6 +245,32 @@ qc.compose(grover, inplace=True)
     expect(e.message).toMatch(/^line 4: UnitaryGate \(2×2\) is not unitary: max \|U†U − I\| = 1\.[0-9]+e\+0 exceeds the tolerance/);
     const m = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(1, 1)\nqc.measure(0, 0)\ng = qc.to_gate()'));
     expect(m.message).toMatch(/line 4: to_gate: a circuit with measurements cannot become a gate/);
+  });
+});
+
+describe('limits and the QPU compiler', () => {
+  it('bounds powers, QFT sizes and matrix sizes with a 422 naming the limit', () => {
+    const p = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import XGate\nqc = QuantumCircuit(1)\nqc.append(XGate().power(10**9), [0])'));
+    expect([p.kind, p.message]).toEqual(['limit', expect.stringMatching(/^line 4: QuantumCircuit.append: power 1000000000 would add 1000000000 operations; a circuit may have at most 2000000/)]);
+    const q = errorOf(() => parseQiskit('from qiskit.circuit.library import QFT\nqc = QFT(5000)'));
+    expect([q.kind, q.message]).toEqual(['limit', expect.stringMatching(/^line 2: QFT\(5000\) would have about 12507500 operations/)]);
+    const u = errorOf(() => parseQiskit('import numpy as np\nfrom qiskit.circuit.library import UnitaryGate\ng = UnitaryGate(np.eye(128))'));
+    expect([u.kind, u.message]).toEqual(['limit', expect.stringMatching(/^line 3: UnitaryGate: matrices are synthesized up to 6 qubits \(64×64\); this one is 128×128/)]);
+    const c = errorOf(() => parseCirq('import cirq\nq = cirq.LineQubit(0)\ncircuit = cirq.Circuit(cirq.H(q)) ** 10**7'));
+    expect(c.kind).toBe('limit');
+  });
+
+  it('compiles a controlled UnitaryGate circuit for a device and keeps its distribution', () => {
+    const m = randomUnitary(4, 13);
+    const source = parseQiskit(`import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(3)\nqc.h(0)\nqc.append(UnitaryGate(${pyMatrix(m)}).control(1), [0, 1, 2])\nqc.measure_all()`);
+    const compiled = compileToDevice(source, { numQubits: 3, nativeGates: ['rz', 'sx', 'x', 'cx'], couplingMap: lineCouplingMap(3) }, { seed: 1 });
+    expect(compiled.circuit.ops.every((o) => o.kind !== 'gate' || ['rz', 'sx', 'x', 'cx'].includes(o.name))).toBe(true);
+    const shots = 20000;
+    const a = simulate(source, { shots, seed: 1 }).counts;
+    const b = simulate(compiled.circuit, { shots, seed: 2 }).counts;
+    let fidelity = 0;
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) fidelity += Math.sqrt(((a[k] ?? 0) / shots) * ((b[k] ?? 0) / shots));
+    expect(fidelity ** 2).toBeGreaterThan(0.99);
   });
 });
 

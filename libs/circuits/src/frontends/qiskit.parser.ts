@@ -4,8 +4,8 @@
  * circuits built in the same source, `c_if` and `with qc.if_test(...)`, loops over ranges and
  * arithmetic with math/numpy. The result is the circuit the program last built or changed.
  */
-import { semanticError, unsupported } from '../errors.js';
-import { checkBitCount } from '../limits.js';
+import { CircuitError, semanticError, unsupported } from '../errors.js';
+import { MAX_EXPANDED_OPERATIONS, checkBitCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateDefinition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { evalExpr, num } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
@@ -396,6 +396,7 @@ class QiskitEvaluator extends PyEvaluator {
     const n = lengths.size ? [...lengths][0] : 1;
     for (const [name, def] of gate.defs ?? []) qc.circuit.definitions.set(name, def);
     const power = gate.power ?? 1;
+    if (Math.abs(power) * n > MAX_EXPANDED_OPERATIONS) throw new CircuitError('limit', `${label}: power ${power} would add ${Math.abs(power) * n} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`, line);
     const inverse = gate.inverse !== power < 0;
     const totalControls = gate.controls + builtinControls(gate);
     const ops: Operation[] = [];
