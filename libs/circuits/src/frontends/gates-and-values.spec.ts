@@ -320,6 +320,27 @@ circuit.append(cirq.CircuitOperation(sub.freeze()))
     for (const k of [0, 1, 2, 3]) expect(p[k]).toBeCloseTo(0.25, 12);
   });
 
+  it('MatrixGate powers, controlled CircuitOperation and the numpy import forms', () => {
+    const m = randomUnitary(4, 17);
+    const id = parseCirq(`import cirq\nfrom numpy import array, pi\nimport numpy.linalg as la\nU = array(${pyMatrix(m).slice('np.array('.length, -1)})\ng = cirq.MatrixGate(U / la.norm(U[:, 0]))\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(g(a, b), (g ** -1).on(a, b), cirq.rz(pi).on(a), cirq.rz(-pi).on(a))`);
+    expect(equivalentUpToGlobalPhase(circuitUnitary(id), circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.I(a), cirq.I(b))')), 1e-8)).toBe(true);
+    const ctl = parseCirq(`
+import cirq
+a, b, c = cirq.LineQubit.range(3)
+sub = cirq.FrozenCircuit(cirq.X(b), cirq.X(c))
+circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), cirq.measure(a, b, c, key='m'))
+`);
+    // a, b, c all |1⟩; key m = (a, b, c) with a as bit 0.
+    expect(simulate(ctl, { shots: 10, seed: 1 }).counts).toEqual({ '111': 10 });
+    const key = parseCirq("import cirq\na, b, c = cirq.LineQubit.range(3)\ncircuit = cirq.Circuit(cirq.X(a), cirq.measure(a, b, c, key='m'))");
+    const qiskit = parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(3, 3)\nqc.x(0)\nqc.measure([0, 1, 2], [0, 1, 2])');
+    expect(simulate(key, { shots: 10, seed: 1 }).counts).toEqual({ '001': 10 });
+    expect(simulate(qiskit, { shots: 10, seed: 1 }).counts).toEqual({ '001': 10 });
+    const op = parseQiskit('import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\nqc = QuantumCircuit(2)\nqc.unitary(Operator(np.kron(np.array([[0, 1], [1, 0]]), np.eye(2))), [0, 1], label="xi")');
+    // kron(X, I): X on the more significant qubit, i.e. qubit 1 in Qiskit's order.
+    expect(probabilities(finalState(op))[0b10]).toBeCloseTo(1, 12);
+  });
+
   it('the Qiskit and Cirq versions of a controlled-unitary program give the same distribution', () => {
     const m = randomUnitary(2, 5);
     const q = parseQiskit(`
