@@ -429,7 +429,7 @@ class CirqEvaluator extends PyEvaluator {
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;
       case 'MATRIX': {
-        if (!Number.isInteger(t)) throw unsupported(line, `${g.label}**${t}`, 'matrix gates take integer powers only');
+        if (!Number.isInteger(t)) throw unsupported(line, g.label, 'matrix gates take integer powers only');
         checkListLength(Math.abs(t), line);
         // Cirq's matrices are big-endian (first qubit = most significant bit): reverse the targets.
         const one = make(g.def!.name, [], qubits.slice(g.controls).reverse());

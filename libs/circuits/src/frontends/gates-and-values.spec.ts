@@ -231,6 +231,12 @@ qc.compose(grover, inplace=True)
     expect(parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import GroverOperator\no = QuantumCircuit(1)\no.z(0)\nqc = GroverOperator(o)\nqc.id(0)').globalPhase).toBeCloseTo(Math.PI, 12);
   });
 
+  it('reads `from qiskit import *` and `from qiskit.circuit.library import *`', () => {
+    const c = parseQiskit('from qiskit import *\nfrom qiskit.circuit.library import *\nqc = QuantumCircuit(2)\nqc.append(HGate(), [0])\nqc.append(CXGate(), [0, 1])\nqc.compose(QFT(2).inverse().inverse().inverse(), inplace=True)');
+    const d = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import QFT\nqc = QuantumCircuit(2)\nqc.h(0)\nqc.cx(0, 1)\nqc.compose(QFT(2, inverse=True), inplace=True)');
+    expect(equalUnitaries(circuitUnitary(c), circuitUnitary(d))).toBe(true);
+  });
+
   it('compose(front=True), mcx/mcp with ctrl_state, mcrx', () => {
     const c = parseQiskit('from qiskit import QuantumCircuit\na = QuantumCircuit(2)\na.x(0)\nb = QuantumCircuit(1)\nb.h(0)\nqc = a.compose(b, qubits=[1], front=True)');
     expect(c.ops.map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : o.kind))).toEqual(['h 1', 'x 0']);
@@ -245,6 +251,49 @@ qc.compose(grover, inplace=True)
     expect(e.message).toMatch(/^line 4: UnitaryGate \(2×2\) is not unitary: max \|U†U − I\| = 1\.[0-9]+e\+0 exceeds the tolerance/);
     const m = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(1, 1)\nqc.measure(0, 0)\ng = qc.to_gate()'));
     expect(m.message).toMatch(/line 4: to_gate: a circuit with measurements cannot become a gate/);
+  });
+});
+
+describe('bad values and gates answer a CircuitError naming the line, never a crash', () => {
+  const Q = 'import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import *\nqc = QuantumCircuit(2)\n';
+  const C = 'import cirq\nimport numpy as np\na, b = cirq.LineQubit.range(2)\n';
+  it.each([
+    ['np.array([[1, 2], [3]])', /line 5: np.array: rows have different lengths \(2, 1\)/],
+    ['np.array([[[1]]])', /line 5: unsupported construct `np.array`: arrays of more than two dimensions/],
+    ['np.zeros(-1)', /line 5: expected an array size \(a non-negative integer\)/],
+    ['x = 1j // 2', /line 5: can't take floor of a complex number/],
+    ['x = np.eye(2)[5]', /line 5: index 5 is out of bounds for axis 0 with size 2/],
+    ['x = np.eye(2)[0, 0, 0]', /line 5: too many indices for an array of dimension 2/],
+    ['x = np.eye(2) @ 3', /line 5: matmul: input operand does not have enough dimensions/],
+    ["x = complex('x')", /line 5: expected the real part of complex\(\); got str/],
+    ['x = np.array([1, 2]) + np.array([1, 2, 3])', /line 5: operands could not be broadcast together with shapes \(2\) \(3\)/],
+    ['x = np.array([1, 2]).reshape(3)', /line 5: cannot reshape an array of size 2 into shape \(3\)/],
+    ['x = np.eye(2)\nx[0] = 5', /line 6: unsupported construct `array item assignment`/],
+    ['qc.rz(1j, 0)', /line 5: expected a parameter of rz; got the complex number 1j/],
+    ['qc.append(QFT(0), [])', /line 5: QFT needs at least one qubit; got 0/],
+    ['g = GroverOperator(5)', /line 5: GroverOperator takes a QuantumCircuit; got int/],
+    ['c = MCMT(XGate(), 0, 1)', /line 5: MCMT needs at least one control and one target; got 0 and 1/],
+    ["qc.initialize('012', [0, 1, 2])", /line 5: qubit index 2 is out of range/],
+    ["qc.initialize('02', [0, 1])", /line 5: a state label uses the characters 0 1 \+ - r l; got '2'/],
+    ['qc.append(StatePreparation([1, 0, 0]), [0, 1])', /line 5: StatePreparation: a state vector needs a power-of-two length ≥ 2; got 3/],
+    ['qc.append(UnitaryGate([[1, 0], [0, 1], [0, 0]]), [0])', /line 5: UnitaryGate must be a square matrix; got shape \(3, 2\)/],
+    ['qc.append(UnitaryGate(np.eye(2)), [0, 1])', /line 5: QuantumCircuit.append takes 1 qubit argument\(s\); got 2/],
+    ["qc.append(ZGate().control(1, ctrl_state='2'), [0, 1])", /line 5: ctrl_state '2' must be 1 character\(s\) of 0 and 1/],
+    ['g = XGate().control(0)', /line 5: control\(\) needs at least one control qubit; got 0/],
+    ['g = XGate().power(0.5)', /line 5: unsupported construct `power\(0.5\)`: non-integer powers are supported for rotation and phase gates/],
+    ['qc.append(Diagonal([1, 2]), [0])', /line 5: Diagonal: every diagonal entry must have modulus 1; entry 1 has \|d\| = 2.00000/],
+  ])('Qiskit: %s', (line, message) => {
+    expect(errorOf(() => parseQiskit(Q + line)).message).toMatch(message);
+  });
+  it.each([
+    ['g = cirq.ControlledGate(cirq.X, control_values=[2])', /line 4: unsupported construct `control_values`: control values are 0 or 1 per control/],
+    ['g = cirq.X.controlled(2, control_values=[1])', /line 4: control_values has 1 entries for 2 control\(s\)/],
+    ['circuit = cirq.Circuit(cirq.MatrixGate(np.eye(4)).on(a))', /line 4: MatrixGate acts on 2 qubit\(s\); got 1/],
+    ['circuit = cirq.Circuit((cirq.MatrixGate(np.eye(2)) ** 0.5).on(a))', /line 4: unsupported construct `MatrixGate\*\*0.5`: matrix gates take integer powers only/],
+    ["circuit = cirq.Circuit(cirq.inverse(cirq.measure(a, key='m')))", /line 4: a measurement has no inverse or power/],
+    ['op = cirq.CircuitOperation(cirq.H(a))', /line 4: CircuitOperation takes a \(frozen\) cirq circuit; got cop/],
+  ])('Cirq: %s', (line, message) => {
+    expect(errorOf(() => parseCirq(C + line)).message).toMatch(message);
   });
 });
 

@@ -141,6 +141,19 @@ class QiskitEvaluator extends PyEvaluator {
     return this.qiskitName(name, line);
   }
 
+  /** `from qiskit import *` / `from qiskit.circuit.library import *`: every name of the subset. */
+  protected override importStar(module: string, line: number): void {
+    if (!QISKIT_MODULES.includes(module)) {
+      super.importStar(module, line);
+      return;
+    }
+    for (const name of ['QuantumCircuit', 'QuantumRegister', 'ClassicalRegister', ...Object.keys(GATE_CLASSES), ...LIBRARY_NAMES, ...EXECUTION_NAMES]) {
+      if (name === 'Operator') continue;
+      const value = this.qiskitName(name, line);
+      if (value !== undefined) this.env.set(name, value);
+    }
+  }
+
   private qiskitName(name: string, line: number): PyValue | undefined {
     if (name === 'QuantumCircuit' || name === 'QuantumRegister' || name === 'ClassicalRegister') return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.construct(name, a, k, l) } as PyValue;
     if (name in GATE_CLASSES) return { kind: 'gateclass', name } as unknown as GateClass;
@@ -657,12 +670,12 @@ class QiskitEvaluator extends PyEvaluator {
     const name = this.definitionName('state_preparation');
     if (typeof params === 'string') {
       if (numQubits !== undefined && params.length !== numQubits) throw semanticError(line, `the state label '${params}' has ${params.length} qubit(s); ${numQubits} are given`);
-      def = { name, params: [], qubits: params.length, body: labelStateOps(params), line };
+      def = { name, params: [], qubits: params.length, body: labelStateOps(params, line), line };
     } else if (typeof params === 'number') {
       const n = numQubits ?? Math.max(1, Math.ceil(Math.log2(params + 1)));
       const k = toInt(params, line, 'a basis state');
       if (k < 0 || k >= 2 ** n) throw semanticError(line, `basis state ${k} does not fit in ${n} qubit(s)`);
-      def = { name, params: [], qubits: n, body: labelStateOps(k.toString(2).padStart(n, '0')), line };
+      def = { name, params: [], qubits: n, body: labelStateOps(k.toString(2).padStart(n, '0'), line), line };
     } else {
       const amplitudes = toVector(params, line, 'the state');
       def = statePreparationDefinition(name, amplitudes, normalize, 'StatePreparation', line);
