@@ -9,7 +9,7 @@ import { semanticError, unsupported } from '../errors.js';
 import { checkBitCount, checkListLength } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
 import { matrixDefinition } from './gate-library.js';
-import { toMatrix } from './python-values.js';
+import { toMatrix } from './python-numeric.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
 import { PyEvaluator, PyTuple, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';

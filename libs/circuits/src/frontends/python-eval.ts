@@ -8,7 +8,7 @@
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { checkListLength } from '../limits.js';
 import type { PyArg, PyExpr, PyIndex, PyStmt } from './python-ast.js';
-import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-values.js';
+import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
 
 export class PyTuple {
   constructor(readonly items: PyValue[]) {}

@@ -11,7 +11,7 @@ import { evalExpr, num } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
 import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
-import { toArray, toMatrix, toVector } from './python-values.js';
+import { toArray, toMatrix, toVector } from './python-numeric.js';
 import { parsePython } from './python-ast.js';
 import { PyEvaluator, PyTuple, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
