@@ -10,7 +10,7 @@ import { checkBitCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateOp, type Operation } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ';
 
@@ -69,19 +69,34 @@ const IGNORED = new Set(['Simulator', 'DensityMatrixSimulator', 'sample', 'unita
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 
-export function parseCirq(source: string): Circuit {
+export function parseCirq(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new CirqEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result();
+  return evaluator.result(options.entryPoint);
 }
 
 class CirqEvaluator extends PyEvaluator {
   private last?: CircuitValue;
-  private readonly qubits = new Map<string, QubitValue>();
+  private qubits = new Map<string, QubitValue>();
 
-  result(): Circuit {
-    if (!this.last) throw semanticError(undefined, 'the source builds no cirq.Circuit');
-    return this.toIr(this.last);
+  /** The circuit built at top level (the one last built or appended to), or the one a function returns (README "Which circuit"). */
+  result(entryPoint?: string): Circuit {
+    const circuit = (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit') as CircuitValue | undefined) ?? this.last;
+    if (!circuit) throw semanticError(undefined, 'the source builds no cirq.Circuit, at top level or in a function that returns one');
+    return this.toIr(circuit);
+  }
+
+  protected override isCircuitValue(v: PyValue): boolean {
+    return isObject(v, 'ccircuit');
+  }
+
+  protected override saveState(): () => void {
+    const last = this.last;
+    const qubits = new Map(this.qubits);
+    return () => {
+      this.last = last;
+      this.qubits = qubits;
+    };
   }
 
   protected importModule(module: string): PyValue | undefined {

@@ -9,7 +9,7 @@ import { checkBitCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 interface RegisterValue extends PyObject {
   kind: 'qreg' | 'creg';
@@ -87,19 +87,33 @@ const EXECUTION_NAMES = new Set(['transpile', 'execute', 'Aer', 'AerSimulator', 
 const EXECUTION_MODULES = ['qiskit_aer', 'qiskit.providers', 'qiskit.primitives', 'qiskit.visualization', 'qiskit.quantum_info', 'qiskit_ibm_runtime', 'qiskit.transpiler', 'qiskit.compiler', 'matplotlib', 'qiskit.result'];
 const QISKIT_MODULES = ['qiskit', 'qiskit.circuit', 'qiskit.circuit.library', 'qiskit.circuit.library.standard_gates'];
 
-export function parseQiskit(source: string): Circuit {
+export function parseQiskit(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new QiskitEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result();
+  return evaluator.result(options.entryPoint);
 }
 
 class QiskitEvaluator extends PyEvaluator {
   private last?: CircuitValue;
   private registerCount = 0;
 
-  result(): Circuit {
-    if (!this.last) throw semanticError(undefined, 'the source builds no QuantumCircuit');
-    return this.last.circuit;
+  /** The circuit built at top level (the one last built or changed), or the one a function returns (README "Which circuit"). */
+  result(entryPoint?: string): Circuit {
+    const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit') as CircuitValue | undefined) ?? this.last;
+    if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
+    return qc.circuit;
+  }
+
+  protected override isCircuitValue(v: PyValue): boolean {
+    return isObject(v, 'qc');
+  }
+
+  protected override saveState(): () => void {
+    const { last, registerCount } = this;
+    return () => {
+      this.last = last;
+      this.registerCount = registerCount;
+    };
   }
 
   private touch(qc: CircuitValue): void {
