@@ -327,8 +327,8 @@ export abstract class PyEvaluator {
       case 'global':
       case 'nonlocal': {
         if (this.scope === this.module) return;
-        const set = s.t === 'global' ? (this.scope.globals ??= new Set()) : (this.scope.nonlocals ??= new Set());
-        for (const n of s.names) set.add(n);
+        if (s.t === 'global') this.scope.globals = new Set([...(this.scope.globals ?? []), ...s.names]);
+        else this.scope.nonlocals = new Set([...(this.scope.nonlocals ?? []), ...s.names]);
         return;
       }
       case 'assert': {
@@ -360,7 +360,10 @@ export abstract class PyEvaluator {
   }
 
   private del(target: PyExpr, line: number): void {
-    if (target.t === 'name') return this.deleteName(target.id, line);
+    if (target.t === 'name') {
+      this.deleteName(target.id, line);
+      return;
+    }
     if (target.t === 'index' && target.index.t !== 'slice') {
       const obj = this.eval(target.obj);
       const key = this.eval(target.index);
@@ -458,7 +461,9 @@ export abstract class PyEvaluator {
       const star = target.items.findIndex((t) => t.t === 'star');
       if (star < 0) {
         if (items.length !== target.items.length) throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length} names`);
-        target.items.forEach((t, i) => this.assign(t as PyExpr, items[i], line));
+        target.items.forEach((t, i) => {
+          this.assign(t as PyExpr, items[i], line);
+        });
         return;
       }
       const after = target.items.length - star - 1;
