@@ -1,5 +1,5 @@
 export { CircuitError, type CircuitErrorKind } from './errors.js';
-export { MAX_CIRCUIT_QUBITS, MAX_CIRCUIT_CLBITS, MAX_LIST_LENGTH, MAX_EXPRESSION_DEPTH } from './limits.js';
+export { MAX_CIRCUIT_QUBITS, MAX_CIRCUIT_CLBITS, MAX_LIST_LENGTH, MAX_EXPRESSION_DEPTH, MAX_CALL_DEPTH, MAX_LOOP_ITERATIONS, MAX_EVALUATION_STEPS } from './limits.js';
 export * from './ir/expr.js';
 export * from './ir/circuit.js';
 export { STANDARD_GATES, standardGate, gateMatrix, eulerAngles, type StandardGate } from './ir/gates.js';
@@ -10,7 +10,7 @@ export { parseCirq } from './frontends/cirq.parser.js';
 export { detectFramework, type SourceFramework } from './frontends/detect.js';
 export { emitQasm2, emitQasm3 } from './emitters/qasm.emitter.js';
 export { emitQiskit, emitCirq, emitPennyLane, emitBraket } from './emitters/python.emitter.js';
-export { parseCircuit, emitCircuit, transpile, targetFramework, TARGET_FRAMEWORKS, type TargetFramework, type ParsedSource } from './convert.js';
+export { parseCircuit, emitCircuit, transpile, targetFramework, TARGET_FRAMEWORKS, type TargetFramework, type ParsedSource, type ParseOptions } from './convert.js';
 export { simulate, simulationCost, finalState, stateBytes, DEFAULT_MEMORY_LIMIT_BYTES, DEFAULT_MAX_STATEVECTOR_QUBITS, type SimulateOptions, type SimulationResult, type SimulationMethod } from './simulator/simulate.js';
 export { compileProgram } from './simulator/program.js';
 export { applyDense1 } from './simulator/kernels.js';

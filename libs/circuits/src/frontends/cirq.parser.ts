@@ -12,7 +12,7 @@ import { matrixDefinition } from './gate-library.js';
 import { toMatrix } from './python-numeric.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'MATRIX';
 
@@ -75,21 +75,36 @@ const IGNORED = new Set(['Simulator', 'DensityMatrixSimulator', 'sample', 'unita
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 
-export function parseCirq(source: string): Circuit {
+export function parseCirq(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new CirqEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result();
+  return evaluator.result(options.entryPoint);
 }
 
 class CirqEvaluator extends PyEvaluator {
   private last?: CircuitValue;
-  private readonly qubits = new Map<string, QubitValue>();
-  /** Custom definitions of matrix gates, copied into the IR circuit. */
-  private readonly definitions = new Map<string, GateDefinition>();
+  private qubits = new Map<string, QubitValue>();
+  /** Numbers the custom definitions of matrix gates (names unique in the program). */
+  private definitionCount = 0;
 
-  result(): Circuit {
-    if (!this.last) throw semanticError(undefined, 'the source builds no cirq.Circuit');
-    return this.toIr(this.last);
+  /** The circuit built at top level (the one last built or appended to), or the one a function returns (README "Which circuit"). */
+  result(entryPoint?: string): Circuit {
+    const circuit = (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit') as CircuitValue | undefined) ?? this.last;
+    if (!circuit) throw semanticError(undefined, 'the source builds no cirq.Circuit, at top level or in a function that returns one');
+    return this.toIr(circuit);
+  }
+
+  protected override isCircuitValue(v: PyValue): boolean {
+    return isObject(v, 'ccircuit');
+  }
+
+  protected override saveState(): () => void {
+    const last = this.last;
+    const qubits = new Map(this.qubits);
+    return () => {
+      this.last = last;
+      this.qubits = qubits;
+    };
   }
 
   protected importModule(module: string): PyValue | undefined {
@@ -233,8 +248,7 @@ class CirqEvaluator extends PyEvaluator {
           }
           const label = k.get('name');
           const base = typeof label === 'string' ? label : 'matrix';
-          const def = matrixDefinition(`${base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'matrix'}_${this.definitions.size + 1}`, toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'), 'MatrixGate', l);
-          this.definitions.set(def.name, def);
+          const def = matrixDefinition(`${base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'matrix'}_${++this.definitionCount}`, toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'), 'MatrixGate', l);
           return { ...gate('MATRIX', typeof label === 'string' ? label : 'MatrixGate'), def } as unknown as PyValue;
         });
       case 'ControlledGate':
@@ -473,7 +487,7 @@ class CirqEvaluator extends PyEvaluator {
 
   private toIr(value: CircuitValue): Circuit {
     const c = emptyCircuit();
-    for (const [name, def] of this.definitions) c.definitions.set(name, def);
+    for (const item of value.items) if (item.gate?.def) c.definitions.set(item.gate.def.name, item.gate.def);
     const sorted = [...this.qubits.values()].sort((a, b) => compareSort(a.sort, b.sort));
     const index = new Map(sorted.map((q, i) => [q, i]));
     if (sorted.length) addQreg(c, 'q', sorted.length);

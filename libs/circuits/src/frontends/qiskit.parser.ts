@@ -13,7 +13,7 @@ import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
 import { toArray, toMatrix, toVector } from './python-numeric.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 interface RegisterValue extends PyObject {
   kind: 'qreg' | 'creg';
@@ -106,10 +106,10 @@ const builtinControls = (g: { name: string }): number => STANDARD_GATES.get(g.na
 /** Rotation-like gates whose non-integer power scales the angle. */
 const ANGLE_POWER = new Set(['rx', 'ry', 'rz', 'p', 'u1', 'rxx', 'ryy', 'rzz', 'crx', 'cry', 'crz', 'cp', 'cu1']);
 
-export function parseQiskit(source: string): Circuit {
+export function parseQiskit(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new QiskitEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result();
+  return evaluator.result(options.entryPoint);
 }
 
 class QiskitEvaluator extends PyEvaluator {
@@ -119,9 +119,23 @@ class QiskitEvaluator extends PyEvaluator {
   /** Library circuits under construction do not count as the program's circuit. */
   private building = 0;
 
-  result(): Circuit {
-    if (!this.last) throw semanticError(undefined, 'the source builds no QuantumCircuit');
-    return this.last.circuit;
+  /** The circuit built at top level (the one last built or changed), or the one a function returns (README "Which circuit"). */
+  result(entryPoint?: string): Circuit {
+    const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit') as CircuitValue | undefined) ?? this.last;
+    if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
+    return qc.circuit;
+  }
+
+  protected override isCircuitValue(v: PyValue): boolean {
+    return isObject(v, 'qc');
+  }
+
+  protected override saveState(): () => void {
+    const { last, registerCount } = this;
+    return () => {
+      this.last = last;
+      this.registerCount = registerCount;
+    };
   }
 
   private touch(qc: CircuitValue): void {
