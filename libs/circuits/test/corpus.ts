@@ -180,5 +180,6 @@ export function refusalMessage(error: unknown): string | undefined {
 /** The construct a refusal names (for grouping): `unsupported construct \`X\`` → X; else the message without its line. */
 export function refusalGroup(message: string): string {
   const m = /unsupported construct `([^`]*)`/.exec(message);
-  return m ? m[1] : message.replace(/^line \d+: /, '');
+  if (!m) return message.replace(/^line \d+: /, '');
+  return /^[\d.]+j$/.test(m[1]) ? 'complex literal (…j)' : m[1];
 }
