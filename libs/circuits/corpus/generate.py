@@ -1733,8 +1733,8 @@ for name, n in (("w_state_3", 3), ("w_state_5", 5)):
     write("state_preparation", name, W_Q, W_C, "analytic: the cascade leaves amplitude √(1/n) on each weight-1 string (cos(θ_k/2) = √(1/(n−k)) keeps 1/n at each step)", {bits(1 << i, n): 1 / n for i in range(n)}, n=n)
 amps2 = [0.5, 0.5j, -0.5, 0.3 + 0.4j]
 amps3 = [1, 0, 1j, 0, 0.5, 0, 0, -0.5 - 0.5j]
-write("state_preparation", "state_prep_2q_complex", INIT_Q, INIT_C, "analytic: |amplitude_i|² / Σ|a|² at index i (Qiskit index little-endian; the Cirq program lists the same state in its big-endian order and reads big-endian)", state_dist(amps2), cirq_bits="reversed", amps=pylist(amps2), amps_be=pylist(to_big_endian(amps2)))
-write("state_preparation", "state_prep_3q_initialize", INIT_Q2, INIT_C2, "analytic: |amplitude_i|² / Σ|a|² (Qiskit little-endian index; the Cirq program's matrix is in Cirq's big-endian order and reads big-endian)", state_dist(amps3), cirq_bits="reversed", amps=pylist(amps3), amps_be=pylist(to_big_endian(amps3)))
+write("state_preparation", "state_prep_2q_complex", INIT_Q, INIT_C, "analytic: |amplitude_i|² / Σ|a|² at index i (Qiskit index little-endian; the Cirq program lists the same state in Cirq's big-endian order, so the same qubits carry the same bits)", state_dist(amps2), amps=pylist(amps2), amps_be=pylist(to_big_endian(amps2)))
+write("state_preparation", "state_prep_3q_initialize", INIT_Q2, INIT_C2, "analytic: |amplitude_i|² / Σ|a|² (Qiskit little-endian index; the Cirq program writes the same state in Cirq's big-endian order, so the same qubits carry the same bits)", state_dist(amps3), amps=pylist(amps3), amps_be=pylist(to_big_endian(amps3)))
 
 
 # ---------------------------------------------------------------- QAOA (reference: OpenQASM 2)
@@ -2195,4 +2195,142 @@ circuit = cirq.Circuit(
 )
 '''
 write("hhl_matrix_gates", "unitary_3q_dft", MATRIX3_Q, MATRIX3_C, "analytic: F is exactly the QFT matrix in each framework's own index order, so QFT†·F = I and |5⟩ is read with p = 1", point("101"), cirq_bits="reversed")
+
+# ---------------------------------------------------------------- more shapes: recursion, Diagonal
+QFT_Q_RECURSIVE = """
+# The Qiskit textbook's recursive QFT, used to read a number written in the Fourier basis.
+from numpy import pi
+from qiskit import QuantumCircuit
+
+
+def qft_rotations(circuit, n):
+    if n == 0:  # exit the function if the circuit is empty
+        return circuit
+    n -= 1  # indexes start from 0
+    circuit.h(n)  # apply the H-gate to the most significant qubit
+    for qubit in range(n):
+        circuit.cp(pi / 2 ** (n - qubit), qubit, n)
+    qft_rotations(circuit, n)
+
+
+def swap_registers(circuit, n):
+    for qubit in range(n // 2):
+        circuit.swap(qubit, n - qubit - 1)
+    return circuit
+
+
+def qft(circuit, n):
+    qft_rotations(circuit, n)
+    swap_registers(circuit, n)
+    return circuit
+
+
+def inverse_qft(circuit, n):
+    qft_circ = qft(QuantumCircuit(n), n)
+    invqft_circ = qft_circ.inverse()
+    circuit.append(invqft_circ, circuit.qubits[:n])
+    return circuit.decompose()
+
+
+nqubits = $n
+number = $value
+qc = QuantumCircuit(nqubits)
+for qubit in range(nqubits):
+    qc.h(qubit)
+for qubit in range(nqubits):
+    qc.p(number * pi / 2 ** (nqubits - 1 - qubit), qubit)
+qc = inverse_qft(qc, nqubits)
+qc.measure_all()
+"""
+QFT_C_RECURSIVE = """
+# A recursive QFT (little-endian like Qiskit's), inverted with cirq.inverse, reading a number
+# written in the Fourier basis.
+import numpy as np
+import cirq
+
+
+def qft_rotations(qubits):
+    if len(qubits) == 0:
+        return []
+    last, rest = qubits[-1], qubits[:-1]
+    ops = [cirq.H(last)]
+    ops += [cirq.CZ(q, last) ** (1 / 2 ** (len(rest) - i)) for i, q in enumerate(rest)]
+    return ops + qft_rotations(rest)
+
+
+def qft(qubits):
+    n = len(qubits)
+    return qft_rotations(qubits) + [cirq.SWAP(qubits[i], qubits[n - i - 1]) for i in range(n // 2)]
+
+
+nqubits = $n
+number = $value
+q = cirq.LineQubit.range(nqubits)
+circuit = cirq.Circuit(cirq.H.on_each(*q))
+circuit.append(cirq.ZPowGate(exponent=number / 2 ** (nqubits - 1 - i)).on(q[i]) for i in range(nqubits))
+circuit.append(cirq.inverse(qft(q)))
+circuit.append(cirq.measure(*q, key="m"))
+"""
+for name, n, value in (("qft_recursive_3q_5", 3, 5), ("qft_recursive_4q_11", 4, 11)):
+    write("qft_qpe", name, QFT_Q_RECURSIVE, QFT_C_RECURSIVE, f"analytic: H then P(x·π/2^(n−1−j)) on qubit j writes QFT|x⟩ (x = {value}); the inverse QFT reads x with p = 1", point(bits(value, n)), n=n, value=value)
+
+GROVER_Q_DIAGONAL = """
+# Grover with the oracle as a Diagonal gate (±1 entries, index little-endian) and the diffuser
+# as the Diagonal of the zero reflection between Hadamard layers.
+import math
+from qiskit import QuantumCircuit
+from qiskit.circuit.library import Diagonal
+
+
+def oracle(n, marked):
+    entries = [1] * 2**n
+    entries[int(marked, 2)] = -1
+    return Diagonal(entries)
+
+
+def diffuser(n):
+    qc = QuantumCircuit(n, name="diffuser")
+    qc.h(range(n))
+    qc.append(Diagonal([1] + [-1] * (2**n - 1)), range(n))
+    qc.h(range(n))
+    return qc
+
+
+def grover(marked="$marked"):
+    n = len(marked)
+    qc = QuantumCircuit(n)
+    qc.h(range(n))
+    for _ in range(math.floor(math.pi / 4 * math.sqrt(2**n))):
+        qc.append(oracle(n, marked), range(n))
+        qc.compose(diffuser(n), inplace=True)
+    qc.measure_all()
+    return qc
+"""
+GROVER_C_DIAGONAL = """
+# Grover with the oracle as cirq.DiagonalGate (angles π on the marked index; Cirq's index is
+# big-endian: qubit 0 is the most significant bit).
+import math
+import numpy as np
+import cirq
+
+
+def grover(marked_big_endian="$marked_be"):
+    n = len(marked_big_endian)
+    q = cirq.LineQubit.range(n)
+    angles = [0.0] * 2**n
+    angles[int(marked_big_endian, 2)] = np.pi
+    zero_reflection = [np.pi] * 2**n
+    zero_reflection[0] = 0.0
+    circuit = cirq.Circuit(cirq.H.on_each(*q))
+    for _ in range(math.floor(math.pi / 4 * math.sqrt(2**n))):
+        circuit.append(cirq.DiagonalGate(angles).on(*q))
+        circuit.append([cirq.H.on_each(*q), cirq.DiagonalGate(zero_reflection).on(*q), cirq.H.on_each(*q)])
+    circuit.append(cirq.measure(*q, key="m"))
+    return circuit
+"""
+for name, marked in (("grover_diagonal_3q_110", "110"), ("grover_diagonal_4q_0111", "0111")):
+    n = len(marked)
+    r = math.floor(math.pi / 4 * math.sqrt(2 ** n))
+    write("grover", name, GROVER_Q_DIAGONAL, GROVER_C_DIAGONAL, f"analytic: one marked item of N = 2^{n}, r = {r}: p(marked) = sin²((2r+1)θ), sin θ = 1/√N; the rest uniform. The Cirq program names the same marked state by its big-endian index (same qubits, same bits)", grover_dist(n, {marked}, r), marked=marked, marked_be=marked[::-1])
+
 print(COUNT, "programs")
