@@ -1233,7 +1233,8 @@ write("swap_test", "swap_test_two_qubit", SWAP_Q_REG, SWAP_C_REG, "analytic: p(0
 
 
 # ---------------------------------------------------------------- Hadamard test
-# p(0) = (1 + Re⟨ψ|U|ψ⟩)/2; with S† on the ancilla before the controlled U, p(0) = (1 − Im⟨ψ|U|ψ⟩)/2.
+# p(0) = (1 + Re⟨ψ|U|ψ⟩)/2; with S† on the ancilla before the controlled U, p(0) = (1 + Im⟨ψ|U|ψ⟩)/2
+# (p(0) = ‖ψ − iUψ‖²/4 = (2 + 2·Re⟨ψ|−iUψ⟩)/4 = (1 + Im⟨ψ|U|ψ⟩)/2).
 HT_Q_CP = '''
 # Hadamard test of U = P(φ) on |ψ⟩ = Ry(a)|0⟩ (real part).
 import math
@@ -1355,7 +1356,7 @@ for name, alpha, a in (("hadamard_test_matrix_imag", 0.6, 0.3), ("hadamard_test_
     psi = ry0(a)
     U = np.array([[math.cos(alpha), -1j * math.sin(alpha)], [-1j * math.sin(alpha), math.cos(alpha)]])
     ev = np.vdot(psi, U @ psi)
-    write("hadamard_test", name, HT_Q_MATRIX, HT_C_MATRIX, "analytic: with S† on the ancilla, p(0) = (1 − Im⟨ψ|U|ψ⟩)/2; ⟨ψ|U|ψ⟩ from the 2×2 matrix and ψ = Ry(a)|0⟩", {"0": (1 - ev.imag) / 2, "1": (1 + ev.imag) / 2}, alpha=alpha, a=a)
+    write("hadamard_test", name, HT_Q_MATRIX, HT_C_MATRIX, "analytic: with S† on the ancilla, p(0) = (1 + Im⟨ψ|U|ψ⟩)/2; ⟨ψ|U|ψ⟩ from the 2×2 matrix and ψ = Ry(a)|0⟩", {"0": (1 + ev.imag) / 2, "1": (1 - ev.imag) / 2}, alpha=alpha, a=a)
 # ⟨01|U|01⟩ with U = (I⊗H)·RZZ(θ) acting on (q1, q2) = (1, 0): RZZ gives e^{+iθ/2} (odd parity),
 # then H on q2 maps |0⟩ to |+⟩: ⟨01|U|01⟩ = e^{iθ/2}/√2.
 theta = 0.9
