@@ -1,5 +1,5 @@
 /**
- * (d) of `npm run bench:circuits`: the real-style program corpus of issue #20
+ * (e) of `npm run bench:circuits`: the real-style program corpus of issue #20
  * (libs/circuits/corpus). Pass = the program parses, simulates to its expected distribution
  * (Hellinger fidelity ≥ 0.99) and keeps it through the Qiskit, Cirq, OpenQASM 2 and 3 emitters.
  * Parse time per program (median of 5 runs each; median and p95 over programs) is set against
@@ -70,13 +70,13 @@ export function benchCorpus(report: Report): void {
   }
   const total = programs.length;
   const pass = passed.qiskit + passed.cirq;
-  report('(d) corpus pass rate', `${pass}/${total} (${((100 * pass) / total).toFixed(1)} %)`, '', '', '100 %', pass === total);
-  for (const fw of ['qiskit', 'cirq'] as const) report(`(d) corpus pass rate, ${fw}`, `${passed[fw]}/${totals[fw]}`, '', '', '100 %', passed[fw] === totals[fw]);
+  report('(e) corpus pass rate', `${pass}/${total} (${((100 * pass) / total).toFixed(1)} %)`, '', '', '100 %', pass === total);
+  for (const fw of ['qiskit', 'cirq'] as const) report(`(e) corpus pass rate, ${fw}`, `${passed[fw]}/${totals[fw]}`, '', '', '100 %', passed[fw] === totals[fw]);
   if (parseMs.length) {
-    report(`(d) parse time per program (median, ${parseMs.length} parsed)`, `${quantile(parseMs, 0.5).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.5).toFixed(2)} ms`, `${quantile(ratios, 0.5).toFixed(1)}×`, '', null);
-    report('(d) parse time per program (p95)', `${quantile(parseMs, 0.95).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.95).toFixed(2)} ms`, `${quantile(ratios, 0.95).toFixed(1)}× (p95 of ratios)`, '', null);
+    report(`(e) parse time per program (median, ${parseMs.length} parsed)`, `${quantile(parseMs, 0.5).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.5).toFixed(2)} ms`, `${quantile(ratios, 0.5).toFixed(1)}×`, '', null);
+    report('(e) parse time per program (p95)', `${quantile(parseMs, 0.95).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.95).toFixed(2)} ms`, `${quantile(ratios, 0.95).toFixed(1)}× (p95 of ratios)`, '', null);
   }
-  console.log(`\n(d) corpus: ${total} programs, ${pass} pass, ${total - pass - failures.length} refused by the front ends, ${failures.length} parsed but failed`);
+  console.log(`\n(e) corpus: ${total} programs, ${pass} pass, ${total - pass - failures.length} refused by the front ends, ${failures.length} parsed but failed`);
   for (const f of failures) console.log(`  FAIL ${f}`);
   const groups = [...refused.entries()].sort((a, b) => b[1].length - a[1].length);
   if (groups.length) {
