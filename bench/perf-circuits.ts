@@ -6,9 +6,12 @@
  *  (b) identical random circuits (depth 20, 12–22 qubits) in our simulator vs the npm
  *      `quantum-circuit` package (target ≥ 10× faster; sizes it cannot finish in budget are skipped)
  *  (c) parse + emit throughput of a 10 000-gate OpenQASM 2 file (gates/s, MB/s)
+ *  (e) the real-style program corpus (libs/circuits/corpus): pass rate, refused constructs,
+ *      parse time per program vs parsing the same circuit as OpenQASM 3
  */
 import { applyDense1, createRng, emitQasm2, emitQasm3, emitQiskit, finalState, parseCircuit, randomCircuit, type Circuit } from '#qdc/circuits';
 import { baselineRunner, loadQuantumCircuit } from './circuits/quantum-circuit-baseline.js';
+import { benchCorpus } from './circuits/corpus-bench.js';
 
 const rows: string[][] = [];
 const report = (metric: string, value: string, baseline: string, ratio: string, target: string, pass: boolean | null) =>
@@ -115,4 +118,5 @@ const only = process.argv[2];
 if (!only || only === 'a') benchGateBandwidth();
 if (!only || only === 'b') benchVersusQuantumCircuit();
 if (!only || only === 'c') benchParseEmit();
+if (!only || only === 'e') benchCorpus(report);
 printTable();
