@@ -8,13 +8,13 @@
 import { semanticError, unsupported } from '../errors.js';
 import { checkBitCount, checkListLength } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
-import { matrixDefinition } from './gate-library.js';
-import { toMatrix } from './python-numeric.js';
+import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
+import { toMatrix, toVector } from './python-numeric.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
 import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
-type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'MATRIX';
+type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'XX' | 'YY' | 'ZZ' | 'MATRIX';
 
 interface QubitValue extends PyObject {
   kind: 'cq';
@@ -34,6 +34,8 @@ interface GateValue extends PyObject {
   def?: GateDefinition;
   /** Control values: true where control i is open (fires on |0⟩); absent: all closed. */
   open?: boolean[];
+  /** StatePreparationChannel: the targets are reset before the preparation. */
+  prepare?: true;
 }
 interface OpValue extends PyObject {
   kind: 'cop';
@@ -60,17 +62,18 @@ interface Callable extends PyObject {
 }
 
 const gate = (family: Family, label: string, controls = 0, exponent = 1, angle = 0, shift = 0): GateValue => ({ kind: 'cgate', family, exponent, angle, shift, controls, label });
-const arity = (g: GateValue): number => g.controls + (g.family === 'SWAP' || g.family === 'ISWAP' ? 2 : g.family === 'MATRIX' ? g.def!.qubits : 1);
+const TWO_QUBIT: ReadonlySet<Family> = new Set(['SWAP', 'ISWAP', 'XX', 'YY', 'ZZ']);
+const arity = (g: GateValue): number => g.controls + (TWO_QUBIT.has(g.family) ? 2 : g.family === 'MATRIX' ? g.def!.qubits : 1);
 
 const FIXED_GATES: Record<string, GateValue> = {
   H: gate('H', 'H'), X: gate('X', 'X'), Y: gate('Y', 'Y'), Z: gate('Z', 'Z'), I: gate('I', 'I'),
   S: gate('Z', 'S', 0, 0.5), T: gate('Z', 'T', 0, 0.25),
   CNOT: gate('X', 'CNOT', 1), CX: gate('X', 'CX', 1), CZ: gate('Z', 'CZ', 1),
-  SWAP: gate('SWAP', 'SWAP'), ISWAP: gate('ISWAP', 'ISWAP'),
+  SWAP: gate('SWAP', 'SWAP'), ISWAP: gate('ISWAP', 'ISWAP'), XX: gate('XX', 'XX'), YY: gate('YY', 'YY'), ZZ: gate('ZZ', 'ZZ'),
   CCX: gate('X', 'CCX', 2), TOFFOLI: gate('X', 'TOFFOLI', 2), CCNOT: gate('X', 'CCNOT', 2), CCZ: gate('Z', 'CCZ', 2),
   CSWAP: gate('SWAP', 'CSWAP', 1), FREDKIN: gate('SWAP', 'FREDKIN', 1),
 };
-const POW_GATES: Record<string, [Family, number]> = { XPowGate: ['X', 0], YPowGate: ['Y', 0], ZPowGate: ['Z', 0], HPowGate: ['H', 0], CZPowGate: ['Z', 1], CXPowGate: ['X', 1], CNotPowGate: ['X', 1], CCXPowGate: ['X', 2], CCZPowGate: ['Z', 2], SwapPowGate: ['SWAP', 0], ISwapPowGate: ['ISWAP', 0] };
+const POW_GATES: Record<string, [Family, number]> = { XPowGate: ['X', 0], YPowGate: ['Y', 0], ZPowGate: ['Z', 0], HPowGate: ['H', 0], CZPowGate: ['Z', 1], CXPowGate: ['X', 1], CNotPowGate: ['X', 1], CCXPowGate: ['X', 2], CCZPowGate: ['Z', 2], SwapPowGate: ['SWAP', 0], ISwapPowGate: ['ISWAP', 0], XXPowGate: ['XX', 0], YYPowGate: ['YY', 0], ZZPowGate: ['ZZ', 0] };
 const IGNORED = new Set(['Simulator', 'DensityMatrixSimulator', 'sample', 'unitary', 'final_state_vector', 'plot_state_histogram', 'dirac_notation', 'ResultDict', 'Sampler', 'optimize_for_target_gateset', 'drop_negligible_operations', 'drop_empty_moments', 'InsertStrategy']);
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
@@ -250,6 +253,42 @@ class CirqEvaluator extends PyEvaluator {
           const base = typeof label === 'string' ? label : 'matrix';
           const def = matrixDefinition(`${base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'matrix'}_${++this.definitionCount}`, toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'), 'MatrixGate', l);
           return { ...gate('MATRIX', typeof label === 'string' ? label : 'MatrixGate'), def } as unknown as PyValue;
+        });
+      case 'qft':
+        return this.callable('qft', (a, k, l) => {
+          // Cirq's QuantumFourierTransformGate decomposition: H on qubit i, then CZ**(1/2^(j−i)) from each later
+          // qubit j, then the reversal swaps; the first qubit is the most significant bit.
+          const qs = a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => this.asQubit(x, l));
+          if (qs.length === 0) throw semanticError(l, 'cirq.qft needs at least one qubit');
+          const n = qs.length;
+          checkListLength((n * (n + 1)) / 2, l);
+          const ops: OpValue[] = [];
+          for (let i = 0; i < n; i++) {
+            ops.push({ kind: 'cop', gate: FIXED_GATES.H, qubits: [qs[i]], line: l });
+            for (let j = i + 1; j < n; j++) ops.push({ kind: 'cop', gate: gate('Z', `CZ**${1 / 2 ** (j - i)}`, 1, 1 / 2 ** (j - i)), qubits: [qs[j], qs[i]], line: l });
+          }
+          if (k.get('without_reverse') !== true) for (let i = 0; i < Math.floor(n / 2); i++) ops.push({ kind: 'cop', gate: FIXED_GATES.SWAP, qubits: [qs[i], qs[n - 1 - i]], line: l });
+          const moment = { kind: 'moment', items: ops } as unknown as PyValue;
+          return k.get('inverse') === true ? this.power(moment, -1, l) : moment;
+        });
+      case 'DiagonalGate':
+        return this.callable('DiagonalGate', (a, k, l) => {
+          const angles = iterate(a[0] ?? k.get('diag_angles_radians') ?? null, l, 'the diagonal angles').map((x) => toNumber(x, l, 'a diagonal angle'));
+          const d = angles.length;
+          const m = new Float64Array(2 * d * d);
+          angles.forEach((t, i) => {
+            m[2 * (i * d + i)] = Math.cos(t);
+            m[2 * (i * d + i) + 1] = Math.sin(t);
+          });
+          const def = matrixDefinition(`diagonal_${++this.definitionCount}`, m, 'DiagonalGate', l);
+          return { ...gate('MATRIX', 'DiagonalGate'), def } as unknown as PyValue;
+        });
+      case 'StatePreparationChannel':
+        return this.callable('StatePreparationChannel', (a, k, l) => {
+          const amplitudes = toVector(a[0] ?? k.get('target_state') ?? null, l, 'the target state');
+          // Cirq normalises the target state; its amplitude index is big-endian like MatrixGate's.
+          const def = statePreparationDefinition(`state_preparation_${++this.definitionCount}`, amplitudes, true, 'StatePreparationChannel', l);
+          return { ...gate('MATRIX', 'StatePreparationChannel'), def, prepare: true } as unknown as PyValue;
         });
       case 'ControlledGate':
         return this.callable('ControlledGate', (a, k, l) => {
@@ -442,6 +481,12 @@ class CirqEvaluator extends PyEvaluator {
       case 'RZ':
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;
+      case 'XX':
+      case 'YY':
+      case 'ZZ':
+        // XX**t = e^{iπt/2}·rxx(πt) (Cirq's eigen-decomposition: eigenvalue e^{iπt} on the −1 eigenspace).
+        ops = [make(`r${g.family.toLowerCase()}`, [pi * t]), ...phase((pi * t) / 2)];
+        break;
       case 'MATRIX': {
         if (!Number.isInteger(t)) throw unsupported(line, g.label, 'matrix gates take integer powers only');
         checkListLength(Math.abs(t), line);
@@ -511,6 +556,10 @@ class CirqEvaluator extends PyEvaluator {
       else {
         const gops = this.gateOps(item.gate!, qubits, item.line, c);
         ops = [];
+        if (item.gate!.prepare) {
+          if (item.gate!.controls) throw unsupported(item.line, 'StatePreparationChannel', 'a state preparation channel resets its qubits and cannot be controlled');
+          for (const qubit of qubits) ops.push({ kind: 'reset', qubit, line: item.line });
+        }
         for (const g of gops) {
           if (g.name === 'gphase' && !g.controls) c.globalPhase += g.params[0].k === 'num' ? g.params[0].v : 0;
           else ops.push(g);

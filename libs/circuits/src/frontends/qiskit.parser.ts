@@ -342,6 +342,7 @@ class QiskitEvaluator extends PyEvaluator {
       this.touch(obj as unknown as CircuitValue);
       return;
     }
+    if (obj.kind === 'gate' && (name === 'name' || name === 'label')) return; // a display name only
     if (obj.kind === 'qc' && name === 'name') {
       if (typeof value === 'string') (obj as unknown as CircuitValue).name = value;
       return;
