@@ -390,6 +390,27 @@ circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), c
     expect(probabilities(finalState(op))[0b10]).toBeCloseTo(1, 12);
   });
 
+  it('cirq.qft, ZZPowGate, DiagonalGate and StatePreparationChannel (big-endian indices)', () => {
+    const qft = parseCirq('import cirq\nq = cirq.LineQubit.range(3)\ncircuit = cirq.Circuit(cirq.qft(*q))');
+    const ref = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import QFT\nqc = QuantumCircuit(3)\nqc.append(QFT(3), [2, 1, 0])');
+    expect(equalUnitaries(circuitUnitary(qft), circuitUnitary(ref))).toBe(true);
+    const round = parseCirq('import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.qft(*q, without_reverse=True), cirq.inverse(cirq.qft(*q, without_reverse=True)))');
+    expect(equalUnitaries(circuitUnitary(round), circuitUnitary(parseCirq('import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.I.on_each(*q))')))).toBe(true);
+    const zz = circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.ZZPowGate(exponent=0.3).on(a, b))'));
+    const e = (t: number): [number, number] => [Math.cos(t), Math.sin(t)];
+    const zzDiag = [e(0), e(0.3 * Math.PI), e(0.3 * Math.PI), e(0)];
+    for (let k = 0; k < 4; k++) expect(close(column(zz, k), zzDiag.map((v, i) => (i === k ? v : [0, 0])), 1e-12)).toBe(true);
+    // Cirq index 2·q0 + q1; in Qiskit order |q0=1, q1=0⟩ is index 1 and gets Cirq's entry 2.
+    const diag = circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.DiagonalGate([0, 0.1, 0.2, 0.3]).on(a, b))'));
+    expect(close(column(diag, 1), [[0, 0], e(0.2), [0, 0], [0, 0]], 1e-9)).toBe(true);
+    const prep = parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(a), cirq.StatePreparationChannel([3, 4j, 0, 0]).on(a, b))');
+    const s = finalState(prep);
+    const phase = Math.atan2(s[1], s[0]);
+    expect(Math.hypot(s[0], s[1])).toBeCloseTo(0.6, 9);
+    expect(s[2 * 2] * Math.cos(-phase) - s[2 * 2 + 1] * Math.sin(-phase)).toBeCloseTo(0, 9);
+    expect(s[2 * 2] * Math.sin(-phase) + s[2 * 2 + 1] * Math.cos(-phase)).toBeCloseTo(0.8, 9);
+  });
+
   it('the Qiskit and Cirq versions of a controlled-unitary program give the same distribution', () => {
     const m = randomUnitary(2, 5);
     const q = parseQiskit(`
