@@ -47,8 +47,8 @@ export function benchCorpus(report: Report): void {
       refused.set(group, [...(refused.get(group) ?? []), program.id]);
       continue;
     }
-    const dist = programDistribution(program, circuit);
-    let ok = hellingerFidelity(dist, program.entry.distribution) >= 0.99;
+    const dist = exactDistribution(circuit);
+    let ok = hellingerFidelity(programDistribution(program, circuit), program.entry.distribution) >= 0.99;
     if (!ok) failures.push(`${program.id}: wrong distribution`);
     for (const target of TARGETS) {
       if (!ok) break;
