@@ -61,12 +61,11 @@ describe('program corpus (issue #20)', () => {
 
     it.each(acceptedPrograms.map((p) => [p.id, p] as const))('%s round-trips through every emitter', (id, program) => {
       const { circuit } = accepted(program);
-      // Compared in the circuit's own bit order (cirq_bits 'reversed' only maps to the expectation).
-      const distribution = exactDistribution(circuit);
+      const own = exactDistribution(circuit); // the circuit's own bit order (no Cirq big-endian mapping)
       for (const target of READABLE_TARGETS) {
         const back = parseCircuit(emitCircuit(circuit, target));
         expect(back.framework).toBe(target);
-        const f = hellingerFidelity(exactDistribution(back.circuit), distribution);
+        const f = hellingerFidelity(exactDistribution(back.circuit), own);
         expect({ id, target, ok: f >= MIN_FIDELITY }).toEqual({ id, target, ok: true });
       }
       // Braket programs measure at the end only: a dynamic circuit gets the documented refusal.
