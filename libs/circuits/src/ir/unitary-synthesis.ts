@@ -2,7 +2,8 @@
  * Exact synthesis of arbitrary unitaries and state vectors into standard gates (u, ry, rz, cx),
  * so matrix gates and state preparations reach every emitter, the simulator and the QPU compiler.
  *
- * - 1 qubit: ZYZ Euler angles, U = e^{iγ}·u(θ, φ, λ) (eulerAngles in gates.ts).
+ * - 1 qubit: ZYZ Euler angles, U = e^{iγ}·u(θ, φ, λ), read from U/√det U (zyzAngles below; the
+ *   convention of eulerAngles in gates.ts, computed so that no tiny entry's phase reaches a large one).
  * - 2 qubits: KAK / Cartan decomposition in the magic basis (Kraus & Cirac, PRA 63, 062309, 2001;
  *   Shende, Markov & Bullock, PRA 69, 062321, 2004), U = (A1⊗B1)·exp(i(aXX+bYY+cZZ))·(A2⊗B2),
  *   with the non-local part built from 3 CX (Vatan & Williams, PRA 69, 032315, 2004, Fig. 6).
@@ -18,7 +19,7 @@ import { CircuitError } from '../errors.js';
 import { adjoint, dim, identity, kron2, matrix, multiply, type Matrix } from './complex-matrix.js';
 import type { GateOp } from './circuit.js';
 import { evalExpr, num } from './expr.js';
-import { eulerAngles, gateMatrix, STANDARD_GATES } from './gates.js';
+import { gateMatrix, STANDARD_GATES } from './gates.js';
 import { block, column, dotc, fromColumns, nearestUnitary, normalEigen, orthogonalizeColumns, orthonormalize, type Vec } from './linalg.js';
 
 /** A complex number as [re, im]. */
@@ -156,8 +157,30 @@ function tensorFactor(m: Matrix): { a: Matrix; b: Matrix; error: number } {
   return { a, b, error };
 }
 
+/**
+ * ZYZ angles m = e^{iγ}·u(θ, φ, λ) read from the SU(2) part V = m/√det m: (φ+λ)/2 from the
+ * diagonal, (φ−λ)/2 from the off-diagonal, each from both entries, so an angle read from an entry
+ * near zero only multiplies entries near zero (the phases of tiny entries are not propagated to
+ * large ones, which keeps the product exact to rounding for every input).
+ */
+export function zyzAngles(m: Matrix): { theta: number; phi: number; lambda: number; gamma: number } {
+  const dr = m[0] * m[6] - m[1] * m[7] - (m[2] * m[4] - m[3] * m[5]);
+  const di = m[0] * m[7] + m[1] * m[6] - (m[2] * m[5] + m[3] * m[4]);
+  const psi = argOf(dr, di) / 2;
+  const c = Math.cos(-psi), s = Math.sin(-psi);
+  const v = (k: number): [number, number] => [m[k] * c - m[k + 1] * s, m[k] * s + m[k + 1] * c];
+  const [v00r, v00i] = v(0);
+  const [v01r, v01i] = v(2);
+  const [v10r, v10i] = v(4);
+  const [v11r, v11i] = v(6);
+  const sigma = argOf(v11r + v00r, v11i - v00i);
+  const delta = argOf(v10r - v01r, v10i + v01i);
+  const theta = 2 * Math.atan2(Math.hypot(v10r, v10i) + Math.hypot(v01r, v01i), Math.hypot(v00r, v00i) + Math.hypot(v11r, v11i));
+  return { theta, phi: sigma + delta, lambda: sigma - delta, gamma: psi - sigma };
+}
+
 const u1q = (q: number, m: Matrix): GateOp => {
-  const { theta, phi, lambda } = eulerAngles(m);
+  const { theta, phi, lambda } = zyzAngles(m);
   return gate('u', [q], [theta, phi, lambda]);
 };
 
@@ -397,7 +420,7 @@ function fuseOneQubitRuns(ops: readonly GateOp[], n: number): Synthesis {
     } else if (run.ops.length === 1) {
       out.push(run.ops[0]);
     } else {
-      const { theta, phi, lambda, gamma } = eulerAngles(m);
+      const { theta, phi, lambda, gamma } = zyzAngles(m);
       out.push(gate('u', [q], [theta, phi, lambda]));
       phase += gamma;
     }
