@@ -6,6 +6,10 @@ import { checkUnitary, MAX_STATE_PREPARATION_QUBITS, MAX_SYNTHESIS_QUBITS, synth
 import { circuitUnitary } from '../simulator/unitary.js';
 import { createRng, type Rng } from '../simulator/rng.js';
 import { CircuitError } from '../errors.js';
+import { emitCircuit, parseCircuit } from '../convert.js';
+import { equivalentUpToGlobalPhase } from '../simulator/unitary.js';
+import { compileToDevice } from '../compile/compile-to-device.js';
+import { lineCouplingMap } from '../compile/coupling-maps.js';
 
 const gaussian = (rng: Rng): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 
@@ -203,6 +207,34 @@ describe('synthesizeUnitary', () => {
     } catch (e) {
       expect((e as CircuitError).kind).toBe('limit');
     }
+  });
+});
+
+describe('synthesized circuits downstream', () => {
+  const target = haar(3, createRng(31));
+  const { ops, globalPhase } = synthesizeUnitary(target);
+  const circuit = circuitOf(3, ops, globalPhase);
+  const columns = circuitUnitary(circuit);
+
+  it.each(['qiskit', 'cirq', 'openqasm2', 'openqasm3'] as const)('round-trip through the %s emitter and parser', (framework) => {
+    const back = parseCircuit(emitCircuit(circuit, framework)).circuit;
+    expect(equivalentUpToGlobalPhase(circuitUnitary(back), columns)).toBe(true);
+  });
+
+  it('compiles to a device (rz, sx, x, cz on a line) with the same unitary modulo the layouts', () => {
+    const compiled = compileToDevice(circuit, { numQubits: 3, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: lineCouplingMap(3) }, { seed: 1 });
+    const place = (x: number, layout: number[]): number => layout.reduce((y, p, q) => y | (((x >> q) & 1) << p), 0);
+    const compiledColumns = circuitUnitary({ ...compiled.circuit, ops: compiled.circuit.ops.filter((op) => op.kind !== 'measure') });
+    let error = 0;
+    for (let x = 0; x < 8; x++) {
+      const col = compiledColumns[place(x, compiled.initialLayout)];
+      for (let z = 0; z < 8; z++) {
+        const y = place(z, compiled.finalLayout);
+        error = Math.max(error, Math.hypot(col[2 * y] - target[2 * (z * 8 + x)], col[2 * y + 1] - target[2 * (z * 8 + x) + 1]));
+      }
+    }
+    expect(error).toBeLessThan(1e-9);
+    expect(compiled.circuit.ops.every((op) => op.kind !== 'gate' || ['rz', 'sx', 'x', 'cz'].includes(op.name))).toBe(true);
   });
 });
 
