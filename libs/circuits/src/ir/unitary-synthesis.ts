@@ -261,15 +261,18 @@ function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], contr
     return;
   }
   const gray = (i: number): number => i ^ (i >> 1);
-  const popParity = (v: number): number => {
-    let p = 0;
-    for (let w = v; w; w &= w - 1) p ^= 1;
-    return p;
-  };
+  // Walsh–Hadamard transform: w[g] = Σ_x (−1)^{popcount(x ∧ g)}·α_x, in O(k·2^k).
+  const w = Float64Array.from(angles);
+  for (let h = 1; h < size; h <<= 1)
+    for (let i = 0; i < size; i += h << 1)
+      for (let j = i; j < i + h; j++) {
+        const a = w[j];
+        const b = w[j + h];
+        w[j] = a + b;
+        w[j + h] = a - b;
+      }
   for (let i = 0; i < size; i++) {
-    let theta = 0;
-    for (let x = 0; x < size; x++) theta += popParity(x & gray(i)) ? -angles[x] : angles[x];
-    theta /= size;
+    const theta = w[gray(i)] / size;
     if (Math.abs(theta) > 1e-15) out.push(gate(axis, [target], [theta]));
     const changed = gray(i) ^ gray((i + 1) % size);
     out.push(gate('cx', [controls[31 - Math.clz32(changed)], target]));
@@ -440,6 +443,9 @@ function fuseOneQubitRuns(ops: readonly GateOp[], n: number): Synthesis {
   return { ops: out, globalPhase: phase };
 }
 
+/** k with a 0 inserted at bit position b (the bits from b up move one place left). */
+const withZeroBit = (k: number, b: number): number => ((k >> b) << (b + 1)) | (k & ((1 << b) - 1));
+
 /** Product (circuit order) of u/ry/rz/cx gates on n qubits, applied to the columns of `start`. */
 function applyOps(ops: readonly GateOp[], n: number, start: Matrix): Matrix {
   const size = 1 << n;
@@ -448,25 +454,33 @@ function applyOps(ops: readonly GateOp[], n: number, start: Matrix): Matrix {
   for (const op of ops) {
     if (op.name === 'cx') {
       const [c, t] = op.qubits;
-      for (let r = 0; r < size; r++) {
-        if (!((r >> c) & 1) || (r >> t) & 1) continue;
-        const s = r | (1 << t);
-        for (let k = 0; k < 2 * cols; k++) [m[2 * r * cols + k], m[2 * s * cols + k]] = [m[2 * s * cols + k], m[2 * r * cols + k]];
+      const [lo, hi] = c < t ? [c, t] : [t, c];
+      for (let k = 0; k < size >> 2; k++) {
+        // the rows with the control bit set and the target bit clear
+        const r = withZeroBit(withZeroBit(k, lo), hi) | (1 << c);
+        const a = 2 * r * cols;
+        const b = 2 * (r | (1 << t)) * cols;
+        for (let e = 0; e < 2 * cols; e++) {
+          const x = m[a + e];
+          m[a + e] = m[b + e];
+          m[b + e] = x;
+        }
       }
       continue;
     }
     const g = opMatrix(op);
     const q = op.qubits[0];
-    for (let r = 0; r < size; r++) {
-      if ((r >> q) & 1) continue;
-      const s = r | (1 << q);
-      for (let k = 0; k < 2 * cols; k += 2) {
-        const ar = m[2 * r * cols + k], ai = m[2 * r * cols + k + 1];
-        const br = m[2 * s * cols + k], bi = m[2 * s * cols + k + 1];
-        m[2 * r * cols + k] = g[0] * ar - g[1] * ai + g[2] * br - g[3] * bi;
-        m[2 * r * cols + k + 1] = g[0] * ai + g[1] * ar + g[2] * bi + g[3] * br;
-        m[2 * s * cols + k] = g[4] * ar - g[5] * ai + g[6] * br - g[7] * bi;
-        m[2 * s * cols + k + 1] = g[4] * ai + g[5] * ar + g[6] * bi + g[7] * br;
+    for (let k = 0; k < size >> 1; k++) {
+      const r = withZeroBit(k, q);
+      const a = 2 * r * cols;
+      const b = 2 * (r | (1 << q)) * cols;
+      for (let e = 0; e < 2 * cols; e += 2) {
+        const ar = m[a + e], ai = m[a + e + 1];
+        const br = m[b + e], bi = m[b + e + 1];
+        m[a + e] = g[0] * ar - g[1] * ai + g[2] * br - g[3] * bi;
+        m[a + e + 1] = g[0] * ai + g[1] * ar + g[2] * bi + g[3] * br;
+        m[b + e] = g[4] * ar - g[5] * ai + g[6] * br - g[7] * bi;
+        m[b + e + 1] = g[4] * ai + g[5] * ar + g[6] * bi + g[7] * br;
       }
     }
   }
