@@ -248,6 +248,12 @@ function synthesizeTwo(u: Matrix, q0 = 0, q1 = 1): GateOp[] {
 
 // ---------------------------------------------------------------- n qubits (QSD)
 
+/** Entries below this are taken as exact zeros when looking for structure (block-diagonal, equal blocks). */
+const STRUCTURE_TOL = 1e-14;
+
+const maxAbs = (m: Matrix): number => m.reduce((acc, v) => Math.max(acc, Math.abs(v)), 0);
+const maxAbsDifference = (a: Matrix, b: Matrix): number => a.reduce((acc, v, i) => Math.max(acc, Math.abs(v - b[i])), 0);
+
 /**
  * Uniformly controlled rotation (Möttönen et al. 2004): for each value x of the controls
  * (control j = bit j of x), `axis` rotation by angles[x] on `target`; 2^k rotations and 2^k CX in
@@ -285,6 +291,11 @@ function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], contr
  */
 function demultiplex(a: Matrix, b: Matrix, top: number, out: GateOp[]): void {
   const m = dim(a);
+  if (maxAbsDifference(a, b) < STRUCTURE_TOL) {
+    // A = B: the top qubit is not involved.
+    synthesizeInto(a, out);
+    return;
+  }
   const { values, vectors: v } = normalEigen(multiply(a, adjoint(b)));
   const dAngles = values.map(([re, im]) => argOf(re, im) / 2);
   // W = D·V†·B
@@ -387,6 +398,12 @@ function synthesizeInto(u: Matrix, out: GateOp[]): void {
     return;
   }
   const top = n - 1;
+  const half = dim(u) / 2;
+  if (maxAbs(block(u, 0, half, half)) < STRUCTURE_TOL && maxAbs(block(u, half, 0, half)) < STRUCTURE_TOL) {
+    // Already block-diagonal on the top qubit (a multiplexor, e.g. a gate controlled by it): no CSD.
+    demultiplex(block(u, 0, 0, half), block(u, half, half, half), top, out);
+    return;
+  }
   const { l0, l1, r0, r1, angles } = cosineSine(u);
   // Circuit order: (R0 ⊕ R1)†, then the Ry multiplexor, then L0 ⊕ L1.
   demultiplex(adjoint(r0), adjoint(r1), top, out);
