@@ -122,10 +122,17 @@ describe('synthesizeUnitary', () => {
     expect(deviation(haar(4, rng)).cx).toBe(120);
   });
 
+  it('needs exactly 1 CX for CX-class gates, 2 for controlled-U and 0 for products', () => {
+    expect(deviation(std('cx')).cx).toBe(1);
+    expect(deviation(multiply(kron2(haar(1, createRng(12)), haar(1, createRng(13))), std('cz'))).cx).toBe(1);
+    expect(deviation(controlled(haar(1, createRng(14)), 1)).cx).toBe(2);
+    expect(deviation(kron2(haar(1, createRng(15)), haar(1, createRng(16)))).cx).toBe(0);
+  });
+
   it('emits only standard gates on qubits 0..n−1 with finite parameters', () => {
     const { ops } = deviation(haar(3, createRng(9)));
     for (const op of ops) {
-      expect(['u', 'ry', 'rz', 'cx']).toContain(op.name);
+      expect(['u', 'rx', 'ry', 'rz', 'h', 'cx']).toContain(op.name);
       expect(op.qubits.every((q) => q >= 0 && q < 3)).toBe(true);
       expect(op.params.every((p) => Number.isFinite(evalExpr(p)))).toBe(true);
     }
@@ -137,18 +144,27 @@ describe('synthesizeUnitary', () => {
     ['identity (3 qubits)', identity(8), 0],
     ['a global phase', diagonal([0.4, 0.4, 0.4, 0.4]), 0],
     ['H ⊗ T (a product)', kron2(std('h'), std('t')), 0],
-    ['CX', std('cx'), 3],
-    ['CZ', std('cz'), 3],
+    ['CX', std('cx'), 1],
+    ['CZ', std('cz'), 1],
+    ['CX with control on qubit 1', multiply(kron2(std('h'), std('h')), multiply(std('cx'), kron2(std('h'), std('h')))), 1],
+    ['√iSWAP-like exp(iπ/8(XX+YY))', (() => {
+      const m = identity(4);
+      const c = Math.cos(Math.PI / 4), s = Math.sin(Math.PI / 4);
+      m[2 * 5] = c; m[2 * 10] = c; m[2 * 6 + 1] = s; m[2 * 9 + 1] = s;
+      return m;
+    })(), 2],
     ['SWAP', std('swap'), 3],
-    ['iSWAP', std('iswap'), 3],
-    ['controlled-Haar (2 qubits)', controlled(haar(1, createRng(4)), 1), 3],
-    ['diagonal phases (2 qubits)', diagonal([0.1, -0.7, 2.3, 1.1]), 3],
+    ['iSWAP', std('iswap'), 2],
+    ['RZZ(0.3)', std('rzz', [0.3]), 2],
+    ['RXX(0.3)·RYY(−1.1)', multiply(std('rxx', [0.3]), std('ryy', [-1.1])), 2],
+    ['controlled-Haar (2 qubits)', controlled(haar(1, createRng(4)), 1), 2],
+    ['diagonal phases (2 qubits)', diagonal([0.1, -0.7, 2.3, 1.1]), 2],
     ['degenerate spectrum diag(1, 1, −1, −1) in a Haar basis', (() => {
       const v = haar(2, createRng(5));
       return multiply(v, multiply(diagonal([0, 0, Math.PI, Math.PI]), adjointOf(v)));
     })(), 3],
     ['the 2-qubit QFT', qft(2), 3],
-  ])('synthesizes %s exactly', (_, m, maxCx) => {
+  ])('synthesizes %s exactly, with at most the expected CX count', (_, m, maxCx) => {
     const { error, cx } = deviation(m);
     expect(error).toBeLessThan(1e-9);
     expect(cx).toBeLessThanOrEqual(maxCx);

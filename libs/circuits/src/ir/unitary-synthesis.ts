@@ -188,11 +188,12 @@ const u1q = (q: number, m: Matrix): GateOp => {
  * Two-qubit KAK: U = e^{iδ/4}·K1·B·diag(e^{iθ_j})·B†·K2 with K1, K2 ∈ SU(2)⊗SU(2) from the real
  * orthogonal diagonalisation of M = (B†UB)ᵀ(B†UB) (Kraus–Cirac 2001), the canonical part
  * exp(i(aXX + bYY + cZZ)) from θ, built with 3 CX (Vatan–Williams 2004 Fig. 6). A tensor-product
- * U needs no CX. Returns the gates on qubits `q0` (bit 0) and `q1`; the phase comes from the check.
+ * U needs no CX, special canonical parts fewer than 3 (canonicalCircuit). Gates on qubits 0 and 1;
+ * the phase comes from the final check.
  */
-function synthesizeTwo(u: Matrix, q0 = 0, q1 = 1): GateOp[] {
+function synthesizeTwo(u: Matrix): GateOp[] {
   const local = tensorFactor(u);
-  if (local.error < 1e-13) return [u1q(q0, local.a), u1q(q1, local.b)];
+  if (local.error < 1e-13) return [u1q(0, local.a), u1q(1, local.b)];
   const [dr, di] = det(u);
   const delta = argOf(dr, di) / 4;
   const us = new Float64Array(32);
@@ -229,20 +230,81 @@ function synthesizeTwo(u: Matrix, q0 = 0, q1 = 1): GateOp[] {
   for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) pT[2 * (c * 4 + r)] = p[2 * (r * 4 + c)];
   const k1 = tensorFactor(multiply(MAGIC, multiply(k1p, MAGIC_DG)));
   const k2 = tensorFactor(multiply(MAGIC, multiply(pT, MAGIC_DG)));
-  const [a, b, c] = MAGIC_SIGNS.map((sgn) => theta.reduce((acc, t, i) => acc + t * sgn[i], 0) / 4);
+  const coords = MAGIC_SIGNS.map((sgn) => theta.reduce((acc, t, i) => acc + t * sgn[i], 0) / 4);
+  // exp(iθ·PP) = exp(i(θ − kπ/2)·PP)·(i·PP)^k: reduce each coordinate to [−π/4, π/4], the Pauli
+  // factors (P⊗P for odd k) go into K2.
   const hp = Math.PI / 2;
+  let pauli = identity(2);
+  const reduced = coords.map((t, i) => {
+    const k = Math.round(t / hp);
+    if (k % 2 !== 0) pauli = multiply(PAULI[(['x', 'y', 'z'] as const)[i]], pauli);
+    return t - k * hp;
+  });
+  return [u1q(0, multiply(pauli, k2.a)), u1q(1, multiply(pauli, k2.b)), ...canonicalCircuit(reduced), u1q(0, k1.a), u1q(1, k1.b)];
+}
+
+/** exp(i(a·XX + b·YY + c·ZZ)) as a 4×4 matrix (the three factors commute). */
+function canonicalMatrix([a, b, c]: readonly number[]): Matrix {
+  let m = identity(4);
+  [a, b, c].forEach((t, i) => {
+    const pp = kron2(PAULI[(['x', 'y', 'z'] as const)[i]], PAULI[(['x', 'y', 'z'] as const)[i]]);
+    const e = new Float64Array(32);
+    for (let k = 0; k < 16; k++) {
+      e[2 * k] = (k % 5 === 0 ? Math.cos(t) : 0) - Math.sin(t) * pp[2 * k + 1];
+      e[2 * k + 1] = Math.sin(t) * pp[2 * k];
+    }
+    m = multiply(e, m);
+  });
+  return m;
+}
+
+/** Coordinates below this are zero (the canonical part is exact to it). */
+const COORDINATE_TOL = 1e-13;
+
+/**
+ * Gates equal to exp(i(a·XX + b·YY + c·ZZ)) up to phase, coordinates in [−π/4, π/4], with the
+ * fewest CX of: none (all zero); 1 (one coordinate ±π/4: CX = H·exp(∓iπ/4 Z)⊗exp(∓iπ/4 X)·exp(±iπ/4 ZX)·H
+ * up to locals); 2 (a coordinate zero: CX·(Rx(−2α) ⊗ Rz(−2γ))·CX = exp(i(αXX + γZZ)), YY reached
+ * by conjugating with Rx(π/2) or Rz(π/2) on both qubits); 3 (Vatan–Williams). Each shortcut is
+ * checked against the matrix; the 3-CX circuit is the fallback.
+ */
+function canonicalCircuit(coords: readonly number[]): GateOp[] {
+  const hp = Math.PI / 2;
+  const nonzero = [0, 1, 2].filter((i) => Math.abs(coords[i]) > COORDINATE_TOL);
+  const [a, b, c] = coords;
+  const candidates: GateOp[][] = [];
+  const conjugate = (l: GateOp | undefined, body: GateOp[]): GateOp[] => {
+    if (!l) return body;
+    const inverse = (q: number): GateOp => gate(l.name, [q], [-evalExpr(l.params[0])]);
+    return [inverse(0), inverse(1), ...body, gate(l.name, [0], [evalExpr(l.params[0])]), gate(l.name, [1], [evalExpr(l.params[0])])];
+  };
+  if (nonzero.length === 0) return [];
+  if (nonzero.length === 1 && Math.abs(Math.abs(coords[nonzero[0]]) - Math.PI / 4) < COORDINATE_TOL) {
+    // exp(iθ·XX) for θ = ±π/4; YY, ZZ by the basis change l with l·X·l† = ±Y (Rz(π/2)) or ±Z (Ry(π/2)).
+    const axis = nonzero[0];
+    const s = -Math.sign(coords[axis]);
+    const body = [gate('h', [0]), gate('cx', [0, 1]), gate('rz', [0], [s * hp]), gate('rx', [1], [s * hp]), gate('h', [0])];
+    candidates.push(conjugate(axis === 0 ? undefined : gate(axis === 1 ? 'rz' : 'ry', [0], [hp]), body));
+  }
+  if (nonzero.length <= 2) {
+    const pair = (alpha: number, gamma: number): GateOp[] => [gate('cx', [0, 1]), gate('rx', [0], [-2 * alpha]), gate('rz', [1], [-2 * gamma]), gate('cx', [0, 1])];
+    if (Math.abs(b) <= COORDINATE_TOL) candidates.push(pair(a, c));
+    else if (Math.abs(c) <= COORDINATE_TOL) candidates.push(conjugate(gate('rx', [0], [hp]), pair(a, b)));
+    else candidates.push(conjugate(gate('rz', [0], [hp]), pair(b, c)));
+  }
+  const target = canonicalMatrix(coords);
+  for (const candidate of candidates) {
+    if (phaseAndDeviation(target, applyOps(candidate, 2, identity(4))).deviation < 1e-12) return candidate;
+  }
   return [
-    // K2, then exp(i(aXX + bYY + cZZ)) (up to phase), then K1
-    u1q(q0, multiply(STANDARD_GATES.get('rz')!.base([-hp]), k2.a)),
-    u1q(q1, k2.b),
-    gate('cx', [q0, q1]),
-    gate('rz', [q1], [hp - 2 * c]),
-    gate('ry', [q0], [2 * a - hp]),
-    gate('cx', [q1, q0]),
-    gate('ry', [q0], [hp - 2 * b]),
-    gate('cx', [q0, q1]),
-    u1q(q0, k1.a),
-    u1q(q1, multiply(k1.b, STANDARD_GATES.get('rz')!.base([hp]))),
+    gate('rz', [0], [-hp]),
+    gate('cx', [0, 1]),
+    gate('rz', [1], [hp - 2 * c]),
+    gate('ry', [0], [2 * a - hp]),
+    gate('cx', [1, 0]),
+    gate('ry', [0], [hp - 2 * b]),
+    gate('cx', [0, 1]),
+    gate('rz', [1], [hp]),
   ];
 }
 
