@@ -6,7 +6,8 @@
  *   convention of eulerAngles in gates.ts, computed so that no tiny entry's phase reaches a large one).
  * - 2 qubits: KAK / Cartan decomposition in the magic basis (Kraus & Cirac, PRA 63, 062309, 2001;
  *   Shende, Markov & Bullock, PRA 69, 062321, 2004), U = (A1⊗B1)·exp(i(aXX+bYY+cZZ))·(A2⊗B2),
- *   with the non-local part built from 3 CX (Vatan & Williams, PRA 69, 032315, 2004, Fig. 6).
+ *   with the non-local part built from 3 CX (Vatan & Williams, PRA 69, 032315, 2004, Fig. 6), or
+ *   from 2, 1 or 0 when the coordinates (a, b, c) allow (one of them 0 mod π/2; (±π/4, 0, 0)).
  * - n qubits: quantum Shannon decomposition (Shende, Bullock & Markov, IEEE TCAD 25, 1000, 2006):
  *   cosine–sine decomposition on the top qubit, demultiplexing of the block-diagonal factors,
  *   uniformly controlled rotations as Gray-code CX ladders (Möttönen et al., PRL 93, 130502, 2004).
