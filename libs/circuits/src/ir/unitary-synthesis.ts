@@ -10,7 +10,9 @@
  *   from 2, 1 or 0 when the coordinates (a, b, c) allow (one of them 0 mod π/2; (±π/4, 0, 0)).
  * - n qubits: quantum Shannon decomposition (Shende, Bullock & Markov, IEEE TCAD 25, 1000, 2006):
  *   cosine–sine decomposition on the top qubit, demultiplexing of the block-diagonal factors,
- *   uniformly controlled rotations as Gray-code CX ladders (Möttönen et al., PRL 93, 130502, 2004).
+ *   uniformly controlled rotations as Gray-code CX ladders (Möttönen et al., PRL 93, 130502, 2004);
+ *   2-qubit blocks synthesized up to a diagonal with 2 CX, the diagonal merged into the next block
+ *   (SBM 2006 §A.2, real-trace condition of Shende, Bullock & Markov, PRA 70, 012310, 2004).
  * - State preparation: uniformly controlled Ry (magnitudes) and Rz (phases) from the top qubit down
  *   (Möttönen et al., QIC 5, 467, 2005; Shende, Bullock & Markov 2006 §4; Plesch & Brukner, PRA 83, 032302, 2011).
  *
@@ -322,7 +324,7 @@ const maxAbsDifference = (a: Matrix, b: Matrix): number => a.reduce((acc, v, i) 
  * (control j = bit j of x), `axis` rotation by angles[x] on `target`; 2^k rotations and 2^k CX in
  * Gray-code order, θ = 2^{−k}·Mᵀα with M_{x,i} = (−1)^{popcount(x ∧ gray(i))}. Equal angles: one rotation.
  */
-function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], controls: readonly number[], target: number, out: GateOp[]): void {
+function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], controls: readonly number[], target: number, out: { push(op: GateOp): unknown }): void {
   const k = controls.length;
   const size = 1 << k;
   if (angles.every((a) => Math.abs(a - angles[0]) < 1e-15)) {
@@ -352,7 +354,7 @@ function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], contr
  * Multiplexor diag(A, B) on the top qubit `top` (A for top = 0): A = V·D·W, B = V·D†·W with
  * A·B† = V·D²·V† (Shende–Bullock–Markov 2006 Thm 12); D ⊕ D† is a uniformly controlled Rz.
  */
-function demultiplex(a: Matrix, b: Matrix, top: number, out: GateOp[]): void {
+function demultiplex(a: Matrix, b: Matrix, top: number, out: Piece[]): void {
   const m = dim(a);
   if (maxAbsDifference(a, b) < STRUCTURE_TOL) {
     // A = B: the top qubit is not involved.
@@ -449,15 +451,25 @@ function cosineSine(u: Matrix): { l0: Matrix; l1: Matrix; r0: Matrix; r1: Matrix
   return { l0, l1, r0, r1: adjoint(r1dg), angles };
 }
 
-/** Appends gates (on qubits 0..n−1) implementing `u` up to a global phase. */
-function synthesizeInto(u: Matrix, out: GateOp[]): void {
+/** A 2-qubit block on qubits 0 and 1 of the QSD, synthesized once the neighbouring diagonals are known. */
+interface Leaf {
+  kind: 'leaf';
+  u: Matrix;
+}
+type Piece = GateOp | Leaf;
+
+/**
+ * Appends gates (on qubits 0..n−1) implementing `u` up to a global phase; 2-qubit blocks stay
+ * matrices (leaves) for resolveLeaves.
+ */
+function synthesizeInto(u: Matrix, out: Piece[]): void {
   const n = Math.round(Math.log2(dim(u)));
   if (n === 1) {
     out.push(u1q(0, u));
     return;
   }
   if (n === 2) {
-    for (const op of synthesizeTwo(u)) out.push(op);
+    out.push({ kind: 'leaf', u });
     return;
   }
   const top = n - 1;
@@ -478,6 +490,76 @@ function synthesizeInto(u: Matrix, out: GateOp[]): void {
     out,
   );
   demultiplex(l0, l1, top, out);
+}
+
+/**
+ * A diagonal D with D·U needing at most 2 CX: the trace of (D·U)'s γ-matrix made real
+ * (Shende, Bullock & Markov, PRA 70, 012310, 2004: 2 CX suffice iff tr γ(U) is real; the form of
+ * Qiskit's _real_trace_transform), for U ∈ SU(4).
+ */
+function realTraceDiagonal(u: Matrix): Matrix {
+  const e = (r: number, c: number): [number, number] => [u[2 * (r * 4 + c)], u[2 * (r * 4 + c) + 1]];
+  const mul = (x: [number, number], y: [number, number]): [number, number] => [x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]];
+  const sum = (...terms: [number, [number, number]][]): [number, number] => terms.reduce<[number, number]>((acc, [sgn, z]) => [acc[0] + sgn * z[0], acc[1] + sgn * z[1]], [0, 0]);
+  const a1 = sum([-1, mul(e(1, 3), e(2, 0))], [1, mul(e(1, 2), e(2, 1))], [1, mul(e(1, 1), e(2, 2))], [-1, mul(e(1, 0), e(2, 3))]);
+  const a2 = sum([1, mul(e(0, 3), e(3, 0))], [-1, mul(e(0, 2), e(3, 1))], [-1, mul(e(0, 1), e(3, 2))], [1, mul(e(0, 0), e(3, 3))]);
+  const psi = Math.atan2(a1[1] + a2[1], a1[0] - a2[0]);
+  return diagonalOf([0, 0, psi, -psi].map((t) => -t));
+}
+
+function diagonalOf(phases: readonly number[]): Matrix {
+  const n = phases.length;
+  const m = new Float64Array(2 * n * n);
+  phases.forEach((t, i) => {
+    m[2 * (i * n + i)] = Math.cos(t);
+    m[2 * (i * n + i) + 1] = Math.sin(t);
+  });
+  return m;
+}
+
+/**
+ * The QSD's 2-qubit blocks in circuit order, each but the last synthesized up to a diagonal
+ * (2 CX instead of 3, when the block needs 3) whose inverse is merged into the next block: the multiplexors between
+ * blocks act on higher qubits, controlled by these, so they commute with it (Shende, Bullock &
+ * Markov 2006, §A.2).
+ */
+const cxCount = (ops: readonly GateOp[]): number => ops.filter((op) => op.name === 'cx').length;
+
+function resolveLeaves(pieces: readonly Piece[]): GateOp[] {
+  const leaves = pieces.filter((p): p is Leaf => p.kind === 'leaf');
+  const last = leaves[leaves.length - 1];
+  const out: GateOp[] = [];
+  let carry: Matrix | undefined;
+  for (const piece of pieces) {
+    if (piece.kind !== 'leaf') {
+      out.push(piece);
+      continue;
+    }
+    const m = carry ? multiply(piece.u, carry) : piece.u;
+    carry = undefined;
+    const direct = synthesizeTwo(m);
+    if (piece === last || cxCount(direct) <= 2) {
+      out.push(...direct);
+      continue;
+    }
+    const [dr, di] = det(m);
+    const quarter = -argOf(dr, di) / 4;
+    const su = new Float64Array(32);
+    for (let k = 0; k < 32; k += 2) {
+      su[k] = m[k] * Math.cos(quarter) - m[k + 1] * Math.sin(quarter);
+      su[k + 1] = m[k] * Math.sin(quarter) + m[k + 1] * Math.cos(quarter);
+    }
+    const d = realTraceDiagonal(su);
+    // m = D†·(D·m): D·m is synthesized now, D† travels to the next block.
+    const reduced = synthesizeTwo(multiply(d, m));
+    if (cxCount(reduced) >= cxCount(direct)) {
+      out.push(...direct);
+      continue;
+    }
+    out.push(...reduced);
+    carry = adjoint(d);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------- fusion and the exactness check
@@ -610,7 +692,8 @@ function fillFree(values: number[], defined: boolean[]): number[] {
 /**
  * Standard gates (u, ry, rz, cx) on qubits 0..n−1 whose product times e^{i·globalPhase} equals `m`
  * (n = log2 of its size, qubit 0 the least-significant index bit). CX count: 0 for 1 qubit, ≤ 3
- * for 2, and c(n) = 4·c(n−1) + 3·2^{n−1} (24, 120, 528, 2208 for 3..6) from the QSD.
+ * for 2; for n ≥ 3 at most c(n) − (4^{n−2} − 1) with c(n) = 4·c(n−1) + 3·2^{n−1}, c(2) = 3 (the
+ * QSD's 4^{n−2} two-qubit blocks, all but the last at 2 CX): 21, 105, 465, 1953 for 3..6 qubits.
  */
 export function synthesizeUnitary(m: Matrix): Synthesis {
   checkUnitary(m, 'the matrix');
@@ -619,9 +702,9 @@ export function synthesizeUnitary(m: Matrix): Synthesis {
   if (n === 0) return { ops: [], globalPhase: argOf(m[0], m[1]) };
   // Within the tolerance of checkUnitary: synthesize the nearest exact unitary.
   const u = nearestUnitary(m);
-  const raw: GateOp[] = [];
-  synthesizeInto(u, raw);
-  return finish(raw, n, m, identity(1 << n), 'unitary');
+  const pieces: Piece[] = [];
+  synthesizeInto(u, pieces);
+  return finish(resolveLeaves(pieces), n, m, identity(1 << n), 'unitary');
 }
 
 /**
