@@ -12,7 +12,8 @@
  *   cosine–sine decomposition on the top qubit, demultiplexing of the block-diagonal factors,
  *   uniformly controlled rotations as Gray-code CX ladders (Möttönen et al., PRL 93, 130502, 2004);
  *   2-qubit blocks synthesized up to a diagonal with 2 CX, the diagonal merged into the next block
- *   (SBM 2006 §A.2, real-trace condition of Shende, Bullock & Markov, PRA 70, 012310, 2004).
+ *   (SBM 2006 §A.2, real-trace condition of Shende, Bullock & Markov, PRA 70, 012310, 2004), and the
+ *   Ry multiplexor's last CZ merged into the following block (§A.1).
  * - State preparation: uniformly controlled Ry (magnitudes) and Rz (phases) from the top qubit down
  *   (Möttönen et al., QIC 5, 467, 2005; Shende, Bullock & Markov 2006 §4; Plesch & Brukner, PRA 83, 032302, 2011).
  *
@@ -324,12 +325,19 @@ const maxAbsDifference = (a: Matrix, b: Matrix): number => a.reduce((acc, v, i) 
  * (control j = bit j of x), `axis` rotation by angles[x] on `target`; 2^k rotations and 2^k CX in
  * Gray-code order, θ = 2^{−k}·Mᵀα with M_{x,i} = (−1)^{popcount(x ∧ gray(i))}. Equal angles: one rotation.
  */
-function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], controls: readonly number[], target: number, out: { push(op: GateOp): unknown }): void {
+function uniformlyControlled(
+  axis: 'ry' | 'rz',
+  angles: readonly number[],
+  controls: readonly number[],
+  target: number,
+  out: { push(op: GateOp): unknown },
+  openCz = false,
+): number | undefined {
   const k = controls.length;
   const size = 1 << k;
   if (angles.every((a) => Math.abs(a - angles[0]) < 1e-15)) {
     if (Math.abs(angles[0]) > 1e-15) out.push(gate(axis, [target], [angles[0]]));
-    return;
+    return undefined;
   }
   const gray = (i: number): number => i ^ (i >> 1);
   // Walsh–Hadamard transform: w[g] = Σ_x (−1)^{popcount(x ∧ g)}·α_x, in O(k·2^k).
@@ -345,9 +353,12 @@ function uniformlyControlled(axis: 'ry' | 'rz', angles: readonly number[], contr
   for (let i = 0; i < size; i++) {
     const theta = w[gray(i)] / size;
     if (Math.abs(theta) > 1e-15) out.push(gate(axis, [target], [theta]));
-    const changed = gray(i) ^ gray((i + 1) % size);
-    out.push(gate('cx', [controls[31 - Math.clz32(changed)], target]));
+    const control = controls[31 - Math.clz32(gray(i) ^ gray((i + 1) % size))];
+    if (!openCz) out.push(gate('cx', [control, target]));
+    else if (i === size - 1) return control;
+    else for (const op of [gate('h', [target]), gate('cx', [control, target]), gate('h', [target])]) out.push(op);
   }
+  return undefined;
 }
 
 /**
@@ -482,13 +493,25 @@ function synthesizeInto(u: Matrix, out: Piece[]): void {
   const { l0, l1, r0, r1, angles } = cosineSine(u);
   // Circuit order: (R0 ⊕ R1)†, then the Ry multiplexor, then L0 ⊕ L1.
   demultiplex(adjoint(r0), adjoint(r1), top, out);
-  uniformlyControlled(
+  // The Ry multiplexor with CZ (= H·CX·H) in its ladder (Z·Ry(θ)·Z = Ry(−θ) as with X); its last
+  // CZ, diagonal, is left out and merged into L1 as a Z on its control (SBM 2006 §A.1).
+  const open = uniformlyControlled(
     'ry',
     angles.map((t) => 2 * t),
     Array.from({ length: top }, (_, i) => i),
     top,
     out,
+    true,
   );
+  if (open !== undefined) {
+    const m = dim(l1);
+    for (let r = 0; r < m; r++)
+      for (let c = 0; c < m; c++)
+        if ((c >> open) & 1) {
+          l1[2 * (r * m + c)] = -l1[2 * (r * m + c)];
+          l1[2 * (r * m + c) + 1] = -l1[2 * (r * m + c) + 1];
+        }
+  }
   demultiplex(l0, l1, top, out);
 }
 
@@ -692,8 +715,8 @@ function fillFree(values: number[], defined: boolean[]): number[] {
 /**
  * Standard gates (u, ry, rz, cx) on qubits 0..n−1 whose product times e^{i·globalPhase} equals `m`
  * (n = log2 of its size, qubit 0 the least-significant index bit). CX count: 0 for 1 qubit, ≤ 3
- * for 2; for n ≥ 3 at most c(n) − (4^{n−2} − 1) with c(n) = 4·c(n−1) + 3·2^{n−1}, c(2) = 3 (the
- * QSD's 4^{n−2} two-qubit blocks, all but the last at 2 CX): 21, 105, 465, 1953 for 3..6 qubits.
+ * for 2; for n ≥ 3 at most (23/48)·4^n − (3/2)·2^n + 4/3 (SBM 2006 with both optimisations):
+ * 20, 100, 444, 1868 for 3..6 qubits.
  */
 export function synthesizeUnitary(m: Matrix): Synthesis {
   checkUnitary(m, 'the matrix');
