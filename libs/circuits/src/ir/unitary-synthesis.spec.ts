@@ -215,6 +215,20 @@ describe('synthesizeUnitary', () => {
     expect(() => checkUnitary(identity(3), 'M')).toThrow('M must be a square matrix whose size is a power of two; got 9 entries');
   });
 
+  it('returns an independent copy when the same matrix is synthesized again', () => {
+    const m = haar(2, createRng(40));
+    const first = synthesizeUnitary(m);
+    first.ops[0].qubits[0] = 7;
+    const second = synthesizeUnitary(m);
+    expect(second.ops[0].qubits[0]).not.toBe(7);
+    expect(deviation(m).error).toBeLessThan(1e-9);
+  });
+
+  it('refuses a 12-qubit matrix by its size at once, before checking unitarity', () => {
+    const big = new Float64Array(2 * 4096 * 4096);
+    expect(() => synthesizeUnitary(big)).toThrow(`unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a 64×64 matrix); this one has 12`);
+  });
+
   it('refuses matrices above the qubit limit, naming it', () => {
     const big = identity(1 << (MAX_SYNTHESIS_QUBITS + 1));
     expect(() => synthesizeUnitary(big)).toThrow(`unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a 64×64 matrix); this one has 7`);

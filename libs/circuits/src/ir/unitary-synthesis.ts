@@ -719,9 +719,28 @@ function fillFree(values: number[], defined: boolean[]): number[] {
  * 20, 100, 444, 1868 for 3..6 qubits.
  */
 export function synthesizeUnitary(m: Matrix): Synthesis {
-  checkUnitary(m, 'the matrix');
+  // The size limit first: checking a huge matrix for unitarity alone would take minutes.
   const n = log2Exact(dim(m));
-  if (n > MAX_SYNTHESIS_QUBITS) throw new CircuitError('limit', `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a ${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS} matrix); this one has ${n}`);
+  if (2 * dim(m) ** 2 === m.length && n > MAX_SYNTHESIS_QUBITS) {
+    throw new CircuitError('limit', `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a ${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS} matrix); this one has ${n}`);
+  }
+  checkUnitary(m, 'the matrix');
+  // Programs append the same matrix gate in loops: recent results are reused (copies).
+  const key = Array.prototype.join.call(m, ',');
+  const cached = RECENT.get(key);
+  if (cached) return copySynthesis(cached);
+  const result = synthesizeChecked(m);
+  if (RECENT.size >= RECENT_SIZE) RECENT.delete(RECENT.keys().next().value as string);
+  RECENT.set(key, result);
+  return copySynthesis(result);
+}
+
+const RECENT_SIZE = 16;
+const RECENT = new Map<string, Synthesis>();
+const copySynthesis = (s: Synthesis): Synthesis => ({ ops: s.ops.map((op) => ({ ...op, qubits: [...op.qubits], params: [...op.params] })), globalPhase: s.globalPhase });
+
+function synthesizeChecked(m: Matrix): Synthesis {
+  const n = log2Exact(dim(m));
   if (n === 0) return { ops: [], globalPhase: argOf(m[0], m[1]) };
   // Within the tolerance of checkUnitary: synthesize the nearest exact unitary.
   const u = nearestUnitary(m);
