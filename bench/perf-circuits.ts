@@ -163,10 +163,13 @@ function benchSynthesis(): void {
   };
   const cxOf = (c: Circuit) => c.ops.filter((op) => op.kind === 'gate' && op.name === 'cx').length;
   for (const n of [2, 3, 4, 5]) {
-    const u = haarUnitary(n, 500 + n);
-    synthesizeUnitary(u); // warm up
-    const ms = time(() => synthesizeUnitary(u), n >= 5 ? 3 : 5);
-    const circuit = asCircuit(n, synthesizeUnitary(u));
+    // A fresh matrix per repeat: synthesizeUnitary reuses the result for a matrix it has just seen.
+    const repeats = n >= 5 ? 3 : 5;
+    const matrices = Array.from({ length: repeats + 1 }, (_, i) => haarUnitary(n, 500 + 10 * n + i));
+    synthesizeUnitary(matrices[repeats]); // warm up
+    let next = 0;
+    const ms = time(() => synthesizeUnitary(matrices[next++]), repeats);
+    const circuit = asCircuit(n, synthesizeUnitary(matrices[0]));
     const simMs = time(() => circuitUnitary(circuit), 5);
     report(`(d) synthesize Haar ${n}-qubit unitary (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`, `${ms.toFixed(2)} ms`, `unitary sim ${simMs.toFixed(2)} ms`, `${(ms / simMs).toFixed(1)}×`, '', null);
   }
