@@ -746,7 +746,7 @@ function synthesizeChecked(m: Matrix): Synthesis {
   const u = nearestUnitary(m);
   const pieces: Piece[] = [];
   synthesizeInto(u, pieces);
-  return finish(resolveLeaves(pieces), n, m, identity(1 << n), 'unitary');
+  return finish(resolveLeaves(pieces), n, u, identity(1 << n), 'unitary');
 }
 
 /**
