@@ -237,6 +237,26 @@ qc.compose(grover, inplace=True)
     expect(equalUnitaries(circuitUnitary(c), circuitUnitary(d))).toBe(true);
   });
 
+  it('Parameter / ParameterVector bound in code with assign_parameters (dict, list in Qiskit order, inplace)', () => {
+    const names = (src: string) => parseQiskit(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
+    const head = 'from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter, ParameterVector\ng = Parameter("gamma")\nb = Parameter("beta")\nqc = QuantumCircuit(1)\nqc.rz(2 * g - 1, 0)\nqc.rx(-b / 2, 0)\n';
+    expect(names(`${head}bound = qc.assign_parameters({g: 0.7, b: 0.4})`)).toEqual(['rz(0.4)', 'rx(-0.2)']);
+    // A list binds in qc.parameters order: sorted by name (beta before gamma).
+    expect(names(`${head}qc.assign_parameters([0.4, 0.7], inplace=True)`)).toEqual(['rz(0.4)', 'rx(-0.2)']);
+    expect(errorOf(() => parseQiskit(head)).message).toBe('the circuit has unbound parameters (beta, gamma); bind them with assign_parameters(...) in the code');
+    const v = 'from qiskit import QuantumCircuit\nfrom qiskit.circuit import ParameterVector\nt = ParameterVector("t", 11)\nqc = QuantumCircuit(1)\nfor p in t:\n    qc.ry(p, 0)\n';
+    expect(names(`${v}qc = qc.assign_parameters({t: [k / 10 for k in range(11)]})`)).toEqual(Array.from({ length: 11 }, (_, k) => `ry(${k / 10})`));
+    // Vector elements are ordered by index (t[2] before t[10]), not as strings.
+    expect(names(`${v}qc = qc.assign_parameters([k / 10 for k in range(11)])`)).toEqual(Array.from({ length: 11 }, (_, k) => `ry(${k / 10})`));
+    const ra = names('from qiskit.circuit.library import RealAmplitudes\nqc = RealAmplitudes(3, reps=1)\nqc = qc.assign_parameters(range(6))');
+    expect(ra).toEqual(['ry(0)', 'ry(1)', 'ry(2)', 'cx()', 'cx()', 'ry(3)', 'ry(4)', 'ry(5)']);
+    const cx = parseQiskit('from qiskit.circuit.library import RealAmplitudes\nqc = RealAmplitudes(3, reps=1)\nqc = qc.assign_parameters(range(6))').ops.filter((o) => o.kind === 'gate' && o.name === 'cx');
+    expect(cx.map((o) => (o.kind === 'gate' ? o.qubits : []))).toEqual([
+      [1, 2],
+      [0, 1],
+    ]);
+  });
+
   it('compose(front=True), mcx/mcp with ctrl_state, mcrx', () => {
     const c = parseQiskit('from qiskit import QuantumCircuit\na = QuantumCircuit(2)\na.x(0)\nb = QuantumCircuit(1)\nb.h(0)\nqc = a.compose(b, qubits=[1], front=True)');
     expect(c.ops.map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : o.kind))).toEqual(['h 1', 'x 0']);

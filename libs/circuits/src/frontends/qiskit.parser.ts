@@ -5,15 +5,15 @@
  * arithmetic with math/numpy. The result is the circuit the program last built or changed.
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
-import { MAX_EXPANDED_OPERATIONS, checkBitCount } from '../limits.js';
+import { MAX_EXPANDED_OPERATIONS, checkBitCount, checkListLength } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateDefinition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
-import { evalExpr, num } from '../ir/expr.js';
+import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
 import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
 import { toArray, toMatrix, toVector } from './python-numeric.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyDict, PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 interface RegisterValue extends PyObject {
   kind: 'qreg' | 'creg';
@@ -50,6 +50,20 @@ interface GateValue extends PyObject {
   ctrlState?: number;
   /** Custom definitions the gate needs: its own (for a custom gate) and those its body uses. */
   defs?: Map<string, GateDefinition>;
+  /** Parameters with unbound `Parameter`s (then `params` is unused). */
+  symbolic?: Expr[];
+}
+/** A `Parameter` (or an element of a `ParameterVector`), or an expression of them. */
+interface ParamValue extends PyObject {
+  kind: 'param';
+  expr: Expr;
+}
+interface ParamVector extends PyObject {
+  kind: 'paramvec';
+  name: string;
+  size: number;
+  iterable: true;
+  items: PyValue[];
 }
 interface InstructionSet extends PyObject {
   kind: 'iset';
@@ -99,7 +113,7 @@ const EXECUTION_NAMES = new Set(['transpile', 'execute', 'Aer', 'AerSimulator', 
 const EXECUTION_MODULES = ['qiskit_aer', 'qiskit.providers', 'qiskit.primitives', 'qiskit.visualization', 'qiskit.quantum_info', 'qiskit_ibm_runtime', 'qiskit.transpiler', 'qiskit.compiler', 'matplotlib', 'qiskit.result'];
 const QISKIT_MODULES = ['qiskit', 'qiskit.circuit', 'qiskit.circuit.library', 'qiskit.circuit.library.standard_gates', 'qiskit.circuit.library.generalized_gates', 'qiskit.circuit.library.basis_change', 'qiskit.circuit.library.data_preparation', 'qiskit.extensions'];
 /** Library circuits and gates built here from their published definitions (see gate-library.ts). */
-const LIBRARY_NAMES = new Set(['QFT', 'QFTGate', 'GroverOperator', 'grover_operator', 'MCMT', 'MCMTGate', 'UnitaryGate', 'Diagonal', 'DiagonalGate', 'StatePreparation', 'Initialize', 'MCPhaseGate', 'Operator']);
+const LIBRARY_NAMES = new Set(['QFT', 'QFTGate', 'GroverOperator', 'grover_operator', 'MCMT', 'MCMTGate', 'UnitaryGate', 'Diagonal', 'DiagonalGate', 'StatePreparation', 'Initialize', 'MCPhaseGate', 'Operator', 'RealAmplitudes', 'real_amplitudes', 'EfficientSU2', 'efficient_su2']);
 
 /** Built-in controls of a standard gate (`cx` has 1); custom gates have none. */
 const builtinControls = (g: { name: string }): number => STANDARD_GATES.get(g.name)?.controls ?? 0;
@@ -123,6 +137,8 @@ class QiskitEvaluator extends PyEvaluator {
   result(entryPoint?: string): Circuit {
     const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit') as CircuitValue | undefined) ?? this.last;
     if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
+    const unbound = this.circuitParameters(qc.circuit);
+    if (unbound.length) throw semanticError(undefined, `the circuit has unbound parameters (${unbound.map((p) => this.parameterLabels.get(p)).join(', ')}); bind them with assign_parameters(...) in the code`);
     return qc.circuit;
   }
 
@@ -148,11 +164,11 @@ class QiskitEvaluator extends PyEvaluator {
     return undefined;
   }
 
-  protected importName(module: string, name: string, line: number): PyValue | undefined {
+  protected importName(module: string, name: string, _line: number): PyValue | undefined {
     if (module === 'qiskit.quantum_info' && name === 'Operator') return this.library('Operator');
     if (EXECUTION_MODULES.some((m) => module === m || module.startsWith(`${m}.`))) return ignored(`${module}.${name}`);
     if (!QISKIT_MODULES.includes(module)) return undefined;
-    return this.qiskitName(name, line);
+    return this.qiskitName(name);
   }
 
   /** `from qiskit import *` / `from qiskit.circuit.library import *`: every name of the subset. */
@@ -163,24 +179,24 @@ class QiskitEvaluator extends PyEvaluator {
     }
     for (const name of ['QuantumCircuit', 'QuantumRegister', 'ClassicalRegister', ...Object.keys(GATE_CLASSES), ...LIBRARY_NAMES, ...EXECUTION_NAMES]) {
       if (name === 'Operator') continue;
-      const value = this.qiskitName(name, line);
+      const value = this.qiskitName(name);
       if (value !== undefined) this.env.set(name, value);
     }
   }
 
-  private qiskitName(name: string, line: number): PyValue | undefined {
+  private qiskitName(name: string): PyValue | undefined {
     if (name === 'QuantumCircuit' || name === 'QuantumRegister' || name === 'ClassicalRegister') return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.construct(name, a, k, l) } as PyValue;
     if (name in GATE_CLASSES) return { kind: 'gateclass', name } as unknown as GateClass;
     if (LIBRARY_NAMES.has(name)) return this.library(name);
     if (EXECUTION_NAMES.has(name)) return ignored(name);
-    if (name === 'Parameter' || name === 'ParameterVector') throw unsupported(line, name, 'unbound parameters cannot be simulated or converted; use numbers');
+    if (name === 'Parameter' || name === 'ParameterVector') return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.newParameter(name, a, k, l) } as PyValue;
     return undefined;
   }
 
   protected override moduleAttr(mod: { kind: 'module'; path: string }, name: string, line: number): PyValue {
     if (mod.path === 'qiskit') {
       if (name === 'circuit' || name === 'library') return mod;
-      const v = this.qiskitName(name, line);
+      const v = this.qiskitName(name);
       if (v !== undefined) return v;
     }
     return super.moduleAttr(mod, name, line);
@@ -271,6 +287,10 @@ class QiskitEvaluator extends PyEvaluator {
           return qc.circuit.globalPhase;
         case 'name':
           return qc.name ?? 'circuit';
+        case 'parameters':
+          return this.circuitParameters(qc.circuit).map((id) => this.parameterValues.get(id)!);
+        case 'num_parameters':
+          return this.circuitParameters(qc.circuit).length;
         case 'draw':
         case 'depth':
         case 'size':
@@ -280,7 +300,7 @@ class QiskitEvaluator extends PyEvaluator {
         case 'save_statevector':
           return ignored(`QuantumCircuit.${name}`);
       }
-      if (name in GATE_METHODS || ['measure', 'measure_all', 'barrier', 'reset', 'append', 'compose', 'add_register', 'inverse', 'copy', 'decompose', 'if_test', 'mcx', 'mcp', 'mct', 'mcrx', 'mcry', 'mcrz', 'to_gate', 'to_instruction', 'control', 'power', 'repeat', 'initialize', 'prepare_state', 'unitary'].includes(name)) {
+      if (name in GATE_METHODS || ['measure', 'measure_all', 'barrier', 'reset', 'append', 'compose', 'add_register', 'inverse', 'copy', 'decompose', 'if_test', 'mcx', 'mcp', 'mct', 'mcrx', 'mcry', 'mcrz', 'to_gate', 'to_instruction', 'control', 'power', 'repeat', 'initialize', 'prepare_state', 'unitary', 'assign_parameters', 'bind_parameters'].includes(name)) {
         return { kind: 'method', qc, name } as unknown as MethodValue;
       }
       throw unsupported(line, `QuantumCircuit.${name}`, `QuantumCircuit.${name} is not part of the supported Qiskit subset`);
@@ -351,6 +371,13 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   protected override index(obj: PyValue, index: PyValue, line: number): PyValue {
+    if (isObject(obj, 'paramvec')) {
+      const v = obj as unknown as ParamVector;
+      const i = toInt(index, line, 'a ParameterVector index');
+      const k = i < 0 ? v.size + i : i;
+      if (k < 0 || k >= v.size) throw semanticError(line, `index ${i} is out of range for ParameterVector ${v.name} of length ${v.size}`);
+      return v.items[k];
+    }
     if (isObject(obj, 'qreg') || isObject(obj, 'creg')) {
       const r = obj as unknown as RegisterValue;
       const i = toInt(index, line, 'a register index');
@@ -378,10 +405,10 @@ class QiskitEvaluator extends PyEvaluator {
         return { kind: 'gate', name: 'x', params: [], qubits: n + 1, controls: n, inverse: false, ...(state !== undefined && state !== null ? { ctrlState: this.ctrlState(state, n, line) } : {}) } as unknown as GateValue;
       }
       const [name, nParams, nQubits, extra = 0] = GATE_METHODS[method];
-      const params = args.slice(0, nParams).map((a) => toNumber(a, line, `a parameter of ${cls.name}`));
-      for (const k of PARAM_KWARGS) if (kwargs.has(k)) params.push(toNumber(kwargs.get(k)!, line));
-      if (params.length !== nParams) throw semanticError(line, `${cls.name} takes ${nParams} parameter(s); got ${params.length}`);
-      const g: GateValue = { kind: 'gate', name, params, qubits: nQubits, controls: extra, inverse: false };
+      const values = args.slice(0, nParams);
+      for (const k of PARAM_KWARGS) if (kwargs.has(k)) values.push(kwargs.get(k)!);
+      if (values.length !== nParams) throw semanticError(line, `${cls.name} takes ${nParams} parameter(s); got ${values.length}`);
+      const g: GateValue = { kind: 'gate', name, ...this.gateParams(values, line, `a parameter of ${cls.name}`), qubits: nQubits, controls: extra, inverse: false };
       const state = kwargs.get('ctrl_state');
       if (state !== undefined && state !== null) {
         const total = extra + builtinControls(g);
@@ -431,7 +458,7 @@ class QiskitEvaluator extends PyEvaluator {
     for (let k = 0; k < n; k++) {
       const qubits = specs.map((s) => (s.list ? s.indices[k] : s.indices[0]));
       if (new Set(qubits).size !== qubits.length) throw semanticError(line, `${label} is applied to the same qubit more than once (${qubits.join(', ')})`);
-      const one: GateOp = { kind: 'gate', name: gate.name, qubits, params: gate.params.map(num), line, ...(gate.controls ? { controls: gate.controls } : {}) };
+      const one: GateOp = { kind: 'gate', name: gate.name, qubits, params: gate.symbolic ?? gate.params.map(num), line, ...(gate.controls ? { controls: gate.controls } : {}) };
       let gops: GateOp[] = Array.from({ length: Math.abs(power) }, () => ({ ...one, qubits: [...qubits] }));
       if (inverse) gops = gops.flatMap((g) => inverseGate(qc.circuit, g));
       // Open controls (ctrl_state bit 0): X before and after on those control qubits.
@@ -452,7 +479,7 @@ class QiskitEvaluator extends PyEvaluator {
       for (const k of PARAM_KWARGS) if (kwargs.has(k)) params.push(kwargs.get(k)!);
       for (const k of QUBIT_KWARGS) if (kwargs.has(k)) qargs.push(kwargs.get(k)!);
       if (params.length !== nParams) throw semanticError(line, `QuantumCircuit.${m.name} takes ${nParams} parameter(s) before its qubits; got ${params.length}`);
-      const gate: GateValue = { kind: 'gate', name, params: params.map((p) => toNumber(p, line, `a parameter of ${m.name}`)), qubits: nQubits, controls: extra, inverse: false };
+      const gate: GateValue = { kind: 'gate', name, ...this.gateParams(params, line, `a parameter of ${m.name}`), qubits: nQubits, controls: extra, inverse: false };
       return this.applyGate(qc, gate, qargs, line, `QuantumCircuit.${m.name}`);
     }
     switch (m.name) {
@@ -463,11 +490,11 @@ class QiskitEvaluator extends PyEvaluator {
       case 'mcry':
       case 'mcrz': {
         const angled = m.name !== 'mcx' && m.name !== 'mct';
-        const lam = angled ? [toNumber(args.shift() ?? kwargs.get('lam') ?? kwargs.get('theta') ?? null, line, 'the angle')] : [];
+        const lam = angled ? [args.shift() ?? kwargs.get('lam') ?? kwargs.get('theta') ?? null] : [];
         const controls = this.bits(qc, args[0] ?? kwargs.get('control_qubits') ?? kwargs.get('q_controls') ?? null, 'q', line).indices;
         const target = args[1] ?? kwargs.get('target_qubit') ?? kwargs.get('q_target') ?? null;
         const base = m.name === 'mcp' ? 'p' : angled ? m.name.slice(2) : 'x';
-        const gate: GateValue = { kind: 'gate', name: base, params: lam, qubits: controls.length + 1, controls: controls.length, inverse: false };
+        const gate: GateValue = { kind: 'gate', name: base, ...this.gateParams(lam, line, 'the angle'), qubits: controls.length + 1, controls: controls.length, inverse: false };
         const state = kwargs.get('ctrl_state');
         if (state !== undefined && state !== null) gate.ctrlState = this.ctrlState(state, controls.length, line);
         return this.applyGate(qc, gate, [...controls, target], line, `QuantumCircuit.${m.name}`);
@@ -492,6 +519,9 @@ class QiskitEvaluator extends PyEvaluator {
         this.touch(circuit);
         return circuit;
       }
+      case 'assign_parameters':
+      case 'bind_parameters':
+        return this.assignParameters(qc, args[0] ?? kwargs.get('parameters') ?? kwargs.get('values') ?? null, (args[1] ?? kwargs.get('inplace')) === true, line);
       case 'initialize':
       case 'prepare_state': {
         const target = args[1] ?? kwargs.get('qubits') ?? null;
@@ -601,6 +631,93 @@ class QiskitEvaluator extends PyEvaluator {
 
   // ---- gates built from circuits, matrices and states ----
 
+  // ---- Parameters (bound in code with assign_parameters before the circuit is used) ----
+  private readonly parameterLabels = new Map<string, string>();
+  private readonly parameterValues = new Map<string, ParamValue>();
+  /** Qiskit's parameter order: by name, ParameterVector elements by index. */
+  private readonly parameterOrder = new Map<string, [string, number]>();
+
+  private newParameter(kind: 'Parameter' | 'ParameterVector', args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
+    const name = args[0] ?? kwargs.get('name') ?? null;
+    if (typeof name !== 'string') throw semanticError(line, `${kind} takes a name string; got ${typeName(name)}`);
+    const make = (label: string, order: [string, number]): ParamValue => {
+      const id = `param_${this.parameterValues.size}`;
+      const p: ParamValue = { kind: 'param', expr: { k: 'id', name: id } };
+      this.parameterLabels.set(id, label);
+      this.parameterValues.set(id, p);
+      this.parameterOrder.set(id, order);
+      return p;
+    };
+    if (kind === 'Parameter') return make(name, [name, -1]) as unknown as PyValue;
+    const size = toInt(args[1] ?? kwargs.get('length') ?? 0, line, 'the ParameterVector length');
+    checkListLength(size, line);
+    const items = Array.from({ length: size }, (_, i) => make(`${name}[${i}]`, [name, i]) as unknown as PyValue);
+    return { kind: 'paramvec', name, size, iterable: true, items } as unknown as PyValue;
+  }
+
+  /** Parameters of gates: numbers, or Parameter expressions kept symbolic until assign_parameters. */
+  private gateParams(values: PyValue[], line: number, what: string): { params: number[]; symbolic?: Expr[] } {
+    if (!values.some((v) => isObject(v, 'param'))) return { params: values.map((v) => toNumber(v, line, what)) };
+    return { params: values.map(() => 0), symbolic: values.map((v) => (isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, what)))) };
+  }
+
+  protected override objectBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
+    if (!isObject(a, 'param') && !isObject(b, 'param')) return super.objectBinary(op, a, b, line);
+    const expr = (v: PyValue): Expr => (isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, 'a number in a parameter expression')));
+    if (op === 'neg') return { kind: 'param', expr: { k: 'neg', a: expr(a) } } as unknown as PyValue;
+    const ops: Record<string, '+' | '-' | '*' | '/' | '^'> = { '+': '+', '-': '-', '*': '*', '/': '/', '**': '^' };
+    if (!ops[op]) throw unsupported(line, op, `${op} on parameters is outside the supported subset`);
+    return { kind: 'param', expr: { k: 'bin', op: ops[op], a: expr(a), b: expr(b) } } as unknown as PyValue;
+  }
+
+  /** Unbound parameter ids of a circuit, in Qiskit's order (by name; vector elements by index). */
+  private circuitParameters(c: Circuit): string[] {
+    const ids = new Set<string>();
+    for (const op of c.ops) if (op.kind === 'gate') for (const e of op.params) for (const id of freeNames(e)) if (this.parameterValues.has(id)) ids.add(id);
+    return [...ids].sort((x, y) => {
+      const [nx, ix] = this.parameterOrder.get(x)!;
+      const [ny, iy] = this.parameterOrder.get(y)!;
+      return nx === ny ? ix - iy : nx < ny ? -1 : 1;
+    });
+  }
+
+  /** `assign_parameters({p: value, vector: [values]})` or `assign_parameters([values in circuit.parameters order])`. */
+  private assignParameters(qc: CircuitValue, spec: PyValue, inplace: boolean, line: number): PyValue {
+    const order = this.circuitParameters(qc.circuit);
+    const bindings = new Map<string, Expr>();
+    const bind = (p: PyValue, v: PyValue) => {
+      if (!isObject(p, 'param') || (p as unknown as ParamValue).expr.k !== 'id') throw semanticError(line, `assign_parameters: keys must be Parameters or ParameterVectors; got ${typeName(p)}`);
+      bindings.set(((p as unknown as ParamValue).expr as { name: string }).name, num(toNumber(v, line, 'a parameter value')));
+    };
+    if (spec instanceof PyDict) {
+      const dict = spec;
+      for (const key of dict.keys()) {
+        const value = dict.get(key, line)!;
+        if (isObject(key, 'paramvec')) {
+          const items = (key as unknown as ParamVector).items;
+          const values = iterate(value, line, 'the ParameterVector values');
+          if (values.length !== items.length) throw semanticError(line, `assign_parameters: ParameterVector ${(key as unknown as ParamVector).name} has ${items.length} elements; ${values.length} values given`);
+          for (let i = 0; i < items.length; i++) bind(items[i], values[i]);
+        } else bind(key, value);
+      }
+    } else {
+      const values = iterate(spec, line, 'the parameter values');
+      if (values.length !== order.length) throw semanticError(line, `assign_parameters: the circuit has ${order.length} parameter(s); ${values.length} value(s) given`);
+      for (let i = 0; i < order.length; i++) bind(this.parameterValues.get(order[i])! as unknown as PyValue, values[i]);
+    }
+    const target = inplace ? qc : this.copy(qc);
+    target.circuit.ops = target.circuit.ops.map((op) => {
+      if (op.kind !== 'gate' || !op.params.some((e) => freeNames(e).size)) return op;
+      const params = op.params.map((e) => {
+        const bound = substitute(e, bindings);
+        return [...freeNames(bound)].some((id) => this.parameterValues.has(id)) ? bound : num(evalExpr(bound));
+      });
+      return { ...op, params };
+    });
+    this.touch(target);
+    return inplace ? null : target;
+  }
+
   /** A fresh name for a custom definition (`qft_3`): unique in the program, never a standard gate. */
   private definitionName(base: string): string {
     const clean = base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'gate';
@@ -664,7 +781,7 @@ class QiskitEvaluator extends PyEvaluator {
   /** `gate.power(k)`: repetitions for integer k; rotation angles scaled otherwise. */
   private powerGate(g: GateValue, k: number, line: number): GateValue {
     if (Number.isInteger(k)) return { ...g, power: (g.power ?? 1) * k };
-    if (ANGLE_POWER.has(g.name) && (g.power ?? 1) === 1) {
+    if (ANGLE_POWER.has(g.name) && (g.power ?? 1) === 1 && !g.symbolic) {
       const sign = g.inverse ? -1 : 1;
       return { ...g, inverse: false, params: g.params.map((p) => p * k * sign) };
     }
@@ -842,6 +959,48 @@ class QiskitEvaluator extends PyEvaluator {
             const c = this.newCircuit(gate.qubits, 'initialize');
             for (let q = 0; q < gate.qubits; q++) this.push(c, { kind: 'reset', qubit: q, line });
             this.applyGate(c, gate, Array.from({ length: gate.qubits }, (_, i) => i), line, 'Initialize');
+            return c;
+          }) as unknown as PyValue;
+        });
+      case 'RealAmplitudes':
+      case 'real_amplitudes':
+      case 'EfficientSU2':
+      case 'efficient_su2':
+        return call((args, kwargs, line) => {
+          // Qiskit's TwoLocal ansatz: reps × (rotation layers, CX entanglement), then a final rotation layer;
+          // parameters θ[k] in order layer by layer, rotation gate by gate, qubit by qubit.
+          const n = toInt(arg(args, kwargs, 0, 'num_qubits') ?? null, line, 'the number of qubits');
+          if (n < 1) throw semanticError(line, `${name} needs at least one qubit; got ${n}`);
+          const entanglement = arg(args, kwargs, name.startsWith('R') || name.startsWith('r') ? 1 : 2, 'entanglement') ?? 'reverse_linear';
+          const reps = toInt(kwargs.get('reps') ?? (name.startsWith('R') || name.startsWith('r') ? args[2] : args[3]) ?? 3, line, 'reps');
+          const skipFinal = flag(kwargs.get('skip_final_rotation_layer'), false);
+          const barriers = flag(kwargs.get('insert_barriers'), false);
+          const prefix = kwargs.get('parameter_prefix') ?? 'θ';
+          const rotations = name.toLowerCase().startsWith('real') ? ['ry'] : ['ry', 'rz'];
+          let pairs: [number, number][];
+          const linear = Array.from({ length: Math.max(0, n - 1) }, (_, i): [number, number] => [i, i + 1]);
+          if (entanglement === 'linear') pairs = linear;
+          else if (entanglement === 'reverse_linear') pairs = linear.slice().reverse();
+          else if (entanglement === 'full') pairs = linear.length ? Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, j): [number, number] => [i, i + j + 1])).flat() : [];
+          else if (entanglement === 'circular') pairs = n > 2 ? [[n - 1, 0], ...linear] : linear;
+          else throw unsupported(line, `entanglement=${typeof entanglement === 'string' ? `'${entanglement}'` : typeName(entanglement)}`, "entanglement is 'linear', 'reverse_linear', 'full' or 'circular'");
+          const layers = reps + (skipFinal ? 0 : 1);
+          checkListLength(layers * rotations.length * n + reps * pairs.length, line);
+          const vector = this.newParameter('ParameterVector', [typeof prefix === 'string' ? prefix : 'θ', layers * rotations.length * n], new Map(), line) as unknown as ParamVector;
+          return build(() => {
+            const c = this.newCircuit(n, name);
+            let k = 0;
+            const rotationLayer = () => {
+              for (const r of rotations) for (let q = 0; q < n; q++) this.push(c, { kind: 'gate', name: r, qubits: [q], params: [(vector.items[k++] as unknown as ParamValue).expr], line });
+            };
+            const all = Array.from({ length: n }, (_, i) => i);
+            for (let r = 0; r < reps; r++) {
+              rotationLayer();
+              if (barriers) this.push(c, { kind: 'barrier', qubits: all, line });
+              for (const [a, b] of pairs) this.push(c, { kind: 'gate', name: 'cx', qubits: [a, b], params: [], line });
+              if (barriers) this.push(c, { kind: 'barrier', qubits: all, line });
+            }
+            if (!skipFinal) rotationLayer();
             return c;
           }) as unknown as PyValue;
         });
