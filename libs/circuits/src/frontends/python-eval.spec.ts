@@ -282,6 +282,40 @@ def main():
     expect(e.message).toBe('line 4: qubit index 2 is out of range (the circuit has 2)');
   });
 
+  it('post-processing of run results (counts) is read and changes nothing; typing and itertools are available', () => {
+    const c = parseQiskit(`
+from __future__ import annotations
+from typing import List, Optional
+import itertools
+from qiskit import QuantumCircuit, transpile
+from qiskit_aer import AerSimulator
+
+def build(bits: List[int], label: Optional[str] = None) -> QuantumCircuit:
+    qc = QuantumCircuit(len(bits))
+    for q, b in enumerate(bits):
+        if b:
+            qc.x(q)
+    for a, b in itertools.combinations(range(len(bits)), 2):
+        qc.cz(a, b)
+    qc.measure_all()
+    return qc
+
+qc = build([1, 0, 1])
+sim = AerSimulator()
+counts = sim.run(transpile(qc, sim), shots=1024).result().get_counts()
+most = max(counts, key=counts.get)
+if most == '101':
+    print("found", most)
+for state, n in sorted(counts.items()):
+    print(f"{state}: {n / 1024:.3f}")
+first, *rest = counts
+assert counts['101'] > 900
+`);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : ''))).toEqual(['x 0', 'x 2', 'cz 0,1', 'cz 0,2', 'cz 1,2']);
+    expect(counts(c)).toEqual({ '101': 100 });
+    expect(value('import itertools', "[''.join(map(str, t)) for t in itertools.product([0, 1], repeat=2)]")).toBe("['00', '01', '10', '11']");
+  });
+
   it('Cirq: a function returning cirq.Circuit, helpers yielding operation lists, and entry_point', () => {
     const source = `
 import cirq

@@ -254,7 +254,7 @@ export abstract class PyEvaluator {
         return;
       case 'import': {
         const root = s.module.split('.')[0];
-        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module);
+        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module) ?? languageModule(s.module);
         if (value === undefined) throw unsupported(s.line, `import ${s.module}`, `module ${s.module} is not part of the supported subset`);
         // `import a.b` binds `a`; `import a.b as c` binds c to a.b.
         if (s.alias) this.setName(s.alias, value);
@@ -267,7 +267,7 @@ export abstract class PyEvaluator {
             this.importStar(s.module, s.line);
             continue;
           }
-          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name);
+          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name) ?? languageModuleName(s.module, name, s.line);
           if (value === undefined) throw unsupported(s.line, `from ${s.module} import ${name}`, `${s.module}.${name} is not part of the supported subset`);
           this.setName(alias ?? name, value);
         }
@@ -288,7 +288,10 @@ export abstract class PyEvaluator {
         this.eval(s.value);
         return;
       case 'for': {
-        const items = iterate(this.eval(s.iter), s.line, 'the for loop');
+        const iterable = this.eval(s.iter);
+        // A loop over what only running the circuit gives (counts, results) changes nothing here.
+        if (isObject(iterable, 'ignored')) return;
+        const items = iterate(iterable, s.line, 'the for loop');
         for (const item of items) {
           this.assign(s.target, item, s.line);
           const flow = this.loopBody(s.body);
@@ -299,7 +302,9 @@ export abstract class PyEvaluator {
       }
       case 'while': {
         let iterations = 0;
-        while (truthy(this.eval(s.test))) {
+        for (;;) {
+          const test = this.eval(s.test);
+          if (isObject(test, 'ignored') || !truthy(test)) break;
           if (++iterations > MAX_LOOP_ITERATIONS) throw new CircuitError('limit', `the while loop runs more than ${MAX_LOOP_ITERATIONS} iterations (the loop iteration limit)`, s.line);
           this.tick(s.line);
           if (this.loopBody(s.body) === BREAK) return;
@@ -307,9 +312,13 @@ export abstract class PyEvaluator {
         this.run(s.orelse);
         return;
       }
-      case 'if':
-        this.run(truthy(this.eval(s.test)) ? s.body : s.orelse);
+      case 'if': {
+        const test = this.eval(s.test);
+        // A test on what only running the circuit gives (counts, results): neither branch is taken.
+        if (isObject(test, 'ignored')) return;
+        this.run(truthy(test) ? s.body : s.orelse);
         return;
+      }
       case 'with': {
         const item = this.eval(s.item);
         this.withBlock(item, s.alias, () => this.run(s.body), s.line);
@@ -332,7 +341,8 @@ export abstract class PyEvaluator {
         return;
       }
       case 'assert': {
-        if (truthy(this.eval(s.test))) return;
+        const test = this.eval(s.test);
+        if (isObject(test, 'ignored') || truthy(test)) return;
         const message = s.msg ? pyStr(this.eval(s.msg)) : '';
         throw semanticError(s.line, `assertion failed${message ? `: ${message}` : ''}`);
       }
@@ -454,6 +464,10 @@ export abstract class PyEvaluator {
   protected assign(target: PyExpr, value: PyValue, line: number): void {
     if (target.t === 'name') {
       this.setName(target.id, value);
+      return;
+    }
+    if ((target.t === 'tuple' || target.t === 'list') && isObject(value, 'ignored')) {
+      for (const t of target.items) this.assign(t.t === 'star' ? t.value : t, value, line);
       return;
     }
     if (target.t === 'tuple' || target.t === 'list') {
@@ -590,6 +604,8 @@ export abstract class PyEvaluator {
         let left = this.eval(e.operands[0]);
         for (let i = 0; i < e.ops.length; i++) {
           const right = this.eval(e.operands[i + 1]);
+          if (isObject(left, 'ignored')) return left;
+          if (isObject(right, 'ignored')) return right;
           if (!this.compare(e.ops[i], left, right, e.line)) return false;
           left = right;
         }
@@ -603,8 +619,11 @@ export abstract class PyEvaluator {
         }
         return v;
       }
-      case 'ifexp':
-        return truthy(this.eval(e.test)) ? this.eval(e.body) : this.eval(e.orelse);
+      case 'ifexp': {
+        const test = this.eval(e.test);
+        if (isObject(test, 'ignored')) return test;
+        return truthy(test) ? this.eval(e.body) : this.eval(e.orelse);
+      }
       case 'lambda':
         return this.defineFunction('<lambda>', e.params, e.line, undefined, e.body);
     }
@@ -687,6 +706,7 @@ export abstract class PyEvaluator {
   }
 
   protected index(obj: PyValue, index: PyValue, line: number): PyValue {
+    if (isObject(obj, 'ignored')) return obj;
     if (Array.isArray(obj) || obj instanceof PyTuple || typeof obj === 'string') {
       const items = Array.isArray(obj) ? obj : obj instanceof PyTuple ? obj.items : obj;
       const i = toInt(index, line, 'an index');
@@ -704,15 +724,26 @@ export abstract class PyEvaluator {
 
   protected attr(obj: PyValue, name: string, line: number): PyValue {
     if (isObject(obj, 'ignored')) return obj;
-    if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
-    const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
-    if (method) return method;
+    if (isObject(obj, 'module')) {
+      const language = languageModuleName((obj as unknown as PyModule).path, name, line);
+      return language ?? this.moduleAttr(obj as unknown as PyModule, name, line);
+    }
+    if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof PyDict || obj === null || typeof obj === 'number' || typeof obj === 'boolean') {
+      const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
+      if (method) return method;
+      throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
+    }
     if (isObject(obj) && !isObject(obj, 'builtin') && !isObject(obj, 'function')) return this.objectAttr(obj, name, line);
     throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
   }
 
   protected call(fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
-    if (isObject(fn, 'builtin')) return (fn as PyBuiltin).call(args, kwargs, line);
+    if (isObject(fn, 'builtin')) {
+      // Builtins over what only running the circuit gives (max(counts, key=counts.get)) give nothing either.
+      const unknown = args.find((a) => isObject(a, 'ignored')) ?? [...kwargs.values()].find((a) => isObject(a, 'ignored'));
+      if (unknown !== undefined) return unknown;
+      return (fn as PyBuiltin).call(args, kwargs, line);
+    }
     if (isObject(fn, 'function')) return this.callFunction(fn as unknown as PyFunction, args, kwargs, line);
     if (isObject(fn, 'ignored')) return fn;
     if (isObject(fn)) return this.callObject(fn, args, kwargs, line);
@@ -720,6 +751,8 @@ export abstract class PyEvaluator {
   }
 
   protected binary(op: string, a: PyValue, b: PyValue, line: number): PyValue {
+    if (isObject(a, 'ignored')) return a;
+    if (isObject(b, 'ignored')) return b;
     if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) {
       const x = Number(a);
       const y = Number(b);
@@ -828,6 +861,53 @@ export abstract class PyEvaluator {
     if (firstError) throw firstError;
     return undefined;
   }
+}
+
+/** typing, __future__ and itertools: names for annotations, and the itertools that circuit code uses. */
+function languageModule(module: string): PyValue | undefined {
+  if (module === 'typing' || module === '__future__' || module === 'itertools') return { kind: 'module', path: module } as PyModule;
+  return undefined;
+}
+
+function languageModuleName(module: string, name: string, line: number): PyValue | undefined {
+  if (module === 'typing' || module === '__future__') return ignored(`${module}.${name}`);
+  if (module !== 'itertools') return undefined;
+  const b = (call: PyBuiltin['call']): PyBuiltin => ({ kind: 'builtin', name: `itertools.${name}`, call });
+  switch (name) {
+    case 'product':
+      return b((args, kwargs, l) => {
+        const repeat = kwargs.has('repeat') ? toInt(kwargs.get('repeat')!, l, 'repeat') : 1;
+        const pools = Array.from({ length: repeat }, () => args.map((a) => iterate(a, l, 'product()'))).flat();
+        checkListLength(pools.reduce((n, p) => n * p.length, 1), l);
+        let out: PyValue[][] = [[]];
+        for (const pool of pools) out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+        return out.map((t) => new PyTuple(t));
+      });
+    case 'combinations':
+    case 'permutations':
+      return b((args, _k, l) => {
+        const pool = iterate(args[0] ?? null, l, `${name}()`);
+        const r = args[1] === undefined || args[1] === null ? pool.length : toInt(args[1], l, 'r');
+        const out: PyValue[] = [];
+        const walk = (start: number, chosen: number[]) => {
+          if (chosen.length === r) {
+            out.push(new PyTuple(chosen.map((i) => pool[i])));
+            checkListLength(out.length, l);
+            return;
+          }
+          for (let i = name === 'combinations' ? start : 0; i < pool.length; i++) if (!chosen.includes(i)) walk(i + 1, [...chosen, i]);
+        };
+        walk(0, []);
+        return out;
+      });
+    case 'chain':
+      return b((args, _k, l) => {
+        const out = args.flatMap((a) => iterate(a, l, 'chain()'));
+        checkListLength(out.length, l);
+        return out;
+      });
+  }
+  throw unsupported(line, `itertools.${name}`, 'itertools offers product, combinations, permutations and chain here');
 }
 
 /** Whether a function body has `return <value>` (outside nested functions). */
