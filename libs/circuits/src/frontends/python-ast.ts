@@ -721,8 +721,8 @@ class PyParser {
 
   private binaryLevel(ops: string[], next: () => PyExpr): PyExpr {
     let left = next();
-    while (ops.some((op) => this.isOp(op))) {
-      const t = this.next();
+    for (let t = this.peek(); t.type === 'op' && ops.includes(t.text); t = this.peek()) {
+      this.next();
       left = { t: 'bin', op: t.text, a: left, b: next(), line: t.line };
     }
     return left;

@@ -740,8 +740,8 @@ export abstract class PyEvaluator {
   protected call(fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
     if (isObject(fn, 'builtin')) {
       // Builtins over what only running the circuit gives (max(counts, key=counts.get)) give nothing either.
-      const unknown = args.find((a) => isObject(a, 'ignored')) ?? [...kwargs.values()].find((a) => isObject(a, 'ignored'));
-      if (unknown !== undefined) return unknown;
+      for (const a of args) if (isObject(a, 'ignored')) return a;
+      if (kwargs.size) for (const a of kwargs.values()) if (isObject(a, 'ignored')) return a;
       return (fn as PyBuiltin).call(args, kwargs, line);
     }
     if (isObject(fn, 'function')) return this.callFunction(fn as unknown as PyFunction, args, kwargs, line);
