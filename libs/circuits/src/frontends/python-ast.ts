@@ -68,6 +68,7 @@ export type PyStmt =
   | { t: 'assert'; test: PyExpr; msg?: PyExpr; line: number }
   | { t: 'del'; targets: PyExpr[]; line: number }
   | { t: 'raise'; exc?: PyExpr; line: number }
+  | { t: 'yield'; value?: PyExpr; from: boolean; line: number }
   | { t: 'pass'; line: number };
 
 const OPERATORS = ['**=', '//=', '>>=', '<<=', '**', '//', '==', '!=', '<=', '>=', '->', '+=', '-=', '*=', '/=', '%=', '@=', '&=', '|=', '^=', ':=', '<<', '>>', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '=', '+', '-', '*', '/', '%', '@', '<', '>', '~', '&', '|', '^'];
@@ -192,7 +193,7 @@ const UNSUPPORTED_STATEMENTS: Record<string, string> = {
   try: 'try blocks are outside the supported subset',
   async: 'async code is outside the supported subset',
   await: 'await is outside the supported subset',
-  yield: 'generators (yield) are outside the supported subset; build and return a list',
+  yield: 'yield is read as a statement (`yield op`, `yield from ops`) in a function, not as a value',
   exec: 'exec is never run',
   eval: 'eval is never run',
 };
@@ -390,7 +391,7 @@ class PyParser {
       if (t.text === 'def') return [this.defStatement()];
       if (t.text === 'with') return [this.withStatement()];
       if (t.text === 'elif' || t.text === 'else') throw syntaxError(t.line, `'${t.text}' without a matching if`);
-      if (t.text in UNSUPPORTED_STATEMENTS && !this.isOp('=', 1) && !this.isOp('.', 1)) throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
+      if (t.text in UNSUPPORTED_STATEMENTS && t.text !== 'yield' && !this.isOp('=', 1) && !this.isOp('.', 1)) throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
     }
     return this.simpleStatements();
   }
@@ -549,6 +550,12 @@ class PyParser {
           this.next();
           const first = this.exprList();
           return { t: 'del', targets: first.t === 'tuple' ? (first.items as PyExpr[]) : [first], line };
+        }
+        case 'yield': {
+          this.next();
+          if (!this.functions) throw syntaxError(line, "'yield' outside a function");
+          const from = this.acceptName('from');
+          return { t: 'yield', value: this.atStatementEnd() ? undefined : this.exprList(), from, line };
         }
         case 'raise': {
           this.next();

@@ -316,6 +316,32 @@ assert counts['101'] > 900
     expect(value('import itertools', "[''.join(map(str, t)) for t in itertools.product([0, 1], repeat=2)]")).toBe("['00', '01', '10', '11']");
   });
 
+  it('Cirq generator functions (yield, yield from) build operation trees; measurement keys from f-strings', () => {
+    const c = parseCirq(`
+import cirq
+
+def qft(qubits):
+    n = len(qubits)
+    for i in range(n):
+        yield cirq.H(qubits[i])
+        for j in range(i + 1, n):
+            yield (cirq.CZ ** (1 / 2 ** (j - i))).on(qubits[j], qubits[i])
+    yield from (cirq.SWAP(qubits[i], qubits[n - 1 - i]) for i in range(n // 2))
+
+def measure_each(qubits):
+    for i, q in enumerate(qubits):
+        yield cirq.measure(q, key=f"m{i}")
+
+qs = cirq.LineQubit.range(3)
+circuit = cirq.Circuit(cirq.X(qs[2]), qft(qs))
+`);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.controls ? 'c' : ''}${o.name}` : ''))).toEqual(['x', 'h', 'cs', 'ct', 'h', 'cs', 'h', 'swap']);
+    expect(Object.values(probabilities(c))).toEqual(Array(8).fill(0.125));
+    const m = parseCirq('import cirq\ndef measure_each(qubits):\n    for i, q in enumerate(qubits):\n        yield cirq.measure(q, key=f"m{i}")\nqs = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(qs[1]), measure_each(qs))\n');
+    expect(m.cregs.map((r) => r.name)).toEqual(['m0', 'm1']);
+    expect(errorOf(() => parseCirq('import cirq\nx = yield 1\n')).message).toMatch(/line 2: unsupported construct `yield`/);
+  });
+
   it('Cirq: a function returning cirq.Circuit, helpers yielding operation lists, and entry_point', () => {
     const source = `
 import cirq

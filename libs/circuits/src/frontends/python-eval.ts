@@ -49,6 +49,8 @@ export interface PyFunction extends PyObject {
   defaults: Map<string, PyValue>;
   body?: PyStmt[];
   expr?: PyExpr;
+  /** A generator function (its body has `yield`): a call runs it to the end and answers the list of yielded values. */
+  generator: boolean;
   closure: Scope;
   line: number;
 }
@@ -213,6 +215,8 @@ export abstract class PyEvaluator {
   private readonly module = new Scope(undefined, this.env);
   private scope = this.module;
   private callDepth = 0;
+  /** Values yielded by the generator functions being run, innermost last. */
+  private readonly yielded: PyValue[][] = [];
 
   protected lookup(name: string, line: number): PyValue {
     for (let s: Scope | undefined = this.scope; s; s = s.parent) {
@@ -349,6 +353,14 @@ export abstract class PyEvaluator {
       case 'del':
         for (const t of s.targets) this.del(t, s.line);
         return;
+      case 'yield': {
+        const out = this.yielded.at(-1)!;
+        const value = s.value ? this.eval(s.value) : null;
+        if (s.from) out.push(...iterate(value, s.line, 'yield from'));
+        else out.push(value);
+        checkListLength(out.length, s.line);
+        return;
+      }
       case 'raise': {
         const exc = s.exc ? this.eval(s.exc) : null;
         const e = exc as { kind?: string; name?: string; message?: string } | null;
@@ -395,7 +407,7 @@ export abstract class PyEvaluator {
   private defineFunction(name: string, params: PyParam[], line: number, body?: PyStmt[], expr?: PyExpr): PyFunction {
     const defaults = new Map<string, PyValue>();
     for (const p of params) if (p.default) defaults.set(p.name, this.eval(p.default));
-    return { kind: 'function', name, params, defaults, body, expr, closure: this.scope, line };
+    return { kind: 'function', name, params, defaults, body, expr, generator: body ? hasYield(body) : false, closure: this.scope, line };
   }
 
   /** Calls a function defined in the source: binds the arguments as Python does, runs the body in a new scope. */
@@ -431,16 +443,18 @@ export abstract class PyEvaluator {
     const saved = this.scope;
     this.scope = scope;
     this.callDepth++;
+    if (fn.generator) this.yielded.push([]);
     try {
       if (fn.expr) return this.eval(fn.expr);
       this.run(fn.body ?? []);
-      return null;
+      return fn.generator ? this.yielded.at(-1)! : null;
     } catch (signal) {
-      if (signal instanceof ReturnSignal) return signal.value;
+      if (signal instanceof ReturnSignal) return fn.generator ? this.yielded.at(-1)! : signal.value;
       throw signal;
     } finally {
       this.scope = saved;
       this.callDepth--;
+      if (fn.generator) this.yielded.pop();
     }
   }
 
@@ -908,6 +922,24 @@ function languageModuleName(module: string, name: string, line: number): PyValue
       });
   }
   throw unsupported(line, `itertools.${name}`, 'itertools offers product, combinations, permutations and chain here');
+}
+
+/** Whether a function body has `yield` (outside nested functions). */
+function hasYield(body: PyStmt[]): boolean {
+  return body.some((s) => {
+    switch (s.t) {
+      case 'yield':
+        return true;
+      case 'if':
+      case 'for':
+      case 'while':
+        return hasYield(s.body) || hasYield(s.orelse);
+      case 'with':
+        return hasYield(s.body);
+      default:
+        return false;
+    }
+  });
 }
 
 /** Whether a function body has `return <value>` (outside nested functions). */
