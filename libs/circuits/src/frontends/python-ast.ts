@@ -42,7 +42,8 @@ export type PyExpr =
   | { t: 'list'; items: PyArg[]; line: number }
   | { t: 'tuple'; items: PyArg[]; line: number }
   | { t: 'dict'; entries: { key?: PyExpr; value: PyExpr }[]; line: number }
-  | { t: 'comp'; kind: 'list' | 'gen' | 'dict'; elt: PyExpr; value?: PyExpr; generators: PyGenerator[]; line: number }
+  | { t: 'set'; items: PyArg[]; line: number }
+  | { t: 'comp'; kind: 'list' | 'gen' | 'dict' | 'set'; elt: PyExpr; value?: PyExpr; generators: PyGenerator[]; line: number }
   | { t: 'compare'; ops: string[]; operands: PyExpr[]; line: number }
   | { t: 'boolop'; op: 'and' | 'or'; values: PyExpr[]; line: number }
   | { t: 'ifexp'; test: PyExpr; body: PyExpr; orelse: PyExpr; line: number }
@@ -841,7 +842,7 @@ class PyParser {
     return { t: 'call', fn, args, kwargs, line };
   }
 
-  private comprehension(kind: 'list' | 'gen' | 'dict', elt: PyExpr, line: number, value?: PyExpr): PyExpr {
+  private comprehension(kind: 'list' | 'gen' | 'dict' | 'set', elt: PyExpr, line: number, value?: PyExpr): PyExpr {
     const generators: PyGenerator[] = [];
     while (this.acceptName('for')) {
       const target = this.targetList();
@@ -922,6 +923,39 @@ class PyParser {
     throw syntaxError(line, `unexpected '${t.text}'`);
   }
 
+  /** Whether `op` comes before the end of the current display item (at bracket depth 0). */
+  private isOpAhead(op: string): boolean {
+    let depth = 0;
+    for (let i = this.pos; i < this.tokens.length; i++) {
+      const t = this.tokens[i];
+      if (t.type === 'eof') return false;
+      if (t.type !== 'op') continue;
+      if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
+      else if (t.text === ')' || t.text === ']' || t.text === '}') {
+        if (depth === 0) return false;
+        depth--;
+      } else if (depth === 0 && t.text === ',') return false;
+      else if (depth === 0 && t.text === op) return true;
+    }
+    return false;
+  }
+
+  private setDisplay(line: number): PyExpr {
+    const first = this.starOrExpr();
+    if (this.isName('for')) {
+      const comp = this.comprehension('set', first as PyExpr, line);
+      this.expectOp('}');
+      return comp;
+    }
+    const items: PyArg[] = [first];
+    while (this.acceptOp(',')) {
+      if (this.isOp('}')) break;
+      items.push(this.starOrExpr());
+    }
+    this.expectOp('}', ' to close the set');
+    return { t: 'set', items, line };
+  }
+
   private dictDisplay(line: number): PyExpr {
     const entries: { key?: PyExpr; value: PyExpr }[] = [];
     if (this.acceptOp('}')) return { t: 'dict', entries, line };
@@ -931,8 +965,9 @@ class PyParser {
         entries.push({ value: this.bitOr() });
         continue;
       }
+      if (entries.length === 0 && (this.isOp('*') || !this.isOpAhead(':'))) return this.setDisplay(line);
       const key = this.expr();
-      if (!this.acceptOp(':')) throw unsupported(line, '{…}', 'sets are outside the supported subset; use a list or a dict');
+      this.expectOp(':', ' in the dict');
       const value = this.expr();
       if (entries.length === 0 && this.isName('for')) {
         const comp = this.comprehension('dict', key, line, value);

@@ -411,6 +411,8 @@ describe('Python evaluator: statements and expressions', () => {
     ['n: int = 3\nassert n == 3, "n must be 3"', 'n', '3'],
     ['xs = [1, 2, 3]\ndel xs[0]\nd = {"a": 1, "b": 2}\ndel d["a"]', 'len(xs) + len(d)', '3'],
     ['', '3 / 2', '1.5'],
+    ['s = {3, 1}\ns.add(2)\ns.discard(9)', "sorted(s | {7}) + sorted(s & {1, 2}) + sorted(s - {1}) + [len({x % 2 for x in range(5)}), set('0110').issubset({'0', '1'}), 2 in s]", '[1, 2, 3, 7, 1, 2, 2, 3, 2, True, True]'],
+    ['', 'set()', 'set()'],
     ['', '"%.2f" % 3.14159 + "_" + f"{0.5:.1%}" + "_" + f"{12:>4}" + "_" + f"{7:<3}|"', "'3.14_50.0%_  12_7  |'"],
   ])('%s → %s', (setup, expr, expected) => {
     expect(value(setup, expr)).toBe(expected);
@@ -433,7 +435,7 @@ qc = QuantumCircuit(*regs)
     ['def f(a):\n    return a\nf(b=1)', /f\(\) got an unexpected keyword argument 'b'/],
     ['break', /line 2: 'break' outside a loop/],
     ['return 1', /line 2: 'return' outside a function/],
-    ['x = {1, 2}', /line 2: unsupported construct `\{…\}`: sets are outside the supported subset/],
+    ['x = {[1], 2}', /line 2: unhashable type: 'list' cannot be a dict key or set item/],
     ['d = {}\nd["missing"]', /line 3: KeyError: 'missing' is not in the dict/],
     ['x = 1 << 60', /line 2: unsupported construct `<<`: the result 1152921504606846976 is beyond 2\*\*53/],
     ['try:\n    pass\nexcept Exception:\n    pass', /line 2: unsupported construct `try`/],

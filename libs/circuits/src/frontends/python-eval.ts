@@ -11,9 +11,9 @@ import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLength } from '../limits.js';
 import type { PyArg, PyExpr, PyParam, PyStmt } from './python-ast.js';
 import { repeatSequence, standardBuiltins } from './python-builtins.js';
-import { PyDict, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
+import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
 
-export { PyDict, PyTuple } from './python-values.js';
+export { PyDict, PySet, PyTuple } from './python-values.js';
 
 export interface PyObject {
   kind: string;
@@ -90,6 +90,7 @@ export function typeName(v: PyValue): string {
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return 'list';
   if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PySet) return 'set';
   if (v instanceof PyDict) return 'dict';
   return (v as PyObject).kind;
 }
@@ -612,6 +613,8 @@ export abstract class PyEvaluator {
         }
         return d;
       }
+      case 'set':
+        return PySet.of(this.args(e.items), e.line);
       case 'comp':
         return this.comprehension(e);
       case 'compare': {
@@ -670,7 +673,7 @@ export abstract class PyEvaluator {
     } finally {
       this.scope = saved;
     }
-    return dict ?? out;
+    return dict ?? (e.kind === 'set' ? PySet.of(out, e.line) : out);
   }
 
   /** `format(value, spec)` and f-string fields; front ends may format their own objects. */
@@ -806,6 +809,7 @@ export abstract class PyEvaluator {
     if (op === '*' && (Array.isArray(a) || typeof a === 'string') && (typeof b === 'number' || typeof b === 'boolean')) return repeatSequence(a, Number(b), line);
     if (op === '*' && (Array.isArray(b) || typeof b === 'string') && (typeof a === 'number' || typeof a === 'boolean')) return repeatSequence(b, Number(a), line);
     if (op === '%' && typeof a === 'string') return percentFormat(a, b, line);
+    if (a instanceof PySet && b instanceof PySet && ['|', '&', '-', '^'].includes(op)) return setOp(op, a, b, line);
     if (op === '|' && a instanceof PyDict && b instanceof PyDict) {
       const d = new PyDict();
       for (const src of [a, b]) for (const [k, v] of src.map.values()) d.set(k, v, line);
@@ -962,6 +966,19 @@ function returnsValue(body: PyStmt[]): boolean {
 
 const MAX_LIST_LENGTH_CHECK = 1_000_000;
 
+function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
+  switch (op) {
+    case '|':
+      return PySet.of([...a.keys(), ...b.keys()], line);
+    case '&':
+      return PySet.of(a.keys().filter((x) => b.has(x, line)), line);
+    case '-':
+      return PySet.of(a.keys().filter((x) => !b.has(x, line)), line);
+    default:
+      return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
+  }
+}
+
 /** Methods of lists, dicts and strings (`obj.append`, `d.items()`, `'{}'.format`, …), or undefined. */
 function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyValue, args: PyValue[]) => PyValue): PyBuiltin | undefined {
   const m = (call: (args: PyValue[], kwargs: Map<string, PyValue>, l: number) => PyValue): PyBuiltin => ({ kind: 'builtin', name: `${typeName(obj)}.${name}`, call });
@@ -1034,6 +1051,49 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
         return k;
       });
     if (name === 'count') return m((args) => items.filter((x) => pyEquals(x, args[0] ?? null)).length);
+  }
+  if (obj instanceof PySet) {
+    const other = (v: PyValue | undefined, l: number) => (v instanceof PySet ? v : PySet.of(iterate(v ?? null, l, `set.${name}()`), l));
+    switch (name) {
+      case 'add':
+        return m((args, _k, l) => {
+          obj.add(args[0] ?? null, l);
+          return null;
+        });
+      case 'discard':
+      case 'remove':
+        return m((args, _k, l) => {
+          if (!obj.delete(args[0] ?? null, l) && name === 'remove') throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)} is not in the set`);
+          return null;
+        });
+      case 'update':
+        return m((args, _k, l) => {
+          for (const a of args) for (const x of iterate(a, l, 'set.update()')) obj.add(x, l);
+          return null;
+        });
+      case 'union':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('|', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'intersection':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('&', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'difference':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('-', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'symmetric_difference':
+        return m((args, _k, l) => setOp('^', obj, other(args[0], l), l));
+      case 'issubset':
+        return m((args, _k, l) => obj.keys().every((x) => other(args[0], l).has(x, l)));
+      case 'issuperset':
+        return m((args, _k, l) => other(args[0], l).keys().every((x) => obj.has(x, l)));
+      case 'isdisjoint':
+        return m((args, _k, l) => !obj.keys().some((x) => other(args[0], l).has(x, l)));
+      case 'copy':
+        return m((_a, _k, l) => PySet.of(obj.keys(), l));
+      case 'clear':
+        return m(() => {
+          obj.map.clear();
+          return null;
+        });
+    }
+    return undefined;
   }
   if (obj instanceof PyDict) {
     switch (name) {
