@@ -657,10 +657,7 @@ export abstract class PyEvaluator {
         if (g === e.generators.length) {
           this.tick(e.line);
           if (dict) dict.set(this.eval(e.elt), this.eval(e.value!), e.line);
-          else {
-            out.push(this.eval(e.elt));
-            if (out.length > MAX_LIST_LENGTH_CHECK) checkListLength(out.length, e.line);
-          }
+          else out.push(this.eval(e.elt)); // bounded by the step limit (one step per element)
           return;
         }
         const gen = e.generators[g];
@@ -963,8 +960,6 @@ function returnsValue(body: PyStmt[]): boolean {
     }
   });
 }
-
-const MAX_LIST_LENGTH_CHECK = 1_000_000;
 
 function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
   switch (op) {
