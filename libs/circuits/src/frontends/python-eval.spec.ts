@@ -277,6 +277,12 @@ def main():
     expect(errorOf(() => parseCircuit('OPENQASM 2.0;\nqreg q[1];\n', { entryPoint: 'main' })).message).toMatch(/entry_point 'main' names a Python function, but the source is OpenQASM 2/);
   });
 
+  it('a function bound under two names is one candidate; entry_point may use either name', () => {
+    const source = 'from qiskit import QuantumCircuit\ndef build(n=2):\n    return QuantumCircuit(n)\nmain = build\n';
+    expect(parseQiskit(source).numQubits).toBe(2);
+    expect(parseQiskit(source, { entryPoint: 'main' }).numQubits).toBe(2);
+  });
+
   it('a single circuit-returning function whose body fails reports that failure with its line', () => {
     const e = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\ndef build(n=2):\n    qc = QuantumCircuit(n)\n    qc.h(n)\n    return qc\n'));
     expect(e.message).toBe('line 4: qubit index 2 is out of range (the circuit has 2)');

@@ -820,7 +820,8 @@ export abstract class PyEvaluator {
   // ---- entry point ----
   /** Module-level functions defined in the source, in definition order. */
   protected moduleFunctions(): PyFunction[] {
-    return [...this.env.values()].filter((v): v is PyFunction => isObject(v, 'function') && (v as PyFunction).name !== '<lambda>');
+    const unique = new Set([...this.env.values()].filter((v) => isObject(v, 'function') && (v as unknown as PyFunction).name !== '<lambda>'));
+    return [...unique] as unknown as PyFunction[];
   }
 
   /** Whether a value is this front end's circuit. */
@@ -844,7 +845,9 @@ export abstract class PyEvaluator {
     const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
     const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
     if (entryPoint !== undefined) {
-      const fn = functions.find((f) => f.name === entryPoint);
+      // The name the module binds (`main = build` makes `main` an entry point too).
+      const bound = this.env.get(entryPoint);
+      const fn = bound !== undefined && isObject(bound, 'function') ? (bound as unknown as PyFunction) : undefined;
       if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
       if (!callable(fn)) {
         const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name)).map((p) => p.name);
