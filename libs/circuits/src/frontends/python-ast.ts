@@ -42,7 +42,8 @@ export type PyExpr =
   | { t: 'list'; items: PyArg[]; line: number }
   | { t: 'tuple'; items: PyArg[]; line: number }
   | { t: 'dict'; entries: { key?: PyExpr; value: PyExpr }[]; line: number }
-  | { t: 'comp'; kind: 'list' | 'gen' | 'dict'; elt: PyExpr; value?: PyExpr; generators: PyGenerator[]; line: number }
+  | { t: 'set'; items: PyArg[]; line: number }
+  | { t: 'comp'; kind: 'list' | 'gen' | 'dict' | 'set'; elt: PyExpr; value?: PyExpr; generators: PyGenerator[]; line: number }
   | { t: 'compare'; ops: string[]; operands: PyExpr[]; line: number }
   | { t: 'boolop'; op: 'and' | 'or'; values: PyExpr[]; line: number }
   | { t: 'ifexp'; test: PyExpr; body: PyExpr; orelse: PyExpr; line: number }
@@ -70,6 +71,7 @@ export type PyStmt =
   | { t: 'assert'; test: PyExpr; msg?: PyExpr; line: number }
   | { t: 'del'; targets: PyExpr[]; line: number }
   | { t: 'raise'; exc?: PyExpr; line: number }
+  | { t: 'yield'; value?: PyExpr; from: boolean; line: number }
   | { t: 'pass'; line: number };
 
 const OPERATORS = ['**=', '//=', '>>=', '<<=', '**', '//', '==', '!=', '<=', '>=', '->', '+=', '-=', '*=', '/=', '%=', '@=', '&=', '|=', '^=', ':=', '<<', '>>', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '=', '+', '-', '*', '/', '%', '@', '<', '>', '~', '&', '|', '^'];
@@ -193,7 +195,7 @@ const UNSUPPORTED_STATEMENTS: Record<string, string> = {
   try: 'try blocks are outside the supported subset',
   async: 'async code is outside the supported subset',
   await: 'await is outside the supported subset',
-  yield: 'generators (yield) are outside the supported subset; build and return a list',
+  yield: 'yield is read as a statement (`yield op`, `yield from ops`) in a function, not as a value',
   exec: 'exec is never run',
   eval: 'eval is never run',
 };
@@ -391,7 +393,7 @@ class PyParser {
       if (t.text === 'def') return [this.defStatement()];
       if (t.text === 'with') return [this.withStatement()];
       if (t.text === 'elif' || t.text === 'else') throw syntaxError(t.line, `'${t.text}' without a matching if`);
-      if (t.text in UNSUPPORTED_STATEMENTS && !this.isOp('=', 1) && !this.isOp('.', 1)) throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
+      if (t.text in UNSUPPORTED_STATEMENTS && t.text !== 'yield' && !this.isOp('=', 1) && !this.isOp('.', 1)) throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
     }
     return this.simpleStatements();
   }
@@ -550,6 +552,12 @@ class PyParser {
           this.next();
           const first = this.exprList();
           return { t: 'del', targets: first.t === 'tuple' ? (first.items as PyExpr[]) : [first], line };
+        }
+        case 'yield': {
+          this.next();
+          if (!this.functions) throw syntaxError(line, "'yield' outside a function");
+          const from = this.acceptName('from');
+          return { t: 'yield', value: this.atStatementEnd() ? undefined : this.exprList(), from, line };
         }
         case 'raise': {
           this.next();
@@ -722,8 +730,8 @@ class PyParser {
 
   private binaryLevel(ops: string[], next: () => PyExpr): PyExpr {
     let left = next();
-    while (ops.some((op) => this.isOp(op))) {
-      const t = this.next();
+    for (let t = this.peek(); t.type === 'op' && ops.includes(t.text); t = this.peek()) {
+      this.next();
       left = { t: 'bin', op: t.text, a: left, b: next(), line: t.line };
     }
     return left;
@@ -841,7 +849,7 @@ class PyParser {
     return { t: 'call', fn, args, kwargs, line };
   }
 
-  private comprehension(kind: 'list' | 'gen' | 'dict', elt: PyExpr, line: number, value?: PyExpr): PyExpr {
+  private comprehension(kind: 'list' | 'gen' | 'dict' | 'set', elt: PyExpr, line: number, value?: PyExpr): PyExpr {
     const generators: PyGenerator[] = [];
     while (this.acceptName('for')) {
       const target = this.targetList();
@@ -923,6 +931,39 @@ class PyParser {
     throw syntaxError(line, `unexpected '${t.text}'`);
   }
 
+  /** Whether `op` comes before the end of the current display item (at bracket depth 0). */
+  private isOpAhead(op: string): boolean {
+    let depth = 0;
+    for (let i = this.pos; i < this.tokens.length; i++) {
+      const t = this.tokens[i];
+      if (t.type === 'eof') return false;
+      if (t.type !== 'op') continue;
+      if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
+      else if (t.text === ')' || t.text === ']' || t.text === '}') {
+        if (depth === 0) return false;
+        depth--;
+      } else if (depth === 0 && t.text === ',') return false;
+      else if (depth === 0 && t.text === op) return true;
+    }
+    return false;
+  }
+
+  private setDisplay(line: number): PyExpr {
+    const first = this.starOrExpr();
+    if (this.isName('for')) {
+      const comp = this.comprehension('set', first as PyExpr, line);
+      this.expectOp('}');
+      return comp;
+    }
+    const items: PyArg[] = [first];
+    while (this.acceptOp(',')) {
+      if (this.isOp('}')) break;
+      items.push(this.starOrExpr());
+    }
+    this.expectOp('}', ' to close the set');
+    return { t: 'set', items, line };
+  }
+
   private dictDisplay(line: number): PyExpr {
     const entries: { key?: PyExpr; value: PyExpr }[] = [];
     if (this.acceptOp('}')) return { t: 'dict', entries, line };
@@ -932,8 +973,9 @@ class PyParser {
         entries.push({ value: this.bitOr() });
         continue;
       }
+      if (entries.length === 0 && (this.isOp('*') || !this.isOpAhead(':'))) return this.setDisplay(line);
       const key = this.expr();
-      if (!this.acceptOp(':')) throw unsupported(line, '{…}', 'sets are outside the supported subset; use a list or a dict');
+      this.expectOp(':', ' in the dict');
       const value = this.expr();
       if (entries.length === 0 && this.isName('for')) {
         const comp = this.comprehension('dict', key, line, value);

@@ -6,7 +6,7 @@
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_LIST_LENGTH, checkListLength } from '../limits.js';
 import { type PyBuiltin, type PyValue, ignored, isObject, iterate, toInt, toNumber, typeName } from './python-eval.js';
-import { PyDict, PyTuple, bitInt, formatSpec, pyCompare, pyRepr, pyStr, truthy } from './python-values.js';
+import { PyDict, PySet, PyTuple, bitInt, formatSpec, pyCompare, pyRepr, pyStr, truthy } from './python-values.js';
 
 export interface BuiltinHost {
   /** Calls any callable value (a builtin, a function from the source, a front-end object). */
@@ -113,7 +113,8 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
     bool: (v) => typeof v === 'boolean',
     list: (v) => Array.isArray(v),
     tuple: (v) => v instanceof PyTuple,
-    dict: (v) => v instanceof PyDict,
+    dict: (v) => v instanceof PyDict && !(v instanceof PySet),
+    set: (v) => v instanceof PySet,
   };
   const builtins: Record<string, PyBuiltin> = {
     range: b('range', (args, _kw, line) => rangeOf(args.map((a) => toInt(a, line, 'an integer argument of range')), line)),
@@ -132,6 +133,8 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
       for (const [k, v] of kwargs) d.set(k, v, line);
       return d;
     }),
+    set: b('set', (args, _kw, line) => PySet.of(args.length ? iterate(args[0], line, 'set()') : [], line)),
+    frozenset: b('frozenset', (args, _kw, line) => PySet.of(args.length ? iterate(args[0], line, 'frozenset()') : [], line)),
     int: b('int', (args, kwargs, line) => intOf(args, kwargs, line)),
     float: b('float', (args, _kw, line) => floatOf(args[0], line)),
     bool: b('bool', (args) => truthy(args[0] ?? false)),

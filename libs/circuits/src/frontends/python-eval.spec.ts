@@ -277,9 +277,75 @@ def main():
     expect(errorOf(() => parseCircuit('OPENQASM 2.0;\nqreg q[1];\n', { entryPoint: 'main' })).message).toMatch(/entry_point 'main' names a Python function, but the source is OpenQASM 2/);
   });
 
+  it('a function bound under two names is one candidate; entry_point may use either name', () => {
+    const source = 'from qiskit import QuantumCircuit\ndef build(n=2):\n    return QuantumCircuit(n)\nmain = build\n';
+    expect(parseQiskit(source).numQubits).toBe(2);
+    expect(parseQiskit(source, { entryPoint: 'main' }).numQubits).toBe(2);
+  });
+
   it('a single circuit-returning function whose body fails reports that failure with its line', () => {
     const e = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\ndef build(n=2):\n    qc = QuantumCircuit(n)\n    qc.h(n)\n    return qc\n'));
     expect(e.message).toBe('line 4: qubit index 2 is out of range (the circuit has 2)');
+  });
+
+  it('post-processing of run results (counts) is read and changes nothing; typing and itertools are available', () => {
+    const c = parseQiskit(`
+from __future__ import annotations
+from typing import List, Optional
+import itertools
+from qiskit import QuantumCircuit, transpile
+from qiskit_aer import AerSimulator
+
+def build(bits: List[int], label: Optional[str] = None) -> QuantumCircuit:
+    qc = QuantumCircuit(len(bits))
+    for q, b in enumerate(bits):
+        if b:
+            qc.x(q)
+    for a, b in itertools.combinations(range(len(bits)), 2):
+        qc.cz(a, b)
+    qc.measure_all()
+    return qc
+
+qc = build([1, 0, 1])
+sim = AerSimulator()
+counts = sim.run(transpile(qc, sim), shots=1024).result().get_counts()
+most = max(counts, key=counts.get)
+if most == '101':
+    print("found", most)
+for state, n in sorted(counts.items()):
+    print(f"{state}: {n / 1024:.3f}")
+first, *rest = counts
+assert counts['101'] > 900
+`);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : ''))).toEqual(['x 0', 'x 2', 'cz 0,1', 'cz 0,2', 'cz 1,2']);
+    expect(counts(c)).toEqual({ '101': 100 });
+    expect(value('import itertools', "[''.join(map(str, t)) for t in itertools.product([0, 1], repeat=2)]")).toBe("['00', '01', '10', '11']");
+  });
+
+  it('Cirq generator functions (yield, yield from) build operation trees; measurement keys from f-strings', () => {
+    const c = parseCirq(`
+import cirq
+
+def qft(qubits):
+    n = len(qubits)
+    for i in range(n):
+        yield cirq.H(qubits[i])
+        for j in range(i + 1, n):
+            yield (cirq.CZ ** (1 / 2 ** (j - i))).on(qubits[j], qubits[i])
+    yield from (cirq.SWAP(qubits[i], qubits[n - 1 - i]) for i in range(n // 2))
+
+def measure_each(qubits):
+    for i, q in enumerate(qubits):
+        yield cirq.measure(q, key=f"m{i}")
+
+qs = cirq.LineQubit.range(3)
+circuit = cirq.Circuit(cirq.X(qs[2]), qft(qs))
+`);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.controls ? 'c' : ''}${o.name}` : ''))).toEqual(['x', 'h', 'cs', 'ct', 'h', 'cs', 'h', 'swap']);
+    expect(Object.values(probabilities(c))).toEqual(Array(8).fill(0.125));
+    const m = parseCirq('import cirq\ndef measure_each(qubits):\n    for i, q in enumerate(qubits):\n        yield cirq.measure(q, key=f"m{i}")\nqs = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(qs[1]), measure_each(qs))\n');
+    expect(m.cregs.map((r) => r.name)).toEqual(['m0', 'm1']);
+    expect(errorOf(() => parseCirq('import cirq\nx = yield 1\n')).message).toMatch(/line 2: unsupported construct `yield`/);
   });
 
   it('Cirq: a function returning cirq.Circuit, helpers yielding operation lists, and entry_point', () => {
@@ -351,6 +417,8 @@ describe('Python evaluator: statements and expressions', () => {
     ['n: int = 3\nassert n == 3, "n must be 3"', 'n', '3'],
     ['xs = [1, 2, 3]\ndel xs[0]\nd = {"a": 1, "b": 2}\ndel d["a"]', 'len(xs) + len(d)', '3'],
     ['', '3 / 2', '1.5'],
+    ['s = {3, 1}\ns.add(2)\ns.discard(9)', "sorted(s | {7}) + sorted(s & {1, 2}) + sorted(s - {1}) + [len({x % 2 for x in range(5)}), set('0110').issubset({'0', '1'}), 2 in s]", '[1, 2, 3, 7, 1, 2, 2, 3, 2, True, True]'],
+    ['', 'set()', 'set()'],
     ['', '"%.2f" % 3.14159 + "_" + f"{0.5:.1%}" + "_" + f"{12:>4}" + "_" + f"{7:<3}|"', "'3.14_50.0%_  12_7  |'"],
   ])('%s → %s', (setup, expr, expected) => {
     expect(value(setup, expr)).toBe(expected);
@@ -373,7 +441,7 @@ qc = QuantumCircuit(*regs)
     ['def f(a):\n    return a\nf(b=1)', /f\(\) got an unexpected keyword argument 'b'/],
     ['break', /line 2: 'break' outside a loop/],
     ['return 1', /line 2: 'return' outside a function/],
-    ['x = {1, 2}', /line 2: unsupported construct `\{…\}`: sets are outside the supported subset/],
+    ['x = {[1], 2}', /line 2: unhashable type: 'list' cannot be a dict key or set item/],
     ['d = {}\nd["missing"]', /line 3: KeyError: 'missing' is not in the dict/],
     ['x = 1 << 60', /line 2: unsupported construct `<<`: the result 1152921504606846976 is beyond 2\*\*53/],
     ['try:\n    pass\nexcept Exception:\n    pass', /line 2: unsupported construct `try`/],

@@ -12,9 +12,9 @@ import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLen
 import type { PyArg, PyExpr, PyIndex, PyParam, PySlice, PyStmt } from './python-ast.js';
 import { repeatSequence, standardBuiltins } from './python-builtins.js';
 import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
-import { PyDict, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
+import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
 
-export { PyDict, PyTuple } from './python-values.js';
+export { PyDict, PySet, PyTuple } from './python-values.js';
 
 export interface PyObject {
   kind: string;
@@ -50,6 +50,8 @@ export interface PyFunction extends PyObject {
   defaults: Map<string, PyValue>;
   body?: PyStmt[];
   expr?: PyExpr;
+  /** A generator function (its body has `yield`): a call runs it to the end and answers the list of yielded values. */
+  generator: boolean;
   closure: Scope;
   line: number;
 }
@@ -89,6 +91,7 @@ export function typeName(v: PyValue): string {
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return 'list';
   if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PySet) return 'set';
   if (v instanceof PyDict) return 'dict';
   return (v as PyObject).kind;
 }
@@ -242,6 +245,8 @@ export abstract class PyEvaluator {
   private readonly module = new Scope(undefined, this.env);
   private scope = this.module;
   private callDepth = 0;
+  /** Values yielded by the generator functions being run, innermost last. */
+  private readonly yielded: PyValue[][] = [];
 
   protected lookup(name: string, line: number): PyValue {
     for (let s: Scope | undefined = this.scope; s; s = s.parent) {
@@ -283,7 +288,7 @@ export abstract class PyEvaluator {
         return;
       case 'import': {
         const root = s.module.split('.')[0];
-        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module);
+        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module) ?? languageModule(s.module);
         if (value === undefined) throw unsupported(s.line, `import ${s.module}`, `module ${s.module} is not part of the supported subset`);
         // `import a.b` binds `a`; `import a.b as c` binds c to a.b.
         if (s.alias) this.setName(s.alias, value);
@@ -296,7 +301,7 @@ export abstract class PyEvaluator {
             this.importStar(s.module, s.line);
             continue;
           }
-          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name);
+          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name) ?? languageModuleName(s.module, name, s.line);
           if (value === undefined) throw unsupported(s.line, `from ${s.module} import ${name}`, `${s.module}.${name} is not part of the supported subset`);
           this.setName(alias ?? name, value);
         }
@@ -317,7 +322,10 @@ export abstract class PyEvaluator {
         this.eval(s.value);
         return;
       case 'for': {
-        const items = iterate(this.eval(s.iter), s.line, 'the for loop');
+        const iterable = this.eval(s.iter);
+        // A loop over what only running the circuit gives (counts, results) changes nothing here.
+        if (isObject(iterable, 'ignored')) return;
+        const items = iterate(iterable, s.line, 'the for loop');
         for (const item of items) {
           this.assign(s.target, item, s.line);
           const flow = this.loopBody(s.body);
@@ -328,7 +336,9 @@ export abstract class PyEvaluator {
       }
       case 'while': {
         let iterations = 0;
-        while (truthy(this.eval(s.test))) {
+        for (;;) {
+          const test = this.eval(s.test);
+          if (isObject(test, 'ignored') || !truthy(test)) break;
           if (++iterations > MAX_LOOP_ITERATIONS) throw new CircuitError('limit', `the while loop runs more than ${MAX_LOOP_ITERATIONS} iterations (the loop iteration limit)`, s.line);
           this.tick(s.line);
           if (this.loopBody(s.body) === BREAK) return;
@@ -336,9 +346,13 @@ export abstract class PyEvaluator {
         this.run(s.orelse);
         return;
       }
-      case 'if':
-        this.run(truthy(this.eval(s.test)) ? s.body : s.orelse);
+      case 'if': {
+        const test = this.eval(s.test);
+        // A test on what only running the circuit gives (counts, results): neither branch is taken.
+        if (isObject(test, 'ignored')) return;
+        this.run(truthy(test) ? s.body : s.orelse);
         return;
+      }
       case 'with': {
         const item = this.eval(s.item);
         this.withBlock(item, s.alias, () => this.run(s.body), s.line);
@@ -361,13 +375,22 @@ export abstract class PyEvaluator {
         return;
       }
       case 'assert': {
-        if (truthy(this.eval(s.test))) return;
+        const test = this.eval(s.test);
+        if (isObject(test, 'ignored') || truthy(test)) return;
         const message = s.msg ? pyStr(this.eval(s.msg)) : '';
         throw semanticError(s.line, `assertion failed${message ? `: ${message}` : ''}`);
       }
       case 'del':
         for (const t of s.targets) this.del(t, s.line);
         return;
+      case 'yield': {
+        const out = this.yielded.at(-1)!;
+        const value = s.value ? this.eval(s.value) : null;
+        if (s.from) out.push(...iterate(value, s.line, 'yield from'));
+        else out.push(value);
+        checkListLength(out.length, s.line);
+        return;
+      }
       case 'raise': {
         const exc = s.exc ? this.eval(s.exc) : null;
         const e = exc as { kind?: string; name?: string; message?: string } | null;
@@ -414,7 +437,7 @@ export abstract class PyEvaluator {
   private defineFunction(name: string, params: PyParam[], line: number, body?: PyStmt[], expr?: PyExpr): PyFunction {
     const defaults = new Map<string, PyValue>();
     for (const p of params) if (p.default) defaults.set(p.name, this.eval(p.default));
-    return { kind: 'function', name, params, defaults, body, expr, closure: this.scope, line };
+    return { kind: 'function', name, params, defaults, body, expr, generator: body ? hasYield(body) : false, closure: this.scope, line };
   }
 
   /** Calls a function defined in the source: binds the arguments as Python does, runs the body in a new scope. */
@@ -450,16 +473,18 @@ export abstract class PyEvaluator {
     const saved = this.scope;
     this.scope = scope;
     this.callDepth++;
+    if (fn.generator) this.yielded.push([]);
     try {
       if (fn.expr) return this.eval(fn.expr);
       this.run(fn.body ?? []);
-      return null;
+      return fn.generator ? this.yielded.at(-1)! : null;
     } catch (signal) {
-      if (signal instanceof ReturnSignal) return signal.value;
+      if (signal instanceof ReturnSignal) return fn.generator ? this.yielded.at(-1)! : signal.value;
       throw signal;
     } finally {
       this.scope = saved;
       this.callDepth--;
+      if (fn.generator) this.yielded.pop();
     }
   }
 
@@ -483,6 +508,10 @@ export abstract class PyEvaluator {
   protected assign(target: PyExpr, value: PyValue, line: number): void {
     if (target.t === 'name') {
       this.setName(target.id, value);
+      return;
+    }
+    if ((target.t === 'tuple' || target.t === 'list') && isObject(value, 'ignored')) {
+      for (const t of target.items) this.assign(t.t === 'star' ? t.value : t, value, line);
       return;
     }
     if (target.t === 'tuple' || target.t === 'list') {
@@ -621,12 +650,16 @@ export abstract class PyEvaluator {
         }
         return d;
       }
+      case 'set':
+        return PySet.of(this.args(e.items), e.line);
       case 'comp':
         return this.comprehension(e);
       case 'compare': {
         let left = this.eval(e.operands[0]);
         for (let i = 0; i < e.ops.length; i++) {
           const right = this.eval(e.operands[i + 1]);
+          if (isObject(left, 'ignored')) return left;
+          if (isObject(right, 'ignored')) return right;
           if (!this.compare(e.ops[i], left, right, e.line)) return false;
           left = right;
         }
@@ -640,8 +673,11 @@ export abstract class PyEvaluator {
         }
         return v;
       }
-      case 'ifexp':
-        return truthy(this.eval(e.test)) ? this.eval(e.body) : this.eval(e.orelse);
+      case 'ifexp': {
+        const test = this.eval(e.test);
+        if (isObject(test, 'ignored')) return test;
+        return truthy(test) ? this.eval(e.body) : this.eval(e.orelse);
+      }
       case 'lambda':
         return this.defineFunction('<lambda>', e.params, e.line, undefined, e.body);
     }
@@ -679,10 +715,7 @@ export abstract class PyEvaluator {
         if (g === e.generators.length) {
           this.tick(e.line);
           if (dict) dict.set(this.eval(e.elt), this.eval(e.value!), e.line);
-          else {
-            out.push(this.eval(e.elt));
-            if (out.length > MAX_LIST_LENGTH_CHECK) checkListLength(out.length, e.line);
-          }
+          else out.push(this.eval(e.elt)); // bounded by the step limit (one step per element)
           return;
         }
         const gen = e.generators[g];
@@ -695,7 +728,7 @@ export abstract class PyEvaluator {
     } finally {
       this.scope = saved;
     }
-    return dict ?? out;
+    return dict ?? (e.kind === 'set' ? PySet.of(out, e.line) : out);
   }
 
   /** `format(value, spec)` and f-string fields; front ends may format their own objects. */
@@ -745,6 +778,7 @@ export abstract class PyEvaluator {
   }
 
   protected index(obj: PyValue, index: PyValue, line: number): PyValue {
+    if (isObject(obj, 'ignored')) return obj;
     if (Array.isArray(obj) || obj instanceof PyTuple || typeof obj === 'string') {
       const items = Array.isArray(obj) ? obj : obj instanceof PyTuple ? obj.items : obj;
       const i = toInt(index, line, 'an index');
@@ -762,20 +796,31 @@ export abstract class PyEvaluator {
 
   protected attr(obj: PyValue, name: string, line: number): PyValue {
     if (isObject(obj, 'ignored')) return obj;
-    if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
+    if (isObject(obj, 'module')) {
+      const language = languageModuleName((obj as unknown as PyModule).path, name, line);
+      return language ?? this.moduleAttr(obj as unknown as PyModule, name, line);
+    }
     if (obj instanceof PyComplex || obj instanceof NdArray || typeof obj === 'number') {
       const value = valueAttr(obj, name);
       if (value !== undefined) return value;
       if (typeof obj !== 'number') throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
     }
-    const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
-    if (method) return method;
+    if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof PyDict || obj === null || typeof obj === 'number' || typeof obj === 'boolean') {
+      const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
+      if (method) return method;
+      throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
+    }
     if (isObject(obj) && !isObject(obj, 'builtin') && !isObject(obj, 'function')) return this.objectAttr(obj, name, line);
     throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
   }
 
   protected call(fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
-    if (isObject(fn, 'builtin')) return (fn as PyBuiltin).call(args, kwargs, line);
+    if (isObject(fn, 'builtin')) {
+      // Builtins over what only running the circuit gives (max(counts, key=counts.get)) give nothing either.
+      for (const a of args) if (isObject(a, 'ignored')) return a;
+      if (kwargs.size) for (const a of kwargs.values()) if (isObject(a, 'ignored')) return a;
+      return (fn as PyBuiltin).call(args, kwargs, line);
+    }
     if (isObject(fn, 'function')) return this.callFunction(fn as unknown as PyFunction, args, kwargs, line);
     if (isObject(fn, 'ignored')) return fn;
     if (isObject(fn)) return this.callObject(fn, args, kwargs, line);
@@ -783,6 +828,8 @@ export abstract class PyEvaluator {
   }
 
   protected binary(op: string, a: PyValue, b: PyValue, line: number): PyValue {
+    if (isObject(a, 'ignored')) return a;
+    if (isObject(b, 'ignored')) return b;
     if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) {
       const x = Number(a);
       const y = Number(b);
@@ -824,6 +871,7 @@ export abstract class PyEvaluator {
     if (op === '*' && (Array.isArray(a) || typeof a === 'string') && (typeof b === 'number' || typeof b === 'boolean')) return repeatSequence(a, Number(b), line);
     if (op === '*' && (Array.isArray(b) || typeof b === 'string') && (typeof a === 'number' || typeof a === 'boolean')) return repeatSequence(b, Number(a), line);
     if (op === '%' && typeof a === 'string') return percentFormat(a, b, line);
+    if (a instanceof PySet && b instanceof PySet && ['|', '&', '-', '^'].includes(op)) return setOp(op, a, b, line);
     if (op === '|' && a instanceof PyDict && b instanceof PyDict) {
       const d = new PyDict();
       for (const src of [a, b]) for (const [k, v] of src.map.values()) d.set(k, v, line);
@@ -837,7 +885,8 @@ export abstract class PyEvaluator {
   // ---- entry point ----
   /** Module-level functions defined in the source, in definition order. */
   protected moduleFunctions(): PyFunction[] {
-    return [...this.env.values()].filter((v): v is PyFunction => isObject(v, 'function') && (v as PyFunction).name !== '<lambda>');
+    const unique = new Set([...this.env.values()].filter((v) => isObject(v, 'function') && (v as unknown as PyFunction).name !== '<lambda>'));
+    return [...unique] as unknown as PyFunction[];
   }
 
   /** Whether a value is this front end's circuit. */
@@ -861,7 +910,9 @@ export abstract class PyEvaluator {
     const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
     const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
     if (entryPoint !== undefined) {
-      const fn = functions.find((f) => f.name === entryPoint);
+      // The name the module binds (`main = build` makes `main` an entry point too).
+      const bound = this.env.get(entryPoint);
+      const fn = bound !== undefined && isObject(bound, 'function') ? (bound as unknown as PyFunction) : undefined;
       if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
       if (!callable(fn)) {
         const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name)).map((p) => p.name);
@@ -895,6 +946,71 @@ export abstract class PyEvaluator {
   }
 }
 
+/** typing, __future__ and itertools: names for annotations, and the itertools that circuit code uses. */
+function languageModule(module: string): PyValue | undefined {
+  if (module === 'typing' || module === '__future__' || module === 'itertools') return { kind: 'module', path: module } as PyModule;
+  return undefined;
+}
+
+function languageModuleName(module: string, name: string, line: number): PyValue | undefined {
+  if (module === 'typing' || module === '__future__') return ignored(`${module}.${name}`);
+  if (module !== 'itertools') return undefined;
+  const b = (call: PyBuiltin['call']): PyBuiltin => ({ kind: 'builtin', name: `itertools.${name}`, call });
+  switch (name) {
+    case 'product':
+      return b((args, kwargs, l) => {
+        const repeat = kwargs.has('repeat') ? toInt(kwargs.get('repeat')!, l, 'repeat') : 1;
+        const pools = Array.from({ length: repeat }, () => args.map((a) => iterate(a, l, 'product()'))).flat();
+        checkListLength(pools.reduce((n, p) => n * p.length, 1), l);
+        let out: PyValue[][] = [[]];
+        for (const pool of pools) out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+        return out.map((t) => new PyTuple(t));
+      });
+    case 'combinations':
+    case 'permutations':
+      return b((args, _k, l) => {
+        const pool = iterate(args[0] ?? null, l, `${name}()`);
+        const r = args[1] === undefined || args[1] === null ? pool.length : toInt(args[1], l, 'r');
+        const out: PyValue[] = [];
+        const walk = (start: number, chosen: number[]) => {
+          if (chosen.length === r) {
+            out.push(new PyTuple(chosen.map((i) => pool[i])));
+            checkListLength(out.length, l);
+            return;
+          }
+          for (let i = name === 'combinations' ? start : 0; i < pool.length; i++) if (!chosen.includes(i)) walk(i + 1, [...chosen, i]);
+        };
+        walk(0, []);
+        return out;
+      });
+    case 'chain':
+      return b((args, _k, l) => {
+        const out = args.flatMap((a) => iterate(a, l, 'chain()'));
+        checkListLength(out.length, l);
+        return out;
+      });
+  }
+  throw unsupported(line, `itertools.${name}`, 'itertools offers product, combinations, permutations and chain here');
+}
+
+/** Whether a function body has `yield` (outside nested functions). */
+function hasYield(body: PyStmt[]): boolean {
+  return body.some((s) => {
+    switch (s.t) {
+      case 'yield':
+        return true;
+      case 'if':
+      case 'for':
+      case 'while':
+        return hasYield(s.body) || hasYield(s.orelse);
+      case 'with':
+        return hasYield(s.body);
+      default:
+        return false;
+    }
+  });
+}
+
 /** Whether a function body has `return <value>` (outside nested functions). */
 function returnsValue(body: PyStmt[]): boolean {
   return body.some((s) => {
@@ -913,7 +1029,18 @@ function returnsValue(body: PyStmt[]): boolean {
   });
 }
 
-const MAX_LIST_LENGTH_CHECK = 1_000_000;
+function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
+  switch (op) {
+    case '|':
+      return PySet.of([...a.keys(), ...b.keys()], line);
+    case '&':
+      return PySet.of(a.keys().filter((x) => b.has(x, line)), line);
+    case '-':
+      return PySet.of(a.keys().filter((x) => !b.has(x, line)), line);
+    default:
+      return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
+  }
+}
 
 /** Methods of lists, dicts and strings (`obj.append`, `d.items()`, `'{}'.format`, …), or undefined. */
 function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyValue, args: PyValue[]) => PyValue): PyBuiltin | undefined {
@@ -987,6 +1114,49 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
         return k;
       });
     if (name === 'count') return m((args) => items.filter((x) => pyEquals(x, args[0] ?? null)).length);
+  }
+  if (obj instanceof PySet) {
+    const other = (v: PyValue | undefined, l: number) => (v instanceof PySet ? v : PySet.of(iterate(v ?? null, l, `set.${name}()`), l));
+    switch (name) {
+      case 'add':
+        return m((args, _k, l) => {
+          obj.add(args[0] ?? null, l);
+          return null;
+        });
+      case 'discard':
+      case 'remove':
+        return m((args, _k, l) => {
+          if (!obj.delete(args[0] ?? null, l) && name === 'remove') throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)} is not in the set`);
+          return null;
+        });
+      case 'update':
+        return m((args, _k, l) => {
+          for (const a of args) for (const x of iterate(a, l, 'set.update()')) obj.add(x, l);
+          return null;
+        });
+      case 'union':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('|', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'intersection':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('&', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'difference':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('-', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'symmetric_difference':
+        return m((args, _k, l) => setOp('^', obj, other(args[0], l), l));
+      case 'issubset':
+        return m((args, _k, l) => obj.keys().every((x) => other(args[0], l).has(x, l)));
+      case 'issuperset':
+        return m((args, _k, l) => other(args[0], l).keys().every((x) => obj.has(x, l)));
+      case 'isdisjoint':
+        return m((args, _k, l) => !obj.keys().some((x) => other(args[0], l).has(x, l)));
+      case 'copy':
+        return m((_a, _k, l) => PySet.of(obj.keys(), l));
+      case 'clear':
+        return m(() => {
+          obj.map.clear();
+          return null;
+        });
+    }
+    return undefined;
   }
   if (obj instanceof PyDict) {
     switch (name) {

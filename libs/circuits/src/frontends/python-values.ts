@@ -45,13 +45,25 @@ export class PyDict {
   }
 }
 
+/** A Python set: a PyDict whose values are its keys. */
+export class PySet extends PyDict {
+  add(v: PyValue, line: number): void {
+    this.set(v, v, line);
+  }
+  static of(items: PyValue[], line: number): PySet {
+    const s = new PySet();
+    for (const x of items) s.add(x, line);
+    return s;
+  }
+}
+
 export function hashKey(v: PyValue, line: number): string {
   if (v === null) return 'None';
   if (typeof v === 'number') return `n:${v}`;
   if (typeof v === 'boolean') return `n:${v ? 1 : 0}`;
   if (typeof v === 'string') return `s:${v}`;
   if (v instanceof PyTuple) return `t:(${v.items.map((x) => hashKey(x, line)).join(',')})`;
-  if (Array.isArray(v) || v instanceof PyDict) throw semanticError(line, `unhashable type: '${Array.isArray(v) ? 'list' : 'dict'}' cannot be a dict key`);
+  if (Array.isArray(v) || v instanceof PyDict) throw semanticError(line, `unhashable type: '${Array.isArray(v) ? 'list' : v instanceof PySet ? 'set' : 'dict'}' cannot be a dict key or set item`);
   let id = objectIds.get(v as object);
   if (id === undefined) {
     id = nextObjectId++;
@@ -78,6 +90,7 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return a === b;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
   if (a instanceof PyTuple && b instanceof PyTuple) return a.items.length === b.items.length && a.items.every((x, i) => pyEquals(x, b.items[i]));
+  if (a instanceof PyDict && b instanceof PyDict && a instanceof PySet !== b instanceof PySet) return false;
   if (a instanceof PyDict && b instanceof PyDict) return a.size === b.size && [...a.map.entries()].every(([k, [, v]]) => b.map.has(k) && pyEquals(v, b.map.get(k)![1]));
   return a === b;
 }
@@ -105,6 +118,7 @@ function kindName(v: PyValue): string {
   if (typeof v === 'string') return 'str';
   if (Array.isArray(v)) return 'list';
   if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PySet) return 'set';
   if (v instanceof PyDict) return 'dict';
   return (v as PyObject).kind;
 }
@@ -130,6 +144,7 @@ export function pyStr(v: PyValue, inner = false): string {
   if (typeof v === 'string') return inner ? pyRepr(v) : v;
   if (Array.isArray(v)) return `[${v.map((x) => pyRepr(x)).join(', ')}]`;
   if (v instanceof PyTuple) return v.items.length === 1 ? `(${pyRepr(v.items[0])},)` : `(${v.items.map((x) => pyRepr(x)).join(', ')})`;
+  if (v instanceof PySet) return v.size ? `{${v.keys().map((x) => pyRepr(x)).join(', ')}}` : 'set()';
   if (v instanceof PyDict) return `{${[...v.map.values()].map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   const o = v as PyObject & { name?: unknown; size?: unknown };
   if ((o.kind === 'qreg' || o.kind === 'creg') && typeof o.name === 'string') return `${o.kind === 'qreg' ? 'QuantumRegister' : 'ClassicalRegister'}(${o.size}, '${o.name}')`;
