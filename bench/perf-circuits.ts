@@ -10,23 +10,8 @@
  *      decomposition) vs the unitary simulation of the circuit it produced, and of random 8- and
  *      12-qubit state preparations vs the statevector simulation of theirs; CX counts alongside
  */
-import {
-  addQreg,
-  applyDense1,
-  circuitUnitary,
-  createRng,
-  emitQasm2,
-  emitQasm3,
-  emitQiskit,
-  emptyCircuit,
-  finalState,
-  parseCircuit,
-  randomCircuit,
-  synthesizeStatePreparation,
-  synthesizeUnitary,
-  type Circuit,
-  type Complex,
-} from '#qdc/circuits';
+import { applyDense1, createRng, emitQasm2, emitQasm3, emitQiskit, finalState, parseCircuit, randomCircuit, type Circuit } from '#qdc/circuits';
+import { addQreg, circuitUnitary, emptyCircuit, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '#qdc/circuits';
 import { baselineRunner, loadQuantumCircuit } from './circuits/quantum-circuit-baseline.js';
 
 const rows: string[][] = [];
