@@ -12,23 +12,8 @@
  *  (e) the real-style program corpus (libs/circuits/corpus): pass rate, refused constructs,
  *      parse time per program vs parsing the same circuit as OpenQASM 3
  */
-import {
-  addQreg,
-  applyDense1,
-  circuitUnitary,
-  createRng,
-  emitQasm2,
-  emitQasm3,
-  emitQiskit,
-  emptyCircuit,
-  finalState,
-  parseCircuit,
-  randomCircuit,
-  synthesizeStatePreparation,
-  synthesizeUnitary,
-  type Circuit,
-  type Complex,
-} from '#qdc/circuits';
+import { applyDense1, createRng, emitQasm2, emitQasm3, emitQiskit, finalState, parseCircuit, randomCircuit, type Circuit } from '#qdc/circuits';
+import { addQreg, circuitUnitary, emptyCircuit, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '#qdc/circuits';
 import { baselineRunner, loadQuantumCircuit } from './circuits/quantum-circuit-baseline.js';
 import { benchCorpus } from './circuits/corpus-bench.js';
 

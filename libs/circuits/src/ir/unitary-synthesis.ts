@@ -1,5 +1,5 @@
 /**
- * Exact synthesis of arbitrary unitaries and state vectors into standard gates (u, ry, rz, cx),
+ * Exact synthesis of arbitrary unitaries and state vectors into standard gates (u, rx, ry, rz, h, cx),
  * so matrix gates and state preparations reach every emitter, the simulator and the QPU compiler.
  *
  * - 1 qubit: ZYZ Euler angles, U = e^{iγ}·u(θ, φ, λ), read from U/√det U (zyzAngles below; the
@@ -57,7 +57,6 @@ export function checkUnitary(m: Matrix, what: string, tol = 1e-8): void {
   }
 }
 
-
 const gate = (name: string, qubits: number[], params: number[] = []): GateOp => ({ kind: 'gate', name, qubits, params: params.map(num) });
 
 interface Synthesis {
@@ -66,8 +65,6 @@ interface Synthesis {
 }
 
 const argOf = (re: number, im: number): number => Math.atan2(im, re);
-
-// ---------------------------------------------------------------- one qubit
 
 // ---------------------------------------------------------------- two qubits (KAK)
 
@@ -324,6 +321,8 @@ const maxAbsDifference = (a: Matrix, b: Matrix): number => a.reduce((acc, v, i) 
  * Uniformly controlled rotation (Möttönen et al. 2004): for each value x of the controls
  * (control j = bit j of x), `axis` rotation by angles[x] on `target`; 2^k rotations and 2^k CX in
  * Gray-code order, θ = 2^{−k}·Mᵀα with M_{x,i} = (−1)^{popcount(x ∧ gray(i))}. Equal angles: one rotation.
+ * With `openCz` (Ry only) the ladder uses CZ = H·CX·H and the last CZ is not emitted: its control is
+ * returned for the caller to merge that diagonal into the next block.
  */
 function uniformlyControlled(
   axis: 'ry' | 'rz',
@@ -363,7 +362,7 @@ function uniformlyControlled(
 
 /**
  * Multiplexor diag(A, B) on the top qubit `top` (A for top = 0): A = V·D·W, B = V·D†·W with
- * A·B† = V·D²·V† (Shende–Bullock–Markov 2006 Thm 12); D ⊕ D† is a uniformly controlled Rz.
+ * A·B† = V·D²·V† (Shende–Bullock–Markov 2006, demultiplexing); D ⊕ D† is a uniformly controlled Rz.
  */
 function demultiplex(a: Matrix, b: Matrix, top: number, out: Piece[]): void {
   const m = dim(a);
