@@ -87,8 +87,7 @@ export function loadRefused(dir = corpusDir()): RefusedList {
 /** Parse a corpus program, calling its entry point when the expectation names one. */
 export function parseProgram(program: CorpusProgram): ParsedSource {
   const entryPoint = program.entry.expected.entry_point;
-  const parse = parseCircuit as (source: string, options?: { entryPoint?: string }) => ParsedSource;
-  return entryPoint ? parse(program.source, { entryPoint }) : parse(program.source);
+  return parseCircuit(program.source, entryPoint ? { entryPoint } : {});
 }
 
 /** The program's distribution mapped to Qiskit bit order (the corpus convention). */
