@@ -10,9 +10,9 @@ import { checkBitCount, checkListLength } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
 import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
 import { toMatrix, toVector } from './python-numeric.js';
-import { num } from '../ir/expr.js';
+import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
-import { PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import { PyDict, PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
 
 type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'XX' | 'YY' | 'ZZ' | 'MATRIX';
 
@@ -36,6 +36,13 @@ interface GateValue extends PyObject {
   open?: boolean[];
   /** StatePreparationChannel: the targets are reset before the preparation. */
   prepare?: true;
+  /** RX/RY/RZ with a sympy angle, until cirq.resolve_parameters gives it a value. */
+  symAngle?: Expr;
+}
+/** A sympy Symbol or an expression of Symbols (names are the identity, as in sympy). */
+interface SymValue extends PyObject {
+  kind: 'sym';
+  expr: Expr;
 }
 interface OpValue extends PyObject {
   kind: 'cop';
@@ -112,17 +119,74 @@ class CirqEvaluator extends PyEvaluator {
 
   protected importModule(module: string): PyValue | undefined {
     if (module === 'cirq' || module === 'cirq_google') return { kind: 'module', path: 'cirq' } as unknown as PyValue;
+    if (module === 'sympy') return { kind: 'module', path: 'sympy' } as unknown as PyValue;
     if (module === 'matplotlib' || module.startsWith('matplotlib.')) return ignored(module);
     return undefined;
   }
 
   protected importName(module: string, name: string, line: number): PyValue | undefined {
     if (module === 'cirq') return this.cirqName(name, line);
+    if (module === 'sympy') return this.sympyName(name);
     if (module === 'matplotlib' || module.startsWith('matplotlib.')) return ignored(name);
     return undefined;
   }
 
+  /** sympy: Symbol, symbols (names split on spaces/commas, `t0:3` ranges) and pi — what parameterised Cirq code uses. */
+  private sympyName(name: string): PyValue | undefined {
+    const sym = (n: string): PyValue => ({ kind: 'sym', expr: { k: 'id', name: n } }) as unknown as PyValue;
+    if (name === 'pi') return Math.PI;
+    if (name === 'Symbol') return this.callable('Symbol', (a, _k, l) => {
+        if (typeof a[0] !== 'string') throw semanticError(l, 'sympy.Symbol takes a name string');
+        return sym(a[0]);
+      });
+    if (name === 'symbols')
+      return this.callable('symbols', (a, _k, l) => {
+        if (typeof a[0] !== 'string') throw semanticError(l, 'sympy.symbols takes a string of names');
+        const names = a[0].split(/[\s,]+/).filter(Boolean).flatMap((part) => {
+          const range = /^(.*?)(\d+):(\d+)$/.exec(part);
+          if (!range) return [part];
+          const [, prefix, lo, hi] = range;
+          checkListLength(Number(hi) - Number(lo), l);
+          return Array.from({ length: Math.max(0, Number(hi) - Number(lo)) }, (_, i) => `${prefix}${Number(lo) + i}`);
+        });
+        return names.length === 1 && !a[0].includes(',') && !a[0].includes(':') ? sym(names[0]) : new PyTuple(names.map(sym));
+      });
+    return undefined;
+  }
+
+  /** `cirq.resolve_parameters(circuit, {name or Symbol: value})`: symbolic rotation angles get their values. */
+  private resolveParameters(value: PyValue, resolver: PyValue, line: number): PyValue {
+    const bindings = new Map<string, Expr>();
+    const dict = isObject(resolver, 'resolver') ? (resolver as unknown as { dict: PyValue }).dict : resolver;
+    if (!(dict instanceof PyDict)) throw semanticError(line, `resolve_parameters takes a dict or cirq.ParamResolver; got ${typeName(dict)}`);
+    for (const key of dict.keys()) {
+      const name = typeof key === 'string' ? key : isObject(key, 'sym') && (key as unknown as SymValue).expr.k === 'id' ? ((key as unknown as SymValue).expr as { name: string }).name : undefined;
+      if (name === undefined) throw semanticError(line, `resolve_parameters: keys are symbol names or sympy Symbols; got ${typeName(key)}`);
+      bindings.set(name, num(toNumber(dict.get(key, line)!, line, 'a parameter value')));
+    }
+    const resolveGate = (g: GateValue): GateValue => {
+      if (!g.symAngle) return g;
+      const e = substitute(g.symAngle, bindings);
+      return freeNames(e).size ? { ...g, symAngle: e } : { ...g, symAngle: undefined, angle: evalExpr(e) };
+    };
+    const resolveOp = (op: OpValue): OpValue => (op.gate ? { ...op, gate: resolveGate(op.gate) } : op);
+    if (isObject(value, 'cgate')) return resolveGate(value as unknown as GateValue) as unknown as PyValue;
+    if (isObject(value, 'cop')) return resolveOp(value as unknown as OpValue) as unknown as PyValue;
+    const items = this.flatten(value, line).map(resolveOp);
+    if (isObject(value, 'ccircuit')) {
+      const c: CircuitValue = { kind: 'ccircuit', items };
+      this.last = c;
+      return c as unknown as PyValue;
+    }
+    return { kind: 'moment', items } as unknown as PyValue;
+  }
+
   protected override moduleAttr(mod: { kind: 'module'; path: string }, name: string, line: number): PyValue {
+    if (mod.path === 'sympy') {
+      const v = this.sympyName(name);
+      if (v !== undefined) return v;
+      throw unsupported(line, `sympy.${name}`, `sympy.${name} is not part of the supported subset (Symbol, symbols, pi)`);
+    }
     if (mod.path === 'cirq') {
       const v = this.cirqName(name, line);
       if (v !== undefined) return v;
@@ -206,7 +270,15 @@ class CirqEvaluator extends PyEvaluator {
       case 'Rx':
       case 'Ry':
       case 'Rz':
-        return this.callable(name, (a, k) => gate(name.toUpperCase() as Family, name, 0, 1, n(a[0] ?? k.get('rads'), 'the rotation angle')) as unknown as PyValue);
+        return this.callable(name, (a, k) => {
+          const angle = a[0] ?? k.get('rads');
+          if (isObject(angle ?? null, 'sym')) return { ...gate(name.toUpperCase() as Family, name), symAngle: (angle as unknown as SymValue).expr } as unknown as PyValue;
+          return gate(name.toUpperCase() as Family, name, 0, 1, n(angle, 'the rotation angle')) as unknown as PyValue;
+        });
+      case 'ParamResolver':
+        return this.callable('ParamResolver', (a, k) => ({ kind: 'resolver', dict: a[0] ?? k.get('param_dict') ?? null }) as unknown as PyValue);
+      case 'resolve_parameters':
+        return this.callable('resolve_parameters', (a, k, l) => this.resolveParameters(a[0] ?? k.get('val') ?? null, a[1] ?? k.get('param_resolver') ?? null, l));
       case 'measure':
         return this.callable('measure', (a, k, l) => {
           const qs = a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => this.asQubit(x, l));
@@ -356,7 +428,7 @@ class CirqEvaluator extends PyEvaluator {
     if (isObject(v, 'cop') && !(v as unknown as OpValue).gate) throw semanticError(line, `${(v as unknown as OpValue).reset ? 'a reset' : 'a measurement'} has no inverse or power`);
     if (isObject(v, 'cgate')) {
       const g = v as unknown as GateValue;
-      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ') return { ...g, angle: g.angle * t } as unknown as PyValue;
+      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ') return { ...g, angle: g.angle * t, ...(g.symAngle ? { symAngle: { k: 'bin', op: '*', a: g.symAngle, b: num(t) } as Expr } : {}) } as unknown as PyValue;
       return { ...g, exponent: g.exponent * t, label: `${g.label}**${t}` } as unknown as PyValue;
     }
     if (isObject(v, 'cop') && (v as unknown as OpValue).gate) {
@@ -367,6 +439,14 @@ class CirqEvaluator extends PyEvaluator {
   }
 
   protected override objectBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
+    if (isObject(a, 'sym') || isObject(b, 'sym')) {
+      if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop'))) throw unsupported(line, '** Symbol', 'symbolic exponents are outside the supported subset; use cirq.rx/ry/rz with a Symbol');
+      const expr = (v: PyValue): Expr => (isObject(v, 'sym') ? (v as unknown as SymValue).expr : num(toNumber(v, line, 'a number in a symbolic expression')));
+      if (op === 'neg') return { kind: 'sym', expr: { k: 'neg', a: expr(a) } } as unknown as PyValue;
+      const ops: Record<string, '+' | '-' | '*' | '/' | '^'> = { '+': '+', '-': '-', '*': '*', '/': '/', '**': '^' };
+      if (!ops[op]) throw unsupported(line, op, `${op} on sympy symbols is outside the supported subset`);
+      return { kind: 'sym', expr: { k: 'bin', op: ops[op], a: expr(a), b: expr(b) } } as unknown as PyValue;
+    }
     if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop') || isObject(a, 'ccircuit') || isObject(a, 'moment'))) return this.power(a, toNumber(b, line, 'the exponent'), line);
     if (op === '+' && isObject(a, 'ccircuit')) {
       const c: CircuitValue = { kind: 'ccircuit', items: [...(a as unknown as CircuitValue).items, ...this.flatten(b, line)] };
@@ -479,6 +559,7 @@ class CirqEvaluator extends PyEvaluator {
       case 'RX':
       case 'RY':
       case 'RZ':
+        if (g.symAngle) throw semanticError(line, `${g.label} has the unresolved symbolic angle ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code`);
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;
       case 'XX':

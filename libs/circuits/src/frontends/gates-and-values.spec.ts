@@ -431,6 +431,14 @@ circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), c
     expect(s[2 * 2] * Math.sin(-phase) + s[2 * 2 + 1] * Math.cos(-phase)).toBeCloseTo(0.8, 9);
   });
 
+  it('sympy symbols in rotations, resolved with cirq.resolve_parameters (names or Symbols, ParamResolver)', () => {
+    const angles = (src: string) => parseCirq(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
+    const head = 'import cirq\nimport sympy\na, b = sympy.symbols("a b")\nt = sympy.symbols("t0:2")\nq = cirq.LineQubit(0)\nc = cirq.Circuit(cirq.rx(2 * a + 1).on(q), cirq.rz(-b / 2).on(q), cirq.ry(t[1] * sympy.pi).on(q))\n';
+    expect(angles(`${head}circuit = cirq.resolve_parameters(c, {"a": 0.5, b: 0.4, "t1": 1})`)).toEqual(['rx(2)', 'rz(-0.2)', `ry(${+Math.PI.toFixed(6)})`]);
+    expect(angles(`${head}circuit = cirq.resolve_parameters(c, cirq.ParamResolver({a: 0, b: 0, t[1]: 0}))`)).toEqual(['rx(1)', 'rz(0)', 'ry(0)']);
+    expect(errorOf(() => parseCirq(`${head}circuit = cirq.resolve_parameters(c, {"a": 0.5})`)).message).toMatch(/^line 6: rz has the unresolved symbolic angle b; resolve it with cirq.resolve_parameters/);
+  });
+
   it('the Qiskit and Cirq versions of a controlled-unitary program give the same distribution', () => {
     const m = randomUnitary(2, 5);
     const q = parseQiskit(`

@@ -425,6 +425,7 @@ export function valueAttr(v: PyValue, name: string): PyValue | undefined {
     if (name === 'real') return v;
     if (name === 'imag') return 0;
     if (name === 'conjugate') return builtin('float.conjugate', () => v);
+    if (name === 'bit_length' && Number.isInteger(v)) return builtin('int.bit_length', () => (v === 0 ? 0 : Math.abs(v).toString(2).length));
     return undefined;
   }
   if (!(v instanceof NdArray)) return undefined;
