@@ -6,9 +6,16 @@
  *  (b) identical random circuits (depth 20, 12–22 qubits) in our simulator vs the npm
  *      `quantum-circuit` package (target ≥ 10× faster; sizes it cannot finish in budget are skipped)
  *  (c) parse + emit throughput of a 10 000-gate OpenQASM 2 file (gates/s, MB/s)
+ *  (d) exact synthesis of seeded Haar-random 2–5-qubit unitaries (KAK / quantum Shannon
+ *      decomposition) vs the unitary simulation of the circuit it produced, and of random 8- and
+ *      12-qubit state preparations vs the statevector simulation of theirs; CX counts alongside
+ *  (e) the real-style program corpus (libs/circuits/corpus): pass rate, refused constructs,
+ *      parse time per program vs parsing the same circuit as OpenQASM 3
  */
 import { applyDense1, createRng, emitQasm2, emitQasm3, emitQiskit, finalState, parseCircuit, randomCircuit, type Circuit } from '#qdc/circuits';
+import { addQreg, circuitUnitary, emptyCircuit, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '#qdc/circuits';
 import { baselineRunner, loadQuantumCircuit } from './circuits/quantum-circuit-baseline.js';
+import { benchCorpus } from './circuits/corpus-bench.js';
 
 const rows: string[][] = [];
 const report = (metric: string, value: string, baseline: string, ratio: string, target: string, pass: boolean | null) =>
@@ -103,6 +110,68 @@ function benchParseEmit(): void {
   report('(c) parse + emit (QASM 2 → 3)', `${roundMs.toFixed(1)} ms`, `${(mb / (roundMs / 1000)).toFixed(1)} MB/s`, '', '', null);
 }
 
+/** Haar-random unitary: Gram–Schmidt QR of a complex Gaussian matrix (Mezzadri 2007). */
+function haarUnitary(n: number, seed: number): Float64Array {
+  const rng = createRng(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  const N = 1 << n;
+  const cols = Array.from({ length: N }, () => Float64Array.from({ length: 2 * N }, gauss));
+  for (let j = 0; j < N; j++) {
+    for (let i = 0; i < j; i++) {
+      let re = 0;
+      let im = 0;
+      for (let k = 0; k < 2 * N; k += 2) {
+        re += cols[i][k] * cols[j][k] + cols[i][k + 1] * cols[j][k + 1];
+        im += cols[i][k] * cols[j][k + 1] - cols[i][k + 1] * cols[j][k];
+      }
+      for (let k = 0; k < 2 * N; k += 2) {
+        cols[j][k] -= re * cols[i][k] - im * cols[i][k + 1];
+        cols[j][k + 1] -= re * cols[i][k + 1] + im * cols[i][k];
+      }
+    }
+    const norm = Math.hypot(...cols[j]);
+    for (let k = 0; k < 2 * N; k++) cols[j][k] /= norm;
+  }
+  const m = new Float64Array(2 * N * N);
+  for (let c = 0; c < N; c++)
+    for (let r = 0; r < N; r++) {
+      m[2 * (r * N + c)] = cols[c][2 * r];
+      m[2 * (r * N + c) + 1] = cols[c][2 * r + 1];
+    }
+  return m;
+}
+
+function benchSynthesis(): void {
+  const asCircuit = (n: number, synthesis: { ops: Circuit['ops']; globalPhase: number }): Circuit => {
+    const c = emptyCircuit();
+    addQreg(c, 'q', n);
+    c.ops = synthesis.ops;
+    c.globalPhase = synthesis.globalPhase;
+    return c;
+  };
+  const cxOf = (c: Circuit) => c.ops.filter((op) => op.kind === 'gate' && op.name === 'cx').length;
+  for (const n of [2, 3, 4, 5]) {
+    // A fresh matrix per repeat: synthesizeUnitary reuses the result for a matrix it has just seen.
+    const repeats = n >= 5 ? 3 : 5;
+    const matrices = Array.from({ length: repeats + 1 }, (_, i) => haarUnitary(n, 500 + 10 * n + i));
+    synthesizeUnitary(matrices[repeats]); // warm up
+    let next = 0;
+    const ms = time(() => synthesizeUnitary(matrices[next++]), repeats);
+    const circuit = asCircuit(n, synthesizeUnitary(matrices[0]));
+    const simMs = time(() => circuitUnitary(circuit), 5);
+    report(`(d) synthesize Haar ${n}-qubit unitary (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`, `${ms.toFixed(2)} ms`, `unitary sim ${simMs.toFixed(2)} ms`, `${(ms / simMs).toFixed(1)}×`, '', null);
+  }
+  for (const n of [8, 12]) {
+    const rng = createRng(900 + n);
+    const amplitudes = Array.from({ length: 1 << n }, (): Complex => [rng.next() - 0.5, rng.next() - 0.5]);
+    synthesizeStatePreparation(amplitudes);
+    const ms = time(() => synthesizeStatePreparation(amplitudes), 3);
+    const circuit = asCircuit(n, synthesizeStatePreparation(amplitudes));
+    const simMs = time(() => finalState(circuit), 5);
+    report(`(d) prepare random ${n}-qubit state (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`, `${ms.toFixed(2)} ms`, `statevector sim ${simMs.toFixed(2)} ms`, `${(ms / simMs).toFixed(1)}×`, '', null);
+  }
+}
+
 function printTable(): void {
   const header = ['metric', 'value', 'baseline', 'ratio', 'target', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -115,4 +184,6 @@ const only = process.argv[2];
 if (!only || only === 'a') benchGateBandwidth();
 if (!only || only === 'b') benchVersusQuantumCircuit();
 if (!only || only === 'c') benchParseEmit();
+if (!only || only === 'd') benchSynthesis();
+if (!only || only === 'e') benchCorpus(report);
 printTable();

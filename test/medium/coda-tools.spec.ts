@@ -171,6 +171,45 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect(badShots.status).toBe(422);
   });
 
+  it('entry_point names the function whose circuit every tool uses; unknown or ambiguous entry points are 422', async () => {
+    const functions = [
+      'from qiskit import QuantumCircuit',
+      'def flip(n: int = 3) -> QuantumCircuit:',
+      '    qc = QuantumCircuit(n, n)',
+      '    qc.x(0)',
+      '    qc.measure(range(n), range(n))',
+      '    return qc',
+      'def bell():',
+      '    qc = QuantumCircuit(2, 2)',
+      '    qc.h(0)',
+      '    qc.cx(0, 1)',
+      '    qc.measure([0, 1], [0, 1])',
+      '    return qc',
+      '',
+    ].join('\n');
+    const flip = await (await post('/v0/coda/tools/simulate', { code: functions, entry_point: 'flip', shots: 50 })).json();
+    expect(flip).toMatchObject({ success: true, counts: { '001': 50 } });
+    const bell = await (await post('/v0/simulate', { code: functions, entry_point: 'bell', shots: 400, seed_simulator: 3 })).json();
+    expect(Object.keys(bell.counts).sort()).toEqual(['00', '11']);
+    const transpiled = await (await post('/v0/coda/tools/transpile', { source_code: functions, target: 'openqasm2', entry_point: 'flip' })).json();
+    expect(transpiled.converted_code).toContain('qreg q[3];');
+    const qasm3 = await (await post('/v0/coda/tools/to-openqasm3', { code: functions, entry_point: 'bell' })).json();
+    expect(qasm3.openqasm3).toContain('cx q[0], q[1];');
+    const resources = await (await post('/v0/coda/tools/estimate-resources', { code: functions, entry_point: 'flip' })).json();
+    expect(resources).toMatchObject({ success: true, qubit_count: 3, gate_counts: { x: 1, measure: 3 } });
+    const split = await (await post('/v0/coda/tools/split-circuit', { code: functions, entry_point: 'bell' })).json();
+    expect(split).toMatchObject({ success: false, original_qubit_count: 2 });
+    const ambiguous = await post('/v0/coda/tools/simulate', { code: functions });
+    expect(ambiguous.status).toBe(422);
+    expect((await ambiguous.json()).error).toBe('the source builds no QuantumCircuit at top level and several functions return one: flip(), bell(); name the one to use with entry_point');
+    const unknown = await post('/v0/coda/tools/estimate-resources', { code: functions, entry_point: 'grover' });
+    expect(unknown.status).toBe(422);
+    expect((await unknown.json()).error).toBe("entry_point 'grover' is not a function defined at module level; functions found: flip(), bell()");
+    const notAName = await post('/v0/coda/tools/transpile', { source_code: functions, target: 'cirq', entry_point: 'flip()' });
+    expect(notAName.status).toBe(422);
+    expect((await notAName.json()).error).toMatch(/entry_point must be the name of a Python function/);
+  });
+
   it('answers malformed JSON with a 4xx', async () => {
     const res = await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${coda}` }, body: '{"code": ' });
     expect(res.status).toBe(422);

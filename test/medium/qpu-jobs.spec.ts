@@ -102,6 +102,26 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     }
   });
 
+  it('compiles the circuit the entry_point function returns on estimate and submit; an unknown entry_point is 422', async () => {
+    const functions = 'from qiskit import QuantumCircuit\ndef flip(n=3):\n    qc = QuantumCircuit(n, n)\n    qc.x(2)\n    qc.measure(range(n), range(n))\n    return qc\ndef bell():\n    qc = QuantumCircuit(2, 2)\n    qc.h(0)\n    qc.cx(0, 1)\n    qc.measure([0, 1], [0, 1])\n    return qc\n';
+    const estimate = await api.post('/v0/coda/qpus/estimate-cost', labA, { code: functions, backend: 'fast-3', shots: 10, entry_point: 'flip' });
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.compiled.two_qubit_gate_count).toBe(0);
+    const res = await submit(labA, { code: functions, entry_point: 'flip', shots: 20 });
+    expect(res.status).toBe(200);
+    let status: { status: string; counts?: Record<string, number> } = { status: 'queued' };
+    for (const deadline = Date.now() + 30_000; !['completed', 'failed'].includes(status.status) && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      status = (await api.post('/v0/coda/qpus/status', labA, { job_id: res.body.job_id })).body;
+    }
+    expect(status).toMatchObject({ status: 'completed', counts: { '100': 20 } });
+    const ambiguous = await submit(labA, { code: functions });
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body.error).toMatch(/several functions return one: flip\(\), bell\(\)/);
+    const unknown = await submit(labA, { code: functions, entry_point: 'grover' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ success: false, error: "entry_point 'grover' is not a function defined at module level; functions found: flip(), bell()" });
+  });
+
   it('answers 422 for bad bodies and circuits, 404 for unknown devices and jobs', async () => {
     const cases: [Record<string, unknown> | string, RegExp][] = [
       [{ backend: 'fast-3' }, /code/],

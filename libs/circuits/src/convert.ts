@@ -9,6 +9,7 @@ import { detectFramework, type SourceFramework } from './frontends/detect.js';
 import { parseQasm } from './frontends/qasm.parser.js';
 import { parseQiskit } from './frontends/qiskit.parser.js';
 import { parseCirq } from './frontends/cirq.parser.js';
+import type { PythonParseOptions } from './frontends/python-eval.js';
 import { emitQasm2, emitQasm3 } from './emitters/qasm.emitter.js';
 import { emitBraket, emitCirq, emitPennyLane, emitQiskit } from './emitters/python.emitter.js';
 
@@ -30,26 +31,32 @@ export interface ParsedSource {
   circuit: Circuit;
 }
 
-export function parseCircuit(source: string): ParsedSource {
+/** Options of parseCircuit: `entryPoint` names the Python function whose returned circuit is meant (request field `entry_point`). */
+export type ParseOptions = PythonParseOptions;
+
+export function parseCircuit(source: string, options: ParseOptions = {}): ParsedSource {
   if (!source.trim()) throw new CircuitError('syntax', 'the code is empty');
   try {
-    return parseDetected(source);
+    return parseDetected(source, options);
   } catch (error) {
     throw asLimitError(error);
   }
 }
 
-function parseDetected(source: string): ParsedSource {
+function parseDetected(source: string, options: ParseOptions): ParsedSource {
   const framework = detectFramework(source);
+  if (options.entryPoint !== undefined && (framework === 'openqasm2' || framework === 'openqasm3')) {
+    throw new CircuitError('semantic', `entry_point '${options.entryPoint}' names a Python function, but the source is ${framework === 'openqasm2' ? 'OpenQASM 2' : 'OpenQASM 3'}; functions found: none`);
+  }
   switch (framework) {
     case 'openqasm2':
       return { framework, circuit: parseQasm(source, 2).circuit };
     case 'openqasm3':
       return { framework, circuit: parseQasm(source, 3).circuit };
     case 'qiskit':
-      return { framework, circuit: parseQiskit(source) };
+      return { framework, circuit: parseQiskit(source, options) };
     case 'cirq':
-      return { framework, circuit: parseCirq(source) };
+      return { framework, circuit: parseCirq(source, options) };
   }
 }
 
@@ -70,8 +77,8 @@ export function emitCircuit(circuit: Circuit, target: TargetFramework): string {
   }
 }
 
-export function transpile(source: string, target: string): { sourceFramework: SourceFramework; targetFramework: TargetFramework; code: string } {
+export function transpile(source: string, target: string, options: ParseOptions = {}): { sourceFramework: SourceFramework; targetFramework: TargetFramework; code: string } {
   const t = targetFramework(target);
-  const { framework, circuit } = parseCircuit(source);
+  const { framework, circuit } = parseCircuit(source, options);
   return { sourceFramework: framework, targetFramework: t, code: emitCircuit(circuit, t) };
 }

@@ -12,6 +12,12 @@ export const MAX_CIRCUIT_CLBITS = 65_536;
 export const MAX_LIST_LENGTH = 2_000_000;
 /** Nesting of expressions (parentheses, unary chains, powers) in any front end. */
 export const MAX_EXPRESSION_DEPTH = 200;
+/** Nested calls of functions defined in a Python program (recursion included). */
+export const MAX_CALL_DEPTH = 200;
+/** Iterations of one `while` loop in a Python program. */
+export const MAX_LOOP_ITERATIONS = 100_000;
+/** Evaluation steps (statements, calls, circuit operations) of one Python program. */
+export const MAX_EVALUATION_STEPS = 2_000_000;
 /** Operations a circuit may have once its custom gates are inlined (nested definitions grow exponentially). */
 export const MAX_EXPANDED_OPERATIONS = 2_000_000;
 
@@ -48,4 +54,15 @@ export function asLimitError(error: unknown): unknown {
     return new CircuitError('limit', `the circuit is too large or too deeply nested to process (${error.message})`);
   }
   return error;
+}
+
+/** Elements of one numpy array a program builds (a 1024×1024 matrix, a 2^20 state vector). */
+export const MAX_ARRAY_ELEMENTS = 1 << 20;
+/** Multiply-adds of one matrix product (`@`, `np.dot`, `np.kron`) a program may ask for. */
+export const MAX_ARRAY_WORK = 1 << 27;
+
+export function checkArrayElements(count: number, line?: number): void {
+  if (!Number.isFinite(count) || count > MAX_ARRAY_ELEMENTS) {
+    throw new CircuitError('limit', `a numpy array may have at most ${MAX_ARRAY_ELEMENTS} elements; this one would have ${count}`, line);
+  }
 }

@@ -9,13 +9,15 @@ export type CircuitTargetFramework = z.infer<typeof CircuitTargetFramework>;
 
 /** Source code limit (the HTTP JSON body is limited to 1 MiB anyway). */
 const Code = z.string().min(1).max(1024 * 1024);
+/** `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
+export const CircuitEntryPoint = z.string().min(1).max(200);
 
-export const CircuitsTranspileRequest = z.object({ code: Code, target: z.string().min(1) });
+export const CircuitsTranspileRequest = z.object({ code: Code, target: z.string().min(1), entryPoint: CircuitEntryPoint.optional() });
 export type CircuitsTranspileRequest = z.infer<typeof CircuitsTranspileRequest>;
 export const CircuitsTranspileResponse = z.object({ sourceFramework: z.string(), targetFramework: CircuitTargetFramework, code: z.string() });
 export type CircuitsTranspileResponse = z.infer<typeof CircuitsTranspileResponse>;
 
-export const CircuitsCodeRequest = z.object({ code: Code });
+export const CircuitsCodeRequest = z.object({ code: Code, entryPoint: CircuitEntryPoint.optional() });
 export type CircuitsCodeRequest = z.infer<typeof CircuitsCodeRequest>;
 export const CircuitsToQasm3Response = z.object({ sourceFramework: z.string(), openqasm3: z.string() });
 export type CircuitsToQasm3Response = z.infer<typeof CircuitsToQasm3Response>;
@@ -30,6 +32,7 @@ export const CircuitsSimulateRequest = z.object({
   shots: z.number().int().min(1).max(MAX_SHOTS),
   backend: z.string(),
   seed: z.number().int().nonnegative().optional(),
+  entryPoint: CircuitEntryPoint.optional(),
 });
 export type CircuitsSimulateRequest = z.infer<typeof CircuitsSimulateRequest>;
 
@@ -62,7 +65,7 @@ export const CircuitsResourcesResponse = z.object({
 });
 export type CircuitsResourcesResponse = z.infer<typeof CircuitsResourcesResponse>;
 
-export const CircuitsSplitRequest = z.object({ code: Code, maxSubcircuitQubits: z.number().int().min(1).max(64).optional() });
+export const CircuitsSplitRequest = z.object({ code: Code, maxSubcircuitQubits: z.number().int().min(1).max(64).optional(), entryPoint: CircuitEntryPoint.optional() });
 export type CircuitsSplitRequest = z.infer<typeof CircuitsSplitRequest>;
 /** The split description is passed through as built by libs/circuits (already JSON). */
 export const CircuitsSplitResponse = z.record(z.string(), z.unknown());

@@ -18,6 +18,8 @@ export const QpuJobSpec = z.object({
   backend: z.string().min(1).max(200),
   shots: z.number().int().min(1).max(MAX_QPU_SHOTS),
   braketExecutionModeHint: z.string().max(64).optional(),
+  /** `entry_point`: the Python function whose returned circuit is meant. */
+  entryPoint: z.string().min(1).max(200).optional(),
 });
 export type QpuJobSpec = z.infer<typeof QpuJobSpec>;
 

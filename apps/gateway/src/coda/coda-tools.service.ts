@@ -15,10 +15,19 @@ import {
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 
 const code = (field: string) => z.string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` }).trim().min(1, `${field} must not be empty`);
+/** Optional `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
+export const entryPointField = z
+  .string({ error: 'entry_point must be a string: the name of a function defined in the code' })
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, 'entry_point must be the name of a Python function (letters, digits and _, at most 200 characters)')
+  .nullish();
+/** `entryPoint` for a broker message, only when the caller gave one. */
+export const withEntryPoint = (entryPoint: string | null | undefined) => (entryPoint ? { entryPoint } : {});
 
 const TranspileBody = z.object({
   source_code: code('source_code'),
   target: z.string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` }).min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`),
+  entry_point: entryPointField,
 });
 const SimulateBody = z.object({
   code: code('code'),
@@ -26,9 +35,10 @@ const SimulateBody = z.object({
   shots: z.number().int().min(1).max(MAX_SHOTS).default(1024),
   backend: z.string().default('auto'),
   seed_simulator: z.number().int().nonnegative().nullish(),
+  entry_point: entryPointField,
 });
-const CodeBody = z.object({ code: code('code') });
-const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number().int().min(1).max(64).nullish() });
+const CodeBody = z.object({ code: code('code'), entry_point: entryPointField });
+const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number().int().min(1).max(64).nullish(), entry_point: entryPointField });
 
 /** Simulator names clients send; all run on the built-in statevector simulator. */
 const BACKENDS = ['auto', 'default', 'local', 'simulator', 'statevector', 'statevector_simulator', 'qasm_simulator', 'aer_simulator', 'aer_simulator_statevector', 'qiskit', 'qiskit_aer', 'cirq', 'cirq_simulator', 'default.qubit', 'lightning.qubit', 'braket_sv', 'local_simulator'];
@@ -53,8 +63,8 @@ export class CodaToolsService {
   ) {}
 
   async transpile(body: unknown, requestId: string) {
-    const { source_code, target } = parse(TranspileBody, body);
-    const r = await this.nats.request<CircuitsTranspileResponse>(Subjects.CircuitsTranspile, { code: source_code, target }, { requestId });
+    const { source_code, target, entry_point } = parse(TranspileBody, body);
+    const r = await this.nats.request<CircuitsTranspileResponse>(Subjects.CircuitsTranspile, { code: source_code, target, ...withEntryPoint(entry_point) }, { requestId });
     return { success: true, source_framework: r.sourceFramework, target_framework: r.targetFramework, converted_code: r.code };
   }
 
@@ -63,7 +73,7 @@ export class CodaToolsService {
     if (!BACKENDS.includes(b.backend)) throw new RpcError('invalid_input', `backend '${b.backend}' is not available; use one of ${BACKENDS.join(', ')}`);
     const r = await this.nats.request<CircuitsSimulateResponse>(
       Subjects.CircuitsSimulate,
-      { code: b.code, method: b.method, shots: b.shots, backend: b.backend, ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }) },
+      { code: b.code, method: b.method, shots: b.shots, backend: b.backend, ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }), ...withEntryPoint(b.entry_point) },
       { requestId, timeoutMs: Math.max(this.config.QDC_SIM_TIMEOUT_MS + SIMULATE_REPLY_MARGIN_MS, this.config.QDC_NATS_TIMEOUT_MS) },
     );
     return {
@@ -80,12 +90,14 @@ export class CodaToolsService {
   }
 
   async toOpenQasm3(body: unknown, requestId: string) {
-    const r = await this.nats.request<CircuitsToQasm3Response>(Subjects.CircuitsToQasm3, parse(CodeBody, body), { requestId });
+    const b = parse(CodeBody, body);
+    const r = await this.nats.request<CircuitsToQasm3Response>(Subjects.CircuitsToQasm3, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return { success: true, openqasm3: r.openqasm3, source_framework: r.sourceFramework };
   }
 
   async estimateResources(body: unknown, requestId: string) {
-    const r = await this.nats.request<CircuitsResourcesResponse>(Subjects.CircuitsResources, parse(CodeBody, body), { requestId });
+    const b = parse(CodeBody, body);
+    const r = await this.nats.request<CircuitsResourcesResponse>(Subjects.CircuitsResources, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return {
       success: true,
       qubit_count: r.qubitCount,
@@ -104,7 +116,7 @@ export class CodaToolsService {
 
   async split(body: unknown, requestId: string) {
     const b = parse(SplitBody, body);
-    const r = (await this.nats.request<CircuitsSplitResponse>(Subjects.CircuitsSplit, { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }) }, { requestId })) as Record<string, unknown>;
+    const r = (await this.nats.request<CircuitsSplitResponse>(Subjects.CircuitsSplit, { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) }, { requestId })) as Record<string, unknown>;
     if (typeof r.splitError === 'string') {
       // Well formed, but not splittable under the limit: 200 with success false (SPEC §6).
       return { success: false, error: r.splitError, original_qubit_count: r.originalQubitCount, max_subcircuit_qubits: r.maxSubcircuitQubits, source_framework: r.sourceFramework };

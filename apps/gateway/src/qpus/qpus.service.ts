@@ -15,6 +15,7 @@ import {
   type QpuSubmitResponse,
 } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
+import { entryPointField } from '../coda/coda-tools.service.js';
 
 const JobBody = z.object({
   code: z.string({ error: 'code is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)' }).trim().min(1, 'code must not be empty'),
@@ -22,6 +23,7 @@ const JobBody = z.object({
   backend: z.string({ error: 'backend is required: a device id from GET /qpus' }).trim().min(1, 'backend must not be empty'),
   shots: z.number({ error: 'shots must be an integer' }).int('shots must be an integer').min(1, 'shots must be at least 1').max(MAX_QPU_SHOTS, `shots must be at most ${MAX_QPU_SHOTS}`).default(100),
   braket_execution_mode_hint: z.string().nullish(),
+  entry_point: entryPointField,
 });
 const SubmitBody = JobBody.extend({ accept_overage: z.boolean({ error: 'accept_overage must be true or false' }).default(false) });
 const JobIdBody = z.object({ job_id: z.string({ error: 'job_id is required: the id POST /qpus answered' }).trim().min(1, 'job_id must not be empty').max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)') });
@@ -43,6 +45,7 @@ const toSpec = (b: z.infer<typeof JobBody>): QpuJobSpec => ({
   shots: b.shots,
   ...(b.source_framework ? { sourceFramework: b.source_framework } : {}),
   ...(b.braket_execution_mode_hint ? { braketExecutionModeHint: b.braket_execution_mode_hint } : {}),
+  ...(b.entry_point ? { entryPoint: b.entry_point } : {}),
 });
 
 /** `Idempotency-Key`: 1–255 visible ASCII characters. */

@@ -137,6 +137,11 @@ const codaResponses = (ok: object) => ({
   429: { description: 'Rate limit exceeded (see Retry-After)', content: json(error) },
 });
 const codeProperty = { type: 'string', description: 'Qiskit or Cirq Python source (parsed, never executed), OpenQASM 2 or OpenQASM 3; the framework is detected' };
+const entryPointProperty = {
+  type: ['string', 'null'],
+  pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+  description: 'Python only: the module-level function whose returned circuit is meant (callable without arguments). Without it: the circuit built at top level, else the single function that returns one',
+};
 const frameworks = ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'];
 const tool = (summary: string, body: object, ok: object) => ({ post: { summary, tags: ['coda tools'], requestBody: { required: true, content: json(body) }, responses: codaResponses(ok) } });
 
@@ -144,7 +149,7 @@ const tool = (summary: string, body: object, ok: object) => ({ post: { summary, 
 const codaToolPaths: Record<string, object> = {
   '/transpile': tool(
     'Convert a circuit between frameworks',
-    { type: 'object', required: ['source_code', 'target'], properties: { source_code: codeProperty, target: { type: 'string', enum: frameworks } } },
+    { type: 'object', required: ['source_code', 'target'], properties: { source_code: codeProperty, target: { type: 'string', enum: frameworks }, entry_point: entryPointProperty } },
     { type: 'object', properties: { success: { const: true }, source_framework: { type: 'string' }, target_framework: { type: 'string' }, converted_code: { type: 'string' } } },
   ),
   '/simulate': tool(
@@ -158,6 +163,7 @@ const codaToolPaths: Record<string, object> = {
         shots: { type: 'integer', minimum: 1, default: 1024 },
         backend: { type: 'string', default: 'auto' },
         seed_simulator: { type: ['integer', 'null'] },
+        entry_point: entryPointProperty,
       },
     },
     {
@@ -172,12 +178,12 @@ const codaToolPaths: Record<string, object> = {
   ),
   '/to-openqasm3': tool(
     'Convert a circuit to OpenQASM 3',
-    { type: 'object', required: ['code'], properties: { code: codeProperty } },
+    { type: 'object', required: ['code'], properties: { code: codeProperty, entry_point: entryPointProperty } },
     { type: 'object', properties: { success: { const: true }, openqasm3: { type: 'string' } } },
   ),
   '/estimate-resources': tool(
     'Count qubits, clbits, depth and gates',
-    { type: 'object', required: ['code'], properties: { code: codeProperty } },
+    { type: 'object', required: ['code'], properties: { code: codeProperty, entry_point: entryPointProperty } },
     {
       type: 'object',
       properties: {
@@ -192,7 +198,7 @@ const codaToolPaths: Record<string, object> = {
   ),
   '/split-circuit': tool(
     'Cut a circuit into subcircuits of at most max_subcircuit_qubits qubits',
-    { type: 'object', required: ['code'], properties: { code: codeProperty, max_subcircuit_qubits: { type: ['integer', 'null'], minimum: 1 } } },
+    { type: 'object', required: ['code'], properties: { code: codeProperty, max_subcircuit_qubits: { type: ['integer', 'null'], minimum: 1 }, entry_point: entryPointProperty } },
     { type: 'object', properties: { success: { type: 'boolean' }, original_qubit_count: { type: 'integer' }, subcircuits: { type: 'array', items: { type: 'object' } }, error: { type: 'string' } } },
   ),
 };
@@ -249,6 +255,7 @@ const jobSpec = {
     backend: { type: 'string', description: 'device id from GET /qpus' },
     shots: { type: 'integer', minimum: 1, default: 100 },
     braket_execution_mode_hint: { type: ['string', 'null'] },
+    entry_point: entryPointProperty,
   },
 };
 const submitBody = { ...jobSpec, properties: { ...jobSpec.properties, accept_overage: { type: 'boolean', default: false } } };

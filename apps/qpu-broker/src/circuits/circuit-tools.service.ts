@@ -17,19 +17,19 @@ export class CircuitToolsService {
   ) {}
 
   transpile(msg: CircuitsTranspileRequest): CircuitsTranspileResponse {
-    return asRpc(() => transpile(msg.code, msg.target));
+    return asRpc(() => transpile(msg.code, msg.target, { entryPoint: msg.entryPoint }));
   }
 
   toOpenQasm3(msg: CircuitsCodeRequest): CircuitsToQasm3Response {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code);
+      const { framework, circuit } = parseCircuit(msg.code, { entryPoint: msg.entryPoint });
       return { sourceFramework: framework, openqasm3: emitQasm3(circuit) };
     });
   }
 
   estimateResources(msg: CircuitsCodeRequest): CircuitsResourcesResponse {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code);
+      const { framework, circuit } = parseCircuit(msg.code, { entryPoint: msg.entryPoint });
       return { ...estimateResources(circuit), sourceFramework: framework };
     });
   }
@@ -39,7 +39,7 @@ export class CircuitToolsService {
    * `splitError` says why (the gateway answers 200 `{success: false, error}`); only unparsable code is 422.
    */
   split(msg: CircuitsSplitRequest): CircuitsSplitResponse {
-    const { framework, circuit } = asRpc(() => parseCircuit(msg.code));
+    const { framework, circuit } = asRpc(() => parseCircuit(msg.code, { entryPoint: msg.entryPoint }));
     // Without a limit, halve the circuit: the smallest split that is still a split.
     const max = msg.maxSubcircuitQubits ?? Math.max(1, Math.ceil(circuit.numQubits / 2));
     try {
@@ -53,7 +53,7 @@ export class CircuitToolsService {
 
   /** Small simulations run here; large ones (qubits or work above the inline limits) go to the simulation queue. */
   async simulate(msg: CircuitsSimulateRequest, requestId: string): Promise<CircuitsSimulateResponse> {
-    const cost = asRpc(() => simulationCost(parseCircuit(msg.code).circuit, msg.shots));
+    const cost = asRpc(() => simulationCost(parseCircuit(msg.code, { entryPoint: msg.entryPoint }).circuit, msg.shots));
     if (cost.bytes > this.sim.QDC_SIM_MEMORY_LIMIT_BYTES) {
       // Refused before queueing: no worker could run it either.
       const mib = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;

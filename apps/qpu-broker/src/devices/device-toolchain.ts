@@ -1,4 +1,4 @@
-import { CircuitError, compileToDevice, parseCircuit, simulateNoisy, validateNoiseModel, type Circuit } from '#qdc/circuits';
+import { CircuitError, compileToDevice, parseCircuit, simulateNoisy, validateNoiseModel, type Circuit, type ParseOptions } from '#qdc/circuits';
 import type { QpuCompiledStats } from '#qdc/contracts';
 import type { DeviceFile } from './device-file.js';
 
@@ -21,8 +21,8 @@ export interface ExecutionResult {
 }
 
 /** Parses any front end and compiles it to the device's native gates, layout and routing included (CircuitError → 422). */
-export function compileForDevice(code: string, device: DeviceFile): CompiledJob {
-  const { framework, circuit } = parseCircuit(code);
+export function compileForDevice(code: string, device: DeviceFile, options: ParseOptions = {}): CompiledJob {
+  const { framework, circuit } = parseCircuit(code, options);
   if (circuit.numQubits > device.num_qubits) {
     throw new CircuitError('limit', `the circuit uses ${circuit.numQubits} qubits; device ${device.id} has ${device.num_qubits}`);
   }
@@ -63,8 +63,8 @@ export function executeOnDevice(compiled: unknown, device: DeviceFile, options: 
 
 /** Injectable face of the toolchain (so services can be tested with a stand-in). */
 export class DeviceToolchain {
-  compile(code: string, device: DeviceFile): CompiledJob {
-    return compileForDevice(code, device);
+  compile(code: string, device: DeviceFile, options: ParseOptions = {}): CompiledJob {
+    return compileForDevice(code, device, options);
   }
 
   execute(compiled: unknown, device: DeviceFile, options: { shots: number; seed: number }): ExecutionResult {

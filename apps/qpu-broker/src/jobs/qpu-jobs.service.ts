@@ -98,7 +98,7 @@ export class QpuJobsService {
     }
     let compiled: CompiledJob;
     try {
-      compiled = this.toolchain.compile(spec.code, device);
+      compiled = this.toolchain.compile(spec.code, device, { entryPoint: spec.entryPoint });
       backend.refuseUnsupported?.(compiled.circuit, device);
     } catch (error) {
       if (error instanceof CircuitError) throw new RpcError('invalid_input', error.message, { kind: error.kind, line: error.line ?? null, construct: error.construct ?? null });

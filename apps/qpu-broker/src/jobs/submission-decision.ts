@@ -7,7 +7,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 /** SHA-256 of the normalised body (defaults applied, fixed key order): what "same body" means. */
 export function submissionBodyHash(job: QpuJobSpec, acceptOverage: boolean): string {
-  const canonical = [job.code, job.sourceFramework ?? null, job.backend, job.shots, job.braketExecutionModeHint ?? null, acceptOverage];
+  // entry_point joins the hash only when given, so hashes of bodies without it are unchanged.
+  const canonical = [job.code, job.sourceFramework ?? null, job.backend, job.shots, job.braketExecutionModeHint ?? null, acceptOverage, ...(job.entryPoint ? [job.entryPoint] : [])];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 

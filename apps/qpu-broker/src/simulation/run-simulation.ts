@@ -7,7 +7,7 @@ import type { SimulationConfig } from './simulation.config.js';
 export function runSimulation(request: CircuitsSimulateRequest, config: SimulationConfig, ranOn: 'inline' | 'queue'): CircuitsSimulateResponse {
   const started = performance.now();
   return asRpc(() => {
-    const { circuit } = parseCircuit(request.code);
+    const { circuit } = parseCircuit(request.code, { entryPoint: request.entryPoint });
     const result = simulate(circuit, { method: request.method, shots: request.shots, seed: request.seed, memoryLimitBytes: config.QDC_SIM_MEMORY_LIMIT_BYTES });
     return {
       method: result.method,

@@ -12,7 +12,7 @@ export class SimulationProducer extends JobProducer<SimulationJobData, CircuitsS
 
   /** Same request id and same question → same job: a retried request finds its job. */
   jobIdFor(data: SimulationJobData): string {
-    return jobIdFrom('sim', [data.requestId, data.code, data.method, data.shots, data.seed ?? null]);
+    return jobIdFrom('sim', [data.requestId, data.code, data.method, data.shots, data.seed ?? null, ...(data.entryPoint ? [data.entryPoint] : [])]);
   }
 
   simulate(data: SimulationJobData): Promise<CircuitsSimulateResponse> {

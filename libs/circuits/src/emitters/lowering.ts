@@ -17,6 +17,8 @@ export function lowerGate(op: GateOp, supports: Supports, target: string, depth 
   const controls = op.controls ?? 0;
   if (op.name === 'gphase' && controls === 0) return supports('gphase', 0) ? [op] : [];
   if (supports(op.name, controls)) return [op];
+  // A controlled global phase (from a controlled custom gate's body) is a phase gate on the controls.
+  if (op.name === 'gphase' && controls > 0) return lowerGate(canonicalizeControls(op), supports, target, depth + 1);
   const gate = STANDARD_GATES.get(op.name);
   if (!gate) throw new CircuitError('unsupported', `${target} output: gate ${op.name} is not a standard gate`, op.line);
   if (gate.controls > 0 && gate.baseName && supports(gate.baseName, controls + gate.controls)) {

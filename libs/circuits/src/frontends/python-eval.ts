@@ -1,23 +1,26 @@
 /**
- * Interprets the Python AST over a closed set of values: numbers, strings, lists, tuples, the
- * `math`/`numpy` constants and functions, and the objects a front end defines (circuits,
- * registers, gates). It never runs Python; an unknown name, attribute or call is an error that
- * names its line. Calls that only run or show a circuit (simulators, print, draw) yield an
- * `ignored` value and change nothing.
+ * Interprets the Python AST over a closed set of values: numbers, strings, lists, tuples, dicts,
+ * functions defined in the source, the `math`/`numpy` constants and functions, and the objects a
+ * front end defines (circuits, registers, gates). It never runs Python; an unknown name,
+ * attribute or call is an error that names its line. Calls that only run or show a circuit
+ * (simulators, print, draw) yield an `ignored` value and change nothing. Functions, loops and
+ * recursion are bounded (MAX_CALL_DEPTH, MAX_LOOP_ITERATIONS, MAX_EVALUATION_STEPS): a program
+ * that would exceed them is a `limit` error naming the limit.
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
-import { checkListLength } from '../limits.js';
-import type { PyArg, PyExpr, PyStmt } from './python-ast.js';
+import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLength } from '../limits.js';
+import type { PyArg, PyExpr, PyIndex, PyParam, PySlice, PyStmt } from './python-ast.js';
+import { repeatSequence, standardBuiltins } from './python-builtins.js';
+import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
+import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
 
-export class PyTuple {
-  constructor(readonly items: PyValue[]) {}
-}
+export { PyDict, PySet, PyTuple } from './python-values.js';
 
 export interface PyObject {
   kind: string;
 }
 
-export type PyValue = number | string | boolean | null | PyValue[] | PyTuple | PyObject;
+export type PyValue = number | string | boolean | null | PyValue[] | PyTuple | PyDict | PyObject;
 
 export interface PyBuiltin extends PyObject {
   kind: 'builtin';
@@ -33,11 +36,53 @@ export interface PyIgnored extends PyObject {
   what: string;
 }
 
+/** Options of the Python front ends. */
+export interface PythonParseOptions {
+  /** The module-level function whose returned circuit is the program's circuit (request field `entry_point`). */
+  entryPoint?: string;
+}
+
+/** A function (or lambda) defined in the source; it closes over the scope it was defined in. */
+export interface PyFunction extends PyObject {
+  kind: 'function';
+  name: string;
+  params: PyParam[];
+  defaults: Map<string, PyValue>;
+  body?: PyStmt[];
+  expr?: PyExpr;
+  /** A generator function (its body has `yield`): a call runs it to the end and answers the list of yielded values. */
+  generator: boolean;
+  closure: Scope;
+  line: number;
+}
+
 export const ignored = (what: string): PyIgnored => ({ kind: 'ignored', what });
 export const isObject = (v: PyValue, kind?: string): v is PyObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyTuple) && (kind === undefined || (v as PyObject).kind === kind);
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyTuple) && !(v instanceof PyDict) && (kind === undefined || (v as PyObject).kind === kind);
 
-const MAX_STEPS = 2_000_000;
+const MAX_STEPS = MAX_EVALUATION_STEPS;
+
+/** A scope: module, function call or comprehension; names resolve through `parent` (lexical scoping). */
+export class Scope {
+  readonly vars: Map<string, PyValue>;
+  globals?: Set<string>;
+  nonlocals?: Set<string>;
+  constructor(
+    readonly parent?: Scope,
+    vars?: Map<string, PyValue>,
+  ) {
+    this.vars = vars ?? new Map();
+  }
+}
+
+/** `break`, `continue` and `return` unwind the evaluator's JavaScript stack as these signals. */
+class BreakSignal {}
+class ContinueSignal {}
+class ReturnSignal {
+  constructor(readonly value: PyValue) {}
+}
+const BREAK = new BreakSignal();
+const CONTINUE = new ContinueSignal();
 
 export function typeName(v: PyValue): string {
   if (v === null) return 'None';
@@ -46,20 +91,29 @@ export function typeName(v: PyValue): string {
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return 'list';
   if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PySet) return 'set';
+  if (v instanceof PyDict) return 'dict';
   return (v as PyObject).kind;
 }
 
-/** Elements of an iterable value (list, tuple, range result, string). */
+/** Elements of an iterable value (list, tuple, range result, string, dict keys). */
 export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyTuple) return v.items;
+  if (typeof v === 'string') return [...v];
+  if (v instanceof PyDict) return v.keys();
   if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable) return (v as unknown as { items: PyValue[] }).items;
-  throw semanticError(line, `expected a list, tuple or range for ${what}; got ${typeName(v)}`);
+  if (v instanceof NdArray) return arrayItems(v);
+  throw semanticError(line, `expected a list, tuple, str, dict, range or array for ${what}; got ${typeName(v)}`);
 }
 
 export function toNumber(v: PyValue, line: number, what = 'a number'): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof PyComplex) {
+    if (v.im === 0) return v.re;
+    throw semanticError(line, `expected ${what}; got the complex number ${v} (take .real, abs() or cmath.phase())`);
+  }
   if (isObject(v, 'ignored')) throw unsupported(line, (v as PyIgnored).what, `${(v as PyIgnored).what} produces no value the circuit can use`);
   throw semanticError(line, `expected ${what}; got ${typeName(v)}`);
 }
@@ -104,6 +158,7 @@ export abstract class PyEvaluator {
 
   constructor() {
     for (const [name, fn] of Object.entries(this.builtins())) this.env.set(name, fn);
+    this.env.set('__name__', '__main__');
   }
 
   /** The value `import module` binds (undefined: not part of the subset). */
@@ -128,6 +183,8 @@ export abstract class PyEvaluator {
   }
   /** Attribute of a module (numpy, math, or a front-end module). */
   protected moduleAttr(mod: PyModule, name: string, line: number): PyValue {
+    const value = mod.path === 'cmath' ? cmathAttr(name, line) : numpyAttr(mod.path, name);
+    if (value !== undefined) return value;
     if (mod.path === 'math' || mod.path === 'numpy' || mod.path === 'cmath') {
       if (name in MATH_CONSTANTS) return MATH_CONSTANTS[name];
       if (name in MATH_FUNCTIONS) return this.numericBuiltin(`${mod.path}.${name}`, MATH_FUNCTIONS[name]);
@@ -141,11 +198,15 @@ export abstract class PyEvaluator {
 
   /** The standard modules every front end understands. */
   protected standardImport(module: string): PyValue | undefined {
-    if (module === 'math' || module === 'numpy' || module === 'cmath') return { kind: 'module', path: module } as PyModule;
+    if (module === 'math' || module === 'numpy' || module === 'cmath' || module === 'numpy.linalg') return { kind: 'module', path: module } as PyModule;
     return undefined;
   }
   protected standardImportName(module: string, name: string): PyValue | undefined {
-    if (module === 'math' || module === 'numpy') {
+    if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath') {
+      const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name);
+      if (value !== undefined) return value;
+    }
+    if (module === 'math' || module === 'numpy' || module === 'cmath') {
       if (name in MATH_CONSTANTS) return MATH_CONSTANTS[name];
       if (name in MATH_FUNCTIONS) return this.numericBuiltin(name, MATH_FUNCTIONS[name]);
     }
@@ -153,51 +214,62 @@ export abstract class PyEvaluator {
   }
 
   private builtins(): Record<string, PyBuiltin> {
-    const b = (name: string, call: PyBuiltin['call']): PyBuiltin => ({ kind: 'builtin', name, call });
+    const standard = standardBuiltins({ callValue: (fn, args, kwargs, line) => this.call(fn, args, kwargs, line), lengthOf: (v, line) => this.lengthOf(v, line) });
+    const numeric = (v: PyValue): boolean => v instanceof PyComplex || v instanceof NdArray;
     return {
-      range: b('range', (args, _kw, line) => {
-        const n = args.map((a) => toInt(a, line, 'an integer argument of range'));
-        const [start, stop, step] = n.length === 1 ? [0, n[0], 1] : [n[0], n[1], n[2] ?? 1];
-        if (step === 0) throw semanticError(line, 'range() step must not be zero');
-        const out: number[] = [];
-        for (let v = start; step > 0 ? v < stop : v > stop; v += step) {
-          out.push(v);
-          if (out.length > MAX_STEPS) throw new CircuitError('limit', 'range is too long', line);
-        }
-        return out;
-      }),
-      len: b('len', (args, _kw, line) => this.lengthOf(args[0], line)),
-      list: b('list', (args, _kw, line) => (args.length ? [...iterate(args[0], line)] : [])),
-      tuple: b('tuple', (args, _kw, line) => new PyTuple(args.length ? [...iterate(args[0], line)] : [])),
-      int: b('int', (args, _kw, line) => Math.trunc(toNumber(args[0], line))),
-      float: b('float', (args, _kw, line) => toNumber(args[0], line)),
-      abs: b('abs', (args, _kw, line) => Math.abs(toNumber(args[0], line))),
-      round: b('round', (args, _kw, line) => {
-        const digits = args.length > 1 ? toInt(args[1], line) : 0;
-        const f = 10 ** digits;
-        return Math.round(toNumber(args[0], line) * f) / f;
-      }),
-      min: b('min', (args, _kw, line) => Math.min(...(args.length === 1 ? iterate(args[0], line) : args).map((a) => toNumber(a, line)))),
-      max: b('max', (args, _kw, line) => Math.max(...(args.length === 1 ? iterate(args[0], line) : args).map((a) => toNumber(a, line)))),
-      sum: b('sum', (args, _kw, line) => iterate(args[0], line).reduce<number>((s, a) => s + toNumber(a, line), 0)),
-      pow: b('pow', (args, _kw, line) => toNumber(args[0], line) ** toNumber(args[1], line)),
-      enumerate: b('enumerate', (args, _kw, line) => iterate(args[0], line).map((v, i) => new PyTuple([i + (args[1] === undefined ? 0 : toInt(args[1], line)), v]))),
-      zip: b('zip', (args, _kw, line) => {
-        const lists = args.map((a) => iterate(a, line));
-        const n = Math.min(...lists.map((l) => l.length));
-        return Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i])));
-      }),
-      reversed: b('reversed', (args, _kw, line) => [...iterate(args[0], line)].reverse()),
-      str: b('str', (args) => String(args[0])),
-      print: b('print', () => ignored('print')),
-      display: b('display', () => ignored('display')),
+      ...standard,
+      // Complex numbers and numpy arrays (python-numeric.ts) for abs, sum and complex().
+      abs: { kind: 'builtin', name: 'abs', call: (args, _kw, line) => numericAbs(args[0] ?? null, line) },
+      complex: complexBuiltin(),
+      sum: {
+        kind: 'builtin',
+        name: 'sum',
+        call: (args, kwargs, line) => {
+          const items = iterate(args[0] ?? null, line, 'sum()');
+          const start = args[1] ?? kwargs.get('start') ?? 0;
+          if (!numeric(start) && !items.some(numeric)) return standard.sum.call(args, kwargs, line);
+          return items.reduce<PyValue>((acc, a) => this.binary('+', acc, a, line), start);
+        },
+      },
     };
   }
 
   protected lengthOf(v: PyValue, line: number): number {
     if (typeof v === 'string') return v.length;
+    if (v instanceof PyDict) return v.size;
     if (isObject(v) && typeof (v as { size?: unknown }).size === 'number') return (v as unknown as { size: number }).size;
     return iterate(v, line, 'len()').length;
+  }
+
+  // ---- scopes ----
+  private readonly module = new Scope(undefined, this.env);
+  private scope = this.module;
+  private callDepth = 0;
+  /** Values yielded by the generator functions being run, innermost last. */
+  private readonly yielded: PyValue[][] = [];
+
+  protected lookup(name: string, line: number): PyValue {
+    for (let s: Scope | undefined = this.scope; s; s = s.parent) {
+      const v = s.vars.get(name);
+      if (v !== undefined || s.vars.has(name)) return v!;
+    }
+    throw semanticError(line, `name '${name}' is not defined (or not part of the supported subset)`);
+  }
+
+  protected setName(name: string, value: PyValue): void {
+    const s = this.scope;
+    if (s.globals?.has(name)) return void this.module.vars.set(name, value);
+    if (s.nonlocals?.has(name)) {
+      for (let p = s.parent; p && p !== this.module; p = p.parent) {
+        if (p.vars.has(name)) return void p.vars.set(name, value);
+      }
+    }
+    s.vars.set(name, value);
+  }
+
+  private deleteName(name: string, line: number): void {
+    const s = this.scope.globals?.has(name) ? this.module : this.scope;
+    if (!s.vars.delete(name)) throw semanticError(line, `name '${name}' is not defined`);
   }
 
   // ---- statements ----
@@ -206,7 +278,7 @@ export abstract class PyEvaluator {
   }
 
   protected tick(line: number): void {
-    if (++this.steps > MAX_STEPS) throw new CircuitError('limit', `the program builds more than ${MAX_STEPS} operations`, line);
+    if (++this.steps > MAX_STEPS) throw new CircuitError('limit', `the program takes more than ${MAX_STEPS} evaluation steps (the step limit)`, line);
   }
 
   protected exec(s: PyStmt): void {
@@ -216,11 +288,11 @@ export abstract class PyEvaluator {
         return;
       case 'import': {
         const root = s.module.split('.')[0];
-        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module);
+        const value = this.importModule(s.module, s.line) ?? this.standardImport(s.module) ?? languageModule(s.module);
         if (value === undefined) throw unsupported(s.line, `import ${s.module}`, `module ${s.module} is not part of the supported subset`);
         // `import a.b` binds `a`; `import a.b as c` binds c to a.b.
-        if (s.alias) this.env.set(s.alias, value);
-        else this.env.set(root, s.module === root ? value : (this.importModule(root, s.line) ?? value));
+        if (s.alias) this.setName(s.alias, value);
+        else this.setName(root, s.module === root ? value : (this.importModule(root, s.line) ?? value));
         return;
       }
       case 'from':
@@ -229,9 +301,9 @@ export abstract class PyEvaluator {
             this.importStar(s.module, s.line);
             continue;
           }
-          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name);
+          const value = this.importName(s.module, name, s.line) ?? this.standardImportName(s.module, name) ?? languageModuleName(s.module, name, s.line);
           if (value === undefined) throw unsupported(s.line, `from ${s.module} import ${name}`, `${s.module}.${name} is not part of the supported subset`);
-          this.env.set(alias ?? name, value);
+          this.setName(alias ?? name, value);
         }
         return;
       case 'assign': {
@@ -250,11 +322,35 @@ export abstract class PyEvaluator {
         this.eval(s.value);
         return;
       case 'for': {
-        const items = iterate(this.eval(s.iter), s.line, 'the for loop');
+        const iterable = this.eval(s.iter);
+        // A loop over what only running the circuit gives (counts, results) changes nothing here.
+        if (isObject(iterable, 'ignored')) return;
+        const items = iterate(iterable, s.line, 'the for loop');
         for (const item of items) {
           this.assign(s.target, item, s.line);
-          this.run(s.body);
+          const flow = this.loopBody(s.body);
+          if (flow === BREAK) return;
         }
+        this.run(s.orelse);
+        return;
+      }
+      case 'while': {
+        let iterations = 0;
+        for (;;) {
+          const test = this.eval(s.test);
+          if (isObject(test, 'ignored') || !truthy(test)) break;
+          if (++iterations > MAX_LOOP_ITERATIONS) throw new CircuitError('limit', `the while loop runs more than ${MAX_LOOP_ITERATIONS} iterations (the loop iteration limit)`, s.line);
+          this.tick(s.line);
+          if (this.loopBody(s.body) === BREAK) return;
+        }
+        this.run(s.orelse);
+        return;
+      }
+      case 'if': {
+        const test = this.eval(s.test);
+        // A test on what only running the circuit gives (counts, results): neither branch is taken.
+        if (isObject(test, 'ignored')) return;
+        this.run(truthy(test) ? s.body : s.orelse);
         return;
       }
       case 'with': {
@@ -262,9 +358,133 @@ export abstract class PyEvaluator {
         this.withBlock(item, s.alias, () => this.run(s.body), s.line);
         return;
       }
-      case 'ifmain':
-        this.run(s.body);
+      case 'def':
+        this.setName(s.name, this.defineFunction(s.name, s.params, s.line, s.body));
         return;
+      case 'return':
+        throw new ReturnSignal(s.value ? this.eval(s.value) : null);
+      case 'break':
+        throw BREAK;
+      case 'continue':
+        throw CONTINUE;
+      case 'global':
+      case 'nonlocal': {
+        if (this.scope === this.module) return;
+        if (s.t === 'global') this.scope.globals = new Set([...(this.scope.globals ?? []), ...s.names]);
+        else this.scope.nonlocals = new Set([...(this.scope.nonlocals ?? []), ...s.names]);
+        return;
+      }
+      case 'assert': {
+        const test = this.eval(s.test);
+        if (isObject(test, 'ignored') || truthy(test)) return;
+        const message = s.msg ? pyStr(this.eval(s.msg)) : '';
+        throw semanticError(s.line, `assertion failed${message ? `: ${message}` : ''}`);
+      }
+      case 'del':
+        for (const t of s.targets) this.del(t, s.line);
+        return;
+      case 'yield': {
+        const out = this.yielded.at(-1)!;
+        const value = s.value ? this.eval(s.value) : null;
+        if (s.from) out.push(...iterate(value, s.line, 'yield from'));
+        else out.push(value);
+        checkListLength(out.length, s.line);
+        return;
+      }
+      case 'raise': {
+        const exc = s.exc ? this.eval(s.exc) : null;
+        const e = exc as { kind?: string; name?: string; message?: string } | null;
+        const text = e && e.kind === 'exception' ? `${e.name}${e.message ? `: ${e.message}` : ''}` : e && e.kind === 'builtin' ? e.name : pyStr(exc);
+        throw semanticError(s.line, `the program raises ${text}`);
+      }
+    }
+  }
+
+  /** Runs a loop body; `break` and `continue` end it early. */
+  private loopBody(body: PyStmt[]): BreakSignal | undefined {
+    try {
+      this.run(body);
+    } catch (signal) {
+      if (signal === BREAK) return BREAK;
+      if (signal !== CONTINUE) throw signal;
+    }
+    return undefined;
+  }
+
+  private del(target: PyExpr, line: number): void {
+    if (target.t === 'name') {
+      this.deleteName(target.id, line);
+      return;
+    }
+    if (target.t === 'index' && target.index.t !== 'slice' && target.index.t !== 'multi') {
+      const obj = this.eval(target.obj);
+      const key = this.eval(target.index);
+      if (obj instanceof PyDict) {
+        if (!obj.delete(key, line)) throw semanticError(line, `KeyError: ${pyRepr(key)}`);
+        return;
+      }
+      if (Array.isArray(obj)) {
+        const i = toInt(key, line, 'a list index');
+        const k = i < 0 ? obj.length + i : i;
+        if (k < 0 || k >= obj.length) throw semanticError(line, `index ${i} is out of range (length ${obj.length})`);
+        obj.splice(k, 1);
+        return;
+      }
+    }
+    throw unsupported(line, 'del', 'del takes names, list items and dict keys');
+  }
+
+  private defineFunction(name: string, params: PyParam[], line: number, body?: PyStmt[], expr?: PyExpr): PyFunction {
+    const defaults = new Map<string, PyValue>();
+    for (const p of params) if (p.default) defaults.set(p.name, this.eval(p.default));
+    return { kind: 'function', name, params, defaults, body, expr, generator: body ? hasYield(body) : false, closure: this.scope, line };
+  }
+
+  /** Calls a function defined in the source: binds the arguments as Python does, runs the body in a new scope. */
+  protected callFunction(fn: PyFunction, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
+    if (this.callDepth >= MAX_CALL_DEPTH) {
+      throw new CircuitError('limit', `calls may be nested at most ${MAX_CALL_DEPTH} deep (the recursion depth limit); ${fn.name}() goes deeper`, line);
+    }
+    const scope = new Scope(fn.closure);
+    const label = `${fn.name}()`;
+    const positional = fn.params.filter((p) => p.kind === 'normal');
+    const varargs = fn.params.find((p) => p.kind === 'varargs');
+    const varkw = fn.params.find((p) => p.kind === 'varkw');
+    if (args.length > positional.length && !varargs) throw semanticError(line, `${label} takes ${positional.length} positional argument(s) but ${args.length} were given`);
+    positional.forEach((p, i) => {
+      if (i < args.length) scope.vars.set(p.name, args[i]);
+    });
+    if (varargs) scope.vars.set(varargs.name, new PyTuple(args.slice(positional.length)));
+    const extra = new PyDict();
+    for (const [name, value] of kwargs) {
+      const p = fn.params.find((q) => q.name === name && (q.kind === 'normal' || q.kind === 'kwonly'));
+      if (p) {
+        if (scope.vars.has(name)) throw semanticError(line, `${label} got multiple values for argument '${name}'`);
+        scope.vars.set(name, value);
+      } else if (varkw) extra.set(name, value, line);
+      else throw semanticError(line, `${label} got an unexpected keyword argument '${name}'`);
+    }
+    if (varkw) scope.vars.set(varkw.name, extra);
+    for (const p of fn.params) {
+      if (p.kind === 'varargs' || p.kind === 'varkw' || scope.vars.has(p.name)) continue;
+      if (!fn.defaults.has(p.name)) throw semanticError(line, `${label} is missing the required argument '${p.name}'`);
+      scope.vars.set(p.name, fn.defaults.get(p.name)!);
+    }
+    const saved = this.scope;
+    this.scope = scope;
+    this.callDepth++;
+    if (fn.generator) this.yielded.push([]);
+    try {
+      if (fn.expr) return this.eval(fn.expr);
+      this.run(fn.body ?? []);
+      return fn.generator ? this.yielded.at(-1)! : null;
+    } catch (signal) {
+      if (signal instanceof ReturnSignal) return fn.generator ? this.yielded.at(-1)! : signal.value;
+      throw signal;
+    } finally {
+      this.scope = saved;
+      this.callDepth--;
+      if (fn.generator) this.yielded.pop();
     }
   }
 
@@ -275,6 +495,11 @@ export abstract class PyEvaluator {
   protected inplace(op: string, current: PyValue, value: PyValue, line: number): PyValue {
     if (Array.isArray(current) && op === '+') {
       current.push(...iterate(value, line));
+      checkListLength(current.length, line);
+      return current;
+    }
+    if (current instanceof PyDict && op === '|' && value instanceof PyDict) {
+      for (const [k, v] of value.map.values()) current.set(k, v, line);
       return current;
     }
     return this.binary(op, current, value, line);
@@ -282,15 +507,29 @@ export abstract class PyEvaluator {
 
   protected assign(target: PyExpr, value: PyValue, line: number): void {
     if (target.t === 'name') {
-      this.env.set(target.id, value);
+      this.setName(target.id, value);
+      return;
+    }
+    if ((target.t === 'tuple' || target.t === 'list') && isObject(value, 'ignored')) {
+      for (const t of target.items) this.assign(t.t === 'star' ? t.value : t, value, line);
       return;
     }
     if (target.t === 'tuple' || target.t === 'list') {
       const items = iterate(value, line, 'unpacking');
-      if (items.length !== target.items.length) throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length} names`);
+      const star = target.items.findIndex((t) => t.t === 'star');
+      if (star < 0) {
+        if (items.length !== target.items.length) throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length} names`);
+        target.items.forEach((t, i) => {
+          this.assign(t as PyExpr, items[i], line);
+        });
+        return;
+      }
+      const after = target.items.length - star - 1;
+      if (items.length < target.items.length - 1) throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length - 1} or more names`);
       target.items.forEach((t, i) => {
-        if (t.t === 'star') throw unsupported(line, '*name', 'starred assignment is outside the supported subset');
-        this.assign(t, items[i], line);
+        if (i < star) this.assign(t as PyExpr, items[i], line);
+        else if (i === star) this.assign((t as { value: PyExpr }).value, items.slice(star, items.length - after), line);
+        else this.assign(t as PyExpr, items[items.length - (target.items.length - i)], line);
       });
       return;
     }
@@ -304,28 +543,46 @@ export abstract class PyEvaluator {
     }
     if (target.t === 'index') {
       const obj = this.eval(target.obj);
-      if (Array.isArray(obj) && target.index.t !== 'slice') {
+      if (obj instanceof NdArray) {
+        setArrayItem(obj, this.indexParts(target.index, line), value, line);
+        return;
+      }
+      if (Array.isArray(obj) && target.index.t !== 'slice' && target.index.t !== 'multi') {
         const i = toInt(this.eval(target.index), line, 'a list index');
-        obj[i < 0 ? obj.length + i : i] = value;
+        const k = i < 0 ? obj.length + i : i;
+        if (k < 0 || k >= obj.length) throw semanticError(line, `list assignment index ${i} is out of range (length ${obj.length})`);
+        obj[k] = value;
+        return;
+      }
+      if (obj instanceof PyDict && target.index.t !== 'slice' && target.index.t !== 'multi') {
+        obj.set(this.eval(target.index), value, line);
         return;
       }
     }
-    throw unsupported(line, 'assignment', 'only names, tuples of names and list items can be assigned');
+    throw unsupported(line, 'assignment', 'only names, tuples of names, list items and dict keys can be assigned');
   }
 
   // ---- expressions ----
   eval(e: PyExpr): PyValue {
     switch (e.t) {
       case 'num':
-        return e.v;
+        return e.imag ? new PyComplex(0, e.v) : e.v;
       case 'str':
         return e.v;
+      case 'fstr':
+        return e.parts
+          .map((p) => {
+            if (typeof p === 'string') return p;
+            const v = this.eval(p.expr);
+            const spec = p.spec ? String(this.eval(p.spec)) : '';
+            const shown = p.conv === 'r' || p.conv === 'a' ? pyRepr(v) : p.conv === 's' ? pyStr(v) : v;
+            return this.formatValue(shown, spec, e.line);
+          })
+          .join('');
       case 'const':
         return e.v;
-      case 'name': {
-        if (!this.env.has(e.id)) throw semanticError(e.line, `name '${e.id}' is not defined (or not part of the supported subset)`);
-        return this.env.get(e.id)!;
-      }
+      case 'name':
+        return this.lookup(e.id, e.line);
       case 'attr': {
         const obj = this.eval(e.obj);
         return this.attr(obj, e.name, e.line);
@@ -333,18 +590,33 @@ export abstract class PyEvaluator {
       case 'call': {
         const fn = this.eval(e.fn);
         const args = this.args(e.args);
-        const kwargs = new Map(e.kwargs.map((k) => [k.name, this.eval(k.value)]));
+        const kwargs = new Map<string, PyValue>();
+        for (const k of e.kwargs) {
+          const v = this.eval(k.value);
+          if (k.name !== '**') {
+            kwargs.set(k.name, v);
+            continue;
+          }
+          if (!(v instanceof PyDict)) throw semanticError(e.line, `argument after ** must be a dict; got ${typeName(v)}`);
+          for (const [key, value] of v.map.values()) {
+            if (typeof key !== 'string') throw semanticError(e.line, 'keywords must be strings');
+            kwargs.set(key, value);
+          }
+        }
         this.tick(e.line);
         return this.call(fn, args, kwargs, e.line);
       }
       case 'index': {
         const obj = this.eval(e.obj);
+        if (obj instanceof NdArray) return arrayIndex(obj, this.indexParts(e.index, e.line), e.line);
+        if (e.index.t === 'multi') throw semanticError(e.line, `${typeName(obj)} takes one index; a[i, j] indexes numpy arrays`);
         if (e.index.t === 'slice') {
-          const items = this.sliceable(obj, e.line);
           const lo = e.index.lo ? toInt(this.eval(e.index.lo), e.line) : undefined;
           const hi = e.index.hi ? toInt(this.eval(e.index.hi), e.line) : undefined;
           const step = e.index.step ? toInt(this.eval(e.index.step), e.line) : 1;
-          return pySlice(items, lo, hi, step, e.line);
+          if (typeof obj === 'string') return pySlice([...obj], lo, hi, step, e.line).join('');
+          const sliced = pySlice(this.sliceable(obj, e.line), lo, hi, step, e.line);
+          return obj instanceof PyTuple ? new PyTuple(sliced) : sliced;
         }
         return this.index(obj, this.eval(e.index), e.line);
       }
@@ -352,28 +624,144 @@ export abstract class PyEvaluator {
         return this.binary(e.op, this.eval(e.a), this.eval(e.b), e.line);
       case 'unary': {
         const a = this.eval(e.a);
+        if (e.op === 'not') return !truthy(a);
         if (e.op === '-') {
-          if (typeof a === 'number') return -a;
+          if (typeof a === 'number' || typeof a === 'boolean') return -Number(a);
+          const n = numericNegate(a);
+          if (n !== undefined) return n;
           const r = this.objectBinary('neg', a, null, e.line);
           if (r !== undefined) return r;
         }
-        if (e.op === '+') return toNumber(a, e.line);
+        if (e.op === '~' && (typeof a === 'number' || typeof a === 'boolean')) return bitOp('^', a, -1, e.line);
+        if (e.op === '+') return a instanceof PyComplex || a instanceof NdArray ? a : toNumber(a, e.line);
         throw unsupported(e.line, e.op, `unary ${e.op} on ${typeName(a)} is outside the supported subset`);
       }
       case 'list':
         return this.args(e.items);
       case 'tuple':
         return new PyTuple(this.args(e.items));
-      case 'comp': {
-        const items = iterate(this.eval(e.iter), e.line, 'the comprehension');
-        return items.map((item) => {
-          this.assign(e.target, item, e.line);
-          return this.eval(e.elt);
-        });
+      case 'dict': {
+        const d = new PyDict();
+        for (const entry of e.entries) {
+          const value = this.eval(entry.value);
+          if (entry.key) d.set(this.eval(entry.key), value, e.line);
+          else if (value instanceof PyDict) for (const [k, v] of value.map.values()) d.set(k, v, e.line);
+          else throw semanticError(e.line, `'**' in a dict display needs a dict; got ${typeName(value)}`);
+        }
+        return d;
       }
-      case 'compare':
-        throw unsupported(e.line, e.op, 'comparisons are outside the supported subset');
+      case 'set':
+        return PySet.of(this.args(e.items), e.line);
+      case 'comp':
+        return this.comprehension(e);
+      case 'compare': {
+        let left = this.eval(e.operands[0]);
+        for (let i = 0; i < e.ops.length; i++) {
+          const right = this.eval(e.operands[i + 1]);
+          if (isObject(left, 'ignored')) return left;
+          if (isObject(right, 'ignored')) return right;
+          if (!this.compare(e.ops[i], left, right, e.line)) return false;
+          left = right;
+        }
+        return true;
+      }
+      case 'boolop': {
+        let v: PyValue = null;
+        for (const x of e.values) {
+          v = this.eval(x);
+          if (e.op === 'and' ? !truthy(v) : truthy(v)) return v;
+        }
+        return v;
+      }
+      case 'ifexp': {
+        const test = this.eval(e.test);
+        if (isObject(test, 'ignored')) return test;
+        return truthy(test) ? this.eval(e.body) : this.eval(e.orelse);
+      }
+      case 'lambda':
+        return this.defineFunction('<lambda>', e.params, e.line, undefined, e.body);
     }
+  }
+
+  /** The indices of a numpy subscript, evaluated. */
+  private indexParts(index: PyIndex, line: number): IndexPart[] {
+    const items: (PyExpr | PySlice)[] =
+      index.t === 'multi'
+        ? index.items
+        : index.t === 'tuple'
+          ? index.items.map((it) => {
+              if (it.t === 'star') throw unsupported(line, '*', 'starred indices are outside the supported subset');
+              return it;
+            })
+          : [index];
+    return items.map((it) => {
+      if (it.t !== 'slice') return toInt(this.eval(it), line, 'an array index');
+      return {
+        lo: it.lo ? toInt(this.eval(it.lo), line) : undefined,
+        hi: it.hi ? toInt(this.eval(it.hi), line) : undefined,
+        step: it.step ? toInt(this.eval(it.step), line) : 1,
+      };
+    });
+  }
+
+  /** List, generator and dict comprehensions, evaluated eagerly in their own scope. */
+  private comprehension(e: Extract<PyExpr, { t: 'comp' }>): PyValue {
+    const out: PyValue[] = [];
+    const dict = e.kind === 'dict' ? new PyDict() : undefined;
+    const saved = this.scope;
+    this.scope = new Scope(saved);
+    try {
+      const loop = (g: number): void => {
+        if (g === e.generators.length) {
+          this.tick(e.line);
+          if (dict) dict.set(this.eval(e.elt), this.eval(e.value!), e.line);
+          else out.push(this.eval(e.elt)); // bounded by the step limit (one step per element)
+          return;
+        }
+        const gen = e.generators[g];
+        for (const item of iterate(this.eval(gen.iter), e.line, 'the comprehension')) {
+          this.assign(gen.target, item, e.line);
+          if (gen.ifs.every((c) => truthy(this.eval(c)))) loop(g + 1);
+        }
+      };
+      loop(0);
+    } finally {
+      this.scope = saved;
+    }
+    return dict ?? (e.kind === 'set' ? PySet.of(out, e.line) : out);
+  }
+
+  /** `format(value, spec)` and f-string fields; front ends may format their own objects. */
+  protected formatValue(v: PyValue, spec: string, line: number): string {
+    return formatSpec(v, spec, line);
+  }
+
+  protected compare(op: string, a: PyValue, b: PyValue, line: number): boolean {
+    switch (op) {
+      case '==':
+        return pyEquals(a, b);
+      case '!=':
+        return !pyEquals(a, b);
+      case 'is':
+        return a === b || (a === null && b === null);
+      case 'is not':
+        return !(a === b || (a === null && b === null));
+      case 'in':
+        return this.contains(b, a, line);
+      case 'not in':
+        return !this.contains(b, a, line);
+    }
+    const c = pyCompare(a, b, op, line);
+    return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
+  }
+
+  protected contains(container: PyValue, item: PyValue, line: number): boolean {
+    if (typeof container === 'string') {
+      if (typeof item !== 'string') throw semanticError(line, `'in <string>' needs a string on the left; got ${typeName(item)}`);
+      return container.includes(item);
+    }
+    if (container instanceof PyDict) return container.has(item, line);
+    return iterate(container, line, "'in'").some((x) => pyEquals(x, item));
   }
 
   protected args(items: PyArg[]): PyValue[] {
@@ -390,51 +778,58 @@ export abstract class PyEvaluator {
   }
 
   protected index(obj: PyValue, index: PyValue, line: number): PyValue {
-    if (Array.isArray(obj) || obj instanceof PyTuple) {
-      const items = Array.isArray(obj) ? obj : obj.items;
+    if (isObject(obj, 'ignored')) return obj;
+    if (Array.isArray(obj) || obj instanceof PyTuple || typeof obj === 'string') {
+      const items = Array.isArray(obj) ? obj : obj instanceof PyTuple ? obj.items : obj;
       const i = toInt(index, line, 'an index');
       const k = i < 0 ? items.length + i : i;
       if (k < 0 || k >= items.length) throw semanticError(line, `index ${i} is out of range (length ${items.length})`);
       return items[k];
+    }
+    if (obj instanceof PyDict) {
+      const v = obj.get(index, line);
+      if (v === undefined) throw semanticError(line, `KeyError: ${pyRepr(index)} is not in the dict`);
+      return v;
     }
     throw semanticError(line, `${typeName(obj)} cannot be indexed`);
   }
 
   protected attr(obj: PyValue, name: string, line: number): PyValue {
     if (isObject(obj, 'ignored')) return obj;
-    if (isObject(obj, 'module')) return this.moduleAttr(obj as unknown as PyModule, name, line);
-    if (Array.isArray(obj) && name === 'append') {
-      return {
-        kind: 'builtin',
-        name: 'list.append',
-        call: (args) => {
-          obj.push(args[0]);
-          return null;
-        },
-      } as PyBuiltin;
+    if (isObject(obj, 'module')) {
+      const language = languageModuleName((obj as unknown as PyModule).path, name, line);
+      return language ?? this.moduleAttr(obj as unknown as PyModule, name, line);
     }
-    if (Array.isArray(obj) && name === 'extend') {
-      return {
-        kind: 'builtin',
-        name: 'list.extend',
-        call: (args, _kw, l) => {
-          obj.push(...iterate(args[0], l));
-          return null;
-        },
-      } as PyBuiltin;
+    if (obj instanceof PyComplex || obj instanceof NdArray || typeof obj === 'number') {
+      const value = valueAttr(obj, name);
+      if (value !== undefined) return value;
+      if (typeof obj !== 'number') throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
     }
-    if (isObject(obj) && !isObject(obj, 'builtin')) return this.objectAttr(obj, name, line);
+    if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof PyDict || obj === null || typeof obj === 'number' || typeof obj === 'boolean') {
+      const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
+      if (method) return method;
+      throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
+    }
+    if (isObject(obj) && !isObject(obj, 'builtin') && !isObject(obj, 'function')) return this.objectAttr(obj, name, line);
     throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
   }
 
   protected call(fn: PyValue, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
-    if (isObject(fn, 'builtin')) return (fn as PyBuiltin).call(args, kwargs, line);
+    if (isObject(fn, 'builtin')) {
+      // Builtins over what only running the circuit gives (max(counts, key=counts.get)) give nothing either.
+      for (const a of args) if (isObject(a, 'ignored')) return a;
+      if (kwargs.size) for (const a of kwargs.values()) if (isObject(a, 'ignored')) return a;
+      return (fn as PyBuiltin).call(args, kwargs, line);
+    }
+    if (isObject(fn, 'function')) return this.callFunction(fn as unknown as PyFunction, args, kwargs, line);
     if (isObject(fn, 'ignored')) return fn;
     if (isObject(fn)) return this.callObject(fn, args, kwargs, line);
     throw semanticError(line, `${typeName(fn)} is not callable`);
   }
 
   protected binary(op: string, a: PyValue, b: PyValue, line: number): PyValue {
+    if (isObject(a, 'ignored')) return a;
+    if (isObject(b, 'ignored')) return b;
     if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) {
       const x = Number(a);
       const y = Number(b);
@@ -452,23 +847,428 @@ export abstract class PyEvaluator {
           if (y === 0) throw semanticError(line, 'division by zero');
           return Math.floor(x / y);
         case '%':
+          if (y === 0) throw semanticError(line, 'modulo by zero');
           return x - y * Math.floor(x / y);
         case '**':
+          if (x === 0 && y < 0) throw semanticError(line, 'zero cannot be raised to a negative power');
           return x ** y;
+        case '&':
+        case '|':
+        case '^':
+        case '<<':
+        case '>>':
+          return bitOp(op, a, b, line);
       }
     }
-    if (op === '+' && Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+    const numeric = numericBinary(op, a, b, line);
+    if (numeric !== undefined) return numeric;
+    if (op === '+' && Array.isArray(a) && Array.isArray(b)) {
+      checkListLength(a.length + b.length, line);
+      return [...a, ...b];
+    }
+    if (op === '+' && a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
     if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-    if (op === '*' && Array.isArray(a) && typeof b === 'number') {
-      checkListLength(a.length * Math.max(0, b), line);
-      return Array.from({ length: Math.max(0, Math.trunc(b)) }, () => a).flat();
+    if (op === '*' && (Array.isArray(a) || typeof a === 'string') && (typeof b === 'number' || typeof b === 'boolean')) return repeatSequence(a, Number(b), line);
+    if (op === '*' && (Array.isArray(b) || typeof b === 'string') && (typeof a === 'number' || typeof a === 'boolean')) return repeatSequence(b, Number(a), line);
+    if (op === '%' && typeof a === 'string') return percentFormat(a, b, line);
+    if (a instanceof PySet && b instanceof PySet && ['|', '&', '-', '^'].includes(op)) return setOp(op, a, b, line);
+    if (op === '|' && a instanceof PyDict && b instanceof PyDict) {
+      const d = new PyDict();
+      for (const src of [a, b]) for (const [k, v] of src.map.values()) d.set(k, v, line);
+      return d;
     }
     const r = this.objectBinary(op, a, b, line);
     if (r !== undefined) return r;
     throw unsupported(line, op, `${typeName(a)} ${op} ${typeName(b)} is outside the supported subset`);
   }
+
+  // ---- entry point ----
+  /** Module-level functions defined in the source, in definition order. */
+  protected moduleFunctions(): PyFunction[] {
+    const unique = new Set([...this.env.values()].filter((v) => isObject(v, 'function') && (v as unknown as PyFunction).name !== '<lambda>'));
+    return [...unique] as unknown as PyFunction[];
+  }
+
+  /** Whether a value is this front end's circuit. */
+  protected isCircuitValue(_v: PyValue): boolean {
+    return false;
+  }
+
+  /** Saves the front end's own state (last circuit, counters) and returns a function that restores it. */
+  protected saveState(): () => void {
+    return () => undefined;
+  }
+
+  /**
+   * Which circuit the program means (README "Which circuit"): with `entryPoint`, the circuit that
+   * function returns; otherwise, when the module built a circuit at top level, undefined (the
+   * front end uses that one); otherwise the circuit returned by the single module-level function
+   * callable without arguments that returns one. Several → an error listing them.
+   */
+  protected entryCircuit(entryPoint: string | undefined, builtAtTopLevel: boolean, what: string): PyValue | undefined {
+    const functions = this.moduleFunctions();
+    const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
+    const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
+    if (entryPoint !== undefined) {
+      // The name the module binds (`main = build` makes `main` an entry point too).
+      const bound = this.env.get(entryPoint);
+      const fn = bound !== undefined && isObject(bound, 'function') ? (bound as unknown as PyFunction) : undefined;
+      if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
+      if (!callable(fn)) {
+        const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name)).map((p) => p.name);
+        throw semanticError(fn.line, `entry_point ${fn.name}() needs arguments (${required.join(', ')}); an entry point must be callable without arguments (give them defaults)`);
+      }
+      const value = this.callFunction(fn, [], new Map(), fn.line);
+      if (!this.isCircuitValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
+      return value;
+    }
+    if (builtAtTopLevel) return undefined;
+    const candidates = functions.filter((f) => callable(f) && f.body && returnsValue(f.body));
+    const found: PyFunction[] = [];
+    let firstError: unknown;
+    for (const fn of candidates) {
+      const restore = this.saveState();
+      try {
+        if (this.isCircuitValue(this.callFunction(fn, [], new Map(), fn.line))) found.push(fn);
+      } catch (error) {
+        if (!(error instanceof CircuitError)) throw error;
+        firstError ??= error;
+      } finally {
+        restore();
+      }
+    }
+    if (found.length > 1) {
+      throw semanticError(undefined, `the source builds no ${what} at top level and several functions return one: ${found.map((f) => `${f.name}()`).join(', ')}; name the one to use with entry_point`);
+    }
+    if (found.length === 1) return this.callFunction(found[0], [], new Map(), found[0].line);
+    if (firstError) throw firstError;
+    return undefined;
+  }
 }
 
+/** typing, __future__ and itertools: names for annotations, and the itertools that circuit code uses. */
+function languageModule(module: string): PyValue | undefined {
+  if (module === 'typing' || module === '__future__' || module === 'itertools') return { kind: 'module', path: module } as PyModule;
+  return undefined;
+}
+
+function languageModuleName(module: string, name: string, line: number): PyValue | undefined {
+  if (module === 'typing' || module === '__future__') return ignored(`${module}.${name}`);
+  if (module !== 'itertools') return undefined;
+  const b = (call: PyBuiltin['call']): PyBuiltin => ({ kind: 'builtin', name: `itertools.${name}`, call });
+  switch (name) {
+    case 'product':
+      return b((args, kwargs, l) => {
+        const repeat = kwargs.has('repeat') ? toInt(kwargs.get('repeat')!, l, 'repeat') : 1;
+        const pools = Array.from({ length: repeat }, () => args.map((a) => iterate(a, l, 'product()'))).flat();
+        checkListLength(pools.reduce((n, p) => n * p.length, 1), l);
+        let out: PyValue[][] = [[]];
+        for (const pool of pools) out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+        return out.map((t) => new PyTuple(t));
+      });
+    case 'combinations':
+    case 'permutations':
+      return b((args, _k, l) => {
+        const pool = iterate(args[0] ?? null, l, `${name}()`);
+        const r = args[1] === undefined || args[1] === null ? pool.length : toInt(args[1], l, 'r');
+        const out: PyValue[] = [];
+        const walk = (start: number, chosen: number[]) => {
+          if (chosen.length === r) {
+            out.push(new PyTuple(chosen.map((i) => pool[i])));
+            checkListLength(out.length, l);
+            return;
+          }
+          for (let i = name === 'combinations' ? start : 0; i < pool.length; i++) if (!chosen.includes(i)) walk(i + 1, [...chosen, i]);
+        };
+        walk(0, []);
+        return out;
+      });
+    case 'chain':
+      return b((args, _k, l) => {
+        const out = args.flatMap((a) => iterate(a, l, 'chain()'));
+        checkListLength(out.length, l);
+        return out;
+      });
+  }
+  throw unsupported(line, `itertools.${name}`, 'itertools offers product, combinations, permutations and chain here');
+}
+
+/** Whether a function body has `yield` (outside nested functions). */
+function hasYield(body: PyStmt[]): boolean {
+  return body.some((s) => {
+    switch (s.t) {
+      case 'yield':
+        return true;
+      case 'if':
+      case 'for':
+      case 'while':
+        return hasYield(s.body) || hasYield(s.orelse);
+      case 'with':
+        return hasYield(s.body);
+      default:
+        return false;
+    }
+  });
+}
+
+/** Whether a function body has `return <value>` (outside nested functions). */
+function returnsValue(body: PyStmt[]): boolean {
+  return body.some((s) => {
+    switch (s.t) {
+      case 'return':
+        return s.value !== undefined;
+      case 'if':
+      case 'for':
+      case 'while':
+        return returnsValue(s.body) || returnsValue(s.orelse);
+      case 'with':
+        return returnsValue(s.body);
+      default:
+        return false;
+    }
+  });
+}
+
+function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
+  switch (op) {
+    case '|':
+      return PySet.of([...a.keys(), ...b.keys()], line);
+    case '&':
+      return PySet.of(a.keys().filter((x) => b.has(x, line)), line);
+    case '-':
+      return PySet.of(a.keys().filter((x) => !b.has(x, line)), line);
+    default:
+      return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
+  }
+}
+
+/** Methods of lists, dicts and strings (`obj.append`, `d.items()`, `'{}'.format`, …), or undefined. */
+function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyValue, args: PyValue[]) => PyValue): PyBuiltin | undefined {
+  const m = (call: (args: PyValue[], kwargs: Map<string, PyValue>, l: number) => PyValue): PyBuiltin => ({ kind: 'builtin', name: `${typeName(obj)}.${name}`, call });
+  if (Array.isArray(obj)) {
+    switch (name) {
+      case 'append':
+        return m((args, _k, l) => {
+          obj.push(args[0] ?? null);
+          checkListLength(obj.length, l);
+          return null;
+        });
+      case 'extend':
+        return m((args, _k, l) => {
+          obj.push(...iterate(args[0] ?? null, l, 'extend()'));
+          checkListLength(obj.length, l);
+          return null;
+        });
+      case 'insert':
+        return m((args, _k, l) => {
+          const i = toInt(args[0] ?? null, l, 'an index');
+          obj.splice(i < 0 ? Math.max(0, obj.length + i) : i, 0, args[1] ?? null);
+          return null;
+        });
+      case 'pop':
+        return m((args, _k, l) => {
+          if (!obj.length) throw semanticError(l, 'pop from an empty list');
+          const i = args.length ? toInt(args[0], l, 'an index') : obj.length - 1;
+          const k = i < 0 ? obj.length + i : i;
+          if (k < 0 || k >= obj.length) throw semanticError(l, `pop index ${i} is out of range`);
+          return obj.splice(k, 1)[0];
+        });
+      case 'remove':
+        return m((args, _k, l) => {
+          const k = obj.findIndex((x) => pyEquals(x, args[0] ?? null));
+          if (k < 0) throw semanticError(l, `list.remove(x): ${pyRepr(args[0] ?? null)} is not in the list`);
+          obj.splice(k, 1);
+          return null;
+        });
+      case 'reverse':
+        return m(() => {
+          obj.reverse();
+          return null;
+        });
+      case 'sort':
+        return m((_a, kwargs, l) => {
+          const fn = kwargs.get('key');
+          const keyed = obj.map((v) => [fn === undefined || fn === null ? v : callFn(fn, [v]), v] as const);
+          keyed.sort((x, y) => pyCompare(x[0], y[0], '<', l));
+          if (truthy(kwargs.get('reverse') ?? false)) keyed.reverse();
+          keyed.forEach((x, i) => {
+            obj[i] = x[1];
+          });
+          return null;
+        });
+      case 'copy':
+        return m(() => [...obj]);
+      case 'clear':
+        return m(() => {
+          obj.length = 0;
+          return null;
+        });
+    }
+  }
+  if (Array.isArray(obj) || obj instanceof PyTuple) {
+    const items = Array.isArray(obj) ? obj : obj.items;
+    if (name === 'index')
+      return m((args, _k, l) => {
+        const k = items.findIndex((x) => pyEquals(x, args[0] ?? null));
+        if (k < 0) throw semanticError(l, `${pyRepr(args[0] ?? null)} is not in the ${typeName(obj)}`);
+        return k;
+      });
+    if (name === 'count') return m((args) => items.filter((x) => pyEquals(x, args[0] ?? null)).length);
+  }
+  if (obj instanceof PySet) {
+    const other = (v: PyValue | undefined, l: number) => (v instanceof PySet ? v : PySet.of(iterate(v ?? null, l, `set.${name}()`), l));
+    switch (name) {
+      case 'add':
+        return m((args, _k, l) => {
+          obj.add(args[0] ?? null, l);
+          return null;
+        });
+      case 'discard':
+      case 'remove':
+        return m((args, _k, l) => {
+          if (!obj.delete(args[0] ?? null, l) && name === 'remove') throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)} is not in the set`);
+          return null;
+        });
+      case 'update':
+        return m((args, _k, l) => {
+          for (const a of args) for (const x of iterate(a, l, 'set.update()')) obj.add(x, l);
+          return null;
+        });
+      case 'union':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('|', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'intersection':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('&', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'difference':
+        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('-', acc, other(a, l), l), PySet.of(obj.keys(), l)));
+      case 'symmetric_difference':
+        return m((args, _k, l) => setOp('^', obj, other(args[0], l), l));
+      case 'issubset':
+        return m((args, _k, l) => obj.keys().every((x) => other(args[0], l).has(x, l)));
+      case 'issuperset':
+        return m((args, _k, l) => other(args[0], l).keys().every((x) => obj.has(x, l)));
+      case 'isdisjoint':
+        return m((args, _k, l) => !obj.keys().some((x) => other(args[0], l).has(x, l)));
+      case 'copy':
+        return m((_a, _k, l) => PySet.of(obj.keys(), l));
+      case 'clear':
+        return m(() => {
+          obj.map.clear();
+          return null;
+        });
+    }
+    return undefined;
+  }
+  if (obj instanceof PyDict) {
+    switch (name) {
+      case 'get':
+        return m((args, _k, l) => obj.get(args[0] ?? null, l) ?? args[1] ?? null);
+      case 'keys':
+        return m(() => obj.keys());
+      case 'values':
+        return m(() => obj.values());
+      case 'items':
+        return m(() => [...obj.map.values()].map(([k, v]) => new PyTuple([k, v])));
+      case 'update':
+        return m((args, kwargs, l) => {
+          if (args[0] instanceof PyDict) for (const [k, v] of args[0].map.values()) obj.set(k, v, l);
+          else if (args.length) for (const item of iterate(args[0], l, 'update()')) {
+            const [k, v] = iterate(item, l, 'an update() item');
+            obj.set(k, v, l);
+          }
+          for (const [k, v] of kwargs) obj.set(k, v, l);
+          return null;
+        });
+      case 'pop':
+        return m((args, _k, l) => {
+          const v = obj.get(args[0] ?? null, l);
+          if (v === undefined) {
+            if (args.length > 1) return args[1];
+            throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)}`);
+          }
+          obj.delete(args[0] ?? null, l);
+          return v;
+        });
+      case 'setdefault':
+        return m((args, _k, l) => {
+          const v = obj.get(args[0] ?? null, l);
+          if (v !== undefined) return v;
+          obj.set(args[0] ?? null, args[1] ?? null, l);
+          return args[1] ?? null;
+        });
+      case 'copy':
+        return m((_a, _k, l) => {
+          const d = new PyDict();
+          for (const [k, v] of obj.map.values()) d.set(k, v, l);
+          return d;
+        });
+    }
+  }
+  if (typeof obj === 'string') {
+    const str = (fn: (s: string, args: PyValue[], l: number) => PyValue) => m((args, _k, l) => fn(obj, args, l));
+    const text = (v: PyValue | undefined, l: number, what: string): string => {
+      if (typeof v !== 'string') throw semanticError(l, `${what} must be a str; got ${typeName(v ?? null)}`);
+      return v;
+    };
+    switch (name) {
+      case 'format':
+        return m((args, kwargs, l) => strFormat(obj, args, kwargs, l));
+      case 'join':
+        return str((s, args, l) => iterate(args[0] ?? null, l, 'join()').map((x) => text(x, l, 'each item joined')).join(s));
+      case 'upper':
+        return str((s) => s.toUpperCase());
+      case 'lower':
+        return str((s) => s.toLowerCase());
+      case 'strip':
+      case 'lstrip':
+      case 'rstrip':
+        return str((s, args, l) => {
+          const chars = args[0] === undefined || args[0] === null ? ' \t\n\r' : text(args[0], l, 'the characters');
+          let a = 0;
+          let b = s.length;
+          if (name !== 'rstrip') while (a < b && chars.includes(s[a])) a++;
+          if (name !== 'lstrip') while (b > a && chars.includes(s[b - 1])) b--;
+          return s.slice(a, b);
+        });
+      case 'split':
+        return str((s, args, l) => {
+          if (args[0] === undefined || args[0] === null) return s.split(/\s+/).filter((x) => x !== '');
+          return s.split(text(args[0], l, 'the separator'));
+        });
+      case 'replace':
+        return str((s, args, l) => s.split(text(args[0], l, 'the old text')).join(text(args[1], l, 'the new text')));
+      case 'startswith':
+        return str((s, args, l) => s.startsWith(text(args[0], l, 'the prefix')));
+      case 'endswith':
+        return str((s, args, l) => s.endsWith(text(args[0], l, 'the suffix')));
+      case 'count':
+        return str((s, args, l) => s.split(text(args[0], l, 'the text to count')).length - 1);
+      case 'find':
+        return str((s, args, l) => s.indexOf(text(args[0], l, 'the text to find')));
+      case 'index':
+        return str((s, args, l) => {
+          const k = s.indexOf(text(args[0], l, 'the text to find'));
+          if (k < 0) throw semanticError(l, 'substring not found');
+          return k;
+        });
+      case 'zfill':
+        return str((s, args, l) => {
+          const w = toInt(args[0] ?? null, l, 'the width');
+          const sign = /^[+-]/.test(s) ? s[0] : '';
+          return sign + s.slice(sign.length).padStart(w - sign.length, '0');
+        });
+      case 'ljust':
+      case 'rjust':
+      case 'center':
+        return str((s, args, l) => formatSpec(s, `${args[1] === undefined ? ' ' : text(args[1], l, 'the fill character')}${name === 'ljust' ? '<' : name === 'rjust' ? '>' : '^'}${toInt(args[0] ?? null, l, 'the width')}`, l));
+      case 'isdigit':
+        return str((s) => /^[0-9]+$/.test(s));
+      case 'isalpha':
+        return str((s) => /^[A-Za-z]+$/.test(s));
+    }
+  }
+  void line;
+  return undefined;
+}
 export function pySlice<T>(items: T[], lo: number | undefined, hi: number | undefined, step: number, line: number): T[] {
   if (step === 0) throw semanticError(line, 'slice step cannot be zero');
   const n = items.length;

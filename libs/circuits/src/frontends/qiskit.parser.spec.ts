@@ -141,13 +141,14 @@ qc.reset(3)
   });
 
   it.each([
-    ['from qiskit import QuantumCircuit\ndef build():\n    pass', /line 2: unsupported construct `def`/],
-    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.unitary([[1]], [0])', /line 3: unsupported construct `QuantumCircuit.unitary`/],
+    ['from qiskit import QuantumCircuit\ndef build():\n    pass', /builds no QuantumCircuit, at top level or in a function that returns one/],
+    ['from qiskit import QuantumCircuit\nclass Builder:\n    pass', /line 2: unsupported construct `class`/],
+    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.delay(100, [0])', /line 3: unsupported construct `QuantumCircuit.delay`/],
     ['import os\nos.system("rm -rf /")', /line 1: unsupported construct `import os`/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.h(5)', /line 3: qubit index 5 is out of range/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.cx(0)', /takes 2 qubit argument\(s\); got 1/],
-    ['from qiskit.circuit import Parameter\ntheta = Parameter("t")', /unsupported construct `Parameter`/],
-    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nwhile True:\n    qc.h(0)', /line 3: unsupported construct `while`/],
+    ['from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter\ntheta = Parameter("t")\nqc = QuantumCircuit(1)\nqc.rx(theta, 0)', /the circuit has unbound parameters \(t\); bind them with assign_parameters/],
+    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nwhile True:\n    qc.h(0)', /line 3: the while loop runs more than 100000 iterations \(the loop iteration limit\)/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nqc.h(undefined_name)', /line 3: name 'undefined_name' is not defined/],
     ['x = 1', /builds no QuantumCircuit/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1\nqc.h(0)', /line 3: expected '\)'/],

@@ -1,0 +1,26 @@
+OPENQASM 2.0;
+include "qelib1.inc";
+// qaoa_bound_parameters_path4: hand-written reference, RZZ(2γ) as cx·rz(2γ)·cx, mixer rx(2β) on every qubit.
+qreg q[4];
+creg c[4];
+h q[0];
+h q[1];
+h q[2];
+h q[3];
+cx q[0],q[1];
+rz(1.4) q[1];
+cx q[0],q[1];
+cx q[1],q[2];
+rz(1.4) q[2];
+cx q[1],q[2];
+cx q[2],q[3];
+rz(1.4) q[3];
+cx q[2],q[3];
+rx(0.9) q[0];
+rx(0.9) q[1];
+rx(0.9) q[2];
+rx(0.9) q[3];
+measure q[0] -> c[0];
+measure q[1] -> c[1];
+measure q[2] -> c[2];
+measure q[3] -> c[3];

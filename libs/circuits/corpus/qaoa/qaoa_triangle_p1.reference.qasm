@@ -1,0 +1,23 @@
+OPENQASM 2.0;
+include "qelib1.inc";
+// qaoa_triangle_p1: hand-written reference, RZZ(2γ) as cx·rz(2γ)·cx, mixer rx(2β) on every qubit.
+qreg q[3];
+creg c[3];
+h q[0];
+h q[1];
+h q[2];
+cx q[0],q[1];
+rz(1.2) q[1];
+cx q[0],q[1];
+cx q[1],q[2];
+rz(1.2) q[2];
+cx q[1],q[2];
+cx q[0],q[2];
+rz(1.2) q[2];
+cx q[0],q[2];
+rx(0.7) q[0];
+rx(0.7) q[1];
+rx(0.7) q[2];
+measure q[0] -> c[0];
+measure q[1] -> c[1];
+measure q[2] -> c[2];

@@ -1,0 +1,13 @@
+# Swap test between Ry(a)|0⟩ and Ry(b)|0⟩.
+from qiskit import QuantumCircuit
+
+
+def swap_test(a=0.3, b=2.2):
+    qc = QuantumCircuit(3, 1)
+    qc.ry(a, 1)
+    qc.ry(b, 2)
+    qc.h(0)
+    qc.cswap(0, 1, 2)
+    qc.h(0)
+    qc.measure(0, 0)
+    return qc

@@ -1,0 +1,24 @@
+OPENQASM 2.0;
+include "qelib1.inc";
+// vqe_hea_3q_2layers: hand-written reference: ry, rz per qubit, cz ladder.
+qreg q[3];
+creg c[3];
+ry(-0.7) q[0];
+rz(-0.4) q[0];
+ry(-0.1) q[1];
+rz(0.2) q[1];
+ry(0.5) q[2];
+rz(0.8) q[2];
+cz q[0],q[1];
+cz q[1],q[2];
+ry(1.1) q[0];
+rz(1.4) q[0];
+ry(1.7) q[1];
+rz(2.0) q[1];
+ry(2.3) q[2];
+rz(2.6) q[2];
+cz q[0],q[1];
+cz q[1],q[2];
+measure q[0] -> c[0];
+measure q[1] -> c[1];
+measure q[2] -> c[2];

@@ -1,0 +1,21 @@
+OPENQASM 2.0;
+include "qelib1.inc";
+// vqe_real_amplitudes_3q: hand-written reference: Ry layers with linspace(0.1, 2.0) angles, CNOT(i, i+1) entanglers.
+qreg q[3];
+creg c[3];
+ry(0.1) q[0];
+ry(0.3375) q[1];
+ry(0.575) q[2];
+cx q[0],q[1];
+cx q[1],q[2];
+ry(0.8124999999999999) q[0];
+ry(1.05) q[1];
+ry(1.2875) q[2];
+cx q[0],q[1];
+cx q[1],q[2];
+ry(1.525) q[0];
+ry(1.7625) q[1];
+ry(2.0) q[2];
+measure q[0] -> c[0];
+measure q[1] -> c[1];
+measure q[2] -> c[2];

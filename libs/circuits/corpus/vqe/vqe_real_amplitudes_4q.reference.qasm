@@ -1,0 +1,20 @@
+OPENQASM 2.0;
+include "qelib1.inc";
+// vqe_real_amplitudes_4q: hand-written reference: Ry layers with linspace(0.1, 2.0) angles, CNOT(i, i+1) entanglers.
+qreg q[4];
+creg c[4];
+ry(0.1) q[0];
+ry(0.37142857142857144) q[1];
+ry(0.6428571428571428) q[2];
+ry(0.9142857142857143) q[3];
+cx q[0],q[1];
+cx q[1],q[2];
+cx q[2],q[3];
+ry(1.1857142857142857) q[0];
+ry(1.457142857142857) q[1];
+ry(1.7285714285714286) q[2];
+ry(2.0) q[3];
+measure q[0] -> c[0];
+measure q[1] -> c[1];
+measure q[2] -> c[2];
+measure q[3] -> c[3];
