@@ -7,6 +7,7 @@
  */
 export const Subjects = {
   ResultsCreate: 'results.result.create.v1',
+  ResultsCreateMany: 'results.result.create-many.v1',
   ResultsStageInput: 'results.input.stage.v1',
   ResultsList: 'results.result.list.v1',
   ResultsGet: 'results.result.get.v1',
