@@ -40,6 +40,7 @@ export const Subjects = {
   QpuBudgetGet: 'qpu.budget.get.v1',
   AgentsList: 'assistant.control-agent.list.v1',
   AgentsRun: 'assistant.control-agent.run.v1',
+  LabRemoveDevices: 'qpu.lab.devices.remove.v1',
   LabStreamCreate: 'lab-streams.stream.create.v1',
   LabStreamList: 'lab-streams.stream.list.v1',
   LabStreamDelete: 'lab-streams.stream.delete.v1',

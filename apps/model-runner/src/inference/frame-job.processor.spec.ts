@@ -24,21 +24,21 @@ function newProcessor() {
   return { sut, mocks: { store } };
 }
 
+const frameOf = (input: Uint8Array, models: string[], name = 'pinchoff-f1.npy') => ({
+  inputFileName: name,
+  inputFileSize: input.length,
+  input: inline(input),
+  inputSha256: '0'.repeat(64),
+  models: models.map((model) => ({ model, resultJobId: `stream-${name}-${model}` })),
+});
+
 const job = (input: Uint8Array, models = [CLASSIFIER, EXTRACTOR]): { data: FrameJobData } => ({
-  data: {
-    ownerId: randomUUID(),
-    models: models.map((model) => ({ model, resultJobId: `stream-${model}` })),
-    inputFileName: 'pinchoff-f1.npy',
-    inputFileSize: input.length,
-    input: inline(input),
-    inputSha256: '0'.repeat(64),
-    requestId: 'stream:lab-a/pinchoff/f1',
-  },
+  data: { ownerId: randomUUID(), frames: [frameOf(input, models)], requestId: 'stream:lab-a/pinchoff/f1' },
 });
 
 const answer = async (outcome: Awaited<ReturnType<FrameJobProcessor['process']>>) => {
   if (!outcome.ok) throw new Error(`not ok: ${outcome.error.message}`);
-  return decodeRef(outcome.response.results) as FrameJobModelOutcome[];
+  return (decodeRef(outcome.response.results) as FrameJobModelOutcome[][])[0]!;
 };
 
 describe(FrameJobProcessor.name, () => {
@@ -50,8 +50,8 @@ describe(FrameJobProcessor.name, () => {
     const [subject, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];
     expect(subject).toBe(Subjects.ResultsCreateMany);
     expect(body.items.map((i) => [i.jobId, i.model])).toEqual([
-      [`stream-${CLASSIFIER}`, CLASSIFIER],
-      [`stream-${EXTRACTOR}`, EXTRACTOR],
+      [`stream-pinchoff-f1.npy-${CLASSIFIER}`, CLASSIFIER],
+      [`stream-pinchoff-f1.npy-${EXTRACTOR}`, EXTRACTOR],
     ]);
     // Ground truth: the same models run here on the same trace.
     const array = { shape: [100], data: Float64Array.from(data) };
@@ -63,6 +63,29 @@ describe(FrameJobProcessor.name, () => {
       { model: CLASSIFIER, resultId: expect.any(String), output: expectedClassifier },
       { model: EXTRACTOR, resultId: expect.any(String), output: expectedExtractor },
     ]);
+  });
+
+  it('runs several frames of one job and stores all their results in ONE request, each result naming its frame’s input', async () => {
+    const { sut, mocks } = newProcessor();
+    const traces = [11, 12, 13].map((seed) => generatePinchOffTrace(seed, { length: 100 }).trace);
+    const frames = traces.map((t, i) => frameOf(encodeNpy({ shape: [100], data: t }), [CLASSIFIER], `f${i}.npy`));
+    const broken = frameOf(new Uint8Array([1, 2, 3]), [CLASSIFIER], 'broken.npy');
+    const outcome = await sut.process({ data: { ownerId: randomUUID(), frames: [frames[0]!, broken, frames[1]!, frames[2]!], requestId: 'r' } });
+    if (!outcome.ok) throw new Error('not ok');
+    const perFrame = decodeRef(outcome.response.results) as FrameJobModelOutcome[][];
+    expect(perFrame.map((p) => p.map((o) => ('error' in o ? 'error' : 'stored')))).toEqual([['stored'], ['error'], ['stored'], ['stored']]);
+    expect(mocks.store).toHaveBeenCalledTimes(1);
+    const [, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];
+    expect(body.inputs.map((i) => i.inputFileName)).toEqual(['f0.npy', 'broken.npy', 'f1.npy', 'f2.npy']);
+    expect(body.items.map((i) => [i.jobId, i.input])).toEqual([
+      [`stream-f0.npy-${CLASSIFIER}`, 0],
+      [`stream-f1.npy-${CLASSIFIER}`, 2],
+      [`stream-f2.npy-${CLASSIFIER}`, 3],
+    ]);
+    traces.forEach((t, i) => {
+      const expected = JSON.parse(JSON.stringify(runModel(CLASSIFIER, { shape: [100], data: Float64Array.from(t) })));
+      expect(decodeRef(body.items[i]!.output)).toEqual(expected);
+    });
   });
 
   it('answers an unreadable frame with an error per model and stores nothing', async () => {

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import type { FrameJobModelOutcome, LabStreamModelOutcome } from '#qdc/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import type { BinaryRef, FrameJobFrame, FrameJobModelOutcome, LabStreamModelOutcome } from '#qdc/contracts';
 import { FrameAnalysisProducer, NatsService, jobIdFrom } from '#qdc/platform';
 import type { DecodedFrame } from './frame-decoder.js';
+import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
 /** What the analysis of one frame needs to know about its stream. */
 export interface FrameStreamRef {
@@ -11,32 +12,81 @@ export interface FrameStreamRef {
   models: readonly string[];
 }
 
+/** Frames in one job at most (a backlog is worked off in jobs of this many). */
+export const MAX_FRAMES_PER_JOB = 32;
+
+interface Waiting {
+  frame: FrameJobFrame;
+  frameId: string;
+  resolve: (outcomes: LabStreamModelOutcome[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface StreamJobs {
+  inFlight: number;
+  waiting: Waiting[];
+}
+
 /**
- * The one place a frame joins the `POST /models` path: ONE inference job for all of the stream's models
- * (`analyse-frame`, FrameJobData, queue `inference`), owned by the lab's owner; the worker decodes the frame, runs each
- * model on it with the same input checks as an upload, and stores the results in one insert before the job completes.
- * The job id derives from the stream, the frame id, the models and the bytes' SHA-256, and each model's result keeps
- * the job id it had when a frame cost one job per model, so a redelivered or re-sent frame finds its job or its
- * stored rows instead of storing twice. Models whose input check refuses the frame answer an `error` entry.
+ * The one place a frame joins the `POST /models` path: inference jobs `analyse-frame` (FrameJobData, queue
+ * `inference`) owned by the lab's owner; the worker decodes each frame, runs every model of the stream on it with the
+ * same input checks as an upload, and stores all the results of the job in one insert before the job completes.
+ * A frame goes into a job at once while its stream has fewer than QDC_STREAM_JOBS_IN_FLIGHT jobs running; otherwise it
+ * waits for the next job, which takes every frame that arrived meanwhile (up to MAX_FRAMES_PER_JOB): one frame per job
+ * at the instrument's pace, a few per job under a backlog (one job, one insert and one round trip for several frames).
+ * Each model's result of each frame keeps the job id it had when a frame cost one job per model (stream, frame id,
+ * model, bytes' SHA-256), so a redelivered or re-sent frame finds its stored rows instead of storing twice.
  */
 @Injectable()
 export class FrameAnalyser {
+  private readonly streams = new Map<string, StreamJobs>();
+
   constructor(
     private readonly nats: NatsService,
     private readonly frames: FrameAnalysisProducer,
+    @Inject(STREAMS_CONFIG) private readonly config: Pick<StreamsConfig, 'QDC_STREAM_JOBS_IN_FLIGHT'>,
   ) {}
 
   async analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]> {
     const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(frame.bytes);
-    const requestId = `stream:${stream.lab}/${stream.name}/${frame.frameId}`;
     const models = stream.models.map((model) => ({ model, resultJobId: jobIdFrom('stream', [stream.ownerId, stream.lab, stream.name, frame.frameId, model, sha256]) }));
-    const jobId = jobIdFrom('frame', [stream.ownerId, stream.lab, stream.name, frame.frameId, stream.models, sha256]);
-    // A lost Redis or a timeout throws (retried by the caller); a refused input is an entry of the answer.
-    const response = await this.frames.run(
-      { ownerId: stream.ownerId, models, inputFileName: frame.fileName, inputFileSize: frame.bytes.length, input: ref, inputSha256: sha256, requestId },
-      jobId,
-    );
-    const results = JSON.parse(Buffer.from(await this.nats.fromBinaryRef(response.results)).toString('utf8')) as FrameJobModelOutcome[];
-    return results.map((r) => ('error' in r ? r : { model: r.model, result_id: r.resultId, output: r.output }));
+    const job: FrameJobFrame = { inputFileName: frame.fileName, inputFileSize: frame.bytes.length, input: ref as BinaryRef, inputSha256: sha256, models };
+    const key = `${stream.lab}/${stream.name}`;
+    const jobs = this.streams.get(key) ?? { inFlight: 0, waiting: [] };
+    this.streams.set(key, jobs);
+    const answer = new Promise<LabStreamModelOutcome[]>((resolve, reject) => jobs.waiting.push({ frame: job, frameId: frame.frameId, resolve, reject }));
+    this.dispatch(stream, jobs);
+    return answer;
+  }
+
+  /** Starts a job with the waiting frames if the stream has room for one. */
+  private dispatch(stream: FrameStreamRef, jobs: StreamJobs): void {
+    if (jobs.inFlight >= this.config.QDC_STREAM_JOBS_IN_FLIGHT || jobs.waiting.length === 0) return;
+    const batch = jobs.waiting.splice(0, MAX_FRAMES_PER_JOB);
+    jobs.inFlight += 1;
+    void this.run(stream, batch)
+      .then(
+        (perFrame) => {
+          for (const [i, w] of batch.entries()) w.resolve(perFrame[i]!);
+        },
+        // A lost Redis or a timeout: every frame of the job is retried by its caller (in whatever job comes next).
+        (error: unknown) => {
+          for (const w of batch) w.reject(error);
+        },
+      )
+      .finally(() => {
+        jobs.inFlight -= 1;
+        this.dispatch(stream, jobs);
+      });
+  }
+
+  private async run(stream: FrameStreamRef, batch: Waiting[]): Promise<LabStreamModelOutcome[][]> {
+    const first = batch[0]!.frameId;
+    const last = batch.at(-1)!.frameId;
+    const requestId = `stream:${stream.lab}/${stream.name}/${first === last ? first : `${first}..${last}`}`;
+    const jobId = jobIdFrom('frame', [stream.ownerId, stream.lab, stream.name, stream.models, batch.map((w) => [w.frameId, w.frame.inputSha256])]);
+    const response = await this.frames.run({ ownerId: stream.ownerId, frames: batch.map((w) => w.frame), requestId }, jobId);
+    const results = JSON.parse(Buffer.from(await this.nats.fromBinaryRef(response.results)).toString('utf8')) as FrameJobModelOutcome[][];
+    return results.map((perModel) => perModel.map((r) => ('error' in r ? r : { model: r.model, result_id: r.resultId, output: r.output })));
   }
 }

@@ -10,12 +10,16 @@ function fakeKv() {
       create: async (_k: string, v: unknown) => {
         if (state.value !== undefined) throw new Error('wrong last sequence: key exists');
         state.value = String(v);
-        return (state.revision = ++state.seq);
+        state.seq += 1;
+        state.revision = state.seq;
+        return state.revision;
       },
       update: async (_k: string, v: unknown, version: number) => {
         if (state.value === undefined || version !== state.revision) throw new Error('wrong last sequence');
         state.value = String(v);
-        return (state.revision = ++state.seq);
+        state.seq += 1;
+        state.revision = state.seq;
+        return state.revision;
       },
       delete: async (_k: string, opts?: { previousSeq?: number }) => {
         if (opts?.previousSeq !== undefined && opts.previousSeq !== state.revision) throw new Error('wrong last sequence');

@@ -109,25 +109,27 @@ export class ResultsRepository {
   }
 
   /**
-   * The results of one instrument frame (several models, one input file) in one statement, so one round trip and one
-   * transaction: every new row with its copy of the input file, and the run counters. Items whose job id is stored
-   * already (a redelivered frame) are skipped by ON CONFLICT and neither stored nor counted again; the caller finds
-   * them with findManyByJobId. Answers the rows created now, with each model's new counter.
+   * The results of instrument frames (several models each) in one statement, so one round trip and one transaction:
+   * every new row with its copy of its frame's input file, and the run counters. Items whose job id is stored already
+   * (a redelivered frame) are skipped by ON CONFLICT and neither stored nor counted again; the caller finds them with
+   * findManyByJobId. Answers the rows created now, with each model's new counter.
    */
   async createManyWithRuns(
-    owner: { ownerId: string; inputFileName: string; inputFileSize: number; inputBytes: Uint8Array },
-    items: readonly { id: string; jobId: string; model: string; outputJson: string }[],
+    ownerId: string,
+    items: readonly { id: string; jobId: string; model: string; outputJson: string; inputFileName: string; inputFileSize: number; inputBytes: Uint8Array }[],
   ): Promise<{ jobId: string; id: string; model: string; createdAt: Date; runs: number }[]> {
     const { rows } = await this.prisma.pool.query<{ id: string; job_id: string; model: string; created_at: Date; runs: number }>(
       `WITH item AS (
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[]) AS t(id, job_id, model, output)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $6::text[], $7::int[], $8::bytea[])
+           AS t(id, job_id, model, output, input_file_name, input_file_size, bytes)
        ), created AS (
          INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
-         SELECT id, $5, job_id, model, $6, $7, NULL, output::json FROM item
+         SELECT id, $5, job_id, model, input_file_name, input_file_size, NULL, output::json FROM item
          ON CONFLICT (job_id) DO NOTHING
          RETURNING id, job_id, model, created_at
        ), stored AS (
-         INSERT INTO input_files (job_id, result_id, name, size, bytes) SELECT job_id, id, $6, $7, $8 FROM created
+         INSERT INTO input_files (job_id, result_id, name, size, bytes)
+         SELECT created.job_id, created.id, item.input_file_name, item.input_file_size, item.bytes FROM created JOIN item ON item.job_id = created.job_id
          ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id
        ), counted AS (
          INSERT INTO model_run_counters (model_id, runs) SELECT model, count(*) FROM created GROUP BY model
@@ -139,10 +141,10 @@ export class ResultsRepository {
         items.map((i) => i.jobId),
         items.map((i) => i.model),
         items.map((i) => i.outputJson),
-        owner.ownerId,
-        owner.inputFileName,
-        owner.inputFileSize,
-        Buffer.from(owner.inputBytes.buffer, owner.inputBytes.byteOffset, owner.inputBytes.byteLength),
+        ownerId,
+        items.map((i) => i.inputFileName),
+        items.map((i) => i.inputFileSize),
+        items.map((i) => Buffer.from(i.inputBytes.buffer, i.inputBytes.byteOffset, i.inputBytes.byteLength)),
       ],
     );
     return rows.map((r) => ({ jobId: r.job_id, id: r.id, model: r.model, createdAt: r.created_at, runs: Number(r.runs) }));

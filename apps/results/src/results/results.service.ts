@@ -109,16 +109,28 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Persists the results of one instrument frame (one analyse-frame job: several models, one input) in one insert.
+   * Persists the results of one analyse-frame job (one or more frames, several models each) in one insert.
    * Idempotent by each item's job id: a redelivered frame gets the stored rows back and nothing is counted twice.
    */
   async createMany(request: ResultsCreateManyRequest): Promise<ResultsCreateManyResponse> {
-    const [inputBytes, ...outputs] = await Promise.all([this.nats.fromBinaryRef(request.input), ...request.items.map((i) => this.nats.fromBinaryRef(i.output))]);
-    const items = request.items.map((item, k) => ({ id: randomUUID(), jobId: item.jobId, model: item.model, outputJson: Buffer.from(outputs[k]!).toString('utf8') }));
-    const created = await this.repository.createManyWithRuns(
-      { ownerId: request.ownerId, inputFileName: request.inputFileName, inputFileSize: request.inputFileSize, inputBytes: inputBytes! },
-      items,
-    );
+    const [inputs, outputs] = await Promise.all([
+      Promise.all(request.inputs.map((i) => this.nats.fromBinaryRef(i.input))),
+      Promise.all(request.items.map((i) => this.nats.fromBinaryRef(i.output))),
+    ]);
+    const items = request.items.map((item, k) => {
+      const input = request.inputs[item.input];
+      if (!input) throw new RpcError('invalid_input', `item ${k} names input ${item.input}; the request has ${request.inputs.length}`);
+      return {
+        id: randomUUID(),
+        jobId: item.jobId,
+        model: item.model,
+        outputJson: Buffer.from(outputs[k]!).toString('utf8'),
+        inputFileName: input.inputFileName,
+        inputFileSize: input.inputFileSize,
+        inputBytes: inputs[item.input]!,
+      };
+    });
+    const created = await this.repository.createManyWithRuns(request.ownerId, items);
     const counters = new Map(created.map((c) => [c.model, c.runs]));
     for (const [model, numberOfRuns] of counters) void this.nats.publish(Events.RunRecorded, { model, numberOfRuns });
     const byJob = new Map<string, { id: string; createdAt: Date }>(created.map((c) => [c.jobId, c]));
