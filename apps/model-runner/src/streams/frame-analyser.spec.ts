@@ -81,6 +81,24 @@ describe(FrameAnalyser.name, () => {
     expect(outcomes.map((o) => (o[0] as unknown as { output: { file: string } }).output.file)).toEqual(['pinchoff-a.npy', 'pinchoff-b.npy', 'pinchoff-c.npy', 'pinchoff-d.npy']);
   });
 
+  it('keeps large frames (maps) out of shared jobs: at most 64 KiB of input per job, a first frame always', async () => {
+    const { sut, mocks } = newAnalyser(1, true);
+    const big = (id: string) => frame(id, new Uint8Array(40 * 1024).fill(id.charCodeAt(0)));
+    const answers = [big('a'), big('b'), big('c'), frame('d', new Uint8Array([1])), big('e')].map((f) => sut.analyse(stream, f));
+    for (let i = 0; i < 4; i++) {
+      await tick();
+      await tick();
+      mocks.release();
+    }
+    await Promise.all(answers);
+    expect(mocks.run.mock.calls.map(([data]) => data.frames.map((f) => f.inputFileName))).toEqual([
+      ['pinchoff-a.npy'],
+      ['pinchoff-b.npy'],
+      ['pinchoff-c.npy', 'pinchoff-d.npy'],
+      ['pinchoff-e.npy'],
+    ]);
+  });
+
   it('passes a model’s refusal through as its error entry, and rejects every frame of a failed job (each is retried)', async () => {
     const { sut, mocks } = newAnalyser();
     mocks.run.mockResolvedValueOnce({ results: inline([[{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected 100 values; got 3' } }]]) });

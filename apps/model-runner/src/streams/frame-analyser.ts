@@ -14,6 +14,11 @@ export interface FrameStreamRef {
 
 /** Frames in one job at most (a backlog is worked off in jobs of this many). */
 export const MAX_FRAMES_PER_JOB = 32;
+/**
+ * Input bytes of one job at most (a first frame always goes): batching pays for small frames, whose cost is the job's
+ * fixed overhead; a large frame's cost is its model run, and a frame's answer waits for every frame of its job.
+ */
+export const MAX_JOB_INPUT_BYTES = 64 * 1024;
 
 interface Waiting {
   frame: FrameJobFrame;
@@ -32,7 +37,8 @@ interface StreamJobs {
  * `inference`) owned by the lab's owner; the worker decodes each frame, runs every model of the stream on it with the
  * same input checks as an upload, and stores all the results of the job in one insert before the job completes.
  * A frame goes into a job at once while its stream has fewer than QDC_STREAM_JOBS_IN_FLIGHT jobs running; otherwise it
- * waits for the next job, which takes every frame that arrived meanwhile (up to MAX_FRAMES_PER_JOB): one frame per job
+ * waits for the next job, which takes the frames that arrived meanwhile (up to MAX_FRAMES_PER_JOB frames and
+ * MAX_JOB_INPUT_BYTES; a 128×128 map has a job to itself): one frame per job
  * at the instrument's pace, a few per job under a backlog (one job, one insert and one round trip for several frames).
  * Each model's result of each frame keeps the job id it had when a frame cost one job per model (stream, frame id,
  * model, bytes' SHA-256), so a redelivered or re-sent frame finds its stored rows instead of storing twice.
@@ -62,7 +68,12 @@ export class FrameAnalyser {
   /** Starts a job with the waiting frames if the stream has room for one. */
   private dispatch(stream: FrameStreamRef, jobs: StreamJobs): void {
     if (jobs.inFlight >= this.config.QDC_STREAM_JOBS_IN_FLIGHT || jobs.waiting.length === 0) return;
-    const batch = jobs.waiting.splice(0, MAX_FRAMES_PER_JOB);
+    let count = 1;
+    for (let bytes = jobs.waiting[0]!.frame.inputFileSize; count < Math.min(MAX_FRAMES_PER_JOB, jobs.waiting.length); count++) {
+      bytes += jobs.waiting[count]!.frame.inputFileSize;
+      if (bytes > MAX_JOB_INPUT_BYTES) break;
+    }
+    const batch = jobs.waiting.splice(0, count);
     jobs.inFlight += 1;
     void this.run(stream, batch)
       .then(
