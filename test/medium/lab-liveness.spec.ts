@@ -52,13 +52,13 @@ describe('lab device liveness across two broker replicas', () => {
   }, 180_000);
 });
 
-/** SPEC §6: a job queued for an offline lab device waits until the device returns or until QDC_QPU_QUEUE_TIMEOUT_MS. */
+/** SPEC §6: a job queued for an offline lab device waits until the device returns or until QDC_QPU_QUEUE_TIMEOUT. */
 describe('queue timeout of a job whose lab device stays offline', () => {
   let sut: TestSystem;
   let node: ChildProcess | undefined;
 
   beforeAll(async () => {
-    sut = await startSystem({ env: { QDC_LAB_OFFLINE_AFTER_MS: '2000', QDC_QPU_QUEUE_TIMEOUT_MS: '4000', QDC_QPU_SWEEP_INTERVAL_MS: '1000' } });
+    sut = await startSystem({ env: { QDC_LAB_OFFLINE_AFTER_MS: '2000', QDC_QPU_QUEUE_TIMEOUT: '4000', QDC_QPU_SWEEP_INTERVAL_MS: '1000' } });
   }, 120_000);
 
   afterAll(async () => {
@@ -86,6 +86,6 @@ describe('queue timeout of a job whose lab device stays offline', () => {
     const jobId = submitted.body.job_id as string;
     expect((await api.post('/v0/coda/qpus/status', key, { job_id: jobId })).body).toMatchObject({ status: 'queued' });
     const done = await api.waitFor(key, jobId, (s) => s !== 'queued', 60_000);
-    expect(done).toMatchObject({ status: 'failed', cost_cents: 0, error: expect.stringMatching(/^device lab-gone is offline; the job waited \d+ s in its queue, more than QDC_QPU_QUEUE_TIMEOUT_MS \(4000 ms\)$/) });
+    expect(done).toMatchObject({ status: 'failed', cost_cents: 0, error: expect.stringMatching(/^device lab-gone is offline; the job waited \d+ s in its queue, more than QDC_QPU_QUEUE_TIMEOUT \(4000 ms\)$/) });
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Logger } from '@nestjs/common';
 import { z } from 'zod';
 
 /** The repository (or image) root, found from this file in src/ or dist/. */
@@ -34,14 +35,29 @@ const QpuConfigSchema = z.object({
   QDC_LAB_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   /** Deliveries of a lab job (a node that dies mid-job counts as one) before it is failed. */
   QDC_LAB_MAX_DELIVER: z.coerce.number().int().positive().default(5),
-  /** SPEC §6 `QDC_QPU_QUEUE_TIMEOUT`: a job queued this long for a device that is not online is failed (checked by the sweep). */
-  QDC_QPU_QUEUE_TIMEOUT_MS: z.coerce.number().int().positive().default(24 * 3600 * 1000),
+  /**
+   * SPEC §6 `QDC_QPU_QUEUE_TIMEOUT`, in milliseconds: a job queued this long for a device that is not online is failed
+   * (checked by the sweep). `QDC_QPU_QUEUE_TIMEOUT_MS` is its deprecated alias (see loadQpuConfig).
+   */
+  QDC_QPU_QUEUE_TIMEOUT: z.coerce.number().int().positive().default(24 * 3600 * 1000),
 });
 
 export type QpuConfig = z.infer<typeof QpuConfigSchema>;
 export const QPU_CONFIG = Symbol('QPU_CONFIG');
 
-export function loadQpuConfig(env: NodeJS.ProcessEnv = process.env): QpuConfig {
+/** The name this setting had before it followed SPEC §6; still read, with a warning. */
+const DEPRECATED_QUEUE_TIMEOUT = 'QDC_QPU_QUEUE_TIMEOUT_MS';
+
+export function loadQpuConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = (m) => new Logger('QpuConfig').warn(m)): QpuConfig {
+  const old = env[DEPRECATED_QUEUE_TIMEOUT];
+  if (old !== undefined && old !== '') {
+    if (env.QDC_QPU_QUEUE_TIMEOUT === undefined || env.QDC_QPU_QUEUE_TIMEOUT === '') {
+      warn(`${DEPRECATED_QUEUE_TIMEOUT} is deprecated; set QDC_QPU_QUEUE_TIMEOUT (milliseconds, SPEC §6) instead — using ${DEPRECATED_QUEUE_TIMEOUT}=${old}`);
+      env = { ...env, QDC_QPU_QUEUE_TIMEOUT: old };
+    } else {
+      warn(`${DEPRECATED_QUEUE_TIMEOUT} is deprecated and ignored: QDC_QPU_QUEUE_TIMEOUT=${env.QDC_QPU_QUEUE_TIMEOUT} is set`);
+    }
+  }
   const parsed = QpuConfigSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid QPU configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;

@@ -12,3 +12,4 @@ export * from './qpu.js';
 export * from './agents.js';
 export * from './lab.js';
 export * from './lab-streams.js';
+export * from './frame-jobs.js';

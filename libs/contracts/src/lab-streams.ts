@@ -30,6 +30,16 @@ export const labStreamWildcards = (namespace: string, lab: string) => ({
 export const labFrameStream = (namespace: string, lab: string, name: string): string => `${namespace}-lab-${lab}-FRAMES-${name}`;
 export const labFrameStreamPrefix = (namespace: string, lab: string): string => `${namespace}-lab-${lab}-FRAMES-`;
 export const LAB_FRAME_CONSUMER = 'analyser';
+/**
+ * The JetStream stream holding a live stream's events (one per frame), deduplicated by `<frame id>@<seq>` and
+ * republished by the server on the stream's results subject: a frame answered twice (a redelivery) is published once.
+ * Its subject is QDC's own (outside `<ns>.lab.<lab>.>`, so no lab may publish there).
+ */
+export const labEventStream = (namespace: string, lab: string, name: string): string => `${namespace}-lab-${lab}-EVENTS-${name}`;
+export const labEventStreamPrefix = (namespace: string, lab: string): string => `${namespace}-lab-${lab}-EVENTS-`;
+export const labStreamEventsSubject = (namespace: string, lab: string, name: string): string => `${namespace}.lab-streams.events.${lab}.${name}`;
+/** The JetStream KV bucket of stream leases (key `<lab>.<name>`, value the holding replica): one replica consumes a stream. */
+export const labStreamLeasesBucket = (namespace: string): string => `${namespace}-lab-stream-leases`;
 /** The JetStream KV bucket of stream definitions (key `<lab>.<name>`). */
 export const labStreamsBucket = (namespace: string): string => `${namespace}-lab-streams`;
 

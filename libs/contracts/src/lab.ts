@@ -92,3 +92,9 @@ export type LabReport = z.infer<typeof LabReport>;
 /** The broker's answer to a report: `run` (for `running`) says whether the node should execute the job. */
 export const LabReportAck = z.object({ status: z.string(), run: z.boolean() });
 export type LabReportAck = z.infer<typeof LabReportAck>;
+
+/** `qdc lab remove` → qpu-broker: forget the lab's devices (lab_devices rows, liveness, the broker's device list). */
+export const LabRemoveDevicesRequest = z.object({ lab: LabId });
+export type LabRemoveDevicesRequest = z.infer<typeof LabRemoveDevicesRequest>;
+export const LabRemoveDevicesResponse = z.object({ devices: z.array(z.string()), failedJobs: z.number().int().nonnegative() });
+export type LabRemoveDevicesResponse = z.infer<typeof LabRemoveDevicesResponse>;

@@ -9,6 +9,8 @@ export enum QueueName {
 
 export enum JobName {
   RunModel = 'run-model',
+  /** An instrument frame: every model of its stream, one job (see FrameJobData). */
+  AnalyseFrame = 'analyse-frame',
   Simulate = 'simulate',
   RunQpuJob = 'run-qpu-job',
   PollQpuJob = 'poll-qpu-job',

@@ -7,6 +7,7 @@
  */
 export const Subjects = {
   ResultsCreate: 'results.result.create.v1',
+  ResultsCreateMany: 'results.result.create-many.v1',
   ResultsStageInput: 'results.input.stage.v1',
   ResultsList: 'results.result.list.v1',
   ResultsGet: 'results.result.get.v1',
@@ -39,6 +40,7 @@ export const Subjects = {
   QpuBudgetGet: 'qpu.budget.get.v1',
   AgentsList: 'assistant.control-agent.list.v1',
   AgentsRun: 'assistant.control-agent.run.v1',
+  LabRemoveDevices: 'qpu.lab.devices.remove.v1',
   LabStreamCreate: 'lab-streams.stream.create.v1',
   LabStreamList: 'lab-streams.stream.list.v1',
   LabStreamDelete: 'lab-streams.stream.delete.v1',

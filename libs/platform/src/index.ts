@@ -9,6 +9,7 @@ export * from './prisma/migrate.js';
 export * from './jobs/queue-defaults.js';
 export * from './jobs/job-producer.js';
 export * from './jobs/inference.producer.js';
+export * from './jobs/frame-analysis.producer.js';
 export * from './health/probe-server.js';
 export * from './auth/api-key.js';
 export * from './service/bootstrap.js';

@@ -3,7 +3,9 @@ import { Worker, type Job } from 'bullmq';
 import { ArrayDecodeError, decodeArray, type NdArray } from '#qdc/arrays';
 import { ModelInputError, inputDecodeLimits, renderPlot, runModel, runModelBatch } from '#qdc/characterization';
 import {
+  JobName,
   QueueName,
+  type FrameJobData,
   RpcError,
   Subjects,
   healthSubject,
@@ -27,6 +29,7 @@ import {
 } from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
+import { FrameJobProcessor, type FrameJobOutcome } from './frame-job.processor.js';
 
 /** First and largest pause between two attempts to persist a result while results does not answer. */
 const PERSIST_RETRY_FIRST_MS = 100;
@@ -49,11 +52,14 @@ export class InferenceProcessor implements OnModuleDestroy {
   private worker?: Worker<InferenceJobData, InferenceOutcome>;
   /** Threads for large batches; none when the worker has one CPU (or QDC_INFERENCE_THREADS=1). */
   private readonly batchThreads?: BatchThreadPool;
+  /** Instrument frames (job `analyse-frame`): every model of the stream on one decoded frame, one insert. */
+  readonly frames: FrameJobProcessor;
 
   constructor(
     private readonly nats: NatsService,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {
+    this.frames = new FrameJobProcessor(nats, config, (subject, body, deadline) => this.store(subject, body, deadline));
     const threads = config.QDC_INFERENCE_THREADS ?? defaultBatchThreads();
     if (threads > 1) this.batchThreads = new BatchThreadPool(threads);
   }
@@ -62,7 +68,10 @@ export class InferenceProcessor implements OnModuleDestroy {
   async start(): Promise<void> {
     const worker = new Worker<InferenceJobData, InferenceOutcome>(
       QueueName.Inference,
-      (job) => timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data),
+      (job) =>
+        job.name === JobName.AnalyseFrame
+          ? (this.frames.run(job as unknown as Job<FrameJobData, FrameJobOutcome>) as unknown as Promise<InferenceOutcome>)
+          : timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data),
       workerOptions(this.config),
     );
     worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
@@ -135,12 +144,17 @@ export class InferenceProcessor implements OnModuleDestroy {
    * reply timed out), tries again with backoff until the job's deadline, when nobody waits any more; then throws
    * `unavailable` (the caller answers 503 and BullMQ retries the job later).
    */
-  private async persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {
+  private persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {
+    return this.store<ResultsCreateResponse>(Subjects.ResultsCreate, create, deadline);
+  }
+
+  /** persist's retry loop for any idempotent results request (also the frame jobs' one-insert `create-many`). */
+  private async store<T>(subject: string, body: unknown, deadline: number): Promise<T> {
     for (let pause = PERSIST_RETRY_FIRST_MS; ; pause = Math.min(PERSIST_RETRY_MAX_MS, pause * 2)) {
       try {
         // A hung results must not hold the job past its deadline either (a late commit is found again by job id).
         const timeoutMs = Math.max(1000, Math.min(this.config.QDC_NATS_TIMEOUT_MS, deadline - Date.now()));
-        return await this.nats.request<ResultsCreateResponse>(Subjects.ResultsCreate, create, { timeoutMs });
+        return await this.nats.request<T>(subject, body, { timeoutMs });
       } catch (error) {
         const retryable = error instanceof RpcError && (error.code === 'unavailable' || error.code === 'timeout');
         if (!retryable) throw error;

@@ -54,12 +54,25 @@ function newProcessor(over: Partial<LabStreamDto> = {}, attempts = 2) {
       });
     });
   });
-  const published: { subject: string; event: LabStreamEvent }[] = [];
-  const publish = jest.fn((subject: string, event: LabStreamEvent) => void published.push({ subject, event }));
+  const published: { subject: string; event: LabStreamEvent; msgId?: string }[] = [];
+  // The event stream's deduplication (JetStream, by message id) as the server does it.
+  const storedIds = new Set<string>();
+  const publishEvent = jest.fn(async (event: LabStreamEvent, msgId: string) => {
+    if (storedIds.has(msgId)) return { duplicate: true };
+    storedIds.add(msgId);
+    published.push({ subject: stream(over).subjects.results, event, msgId });
+    return { duplicate: false };
+  });
+  const reply = jest.fn((subject: string, event: LabStreamEvent) => void published.push({ subject, event }));
+  const lease = { held: true };
   const sleep = jest.fn(async () => undefined);
-  const sut = new FrameProcessor(stream(over), { analyse, publish, now: () => 1005, sleep, warn: () => undefined }, { attempts, workingEveryMs: 10_000 });
+  const sut = new FrameProcessor(
+    stream(over),
+    { analyse, publishEvent, reply, holds: () => lease.held, now: () => 1005, sleep, warn: () => undefined },
+    { attempts, workingEveryMs: 10_000 },
+  );
   const ok = (id: string) => pending.get(id)!.resolve([{ model: 'pinch-off-classifier-v0', result_id: randomUUID(), output: { classification: true, id } }]);
-  return { sut, mocks: { analyse, publish, published, pending, ok, sleep, maxRunning: () => maxRunning } };
+  return { sut, mocks: { analyse, publishEvent, published, pending, ok, sleep, lease, storedIds, maxRunning: () => maxRunning } };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -128,6 +141,54 @@ describe('FrameProcessor', () => {
     expect(again.acked).toHaveBeenCalledTimes(1);
     expect(mocks.analyse).toHaveBeenCalledTimes(1);
     expect(mocks.published).toHaveLength(1);
+  });
+
+  it('stores each event under <frame id>@<seq>: a redelivery after a crash (event stored, frame not acked) publishes nothing and is acked', async () => {
+    const { sut, mocks } = newProcessor();
+    await sut.admit(frame(3, trace('z'), { 'Nats-Msg-Id': 'z', 'Qdc-Reply-To': '_INBOX_lab-a.q' }));
+    await tick();
+    mocks.ok('z');
+    await sut.pipeline.idle();
+    expect(mocks.published.map((p) => [p.subject, p.msgId])).toEqual([
+      ['qdc.lab.lab-a.streams.pinchoff.results', 'z@3'],
+      ['_INBOX_lab-a.q', undefined],
+    ]);
+    // Another replica (a fresh processor, same event stream) gets the frame again: analysed (idempotent), not re-published.
+    const other = newProcessor();
+    for (const id of mocks.storedIds) other.mocks.storedIds.add(id);
+    const again = frame(3, trace('z'), { 'Nats-Msg-Id': 'z', 'Qdc-Reply-To': '_INBOX_lab-a.q' });
+    await other.sut.admit(again);
+    await tick();
+    other.mocks.ok('z');
+    await other.sut.pipeline.idle();
+    expect(other.mocks.publishEvent).toHaveBeenCalledWith(expect.objectContaining({ frame_id: 'z', seq: 3 }), 'z@3');
+    expect(other.mocks.published).toEqual([]);
+    expect(again.acked).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers and acks nothing once the stream’s lease is lost (the new holder gets the frames again)', async () => {
+    const { sut, mocks } = newProcessor();
+    const f = frame(1, trace('l'));
+    await sut.admit(f);
+    await tick();
+    mocks.lease.held = false;
+    mocks.ok('l');
+    await sut.pipeline.idle();
+    expect(mocks.publishEvent).not.toHaveBeenCalled();
+    expect(f.acked).not.toHaveBeenCalled();
+  });
+
+  it('retries storing an event, then leaves the frame unacked (redelivered) and goes on with the next', async () => {
+    const { sut, mocks } = newProcessor({}, 2);
+    mocks.publishEvent.mockRejectedValueOnce(new Error('timeout')).mockRejectedValueOnce(new Error('timeout'));
+    const first = frame(1, { data: 'x' });
+    const second = frame(2, { data: 'y' });
+    await sut.admit(first);
+    await sut.admit(second);
+    await sut.pipeline.idle();
+    expect(first.acked).not.toHaveBeenCalled();
+    expect(second.acked).toHaveBeenCalledTimes(1);
+    expect(mocks.published.map((p) => p.event.seq)).toEqual([2]);
   });
 
   it('answers a frame that is not an array with an error event, without analysis, and goes on with the next frame', async () => {

@@ -16,8 +16,15 @@ export interface FrameMessage {
 
 export interface FrameProcessorDeps {
   analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]>;
-  /** Publishes an event on a fully qualified subject. */
-  publish(subject: string, event: LabStreamEvent): void;
+  /**
+   * Stores the frame's event in the stream's event stream under `msgId` (JetStream deduplicates it there, and the
+   * server republishes what it stored on the results subject): `duplicate` when that id was stored before.
+   */
+  publishEvent(event: LabStreamEvent, msgId: string): Promise<{ duplicate: boolean }>;
+  /** Publishes an event on a frame's reply inbox (core NATS). */
+  reply(subject: string, event: LabStreamEvent): void;
+  /** Whether this process still holds the stream's lease (only the holder answers and acks frames). */
+  holds(): boolean;
   now(): number;
   sleep(ms: number): Promise<void>;
   warn(message: string): void;
@@ -32,8 +39,9 @@ export interface FrameProcessorOptions {
 /**
  * The consumer of one live stream: frames are analysed `max_in_flight` at a time and answered in frame order on the
  * results subject (and on the frame's `Qdc-Reply-To` inbox, if it is one of the lab's); a frame is acknowledged only
- * after its event was published, so a crash redelivers it and the idempotent analysis returns the stored results.
- * Every frame ends as exactly one event: `result`, `error` (not an array; nothing stored) or `dropped` (with why).
+ * after its event was stored, so a crash redelivers it, the idempotent analysis returns the stored results and the
+ * event, deduplicated by JetStream, is not published again. Every frame ends as exactly one event: `result`, `error`
+ * (not an array; nothing stored) or `dropped` (with why).
  */
 export class FrameProcessor {
   readonly pipeline: OrderedPipeline<FrameMessage, LabStreamEvent>;
@@ -51,7 +59,7 @@ export class FrameProcessor {
       maxInFlight: stream.max_in_flight,
       key: (msg) => msg.seq,
       run: (msg) => this.process(msg),
-      emit: async (msg, event) => this.emit(msg, event),
+      emit: (msg, event) => this.emit(msg, event),
       onError: (msg, error) => this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'failed', message: `analysis failed: ${(error as Error).message}` }),
     });
   }
@@ -111,11 +119,30 @@ export class FrameProcessor {
     }
   }
 
-  private emit(msg: FrameMessage, event: LabStreamEvent): void {
-    this.deps.publish(this.stream.subjects.results, event);
+  /**
+   * The frame's one event: stored once under `<frame id>@<seq>` (a redelivered frame — a lost ack, a replica that
+   * died after publishing — finds it stored and publishes nothing), then the frame is acked. A process that lost the
+   * stream's lease answers nothing and leaves the frame to the new holder.
+   */
+  private async emit(msg: FrameMessage, event: LabStreamEvent): Promise<void> {
+    if (!this.deps.holds()) {
+      this.deps.warn(`stream ${this.stream.lab}/${this.stream.name} frame ${event.frame_id}: lease lost; left to the replica that holds the stream now`);
+      return;
+    }
+    let stored: { duplicate: boolean } | undefined;
+    for (let attempt = 1; !stored; attempt++) {
+      try {
+        stored = await this.deps.publishEvent(event, `${event.frame_id}@${event.seq}`);
+      } catch (error) {
+        // The frame stays unacked (redelivered after the ack wait) only if JetStream keeps refusing.
+        if (attempt >= this.options.attempts) throw error;
+        this.deps.warn(`stream ${this.stream.lab}/${this.stream.name} frame ${event.frame_id}: storing the event failed (${(error as Error).message}); retrying`);
+        await this.deps.sleep(100 * attempt);
+      }
+    }
     const replyTo = msg.header(FRAME_REPLY_HEADER);
     // Only an inbox of the frame's own lab: a lab cannot have QDC write into another lab's inboxes.
-    if (replyTo?.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.publish(replyTo, event);
+    if (!stored.duplicate && replyTo?.startsWith(`_INBOX_${this.stream.lab}.`) && !/[\s*>]/.test(replyTo)) this.deps.reply(replyTo, event);
     msg.ack();
     this.answered.add(msg.seq);
     if (this.answered.size > ANSWERED_MEMORY) this.answered.delete(this.answered.values().next().value!);

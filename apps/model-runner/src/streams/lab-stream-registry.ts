@@ -10,8 +10,11 @@ import {
   LabStreamListRequest,
   RpcError,
   Subjects,
+  labEventStream,
+  labEventStreamPrefix,
   labFrameStream,
   labFrameStreamPrefix,
+  labStreamEventsSubject,
   labStreamSubjects,
   labStreamsBucket,
   type LabStreamDeleteResponse,
@@ -25,7 +28,7 @@ import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
  * Stream definitions (what `qdc stream create` and `/v0/admin/lab-streams` declare) live in the JetStream KV bucket
  * `<ns>-lab-streams` (key `<lab>.<name>`), so every lab-streams process sees them and their changes (watch). Creating
  * a stream also creates its frame stream (work queue, bounded backlog, refuse-new when full, duplicate window) and
- * its durable consumer; deleting removes both.
+ * its durable consumer, and its event stream (labEventStream); deleting removes them.
  */
 @Injectable()
 export class LabStreamRegistry {
@@ -95,6 +98,7 @@ export class LabStreamRegistry {
       if (entry?.operation !== 'PUT') throw new RpcError('not_found', `lab ${request.lab} has no stream ${request.name}`);
       await kv.delete(key);
       await jsm.streams.delete(labFrameStream(ns, request.lab, request.name)).catch(() => false);
+      await jsm.streams.delete(labEventStream(ns, request.lab, request.name)).catch(() => false);
       deleted.push(request.name);
     } else {
       for (const dto of await this.list({ lab: request.lab })) {
@@ -102,7 +106,12 @@ export class LabStreamRegistry {
         deleted.push(dto.name);
       }
       const prefix = labFrameStreamPrefix(ns, request.lab);
+      const events = labEventStreamPrefix(ns, request.lab);
       for await (const name of jsm.streams.names()) {
+        if (name.startsWith(events)) {
+          await jsm.streams.delete(name).catch(() => false);
+          continue;
+        }
         if (!name.startsWith(prefix)) continue;
         await jsm.streams.delete(name).catch(() => false);
         const streamName = name.slice(prefix.length);
@@ -141,5 +150,43 @@ export class LabStreamRegistry {
       () => jsm.consumers.update(dto.jetstream.stream, consumer.durable_name, { ack_wait: consumer.ack_wait, max_ack_pending: consumer.max_ack_pending }),
       () => jsm.consumers.add(dto.jetstream.stream, consumer),
     );
+    await this.ensureEventStream(dto);
+  }
+
+  /**
+   * The stream's events (labEventStream): stored once per `<frame id>@<seq>` within the duplicate window and
+   * republished by the server on the results subject, so a frame answered twice is published once.
+   */
+  private async ensureEventStream(dto: LabStreamDto): Promise<void> {
+    const jsm = await this.nats.jetstreamManager();
+    const ns = this.config.QDC_NAMESPACE;
+    const name = labEventStream(ns, dto.lab, dto.name);
+    const subject = labStreamEventsSubject(ns, dto.lab, dto.name);
+    const window = nanos(this.streams.QDC_STREAM_DEDUP_WINDOW_MS);
+    const config = {
+      name,
+      subjects: [subject],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_msgs: Math.max(this.streams.QDC_STREAM_MAX_BACKLOG, 10_000),
+      max_age: window,
+      duplicate_window: window,
+      republish: { src: subject, dest: dto.subjects.results },
+    };
+    await jsm.streams.info(name).then(
+      () => jsm.streams.update(name, config),
+      () => jsm.streams.add(config),
+    );
+  }
+
+  /**
+   * A replica taking a stream over starts a fresh consumer: the work queue keeps exactly the unacknowledged frames,
+   * so they come again from the first, in order (the frames the previous holder had in flight included), and a
+   * previous holder that was only paused pulls nothing more from its old consumer.
+   */
+  async resetConsumer(dto: LabStreamDto): Promise<void> {
+    const jsm = await this.nats.jetstreamManager();
+    await jsm.consumers.delete(dto.jetstream.stream, dto.jetstream.consumer).catch(() => false);
+    await this.ensureFrameStream(dto);
   }
 }

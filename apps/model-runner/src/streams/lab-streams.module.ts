@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, InferenceProducer, NatsModule } from '#qdc/platform';
+import { ConfigModule, FrameAnalysisProducer, NatsModule } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 import { LabStreamConsumers } from './lab-stream-consumers.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
@@ -8,6 +8,6 @@ import { streamsConfigProvider } from './streams.config.js';
 /** Live instrument streams: definitions (NATS handlers), one JetStream consumer per stream, frames → inference queue. */
 @Module({
   imports: [ConfigModule.forService('lab-streams'), NatsModule],
-  providers: [streamsConfigProvider, InferenceProducer, LabStreamRegistry, LabStreamConsumers, FrameAnalyser],
+  providers: [streamsConfigProvider, FrameAnalysisProducer, LabStreamRegistry, LabStreamConsumers, FrameAnalyser],
 })
 export class LabStreamsModule {}

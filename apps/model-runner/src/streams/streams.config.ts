@@ -10,6 +10,16 @@ const StreamsConfigSchema = z.object({
   QDC_STREAM_DEDUP_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60_000),
   /** A frame whose consumer stopped answering for this long is delivered again (the analysis is idempotent). */
   QDC_STREAM_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
+  /**
+   * A stream is consumed by the one replica holding its lease (KV, renewed every third of this); a replica that stops
+   * renewing loses it after this long and another takes the stream over (from its first unacknowledged frame).
+   */
+  QDC_STREAM_LEASE_MS: z.coerce.number().int().min(1000).default(6000),
+  /**
+   * Inference jobs a stream keeps running at once; frames arriving meanwhile travel together in the next job (one
+   * job and one insert for several frames under a backlog, one frame per job at the instrument's pace).
+   */
+  QDC_STREAM_JOBS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
   /** Attempts of a frame's analysis (lost Redis, timeouts) before it is reported `dropped` (`failed`). */
   QDC_STREAM_ANALYSIS_ATTEMPTS: z.coerce.number().int().positive().default(3),
 });

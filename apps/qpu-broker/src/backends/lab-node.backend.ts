@@ -100,15 +100,40 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     void this.liveness?.put(deviceId, JSON.stringify({ at })).catch((error: Error) => this.logger.warn(`could not record the heartbeat of ${deviceId}: ${error.message}`));
   }
 
-  /** Reads every registration (at boot, and when another replica says one changed). */
+  /** Reads every registration (at boot, and when another replica says one changed or was removed). */
   async reload(): Promise<void> {
     const { rows } = await this.prisma.pool.query<{ id: string; lab: string; node_id: string; device: unknown }>(
       'SELECT id, lab, node_id, device FROM lab_devices',
     );
+    const present = new Set(rows.map((r) => r.id));
+    for (const id of [...this.entries.keys()]) if (!present.has(id)) this.forget(id);
     for (const row of rows) {
       const parsed = DeviceFile.safeParse(row.device);
       if (parsed.success) this.entries.set(row.id, { device: parsed.data, lab: row.lab, nodeId: row.node_id });
     }
+  }
+
+  /**
+   * `qdc lab remove`: deletes the lab's registrations (lab_devices) and their liveness, here and — through
+   * LAB_DEVICE_REGISTERED, on which every replica reloads — on every replica, so the devices leave `GET /qpus` and
+   * jobs still queued for them are failed by the recovery sweep ("not configured on this broker any more").
+   */
+  async removeLab(lab: string): Promise<string[]> {
+    const { rows } = await this.prisma.pool.query<{ id: string }>('DELETE FROM lab_devices WHERE lab = $1 RETURNING id', [lab]);
+    const ids = rows.map((r) => r.id).sort();
+    for (const id of ids) {
+      this.forget(id);
+      await this.liveness?.delete(id).catch(() => undefined);
+    }
+    for (const key of [...this.preparedStreams]) if (key.startsWith(`${lab}/`)) this.preparedStreams.delete(key);
+    void this.nats.publish(LAB_DEVICE_REGISTERED, { lab, removed: ids }).catch(() => undefined);
+    this.logger.log(`lab ${lab}: removed device(s) ${ids.join(', ') || '(none)'}`);
+    return ids;
+  }
+
+  private forget(deviceId: string): void {
+    this.entries.delete(deviceId);
+    this.lastSeen.delete(deviceId);
   }
 
   /** Lab devices as device files (listed by the backend registry beside the file-configured ones). */

@@ -74,7 +74,7 @@ function factory() {
   };
   const nats = { publish: jest.fn(async () => undefined) };
   const sut = new QpuJobsService(repository as unknown as QpuJobsRepository, registry as unknown as BackendRegistry, toolchain as unknown as DeviceToolchain, nats as unknown as NatsService, {
-    QDC_QPU_QUEUE_TIMEOUT_MS: 60_000,
+    QDC_QPU_QUEUE_TIMEOUT: 60_000,
   });
   return { sut, mocks: { backend: backend as unknown as QpuBackend & typeof backend, repository, registry, toolchain, nats } };
 }
@@ -204,7 +204,7 @@ describe(QpuJobsService.name, () => {
       expect(mocks.repository.deleteIdempotencyKeysBefore).toHaveBeenCalledTimes(1);
     });
 
-    it('fails a job queued longer than QDC_QPU_QUEUE_TIMEOUT_MS for an offline device, and only that one', async () => {
+    it('fails a job queued longer than QDC_QPU_QUEUE_TIMEOUT for an offline device, and only that one', async () => {
       const { sut, mocks } = factory();
       const old = row({ id: '00000000-0000-4000-8000-0000000000c1', submittedAt: new Date(Date.now() - 61_000) });
       const young = row({ id: '00000000-0000-4000-8000-0000000000c2', submittedAt: new Date(Date.now() - 10_000) });
@@ -215,7 +215,7 @@ describe(QpuJobsService.name, () => {
       await expect(sut.recover()).resolves.toEqual({ resubmitted: 0, failed: 1 });
       expect(mocks.repository.transition).toHaveBeenCalledTimes(1);
       expect(mocks.repository.transition).toHaveBeenCalledWith(old.id, 'failed', 'queue timeout', {
-        error: 'device line-3 is offline; the job waited 61 s in its queue, more than QDC_QPU_QUEUE_TIMEOUT_MS (60000 ms)',
+        error: 'device line-3 is offline; the job waited 61 s in its queue, more than QDC_QPU_QUEUE_TIMEOUT (60000 ms)',
       });
       expect(mocks.backend.cancel).toHaveBeenCalledWith(old, device);
     });

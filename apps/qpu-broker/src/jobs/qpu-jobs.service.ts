@@ -62,7 +62,7 @@ export class QpuJobsService {
     private readonly backends: BackendRegistry,
     private readonly toolchain: DeviceToolchain,
     private readonly nats: NatsService,
-    @Inject(QPU_CONFIG) private readonly qpu: Pick<QpuConfig, 'QDC_QPU_QUEUE_TIMEOUT_MS'>,
+    @Inject(QPU_CONFIG) private readonly qpu: Pick<QpuConfig, 'QDC_QPU_QUEUE_TIMEOUT'>,
   ) {}
 
   async devices(): Promise<QpuDeviceDto[]> {
@@ -239,11 +239,11 @@ export class QpuJobsService {
         if ((await this.transition(job.id, 'failed', 'device no longer configured', { error: `device ${job.deviceId} is not configured on this broker any more` })).applied) failed += 1;
         continue;
       }
-      // SPEC §6: jobs of a device that is not online wait queued until it returns or until QDC_QPU_QUEUE_TIMEOUT_MS.
+      // SPEC §6: jobs of a device that is not online wait queued until it returns or until QDC_QPU_QUEUE_TIMEOUT.
       const deviceStatus = found.backend.capabilities.status(found.device);
       const waitedMs = Date.now() - job.submittedAt.getTime();
-      if (job.status === 'queued' && deviceStatus !== 'online' && waitedMs > this.qpu.QDC_QPU_QUEUE_TIMEOUT_MS) {
-        const error = `device ${job.deviceId} is ${deviceStatus}; the job waited ${Math.round(waitedMs / 1000)} s in its queue, more than QDC_QPU_QUEUE_TIMEOUT_MS (${this.qpu.QDC_QPU_QUEUE_TIMEOUT_MS} ms)`;
+      if (job.status === 'queued' && deviceStatus !== 'online' && waitedMs > this.qpu.QDC_QPU_QUEUE_TIMEOUT) {
+        const error = `device ${job.deviceId} is ${deviceStatus}; the job waited ${Math.round(waitedMs / 1000)} s in its queue, more than QDC_QPU_QUEUE_TIMEOUT (${this.qpu.QDC_QPU_QUEUE_TIMEOUT} ms)`;
         if ((await this.transition(job.id, 'failed', 'queue timeout', { error })).applied) {
           failed += 1;
           await found.backend.cancel(job, found.device).catch(() => undefined);

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
-import { LAB_ID_PATTERN, Subjects, labDeviceConsumer, labJobStream, labStreamWildcards, type LabStreamDeleteResponse } from '#qdc/contracts';
+import { LAB_ID_PATTERN, Subjects, labDeviceConsumer, labJobStream, labStreamWildcards, type LabRemoveDevicesResponse, type LabStreamDeleteResponse } from '#qdc/contracts';
 import { NatsService, loadConfig } from '#qdc/platform';
 
 /**
@@ -14,7 +14,7 @@ import { NatsService, loadConfig } from '#qdc/platform';
  * connect as one user/password user with full rights, every lab as its own nkey user.
  */
 export const LAB_USAGE = `  qdc lab add --owner <lab> [--dir <auth dir>]      NATS identity of a lab: writes <dir>/<lab>.credentials.json and <dir>/auth.conf
-  qdc lab remove --owner <lab> [--dir <auth dir>]   revokes the lab's NATS user and deletes its job and frame streams
+  qdc lab remove --owner <lab> [--dir <auth dir>]   revokes the lab's NATS user, removes its devices and deletes its job and frame streams
   qdc lab list [--dir <auth dir>]                   (auth dir: QDC_NATS_AUTH_DIR, default ./nats-auth; namespace: QDC_NAMESPACE)`;
 
 export class LabUsageError extends Error {}
@@ -117,6 +117,9 @@ async function removeLabStreams(lab: string): Promise<string[]> {
   try {
     await nats.connect();
     const removed: string[] = [];
+    // First the broker forgets the lab's devices (lab_devices rows, liveness, every replica's device list).
+    const { devices, failedJobs } = await nats.request<LabRemoveDevicesResponse>(Subjects.LabRemoveDevices, { lab });
+    if (devices.length) removed.push(`device(s) ${devices.join(', ')}${failedJobs ? ` (${failedJobs} queued job(s) failed)` : ''}`);
     const jsm = await nats.jetstreamManager();
     if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false)) removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
     const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab });

@@ -1,7 +1,19 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Msg } from '@nats-io/transport-node';
-import { LabHeartbeat, LabRegisterRequest, LabReport, RpcError, labOfSubject, labWildcards, type LabReportAck, type RpcReply } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import {
+  LabHeartbeat,
+  LabRegisterRequest,
+  LabRemoveDevicesRequest,
+  LabReport,
+  RpcError,
+  Subjects,
+  labOfSubject,
+  labWildcards,
+  type LabRemoveDevicesResponse,
+  type LabReportAck,
+  type RpcReply,
+} from '#qdc/contracts';
+import { NatsService, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
 import { LAB_DEVICE_REGISTERED, LabNodeBackendService } from '../backends/lab-node.backend.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
 import { QpuJobsRepository } from '../jobs/qpu-jobs.repository.js';
@@ -48,6 +60,14 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
       await this.backend.reload().catch((error: Error) => this.logger.warn(`could not reload lab devices: ${error.message}`));
     });
     nc.subscribe(MAX_DELIVERIES_ADVISORY, { queue, callback: (_err, msg) => void this.maxDeliveries(msg) });
+  }
+
+  /** `qdc lab remove`: the lab's devices leave lab_devices and the device list; their queued jobs are failed now. */
+  @RpcHandler(Subjects.LabRemoveDevices, LabRemoveDevicesRequest)
+  async removeDevices(request: LabRemoveDevicesRequest): Promise<LabRemoveDevicesResponse> {
+    const devices = await this.backend.removeLab(request.lab);
+    const { failed } = devices.length ? await this.jobs.recover() : { failed: 0 };
+    return { devices, failedJobs: failed };
   }
 
   private async rpc(msg: Msg, handle: (lab: string, body: unknown) => Promise<unknown>): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   ResultsCreateRequest,
+  ResultsCreateManyRequest,
   ResultsDeleteRequest,
   ResultsDownloadRequest,
   ResultsGetRequest,
@@ -21,6 +22,11 @@ export class ResultsHandlers {
   @RpcHandler(Subjects.ResultsCreate, ResultsCreateRequest)
   create(msg: ResultsCreateRequest) {
     return this.results.create(msg);
+  }
+
+  @RpcHandler(Subjects.ResultsCreateMany, ResultsCreateManyRequest)
+  createMany(msg: ResultsCreateManyRequest) {
+    return this.results.createMany(msg);
   }
 
   @RpcHandler(Subjects.ResultsStageInput, ResultsStageInputRequest)

@@ -108,6 +108,58 @@ export class ResultsRepository {
     return { createdAt: row.rows[0]!.created_at, numberOfRuns: Number(row.rows[0]!.runs) };
   }
 
+  /**
+   * The results of instrument frames (several models each) in one statement, so one round trip and one transaction:
+   * every new row with its copy of its frame's input file, and the run counters. Items whose job id is stored already
+   * (a redelivered frame) are skipped by ON CONFLICT and neither stored nor counted again; the caller finds them with
+   * findManyByJobId. Answers the rows created now, with each model's new counter.
+   */
+  async createManyWithRuns(
+    ownerId: string,
+    items: readonly { id: string; jobId: string; model: string; outputJson: string; inputFileName: string; inputFileSize: number; inputBytes: Uint8Array }[],
+  ): Promise<{ jobId: string; id: string; model: string; createdAt: Date; runs: number }[]> {
+    const { rows } = await this.prisma.pool.query<{ id: string; job_id: string; model: string; created_at: Date; runs: number }>(
+      `WITH item AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $6::text[], $7::int[], $8::bytea[])
+           AS t(id, job_id, model, output, input_file_name, input_file_size, bytes)
+       ), created AS (
+         INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
+         SELECT id, $5, job_id, model, input_file_name, input_file_size, NULL, output::json FROM item
+         ON CONFLICT (job_id) DO NOTHING
+         RETURNING id, job_id, model, created_at
+       ), stored AS (
+         INSERT INTO input_files (job_id, result_id, name, size, bytes)
+         SELECT created.job_id, created.id, item.input_file_name, item.input_file_size, item.bytes FROM created JOIN item ON item.job_id = created.job_id
+         ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id
+       ), counted AS (
+         INSERT INTO model_run_counters (model_id, runs) SELECT model, count(*) FROM created GROUP BY model
+         ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + EXCLUDED.runs RETURNING model_id, runs
+       )
+       SELECT created.id, created.job_id, created.model, created.created_at, counted.runs FROM created JOIN counted ON counted.model_id = created.model`,
+      [
+        items.map((i) => i.id),
+        items.map((i) => i.jobId),
+        items.map((i) => i.model),
+        items.map((i) => i.outputJson),
+        ownerId,
+        items.map((i) => i.inputFileName),
+        items.map((i) => i.inputFileSize),
+        items.map((i) => Buffer.from(i.inputBytes.buffer, i.inputBytes.byteOffset, i.inputBytes.byteLength)),
+      ],
+    );
+    return rows.map((r) => ({ jobId: r.job_id, id: r.id, model: r.model, createdAt: r.created_at, runs: Number(r.runs) }));
+  }
+
+  /** Stored results by job id (the items of a redelivered frame that were stored before). */
+  async findManyByJobId(jobIds: readonly string[]): Promise<{ jobId: string; id: string; createdAt: Date }[]> {
+    if (jobIds.length === 0) return [];
+    const { rows } = await this.prisma.pool.query<{ id: string; job_id: string; created_at: Date }>(
+      'SELECT id, job_id, created_at FROM model_results WHERE job_id = ANY($1::text[])',
+      [jobIds],
+    );
+    return rows.map((r) => ({ jobId: r.job_id, id: r.id, createdAt: r.created_at }));
+  }
+
   /** Whether the input file of `jobId` is stored and not yet linked to a result. */
   async hasStagedInput(jobId: string): Promise<boolean> {
     const row = await this.prisma.pool.query('SELECT 1 FROM input_files WHERE job_id = $1 AND result_id IS NULL', [jobId]);

@@ -8,6 +8,8 @@ import {
   type ModelResultDto,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
+  type ResultsCreateManyRequest,
+  type ResultsCreateManyResponse,
   type ResultsStageInputRequest,
   type ResultsDownloadResponse,
   type ResultsListRequest,
@@ -104,6 +106,47 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         throw error;
       }
     }
+  }
+
+  /**
+   * Persists the results of one analyse-frame job (one or more frames, several models each) in one insert.
+   * Idempotent by each item's job id: a redelivered frame gets the stored rows back and nothing is counted twice.
+   */
+  async createMany(request: ResultsCreateManyRequest): Promise<ResultsCreateManyResponse> {
+    const [inputs, outputs] = await Promise.all([
+      Promise.all(request.inputs.map((i) => this.nats.fromBinaryRef(i.input))),
+      Promise.all(request.items.map((i) => this.nats.fromBinaryRef(i.output))),
+    ]);
+    const items = request.items.map((item, k) => {
+      const input = request.inputs[item.input];
+      if (!input) throw new RpcError('invalid_input', `item ${k} names input ${item.input}; the request has ${request.inputs.length}`);
+      return {
+        id: randomUUID(),
+        jobId: item.jobId,
+        model: item.model,
+        outputJson: Buffer.from(outputs[k]!).toString('utf8'),
+        inputFileName: input.inputFileName,
+        inputFileSize: input.inputFileSize,
+        inputBytes: inputs[item.input]!,
+      };
+    });
+    const created = await this.repository.createManyWithRuns(request.ownerId, items);
+    const counters = new Map(created.map((c) => [c.model, c.runs]));
+    for (const [model, numberOfRuns] of counters) void this.nats.publish(Events.RunRecorded, { model, numberOfRuns });
+    const byJob = new Map<string, { id: string; createdAt: Date }>(created.map((c) => [c.jobId, c]));
+    const missing = items.filter((i) => !byJob.has(i.jobId)).map((i) => i.jobId);
+    if (missing.length) {
+      for (const row of await this.repository.findManyByJobId(missing)) byJob.set(row.jobId, row);
+      this.logger.log(`${missing.length} result(s) of a redelivered frame already stored; returning them`);
+    }
+    return {
+      results: items.map((item) => {
+        const row = byJob.get(item.jobId);
+        // ON CONFLICT skipped it, so a row with its job id exists (results are only deleted by their owner: then it is gone).
+        if (!row) throw new RpcError('conflict', `the result of job ${item.jobId} was stored and then deleted; not stored again`);
+        return { jobId: item.jobId, id: row.id, createdAt: row.createdAt.toISOString() };
+      }),
+    };
   }
 
   /** Stores a job's input file while its model runs (see ResultsStageInputRequest); idempotent by job id. */
