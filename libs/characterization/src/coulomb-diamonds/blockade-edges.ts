@@ -3,7 +3,8 @@
 // rises by a thermally broadened Fermi step where a dot level meets a lead's Fermi level; the conductance
 // dI/dV_b peaks exactly at the T = 0 edge (the half-rise of the step). So per gate column, walking out from zero
 // bias, the blockade ends at the first conductance peak on each side.
-// Steps: binomial smoothing; read-out (current: signal of both signs; conductance: peaks of one sign); offset
+// Steps: binomial smoothing; read-out (bias parity: current odd, conductance even about zero bias; else the tails:
+// current has signal of both signs, conductance peaks of one sign); offset
 // (histogram mode, refined on the zero-bias rows) and noise (MAD of the zero-bias rows, Hampel 1974); the
 // zero-bias row (current: |I − median| summed over a row is smallest there; conductance: the two edge families
 // meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
@@ -54,6 +55,9 @@ const STRONG_EDGE_SIGMA = 6;
 const STRUCTURE_FRACTION = 0.35;
 /** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
 const ONE_SIGNED_RATIO = 0.45;
+/** Bias-parity readout test (biasParity): outermost PARITY_ROWS fraction of the rows on each side, PARITY_SIGMA noise std. */
+const PARITY_ROWS = 0.12;
+const PARITY_SIGMA = 5;
 /** Conductance maps whose row scale (90 % quantile of a row) spans more than this ratio grow with bias: zero bias = the quietest row. */
 const GROWTH_RATIO = 8;
 /** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
@@ -327,6 +331,27 @@ function refineZeroCrossing(smooth: Float64Array, rows: number, cols: number, es
   return estimate;
 }
 
+/**
+ * Read-out from the bias parity: the current is odd in the bias (I(−V_b) has the opposite sign of I(V_b) outside the
+ * blockade) and the differential conductance even (dI/dV_b ≥ 0 on both sides; Kouwenhoven et al. 1997, Sec. 2.3). So
+ * the medians (about the map median) of the PARITY_ROWS outermost rows on either side have opposite signs on a
+ * current map and the same sign on a conductance map. Decided only when both exceed PARITY_SIGMA noise std (a
+ * saturated power-law map clips its far rows, which defeats the tail-shape test below); else null.
+ */
+function biasParity(smooth: Float64Array, rows: number, cols: number, middle: number, noise: number): DiamondReadoutGuess | null {
+  const band = Math.max(2, Math.round(PARITY_ROWS * rows));
+  const values = new Float64Array(band * cols);
+  const sideMedian = (first: number): number => {
+    let k = 0;
+    for (let y = first; y < first + band; y++) for (let x = 0; x < cols; x++) values[k++] = smooth[y * cols + x]! - middle;
+    return median(values.subarray(0, k));
+  };
+  const top = sideMedian(0);
+  const bottom = sideMedian(rows - band);
+  if (Math.min(Math.abs(top), Math.abs(bottom)) < PARITY_SIGMA * noise) return null;
+  return Math.sign(top) === Math.sign(bottom) ? 'conductance' : 'current';
+}
+
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
   const n = rows * cols;
   const smooth = binomialSmooth(data, rows, cols);
@@ -339,7 +364,8 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const lo = middle - quantile(sorted, 0.005);
   let large = 0;
   for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
-  const readout: DiamondReadoutGuess = (Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current';
+  const parity = biasParity(smooth, rows, cols, middle, rawNoise);
+  const readout: DiamondReadoutGuess = parity ?? ((Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current');
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
