@@ -13,8 +13,10 @@
 // 4. Each crossing is fitted with the Jaynes–Cummings dressed-mode model on ±6 columns (both branches):
 //    f± = (f_r + f_q)/2 ± sqrt(g² + (f_r − f_q)²/4), f_q − f_r = s·(column − x₀) locally (Blais et al., Phys. Rev. A
 //    69, 062320 (2004)); the bare f_r is free within ±10 rows of the line row (the flux median is pulled by the
-//    dispersive shift g²/Δ when the qubit stays near the resonator), with a quadratic prior towards the line;
-//    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid.
+//    dispersive shift g²/Δ when the qubit stays near the resonator), with a weak quadratic prior towards the line;
+//    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid. Fits of one line closer
+//    than 3 columns are one crossing (near a large splitting the tracked branch can flip back and forth): the
+//    best-fitting one is reported.
 import { medianInPlace } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
@@ -51,7 +53,10 @@ const MAX_COUPLING_ROWS = 90;
 /** Bare-resonator row searched within ± this many rows of the flux-median line. */
 const FIT_CENTRE_RANGE_ROWS = 10;
 /** Prior on dy: cost += CENTRE_PRIOR_WEIGHT·dy² (the flux-median line is the bare resonator unless the data say otherwise). */
-const CENTRE_PRIOR_WEIGHT = 8;
+const CENTRE_PRIOR_WEIGHT = 1;
+/** Crossings of one line closer than this many columns are one crossing (the tracked branch can flip back and forth
+ * across f_r near a large splitting): the fit with the smallest cost per point stands. */
+const MERGE_COLUMNS = 3;
 
 export interface Anticrossing {
   x: number;
@@ -370,7 +375,7 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
     else merged.push({ ...e });
   }
 
-  const found: Anticrossing[] = [];
+  const fits: { crossing: Anticrossing; costPerPoint: number }[] = [];
   for (const e of merged) {
     const points: FitPoint[] = [];
     for (let c = Math.max(0, e.a - FIT_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + FIT_HALF_COLUMNS); c++) {
@@ -379,7 +384,20 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
       if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) points.push({ column: c, offset: so, branch: 1 });
     }
     const fit = fitCrossing(points, e.a, e.b, e.sign);
-    found.push({ x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) });
+    fits.push({ crossing: { x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) }, costPerPoint: fit.cost / Math.max(1, points.length) });
+  }
+  // Chains of fits closer than MERGE_COLUMNS: one crossing, the best-fitting one.
+  const found: Anticrossing[] = [];
+  fits.sort((p, q) => p.crossing.x - q.crossing.x);
+  for (let i = 0; i < fits.length; ) {
+    let j = i;
+    let best = fits[i]!;
+    while (j + 1 < fits.length && fits[j + 1]!.crossing.x - fits[j]!.crossing.x < MERGE_COLUMNS) {
+      j++;
+      if (fits[j]!.costPerPoint < best.costPerPoint) best = fits[j]!;
+    }
+    found.push(best.crossing);
+    i = j + 1;
   }
   return found;
 }

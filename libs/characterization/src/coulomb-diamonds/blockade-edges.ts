@@ -3,11 +3,14 @@
 // rises by a thermally broadened Fermi step where a dot level meets a lead's Fermi level; the conductance
 // dI/dV_b peaks exactly at the T = 0 edge (the half-rise of the step). So per gate column, walking out from zero
 // bias, the blockade ends at the first conductance peak on each side.
-// Steps: binomial smoothing; read-out (current: signal of both signs; conductance: peaks of one sign); offset
+// Steps: binomial smoothing; read-out (bias parity: current odd, conductance even about zero bias; else the tails:
+// current has signal of both signs, conductance peaks of one sign); offset
 // (histogram mode, refined on the zero-bias rows) and noise (MAD of the zero-bias rows, Hampel 1974); the
 // zero-bias row (current: |I − median| summed over a row is smallest there; conductance: the two edge families
 // meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
-// conductance maximum with a parabolic sub-pixel fit.
+// conductance maximum with a parabolic sub-pixel fit (conductance maps), or at the half-rise of the step once each row
+// is divided by its own scale (current maps: bias-dependent tunnel rates multiply the current by a function of the bias
+// alone; halfRiseEdge).
 
 import { medianInPlace } from '../signal/order-statistics.js';
 
@@ -39,6 +42,9 @@ const EDGE_BACK_ROWS = 3;
 /** …searched up to this many rows beyond it; a maximum followed by a PEAK_DROP fall (or no new maximum) within PEAK_DROP_ROWS ends the search. */
 const EDGE_SEARCH_ROWS = Number.MAX_SAFE_INTEGER;
 const PEAK_DROP = 0.15;
+/** Current maps: the edge is the half-rise of the growth-normalised step (halfRiseEdge). */
+const HALF_RISE_START = 0.25;
+const PLATEAU_ROWS = 10;
 const PEAK_DROP_ROWS = 3;
 const ROW_SCALE_QUANTILE = 0.9;
 const ROW_SCALE_FLOOR = 10;
@@ -49,6 +55,9 @@ const STRONG_EDGE_SIGMA = 6;
 const STRUCTURE_FRACTION = 0.35;
 /** Readout test: conductance when the weaker tail is below this fraction of the stronger one. */
 const ONE_SIGNED_RATIO = 0.45;
+/** Bias-parity readout test (biasParity): outermost PARITY_ROWS fraction of the rows on each side, PARITY_SIGMA noise std. */
+const PARITY_ROWS = 0.12;
+const PARITY_SIGMA = 5;
 /** Conductance maps whose row scale (90 % quantile of a row) spans more than this ratio grow with bias: zero bias = the quietest row. */
 const GROWTH_RATIO = 8;
 /** …and when fewer than SPARSE_FRACTION of the pixels exceed LARGE_FRACTION_OF_TAIL of the larger tail. */
@@ -196,9 +205,10 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
 
 /**
  * Walks from the zero-bias row along column x in direction `step` (−1 up, +1 down) to the first point where
- * `level` exceeds `threshold`, then returns the sub-pixel maximum of `evidence` near it, or NaN if none.
+ * `level` exceeds `threshold`, then returns the half-rise of the growth-normalised step (current maps: `growth` given)
+ * or the sub-pixel maximum of `evidence` near it (conductance maps), or NaN if none.
  */
-function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, rowScale: Float64Array): [number, number] {
+function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, rowScale: Float64Array, growth: Float64Array | null): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
     // The edge is the first local maximum of the conductance at or beyond the first significant point (a
@@ -206,6 +216,13 @@ function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, c
     // the edge when the current is large, and on power-law maps dI/dV keeps growing far outside, so neither the
     // first crossing nor the largest dI/dV nearby is the edge). A maximum counts when the conductance falls after it
     // by PEAK_DROP of its value (plus noise) within PEAK_DROP_ROWS rows, or stops growing for good.
+    // Current maps: a threshold in noise units has no floor relative to the signal, so on maps whose current grows
+    // 10³–10⁵ × with bias the thermal or lifetime tail of the step crosses it rows inside the diamond (and across a
+    // steep edge the tail spans kT/(1 − α) rows): the half-rise of the row-normalised step is the edge instead.
+    if (growth) {
+      const edge = halfRiseEdge(level, growth, rows, cols, x, start, step, threshold);
+      return Number.isNaN(edge) ? [NaN, 0] : [edge, evidence[Math.round(edge) * cols + x]!];
+    }
     let best = -1;
     let bestValue = -Infinity;
     let peaked = false;
@@ -250,6 +267,39 @@ function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, c
 }
 
 /**
+ * Half-rise of the sequential step in column x, walking from row `from` in direction `step`, on a current map whose
+ * current grows with bias (energy-dependent tunnel rates multiply the current by a function of the bias alone, so
+ * dividing each row by its own scale — `growth`, the row's ROW_SCALE_QUANTILE of |I| — leaves the bare step; inside the
+ * diamond its thermal (exp(ε/kT)) or lifetime (γ/|ε|) tail, beyond the edge a plateau). The T = 0 edge is the step's
+ * half-rise (orthodox theory: f(ε) = ½ at ε = 0, Kouwenhoven et al. 1997, Sec. 2.3): the first row where the normalised
+ * current reaches HALF_RISE_START, the plateau = its largest value over the next PLATEAU_ROWS rows, the edge = where it
+ * crosses half of that plateau (linear interpolation). NaN when it never rises in the window.
+ */
+function halfRiseEdge(level: Float64Array, growth: Float64Array, rows: number, cols: number, x: number, from: number, step: number, threshold: number): number {
+  const norm = (y: number): number => (level[y * cols + x]! > threshold ? level[y * cols + x]! / growth[y]! : 0);
+  let first = -1;
+  for (let y = from; y >= 0 && y < rows; y += step) {
+    if (norm(y) >= HALF_RISE_START) {
+      first = y;
+      break;
+    }
+  }
+  if (first < 0) return NaN;
+  let plateau = 0;
+  for (let y = first; y >= 0 && y < rows && step * (y - first) <= PLATEAU_ROWS; y += step) plateau = Math.max(plateau, norm(y));
+  const half = plateau / 2;
+  for (let y = from; y >= 0 && y < rows; y += step) {
+    const v = norm(y);
+    if (v < half) continue;
+    const before = y - step;
+    if (before < 0 || before >= rows || step * (before - from) < 0) return y;
+    const a = norm(before);
+    return before + (step * (half - a)) / Math.max(v - a, Number.MIN_VALUE);
+  }
+  return NaN;
+}
+
+/**
  * Current read-out: the zero-bias row refined to where I − offset changes sign. I(V_b) is odd about zero bias in
  * every column that carries current there (degeneracy points, and inside the diamonds cotunnelling or broadened
  * levels), while the row-sum minimum drifts with the tunnel-rate asymmetry. Per column the steepest sign change
@@ -281,6 +331,27 @@ function refineZeroCrossing(smooth: Float64Array, rows: number, cols: number, es
   return estimate;
 }
 
+/**
+ * Read-out from the bias parity: the current is odd in the bias (I(−V_b) has the opposite sign of I(V_b) outside the
+ * blockade) and the differential conductance even (dI/dV_b ≥ 0 on both sides; Kouwenhoven et al. 1997, Sec. 2.3). So
+ * the medians (about the map median) of the PARITY_ROWS outermost rows on either side have opposite signs on a
+ * current map and the same sign on a conductance map. Decided only when both exceed PARITY_SIGMA noise std (a
+ * saturated power-law map clips its far rows, which defeats the tail-shape test below); else null.
+ */
+function biasParity(smooth: Float64Array, rows: number, cols: number, middle: number, noise: number): DiamondReadoutGuess | null {
+  const band = Math.max(2, Math.round(PARITY_ROWS * rows));
+  const values = new Float64Array(band * cols);
+  const sideMedian = (first: number): number => {
+    let k = 0;
+    for (let y = first; y < first + band; y++) for (let x = 0; x < cols; x++) values[k++] = smooth[y * cols + x]! - middle;
+    return median(values.subarray(0, k));
+  };
+  const top = sideMedian(0);
+  const bottom = sideMedian(rows - band);
+  if (Math.min(Math.abs(top), Math.abs(bottom)) < PARITY_SIGMA * noise) return null;
+  return Math.sign(top) === Math.sign(bottom) ? 'conductance' : 'current';
+}
+
 export function findBlockadeEdges(data: Float64Array, rows: number, cols: number): BlockadeEdges {
   const n = rows * cols;
   const smooth = binomialSmooth(data, rows, cols);
@@ -293,7 +364,8 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const lo = middle - quantile(sorted, 0.005);
   let large = 0;
   for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
-  const readout: DiamondReadoutGuess = (Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current';
+  const parity = biasParity(smooth, rows, cols, middle, rawNoise);
+  const readout: DiamondReadoutGuess = parity ?? ((Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current');
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
@@ -381,6 +453,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   // of |level| over the row (floored at ROW_SCALE_FLOOR noise std, max-filtered over ±2 rows). On orthodox maps the
   // scale is nearly constant and nothing changes.
   const rowScale = new Float64Array(rows);
+  let growth: Float64Array | null = null;
   {
     const values = new Float64Array(cols);
     for (let y = 0; y < rows; y++) {
@@ -388,13 +461,14 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
       values.sort();
       rowScale[y] = Math.max(quantile(values, ROW_SCALE_QUANTILE), ROW_SCALE_FLOOR * levelNoise);
     }
+    if (readout === 'current') growth = Float64Array.from(rowScale);
     const copy = Float64Array.from(rowScale);
     for (let y = 0; y < rows; y++) for (let d = -2; d <= 2; d++) rowScale[y] = Math.max(rowScale[y]!, copy[Math.max(0, Math.min(rows - 1, y + d))]!);
   }
   let strongColumns = 0;
   for (let x = 0; x < cols; x++) {
-    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, rowScale);
-    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, rowScale);
+    const [u, us] = walkToEdge(level, evidence, rows, cols, x, y0, -1, threshold, evidenceNoise, rowScale, growth);
+    const [d, ds] = walkToEdge(level, evidence, rows, cols, x, y0, 1, threshold, evidenceNoise, rowScale, growth);
     upper[x] = u;
     lower[x] = d;
     upperStrength[x] = us / evidenceNoise;
