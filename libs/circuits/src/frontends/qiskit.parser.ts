@@ -5,7 +5,7 @@
  * arithmetic with math/numpy. The result is the circuit the program last built or changed.
  */
 import { semanticError, unsupported } from '../errors.js';
-import { checkBitCount } from '../limits.js';
+import { checkBitCount, checkOperationCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { num } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
@@ -459,6 +459,7 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   private compose(target: CircuitValue, other: CircuitValue, qubits: PyValue[] | undefined, clbits: PyValue[] | undefined, inplace: boolean, line: number): PyValue {
+    checkOperationCount(target.circuit.ops.length + other.circuit.ops.length, line);
     const dest = inplace ? target : this.copy(target);
     const qmap = qubits ? qubits.map((q) => this.bits(dest, q, 'q', line).indices[0]) : Array.from({ length: other.circuit.numQubits }, (_, i) => i);
     const cmap = clbits ? clbits.map((c) => this.bits(dest, c, 'c', line).indices[0]) : Array.from({ length: other.circuit.numClbits }, (_, i) => i);
@@ -468,7 +469,8 @@ class QiskitEvaluator extends PyEvaluator {
     if (cmap.length !== other.circuit.numClbits || cmap.some((c) => c >= dest.circuit.numClbits)) {
       throw semanticError(line, `compose: the other circuit has ${other.circuit.numClbits} clbit(s) but this one has ${dest.circuit.numClbits}`);
     }
-    for (const op of other.circuit.ops) {
+    // A copy when composing a circuit onto itself: iterating the array being appended to would never end.
+    for (const op of other === dest ? [...other.circuit.ops] : other.circuit.ops) {
       const cond = 'condition' in op && op.condition ? { clbits: op.condition.clbits.map((c) => cmap[c]), value: op.condition.value } : undefined;
       let mapped: Operation;
       if (op.kind === 'gate') mapped = { ...op, qubits: op.qubits.map((q) => qmap[q]) };
