@@ -55,6 +55,18 @@ export const PAYLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
  */
 export const RECONNECT_GRACE_MS = 2_000;
 
+/**
+ * Liveness of long requests (a queued simulation may take QDC_SIM_TIMEOUT_MS): a request whose timeout exceeds
+ * HEARTBEAT_AFTER_MS names a heartbeat subject in its headers; the handling process publishes to it at once and every
+ * HEARTBEAT_INTERVAL_MS until it replies. No beat for HEARTBEAT_LOST_MS means the process holding the request died
+ * (kill -9, OOM): the request answers `unavailable` (503 + Retry-After) then instead of at its timeout. A retry with
+ * the same request id finds the queued job again (job ids derive from request ids).
+ */
+export const HEARTBEAT_AFTER_MS = 30_000;
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+export const HEARTBEAT_LOST_MS = 10_000;
+const HEARTBEAT_HEADER = 'Qdc-Heartbeat';
+
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
 
@@ -241,11 +253,49 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     });
   }
 
+  /** The reply, or `unavailable` once the handling process has sent no heartbeat for HEARTBEAT_LOST_MS. */
+  private whileHandlerAlive<R>(subject: string, beatSubject: string, send: () => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let lastBeat = Date.now();
+      const beats = this.nc.subscribe(beatSubject, {
+        callback: () => {
+          lastBeat = Date.now();
+        },
+      });
+      const watch = setInterval(() => {
+        if (Date.now() - lastBeat <= HEARTBEAT_LOST_MS) return;
+        done();
+        reject(new RpcError('unavailable', `the service handling ${subject} stopped answering (restarted?); retry with the same request id`));
+      }, HEARTBEAT_INTERVAL_MS);
+      const done = (): void => {
+        clearInterval(watch);
+        beats.unsubscribe();
+      };
+      send().then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
   private async requestOnce<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
     await this.awaitLink(subject, timeout);
     let msg: Msg;
     try {
-      msg = await this.untilLinkLost(subject, this.nc.request(this.subject(subject), body, { timeout, headers: hdrs }));
+      const send = () => this.untilLinkLost(subject, this.nc.request(this.subject(subject), body, { timeout, headers: hdrs }));
+      if (timeout > HEARTBEAT_AFTER_MS) {
+        const beatSubject = this.subject(`heartbeat.${randomUUID()}`);
+        hdrs.set(HEARTBEAT_HEADER, beatSubject);
+        msg = await this.whileHandlerAlive(subject, beatSubject, send);
+      } else {
+        msg = await send();
+      }
     } catch (error) {
       if (error instanceof RpcError) throw error;
       const text = String((error as Error)?.message ?? error);
@@ -352,14 +402,26 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
       hdrs.set(REQUEST_ID_HEADER, requestId);
       msg.respond(await this.encodeBody(body, hdrs), { headers: hdrs });
     };
-    let payload: unknown;
+    // A long request's caller listens for heartbeats while this process works on it (see HEARTBEAT_AFTER_MS).
+    const beatSubject = msg.reply ? msg.headers?.get(HEARTBEAT_HEADER) : undefined;
+    const beating = beatSubject?.startsWith(this.subject('heartbeat.')) ? beatSubject : undefined;
+    const beat = (): void => {
+      if (beating && !this.nc.isClosed()) this.nc.publish(beating);
+    };
+    beat();
+    const heartbeat = beating ? setInterval(beat, HEARTBEAT_INTERVAL_MS) : undefined;
     try {
-      payload = await this.decodeBody(msg.data, msg.headers);
-    } catch (error) {
-      await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
-      return;
+      let payload: unknown;
+      try {
+        payload = await this.decodeBody(msg.data, msg.headers);
+      } catch (error) {
+        await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
+        return;
+      }
+      await handler({ payload, requestId }, reply);
+    } finally {
+      clearInterval(heartbeat);
     }
-    await handler({ payload, requestId }, reply);
   }
 
   private async encodeBody(payload: unknown, hdrs: MsgHdrs): Promise<Uint8Array> {
