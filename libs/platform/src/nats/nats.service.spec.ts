@@ -126,6 +126,30 @@ describe(NatsService.name, () => {
       expect((mocks.connection.subscribe.mock.results[0]!.value as { unsubscribe: unknown }).unsubscribe).toHaveBeenCalled();
     });
 
+    it.each([
+      ['gone (no responders on its instance subject): unavailable', Object.assign(new Error('503'), { name: 'NoRespondersError' }), 'unavailable'],
+      ['alive but busy (the ping times out): keeps waiting for the reply', Object.assign(new Error('timeout'), { name: 'TimeoutError' }), 'counts'],
+    ])('when the beats stop, pings the process that sent them — %s', async (_name, pingError, outcome) => {
+      const { sut, mocks } = newNatsService();
+      const INSTANCE = '6f1c2a7e-93d4-4b8a-a0c1-2e5d7f9b3c11';
+      let answer!: (reply: { data: Uint8Array }) => void;
+      mocks.connection.request.mockImplementation((subject: string) =>
+        subject === `lab.instance.${INSTANCE}` ? Promise.reject(pingError) : new Promise((resolve) => (answer = resolve as typeof answer)),
+      );
+      jest.useFakeTimers();
+      try {
+        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 }).catch((e: RpcError) => e.code);
+        await jest.advanceTimersByTimeAsync(0);
+        mocks.connection.subscribe.mock.calls[0]![1].callback(null, { data: new TextEncoder().encode(INSTANCE) });
+        await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 2000);
+        expect(mocks.connection.request.mock.calls.map(([subject]) => subject)).toContain(`lab.instance.${INSTANCE}`);
+        answer({ data: encode({ ok: true, data: 'counts' }) });
+        expect(await pending).toBe(outcome);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
     it('keeps waiting while heartbeats come, and answers the reply', async () => {
       const { sut, mocks } = newNatsService();
       let answer!: (reply: { data: Uint8Array }) => void;

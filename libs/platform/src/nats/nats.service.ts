@@ -58,9 +58,11 @@ export const RECONNECT_GRACE_MS = 2_000;
 /**
  * Liveness of long requests (a queued simulation may take QDC_SIM_TIMEOUT_MS): a request whose timeout exceeds
  * HEARTBEAT_AFTER_MS names a heartbeat subject in its headers; the handling process publishes to it at once and every
- * HEARTBEAT_INTERVAL_MS until it replies. No beat for HEARTBEAT_LOST_MS means the process holding the request died
- * (kill -9, OOM): the request answers `unavailable` (503 + Retry-After) then instead of at its timeout. A retry with
- * the same request id finds the queued job again (job ids derive from request ids).
+ * HEARTBEAT_INTERVAL_MS until it replies; a beat names the process (its instance subject). After HEARTBEAT_LOST_MS
+ * without a beat the caller pings that instance subject: NATS answers "no responders" at once when the process is
+ * gone (kill -9, OOM: its subscriptions went with its connection), and the request answers `unavailable` (503 +
+ * Retry-After) then instead of at its timeout; a process that is alive but busy (a long synchronous step) keeps the
+ * request. A retry with the same request id finds the queued job again (job ids derive from request ids).
  */
 export const HEARTBEAT_AFTER_MS = 30_000;
 export const HEARTBEAT_INTERVAL_MS = 1_000;
@@ -106,6 +108,9 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly onLinkLost = new Set<() => void>();
   /** Requests made while the connection is down, waiting for the reconnect. */
   private readonly onLinkBack = new Set<() => void>();
+  /** This process's instance subject suffix (heartbeats name it; callers ping it to tell dead from busy). */
+  private readonly instanceId = randomUUID();
+  private instanceSubscribed = false;
 
   constructor(
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -257,15 +262,34 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private whileHandlerAlive<R>(subject: string, beatSubject: string, send: () => Promise<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       let lastBeat = Date.now();
+      let instance = '';
+      let probing = false;
       const beats = this.nc.subscribe(beatSubject, {
-        callback: () => {
+        callback: (_err, msg) => {
           lastBeat = Date.now();
+          if (msg?.data?.length) instance = this.decoder.decode(msg.data);
         },
       });
-      const watch = setInterval(() => {
-        if (Date.now() - lastBeat <= HEARTBEAT_LOST_MS) return;
+      const lost = (): void => {
         done();
         reject(new RpcError('unavailable', `the service handling ${subject} stopped answering (restarted?); retry with the same request id`));
+      };
+      const watch = setInterval(() => {
+        if (probing || Date.now() - lastBeat <= HEARTBEAT_LOST_MS) return;
+        if (!/^[0-9a-f-]{36}$/.test(instance)) return lost();
+        // Dead, or only busy? A dead process's instance subject has no responders.
+        probing = true;
+        this.nc.request(this.subject(`instance.${instance}`), new Uint8Array(0), { timeout: 2 * HEARTBEAT_INTERVAL_MS }).then(
+          () => {
+            probing = false;
+            lastBeat = Date.now();
+          },
+          (error: Error) => {
+            probing = false;
+            if (/no responders/i.test(String(error?.message)) || error?.name === 'NoRespondersError') lost();
+            else lastBeat = Date.now(); // timed out: alive but busy
+          },
+        );
       }, HEARTBEAT_INTERVAL_MS);
       const done = (): void => {
         clearInterval(watch);
@@ -405,8 +429,9 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     // A long request's caller listens for heartbeats while this process works on it (see HEARTBEAT_AFTER_MS).
     const beatSubject = msg.reply ? msg.headers?.get(HEARTBEAT_HEADER) : undefined;
     const beating = beatSubject?.startsWith(this.subject('heartbeat.')) ? beatSubject : undefined;
+    if (beating) this.subscribeInstance();
     const beat = (): void => {
-      if (beating && !this.nc.isClosed()) this.nc.publish(beating);
+      if (beating && !this.nc.isClosed()) this.nc.publish(beating, this.encoder.encode(this.instanceId));
     };
     beat();
     const heartbeat = beating ? setInterval(beat, HEARTBEAT_INTERVAL_MS) : undefined;
@@ -422,6 +447,17 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /** Answers pings on this process's instance subject (see HEARTBEAT_AFTER_MS); once, on first need. */
+  private subscribeInstance(): void {
+    if (this.instanceSubscribed) return;
+    this.instanceSubscribed = true;
+    this.nc.subscribe(this.subject(`instance.${this.instanceId}`), {
+      callback: (_err, msg) => {
+        msg?.respond(new Uint8Array(0));
+      },
+    });
   }
 
   private async encodeBody(payload: unknown, hdrs: MsgHdrs): Promise<Uint8Array> {
