@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
+import { SHUTTING_DOWN_DETAIL } from '../../apps/gateway/src/http/draining.js';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 /** A batch that keeps a worker busy for a while (tens to hundreds of ms), so SIGTERM finds jobs in flight. */
@@ -16,6 +17,7 @@ interface Answer {
   status: number | 'connection-error';
   at: number;
   body: string;
+  retryAfter?: string | null;
 }
 
 async function freePort(): Promise<number> {
@@ -34,7 +36,7 @@ const exited = (child: ChildProcess): Promise<{ code: number | null; signal: Nod
 /**
  * SIGTERM under load drains instead of dropping work: an inference worker finishes its job before it exits (no
  * failed request, one result per answer); the gateway answers the requests in flight, refuses new ones with the
- * documented 503 (Connection: close) or not at all (its port is closed), and nothing is stored that no client got.
+ * documented 503 (`{detail}`, Retry-After, Connection: close) or not at all (its port is closed), and nothing is stored that no client got.
  */
 describe('graceful shutdown (SIGTERM under load)', () => {
   let sut: TestSystem;
@@ -65,7 +67,7 @@ describe('graceful shutdown (SIGTERM under load)', () => {
             headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId },
             body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: `${requestId}.npy`, bytes }),
           });
-          answers.push({ status: res.status, at: Date.now(), body: await res.text() });
+          answers.push({ status: res.status, at: Date.now(), body: await res.text(), retryAfter: res.headers.get('retry-after') });
         } catch {
           answers.push({ status: 'connection-error', at: Date.now(), body: '' });
           await new Promise((r) => setTimeout(r, 50));
@@ -125,7 +127,10 @@ describe('graceful shutdown (SIGTERM under load)', () => {
     for (const a of traffic.answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
     // Only 200, the documented shutdown 503, or no connection (the port is closed): never a 500.
     expect([...byStatus.keys()].filter((s) => s !== 200 && s !== 503 && s !== 'connection-error')).toEqual([]);
-    for (const a of traffic.answers.filter((x) => x.status === 503)) expect(JSON.parse(a.body)).toMatchObject({ statusCode: 503 });
+    for (const a of traffic.answers.filter((x) => x.status === 503)) {
+      expect(JSON.parse(a.body)).toEqual({ detail: SHUTTING_DOWN_DETAIL });
+      expect(a.retryAfter).toBe('2');
+    }
     // Requests in flight at the signal were answered after it, not cut off.
     expect(traffic.answers.some((a) => a.status === 200 && a.at > sentAt)).toBe(true);
     expect((await storedResults()) - before).toBe(byStatus.get(200) ?? 0);

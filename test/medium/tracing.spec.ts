@@ -141,6 +141,40 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
     expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results']));
   });
 
+  it('exports one trace per QPU job on a simulated device: gateway → broker → device queue → simulation worker → broker', async () => {
+    const coda = await sut.createKey('trace-lab', 'coda');
+    const bell = 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;';
+    const res = await fetch(`${sut.baseUrl}/v0/coda/qpus`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${coda}`, 'content-type': 'application/json', 'x-request-id': 'trace-qpu-1' },
+      body: JSON.stringify({ code: bell, source_framework: 'openqasm2', backend: 'qdc-sim-line-5', shots: 20 }),
+    });
+    expect(res.status).toBe(200);
+    const queue = 'qpu-qdc-sim-line-5';
+    // The broker's span that stores the counts, once exported with every ancestor up to the gateway's request.
+    const deadline = Date.now() + 60_000;
+    let spans: ExportedSpan[] = [];
+    let completed: ExportedSpan | undefined;
+    for (;;) {
+      const root = collector.spans.find((s) => s.service === 'gateway' && s.kind === SERVER && s.attributes['qdc.request_id'] === 'trace-qpu-1');
+      spans = root ? collector.spans.filter((s) => s.traceId === root.traceId) : [];
+      completed = spans.find((s) => s.service === 'qpu-broker' && s.name === 'nats handle qpu.execution.complete.v1');
+      const top = completed && ancestry(spans, completed, false).at(-1);
+      if (top?.service === 'gateway' && top.kind === SERVER) break;
+      if (Date.now() > deadline) throw new Error(`no complete QPU trace; spans: ${collector.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const chain = ancestry(spans, completed!).map((s) => ({ service: s.service, kind: s.kind, name: s.name }));
+    expect(chain.slice(0, 4)).toEqual([
+      { service: 'qpu-broker', kind: SERVER, name: 'nats handle qpu.execution.complete.v1' },
+      { service: 'simulation-worker', kind: CLIENT, name: 'nats request qpu.execution.complete.v1' },
+      { service: 'simulation-worker', kind: CONSUMER, name: `bullmq process ${queue}` },
+      { service: 'qpu-broker', kind: PRODUCER, name: `bullmq ${queue} run-qpu-job` },
+    ]);
+    expect(chain[4]).toEqual({ service: 'qpu-broker', kind: SERVER, name: 'nats handle qpu.job.submit.v1' });
+    expect(chain.at(-1)).toEqual({ service: 'gateway', kind: SERVER, name: 'POST /v0/coda/qpus' });
+  });
+
   it("continues the caller's trace when the request carries a traceparent", async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';

@@ -34,6 +34,13 @@ export function checkListLength(length: number, line?: number): void {
   }
 }
 
+/** Operations a circuit would have after `compose`/`append`/`+=` (checked before copying: repeated self-composition doubles). */
+export function checkOperationCount(count: number, line?: number): void {
+  if (!Number.isFinite(count) || count > MAX_EXPANDED_OPERATIONS) {
+    throw new CircuitError('limit', `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations; this one would have ${count}`, line);
+  }
+}
+
 /** Counts nesting on the way into a recursive-descent rule; call the returned function on the way out. */
 export function enterNesting(state: { depth: number }, line?: number): () => void {
   if (++state.depth > MAX_EXPRESSION_DEPTH) {

@@ -8,16 +8,18 @@ export const QpuJobStatus = z.enum(['queued', 'running', 'completed', 'failed', 
 export type QpuJobStatus = z.infer<typeof QpuJobStatus>;
 
 export const MAX_QPU_SHOTS = 1_000_000;
-const Code = z.string().min(1).max(1024 * 1024);
+/** Field bounds of a job spec; the gateway's body check uses the same numbers so nothing it accepts is refused here. */
+export const QPU_JOB_LIMITS = { codeChars: 1024 * 1024, sourceFrameworkChars: 64, backendChars: 200, braketExecutionModeHintChars: 64 } as const;
+const Code = z.string().min(1).max(QPU_JOB_LIMITS.codeChars);
 const OwnerScoped = z.object({ ownerId: z.string().uuid() });
 
 /** What a job asks for (the body of submit and estimate-cost). */
 export const QpuJobSpec = z.object({
   code: Code,
-  sourceFramework: z.string().max(64).optional(),
-  backend: z.string().min(1).max(200),
+  sourceFramework: z.string().max(QPU_JOB_LIMITS.sourceFrameworkChars).optional(),
+  backend: z.string().min(1).max(QPU_JOB_LIMITS.backendChars),
   shots: z.number().int().min(1).max(MAX_QPU_SHOTS),
-  braketExecutionModeHint: z.string().max(64).optional(),
+  braketExecutionModeHint: z.string().max(QPU_JOB_LIMITS.braketExecutionModeHintChars).optional(),
   /** `entry_point`: the Python function whose returned circuit is meant. */
   entryPoint: z.string().min(1).max(200).optional(),
 });

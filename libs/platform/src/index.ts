@@ -5,6 +5,7 @@ export * from './nats/nats.module.js';
 export * from './nats/rpc-handler.decorator.js';
 export * from './nats/rpc-server.js';
 export * from './prisma/prisma.service.js';
+export * from './prisma/database-errors.js';
 export * from './prisma/migrate.js';
 export * from './jobs/queue-defaults.js';
 export * from './jobs/job-producer.js';

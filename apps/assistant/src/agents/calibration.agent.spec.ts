@@ -6,7 +6,7 @@ import { RpcError } from '#qdc/contracts';
 import { loadConfig } from '#qdc/platform';
 import { generateCalibrationTrace, tuningSeeds } from '#qdc/device-physics';
 import { AgentsService } from './agents.service.js';
-import { BUILT_IN_MODEL, CalibrationAgent } from './calibration.agent.js';
+import { BUILT_IN_MODEL, CalibrationAgent, MAX_CALIBRATION_POINTS } from './calibration.agent.js';
 import { VlmClient } from './vlm.client.js';
 
 const DRAG_PNG = readFileSync(resolve('libs/calibration/src/plot-reader/fixtures/qcaleval-drag-like.png')).toString('base64');
@@ -61,6 +61,15 @@ describe(CalibrationAgent.name, () => {
     const answer = await sut.run({ data: { experiment: 'drag', x: trace.series[0]!.x, y: trace.series.map((s) => s.y) } });
     expect(answer.assessment.series).toBe(2);
     expect(answer.assessment.fit!.parameters.crossing!.value).toBeCloseTo(trace.truth.value, 0);
+  });
+
+  it(`refuses more than ${MAX_CALIBRATION_POINTS} points before fitting, naming the limit (50 000 points blocked the assistant for minutes)`, async () => {
+    const { sut } = setup();
+    const x = Array.from({ length: 50_000 }, (_, i) => i);
+    const error = await sut.run({ data: { x, y: x.map((v) => Math.sin(v / 100)) } }).catch((e: unknown) => e);
+    expect(error).toEqual(new RpcError('invalid_input', 'expected at most 4096 points in all (x values × y series); got 50000 × 1 = 50000: bin or decimate the sweep', { loc: ['body', 'data'], type: 'value_error' }));
+    const rows = await sut.run({ data: { x: x.slice(0, 100), y: Array.from({ length: 41 }, () => x.slice(0, 100)) } }).catch((e: unknown) => e);
+    expect((rows as RpcError).message).toBe('expected at most 4096 points in all (x values × y series); got 100 × 41 = 4100: bin or decimate the sweep');
   });
 
   it('rejects a body without image or data as invalid_input at loc body', async () => {

@@ -14,6 +14,9 @@ import {
 } from '#qdc/calibration';
 import { VlmClient } from './vlm.client.js';
 
+/** Points (x values × y series) one request may ask the built-in fit to take; calibration sweeps have tens to hundreds. */
+export const MAX_CALIBRATION_POINTS = 4096;
+
 /** `model` of answers written by the built-in reader (no VLM configured). */
 export const BUILT_IN_MODEL = 'qdc-calibration-reader-v1';
 const DEFAULT_PROMPT = 'Describe this calibration plot: which experiment it is, whether the calibration worked, the fitted values, and the next step.';
@@ -113,6 +116,12 @@ export class CalibrationAgent {
 
   private seriesOf(data: NonNullable<CalibrationAgentBody['data']>, prompt: string): { series: CalibrationSeries[]; context: CalibrationContext } {
     const rows = Array.isArray(data.y[0]) ? (data.y as number[][]) : [data.y as number[]];
+    // The fit runs on this process's event loop and its cost grows with the points (50 000 took minutes under load,
+    // and every other assistant request waited): bounded before fitting.
+    const points = data.x.length * rows.length;
+    if (points > MAX_CALIBRATION_POINTS) {
+      throw invalid(['data'], `expected at most ${MAX_CALIBRATION_POINTS} points in all (x values × y series); got ${data.x.length} × ${rows.length} = ${points}: bin or decimate the sweep`);
+    }
     rows.forEach((row, i) => {
       if (row.length !== data.x.length) {
         throw invalid(['data', 'y', ...(rows.length > 1 ? [i] : [])], `expected ${data.x.length} values (the length of x); got ${row.length}`);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import {
   MAX_QPU_SHOTS,
+  QPU_JOB_LIMITS as L,
   QpuJobStatus,
   RpcError,
   Subjects,
@@ -18,11 +19,15 @@ import { NatsService } from '#qdc/platform';
 import { entryPointField } from '../coda/coda-tools.service.js';
 
 const JobBody = z.object({
-  code: z.string({ error: 'code is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)' }).trim().min(1, 'code must not be empty'),
-  source_framework: z.string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' }).nullish(),
-  backend: z.string({ error: 'backend is required: a device id from GET /qpus' }).trim().min(1, 'backend must not be empty'),
+  code: z
+    .string({ error: 'code is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)' })
+    .trim()
+    .min(1, 'code must not be empty')
+    .max(L.codeChars, `code must be at most ${L.codeChars} characters`),
+  source_framework: z.string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' }).max(L.sourceFrameworkChars, `source_framework must be at most ${L.sourceFrameworkChars} characters (qiskit, cirq, openqasm2, openqasm3)`).nullish(),
+  backend: z.string({ error: 'backend is required: a device id from GET /qpus' }).trim().min(1, 'backend must not be empty').max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`),
   shots: z.number({ error: 'shots must be an integer' }).int('shots must be an integer').min(1, 'shots must be at least 1').max(MAX_QPU_SHOTS, `shots must be at most ${MAX_QPU_SHOTS}`).default(100),
-  braket_execution_mode_hint: z.string().nullish(),
+  braket_execution_mode_hint: z.string({ error: 'braket_execution_mode_hint must be a string' }).max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`).nullish(),
   entry_point: entryPointField,
 });
 const SubmitBody = JobBody.extend({ accept_overage: z.boolean({ error: 'accept_overage must be true or false' }).default(false) });

@@ -21,6 +21,7 @@ import {
   withRequestId,
   isRedisReady,
   publishJobOutcome,
+  releaseJobMemory,
   timeJob,
   requireRedisReady,
   waitForDependencies,
@@ -71,7 +72,10 @@ export class InferenceProcessor implements OnModuleDestroy {
       (job) =>
         job.name === JobName.AnalyseFrame
           ? (this.frames.run(job as unknown as Job<FrameJobData, FrameJobOutcome>) as unknown as Promise<InferenceOutcome>)
-          : timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data),
+          : // After the caller has its answer: a large job's buffers (upload, decoded array, outputs) go back to the system.
+            timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data).finally(() =>
+              this.releaseMemory(job.data),
+            ),
       workerOptions(this.config),
     );
     worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
@@ -181,6 +185,11 @@ export class InferenceProcessor implements OnModuleDestroy {
       );
     await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
     return sent;
+  }
+
+  /** A full collection after a job that left more than RELEASE_MEMORY_THRESHOLD_BYTES in array buffers (an idle worker would keep them). */
+  private releaseMemory(data: InferenceJobData): void {
+    if (releaseJobMemory()) withRequestId(data.requestId, () => this.logger.debug(`released the memory of a ${data.inputFileSize}-byte ${data.batch ? 'batch' : 'run'}`));
   }
 
   async isRedisReady(): Promise<boolean> {

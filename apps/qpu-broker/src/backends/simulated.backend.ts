@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { JobName, qpuDeviceQueueName, qpuRunJobId, type QpuSimulationJobData } from '#qdc/contracts';
-import { QDC_CONFIG, countQueue, queueOptions, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, SpanKind, countQueue, inSpan, queueOptions, withJobTrace, type QdcConfig } from '#qdc/platform';
 import type { DeviceFile } from '../devices/device-file.js';
 import type { QpuJobRow } from '../jobs/qpu-jobs.repository.js';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
@@ -43,13 +43,18 @@ export class SimulatedBackend implements QpuBackend, OnModuleDestroy {
   }
 
   async submit(job: QpuJobRow, device: DeviceFile): Promise<void> {
-    const data: QpuSimulationJobData = { jobId: job.id, deviceId: device.id, requestId: job.id };
-    await (await this.queue(device)).add(JobName.RunQpuJob, data, {
-      jobId: qpuRunJobId(job.id),
-      attempts: this.qpu.QDC_QPU_JOB_ATTEMPTS,
-      backoff: { type: 'exponential', delay: 1000 },
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+    const queue = await this.queue(device);
+    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': queue.name, 'messaging.message.id': qpuRunJobId(job.id) };
+    await inSpan(`bullmq ${queue.name} ${JobName.RunQpuJob}`, { kind: SpanKind.PRODUCER, attributes }, async () => {
+      // The simulation worker's span is a child of this one (trace context in the job data; tracing off = unchanged).
+      const data: QpuSimulationJobData = withJobTrace({ jobId: job.id, deviceId: device.id, requestId: job.id });
+      await queue.add(JobName.RunQpuJob, data, {
+        jobId: qpuRunJobId(job.id),
+        attempts: this.qpu.QDC_QPU_JOB_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 1000 },
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      });
     });
   }
 

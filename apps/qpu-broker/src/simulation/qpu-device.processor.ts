@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { Worker, type Job } from 'bullmq';
 import {
   Events,
+  JobName,
   QpuJobStatusChangedEvent,
   QpuSimulationJobData,
   RpcError,
@@ -11,7 +12,7 @@ import {
   type QpuExecutionStartResponse,
 } from '#qdc/contracts';
 import { CircuitError } from '#qdc/circuits';
-import { NatsService, QDC_CONFIG, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import { NatsService, QDC_CONFIG, requireRedisReady, timeJob, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
 import { SIMULATED_PROVIDER } from '../backends/simulated.backend.js';
 import { DeviceCatalogue } from '../devices/device-catalogue.js';
 import { DeviceToolchain } from '../devices/device-toolchain.js';
@@ -43,7 +44,9 @@ export class QpuDeviceProcessor implements OnModuleDestroy {
     @Inject(QPU_CONFIG) private readonly qpu: QpuConfig,
   ) {
     for (const device of catalogue.all().filter((d) => d.provider === SIMULATED_PROVIDER)) {
-      const worker = new Worker<QpuSimulationJobData, QpuExecutionOutcome>(qpuDeviceQueueName(device.id), (job) => this.process(job), { ...workerOptions(config), concurrency: 1 });
+      const queue = qpuDeviceQueueName(device.id);
+      // Timed (qdc_job_duration_seconds) and, with tracing on, a span that continues the submitting request's trace.
+      const worker = new Worker<QpuSimulationJobData, QpuExecutionOutcome>(queue, (job) => timeJob(queue, JobName.RunQpuJob, () => this.process(job), job.data), { ...workerOptions(config), concurrency: 1 });
       worker.on('failed', (job, error: Error) => this.logger.error(`QPU job ${job?.data.jobId} attempt ${job?.attemptsMade} failed: ${error.message}`));
       worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
       this.workers.push(worker);

@@ -6,7 +6,7 @@
  * measure with keys, reset and with_classical_controls. Qubits are numbered in Cirq's sort order.
  */
 import { semanticError, unsupported } from '../errors.js';
-import { checkBitCount, checkListLength } from '../limits.js';
+import { checkBitCount, checkListLength, checkOperationCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
 import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
 import { toMatrix, toVector } from './python-numeric.js';
@@ -449,7 +449,9 @@ class CirqEvaluator extends PyEvaluator {
     }
     if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop') || isObject(a, 'ccircuit') || isObject(a, 'moment'))) return this.power(a, toNumber(b, line, 'the exponent'), line);
     if (op === '+' && isObject(a, 'ccircuit')) {
-      const c: CircuitValue = { kind: 'ccircuit', items: [...(a as unknown as CircuitValue).items, ...this.flatten(b, line)] };
+      const added = this.flatten(b, line);
+      checkOperationCount((a as unknown as CircuitValue).items.length + added.length, line);
+      const c: CircuitValue = { kind: 'ccircuit', items: [...(a as unknown as CircuitValue).items, ...added] };
       this.last = c;
       return c as unknown as PyValue;
     }
@@ -458,7 +460,9 @@ class CirqEvaluator extends PyEvaluator {
 
   protected override inplace(op: string, current: PyValue, value: PyValue, line: number): PyValue {
     if (op === '+' && isObject(current, 'ccircuit')) {
-      (current as unknown as CircuitValue).items.push(...this.flatten(value, line));
+      const added = this.flatten(value, line);
+      checkOperationCount((current as unknown as CircuitValue).items.length + added.length, line);
+      for (const x of added) (current as unknown as CircuitValue).items.push(x);
       this.last = current as unknown as CircuitValue;
       return current;
     }
@@ -501,7 +505,9 @@ class CirqEvaluator extends PyEvaluator {
       const c = obj as CircuitValue;
       if (name === 'append')
         return this.callable('append', (a, _k, l) => {
-          c.items.push(...this.flatten(a[0] ?? null, l));
+          const added = this.flatten(a[0] ?? null, l);
+          checkOperationCount(c.items.length + added.length, l);
+          for (const x of added) c.items.push(x);
           this.last = c;
           return null;
         });

@@ -494,8 +494,9 @@ export abstract class PyEvaluator {
 
   protected inplace(op: string, current: PyValue, value: PyValue, line: number): PyValue {
     if (Array.isArray(current) && op === '+') {
-      current.push(...iterate(value, line));
-      checkListLength(current.length, line);
+      const added = iterate(value, line);
+      checkListLength(current.length + added.length, line);
+      for (const x of added === current ? [...added] : added) current.push(x);
       return current;
     }
     if (current instanceof PyDict && op === '|' && value instanceof PyDict) {

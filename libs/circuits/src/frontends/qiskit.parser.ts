@@ -5,7 +5,7 @@
  * arithmetic with math/numpy. The result is the circuit the program last built or changed.
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
-import { MAX_EXPANDED_OPERATIONS, checkBitCount, checkListLength } from '../limits.js';
+import { MAX_EXPANDED_OPERATIONS, checkBitCount, checkListLength, checkOperationCount } from '../limits.js';
 import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateDefinition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
@@ -1039,6 +1039,7 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   private compose(target: CircuitValue, other: CircuitValue, qubits: PyValue[] | undefined, clbits: PyValue[] | undefined, inplace: boolean, line: number, front = false): PyValue {
+    checkOperationCount(target.circuit.ops.length + other.circuit.ops.length, line);
     const dest = inplace ? target : this.copy(target);
     const qmap = qubits ? qubits.map((q) => this.bits(dest, q, 'q', line).indices[0]) : Array.from({ length: other.circuit.numQubits }, (_, i) => i);
     const cmap = clbits ? clbits.map((c) => this.bits(dest, c, 'c', line).indices[0]) : Array.from({ length: other.circuit.numClbits }, (_, i) => i);
@@ -1049,9 +1050,12 @@ class QiskitEvaluator extends PyEvaluator {
       throw semanticError(line, `compose: the other circuit has ${other.circuit.numClbits} clbit(s) but this one has ${dest.circuit.numClbits}`);
     }
     for (const [name, def] of other.circuit.definitions) dest.circuit.definitions.set(name, def);
+    // A copy when composing a circuit onto itself: iterating the array being appended to would never end (and
+    // front=True empties it first).
+    const source = other === dest ? [...other.circuit.ops] : other.circuit.ops;
     // front=True: the other circuit's operations go first.
     const existing = front ? dest.circuit.ops.splice(0) : [];
-    for (const op of other.circuit.ops) {
+    for (const op of source) {
       const cond = 'condition' in op && op.condition ? { clbits: op.condition.clbits.map((c) => cmap[c]), value: op.condition.value } : undefined;
       let mapped: Operation;
       if (op.kind === 'gate') mapped = { ...op, qubits: op.qubits.map((q) => qmap[q]) };

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type RpcReply } from '#qdc/contracts';
 import { loadConfig } from '../config/config.js';
-import { NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
+import { HEARTBEAT_AFTER_MS, HEARTBEAT_LOST_MS, NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -23,6 +23,7 @@ function newNatsService() {
   const connection = {
     request: jest.fn(async (_subject: string, _body: Uint8Array, _options: unknown): Promise<{ data: Uint8Array; headers?: unknown }> => ({ data: encode({ ok: true, data: 'pong' }) })),
     publish: jest.fn(),
+    subscribe: jest.fn((_subject: string, _options: { callback: (err: unknown, msg: unknown) => void }) => ({ unsubscribe: jest.fn() })),
     isClosed: () => false,
     info: { max_payload: 1024 * 1024 },
   };
@@ -100,6 +101,104 @@ describe(NatsService.name, () => {
     it('answers unavailable before it is connected', async () => {
       const sut = new NatsService(loadConfig({}), 'tester');
       await expect(sut.request('x.v1', {})).rejects.toMatchObject({ code: 'unavailable' });
+    });
+  });
+
+  describe(`heartbeats of requests longer than ${HEARTBEAT_AFTER_MS} ms (a handler's process killed)`, () => {
+    const LONG = HEARTBEAT_AFTER_MS + 1;
+    const headerOf = (call: unknown[]) => (call[2] as { headers: { get(name: string): string } }).headers.get('Qdc-Heartbeat');
+
+    it(`answers unavailable when the handler sends no heartbeat for ${HEARTBEAT_LOST_MS} ms, long before the timeout`, async () => {
+      const { sut, mocks } = newNatsService();
+      mocks.connection.request.mockReturnValue(new Promise(() => undefined)); // the handler's process died: no reply
+      jest.useFakeTimers();
+      try {
+        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 });
+        const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'the service handling coda.simulate.v1 stopped answering (restarted?); retry with the same request id'));
+        await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 1000);
+        await settled;
+      } finally {
+        jest.useRealTimers();
+      }
+      const beatSubject = headerOf(mocks.connection.request.mock.calls[0]!);
+      expect(beatSubject).toMatch(/^lab\.heartbeat\.[0-9a-f-]{36}$/);
+      expect(mocks.connection.subscribe.mock.calls[0]![0]).toBe(beatSubject);
+      expect((mocks.connection.subscribe.mock.results[0]!.value as { unsubscribe: unknown }).unsubscribe).toHaveBeenCalled();
+    });
+
+    it.each([
+      ['gone (no responders on its instance subject): unavailable', Object.assign(new Error('503'), { name: 'NoRespondersError' }), 'unavailable'],
+      ['alive but busy (the ping times out): keeps waiting for the reply', Object.assign(new Error('timeout'), { name: 'TimeoutError' }), 'counts'],
+    ])('when the beats stop, pings the process that sent them — %s', async (_name, pingError, outcome) => {
+      const { sut, mocks } = newNatsService();
+      const INSTANCE = '6f1c2a7e-93d4-4b8a-a0c1-2e5d7f9b3c11';
+      let answer!: (reply: { data: Uint8Array }) => void;
+      mocks.connection.request.mockImplementation((subject: string) =>
+        subject === `lab.instance.${INSTANCE}` ? Promise.reject(pingError) : new Promise((resolve) => (answer = resolve as typeof answer)),
+      );
+      jest.useFakeTimers();
+      try {
+        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 }).catch((e: RpcError) => e.code);
+        await jest.advanceTimersByTimeAsync(0);
+        mocks.connection.subscribe.mock.calls[0]![1].callback(null, { data: new TextEncoder().encode(INSTANCE) });
+        await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 2000);
+        expect(mocks.connection.request.mock.calls.map(([subject]) => subject)).toContain(`lab.instance.${INSTANCE}`);
+        answer({ data: encode({ ok: true, data: 'counts' }) });
+        expect(await pending).toBe(outcome);
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('keeps waiting while heartbeats come, and answers the reply', async () => {
+      const { sut, mocks } = newNatsService();
+      let answer!: (reply: { data: Uint8Array }) => void;
+      mocks.connection.request.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+      jest.useFakeTimers();
+      try {
+        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: LONG });
+        await jest.advanceTimersByTimeAsync(0);
+        const beat = mocks.connection.subscribe.mock.calls[0]![1].callback;
+        for (let t = 0; t < 3 * HEARTBEAT_LOST_MS; t += 1000) {
+          beat(null, {});
+          await jest.advanceTimersByTimeAsync(1000);
+        }
+        answer({ data: encode({ ok: true, data: 'counts' }) });
+        expect(await pending).toBe('counts');
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('asks for no heartbeat on ordinary requests', async () => {
+      const { sut, mocks } = newNatsService();
+      await sut.request('ping.v1', {}, { timeoutMs: HEARTBEAT_AFTER_MS });
+      expect(headerOf(mocks.connection.request.mock.calls[0]!)).toBeFalsy();
+      expect(mocks.connection.subscribe).not.toHaveBeenCalled();
+    });
+
+    it('beats while a handler works on a request that asks for it, and stops when it has replied', async () => {
+      const { sut, mocks } = newNatsService();
+      let finish!: () => void;
+      sut.subscribe('coda.simulate.v1', async (_message, reply) => {
+        await new Promise<void>((resolve) => (finish = resolve));
+        await reply({ ok: true, data: 'counts' });
+      });
+      const deliver = mocks.connection.subscribe.mock.calls[0]![1].callback;
+      const headers = new Map([['Qdc-Heartbeat', 'lab.heartbeat.0b6c8f9e-2f61-4c9e-9d7e-1f0f3d7d2a11']]);
+      const respond = jest.fn();
+      jest.useFakeTimers();
+      try {
+        deliver(null, { reply: '_INBOX.1', headers: { get: (k: string) => headers.get(k) ?? '' }, data: encode({}), respond });
+        await jest.advanceTimersByTimeAsync(2500);
+        expect(mocks.connection.publish.mock.calls.map(([subject]) => subject)).toEqual(Array(3).fill('lab.heartbeat.0b6c8f9e-2f61-4c9e-9d7e-1f0f3d7d2a11'));
+        finish();
+        await jest.advanceTimersByTimeAsync(5000);
+      } finally {
+        jest.useRealTimers();
+      }
+      expect(respond).toHaveBeenCalledTimes(1);
+      expect(mocks.connection.publish).toHaveBeenCalledTimes(3);
     });
   });
 

@@ -55,6 +55,20 @@ export const PAYLOAD_OBJECT_TTL_MS = 60 * 60 * 1000;
  */
 export const RECONNECT_GRACE_MS = 2_000;
 
+/**
+ * Liveness of long requests (a queued simulation may take QDC_SIM_TIMEOUT_MS): a request whose timeout exceeds
+ * HEARTBEAT_AFTER_MS names a heartbeat subject in its headers; the handling process publishes to it at once and every
+ * HEARTBEAT_INTERVAL_MS until it replies; a beat names the process (its instance subject). After HEARTBEAT_LOST_MS
+ * without a beat the caller pings that instance subject: NATS answers "no responders" at once when the process is
+ * gone (kill -9, OOM: its subscriptions went with its connection), and the request answers `unavailable` (503 +
+ * Retry-After) then instead of at its timeout; a process that is alive but busy (a long synchronous step) keeps the
+ * request. A retry with the same request id finds the queued job again (job ids derive from request ids).
+ */
+export const HEARTBEAT_AFTER_MS = 30_000;
+export const HEARTBEAT_INTERVAL_MS = 1_000;
+export const HEARTBEAT_LOST_MS = 10_000;
+const HEARTBEAT_HEADER = 'Qdc-Heartbeat';
+
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
 
@@ -94,6 +108,9 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly onLinkLost = new Set<() => void>();
   /** Requests made while the connection is down, waiting for the reconnect. */
   private readonly onLinkBack = new Set<() => void>();
+  /** This process's instance subject suffix (heartbeats name it; callers ping it to tell dead from busy). */
+  private readonly instanceId = randomUUID();
+  private instanceSubscribed = false;
 
   constructor(
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -241,11 +258,68 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     });
   }
 
+  /** The reply, or `unavailable` once the handling process has sent no heartbeat for HEARTBEAT_LOST_MS. */
+  private whileHandlerAlive<R>(subject: string, beatSubject: string, send: () => Promise<R>): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let lastBeat = Date.now();
+      let instance = '';
+      let probing = false;
+      const beats = this.nc.subscribe(beatSubject, {
+        callback: (_err, msg) => {
+          lastBeat = Date.now();
+          if (msg?.data?.length) instance = this.decoder.decode(msg.data);
+        },
+      });
+      const lost = (): void => {
+        done();
+        reject(new RpcError('unavailable', `the service handling ${subject} stopped answering (restarted?); retry with the same request id`));
+      };
+      const watch = setInterval(() => {
+        if (probing || Date.now() - lastBeat <= HEARTBEAT_LOST_MS) return;
+        if (!/^[0-9a-f-]{36}$/.test(instance)) return lost();
+        // Dead, or only busy? A dead process's instance subject has no responders.
+        probing = true;
+        this.nc.request(this.subject(`instance.${instance}`), new Uint8Array(0), { timeout: 2 * HEARTBEAT_INTERVAL_MS }).then(
+          () => {
+            probing = false;
+            lastBeat = Date.now();
+          },
+          (error: Error) => {
+            probing = false;
+            if (/no responders/i.test(String(error?.message)) || error?.name === 'NoRespondersError') lost();
+            else lastBeat = Date.now(); // timed out: alive but busy
+          },
+        );
+      }, HEARTBEAT_INTERVAL_MS);
+      const done = (): void => {
+        clearInterval(watch);
+        beats.unsubscribe();
+      };
+      send().then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
   private async requestOnce<T>(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<T> {
     await this.awaitLink(subject, timeout);
     let msg: Msg;
     try {
-      msg = await this.untilLinkLost(subject, this.nc.request(this.subject(subject), body, { timeout, headers: hdrs }));
+      const send = () => this.untilLinkLost(subject, this.nc.request(this.subject(subject), body, { timeout, headers: hdrs }));
+      if (timeout > HEARTBEAT_AFTER_MS) {
+        const beatSubject = this.subject(`heartbeat.${randomUUID()}`);
+        hdrs.set(HEARTBEAT_HEADER, beatSubject);
+        msg = await this.whileHandlerAlive(subject, beatSubject, send);
+      } else {
+        msg = await send();
+      }
     } catch (error) {
       if (error instanceof RpcError) throw error;
       const text = String((error as Error)?.message ?? error);
@@ -352,14 +426,38 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
       hdrs.set(REQUEST_ID_HEADER, requestId);
       msg.respond(await this.encodeBody(body, hdrs), { headers: hdrs });
     };
-    let payload: unknown;
+    // A long request's caller listens for heartbeats while this process works on it (see HEARTBEAT_AFTER_MS).
+    const beatSubject = msg.reply ? msg.headers?.get(HEARTBEAT_HEADER) : undefined;
+    const beating = beatSubject?.startsWith(this.subject('heartbeat.')) ? beatSubject : undefined;
+    if (beating) this.subscribeInstance();
+    const beat = (): void => {
+      if (beating && !this.nc.isClosed()) this.nc.publish(beating, this.encoder.encode(this.instanceId));
+    };
+    beat();
+    const heartbeat = beating ? setInterval(beat, HEARTBEAT_INTERVAL_MS) : undefined;
     try {
-      payload = await this.decodeBody(msg.data, msg.headers);
-    } catch (error) {
-      await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
-      return;
+      let payload: unknown;
+      try {
+        payload = await this.decodeBody(msg.data, msg.headers);
+      } catch (error) {
+        await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
+        return;
+      }
+      await handler({ payload, requestId }, reply);
+    } finally {
+      clearInterval(heartbeat);
     }
-    await handler({ payload, requestId }, reply);
+  }
+
+  /** Answers pings on this process's instance subject (see HEARTBEAT_AFTER_MS); once, on first need. */
+  private subscribeInstance(): void {
+    if (this.instanceSubscribed) return;
+    this.instanceSubscribed = true;
+    this.nc.subscribe(this.subject(`instance.${this.instanceId}`), {
+      callback: (_err, msg) => {
+        msg?.respond(new Uint8Array(0));
+      },
+    });
   }
 
   private async encodeBody(payload: unknown, hdrs: MsgHdrs): Promise<Uint8Array> {

@@ -5,6 +5,7 @@ import { RpcError, type RpcReply } from '#qdc/contracts';
 import type { IncomingMessage, NatsService } from './nats.service.js';
 import { EventHandler, RpcHandler } from './rpc-handler.decorator.js';
 import { RpcServer } from './rpc-server.js';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../prisma/database-errors.js';
 
 type Handler = (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>;
 
@@ -25,6 +26,12 @@ class GreetingHandlers {
   @RpcHandler('break.v1')
   break(): never {
     throw new Error('database on fire');
+  }
+
+  @RpcHandler('store.v1')
+  async store(): Promise<never> {
+    // What a Prisma query in flight when Postgres stops throws (a plain driver error).
+    throw new Error('Connection terminated unexpectedly');
   }
 
   notAHandler() {
@@ -68,7 +75,7 @@ describe(RpcServer.name, () => {
   it('subscribes every decorated method and the health subject, with the service as queue group', async () => {
     const { sut, mocks } = newRpcServer();
     await sut.onApplicationBootstrap();
-    expect([...mocks.subscriptions.keys()].sort()).toEqual(['break.v1', 'forget.v1', 'greet.v1', 'greeter.health.v1', 'refuse.v1', 'said.v1']);
+    expect([...mocks.subscriptions.keys()].sort()).toEqual(['break.v1', 'forget.v1', 'greet.v1', 'greeter.health.v1', 'refuse.v1', 'said.v1', 'store.v1']);
     expect([...mocks.subscriptions].filter(([subject]) => subject !== 'said.v1').every(([, s]) => s.queue === 'greeter')).toBe(true);
   });
 
@@ -108,6 +115,15 @@ describe(RpcServer.name, () => {
     const broken = await call('break.v1', {});
     expect(broken).toEqual({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } } });
     expect(JSON.stringify(broken)).not.toContain('fire');
+  });
+
+  it('answers a lost database connection (Postgres restarting) as unavailable — the gateway’s 503 + Retry-After — not internal', async () => {
+    const { sut, call } = newRpcServer();
+    await sut.onApplicationBootstrap();
+    expect(await call('store.v1', {})).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: DATABASE_UNAVAILABLE_MESSAGE, details: { error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
+    });
   });
 
   it('refuses to start with two handlers for one subject', async () => {

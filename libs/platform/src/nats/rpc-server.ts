@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { RpcError, healthSubject, type ServiceName } from '#qdc/contracts';
 import { SERVICE_NAME } from '../config/config.module.js';
 import { withRequestId } from '../logging/request-context.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../prisma/database-errors.js';
 import { NatsService } from './nats.service.js';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator.js';
 
@@ -61,6 +62,12 @@ export class RpcServer implements OnApplicationBootstrap {
             return;
           }
           const errorId = randomUUID();
+          if (isDatabaseUnavailable(error)) {
+            // A Postgres restart or failover: the caller's 503 + Retry-After, not a 500.
+            withRequestId(requestId, () => this.logger.warn(`error_id=${errorId} ${name}: database unavailable: ${(error as Error)?.message ?? error}`));
+            await reply({ ok: false, error: { code: 'unavailable', message: DATABASE_UNAVAILABLE_MESSAGE, details: { error_id: errorId } } });
+            return;
+          }
           withRequestId(requestId, () => this.logger.error(`error_id=${errorId} ${name}: ${(error as Error)?.stack ?? error}`));
           await reply({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: errorId } } });
         }
