@@ -5,7 +5,7 @@
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_LIST_LENGTH, checkListLength } from '../limits.js';
-import { type PyBuiltin, type PyValue, ignored, isObject, iterate, toInt, toNumber, typeName } from './python-eval.js';
+import { type PyBuiltin, type PyIterator, type PyValue, ignored, isObject, iterate, toInt, toNumber, typeName } from './python-eval.js';
 import { PyDict, PySet, PyTuple, bitInt, formatSpec, pyCompare, pyRepr, pyStr, truthy } from './python-values.js';
 
 export interface BuiltinHost {
@@ -199,6 +199,19 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
       const lists = args.map((a) => iterate(a, line, 'zip()'));
       const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
       return Array.from({ length: n }, (_, i) => new PyTuple(lists.map((l) => l[i])));
+    }),
+    iter: b('iter', (args, _kw, line): PyValue => {
+      const v = args[0] ?? null;
+      if (isObject(v, 'iterator')) return v;
+      return { kind: 'iterator', items: [...iterate(v, line, 'iter()')], next: 0 } as PyIterator;
+    }),
+    next: b('next', (args, _kw, line) => {
+      const it = args[0] ?? null;
+      if (!isObject(it, 'iterator')) throw semanticError(line, `next() expects an iterator (from iter()); got ${typeName(it)}`);
+      const iterator = it as PyIterator;
+      if (iterator.next < iterator.items.length) return iterator.items[iterator.next++]!;
+      if (args.length > 1) return args[1]!;
+      throw semanticError(line, 'next(): the iterator is exhausted (StopIteration)');
     }),
     reversed: b('reversed', (args, _kw, line) => [...iterate(args[0] ?? null, line, 'reversed()')].reverse()),
     sorted: b('sorted', (args, kwargs, line) => {

@@ -464,4 +464,11 @@ qc = QuantumCircuit(*regs)
   it('comprehension variables do not leak and function locals do not touch globals', () => {
     expect(value('i = 7\nxs = [i for i in range(3)]\ndef f():\n    i = 100\n    return i\nf()', 'i')).toBe('7');
   });
+
+  it('iter/next hand out items one at a time; a for loop takes the rest; an exhausted iterator is a 422 unless a default is given', () => {
+    expect(value('it = iter([1, 2, 3, 4])\na = next(it)\nb = next(it)', '[a, b, [x for x in it], next(it, -1)]')).toBe('[1, 2, [3, 4], -1]');
+    expect(value('it = iter(range(2))', '[next(it), next(iter(it))]')).toBe('[0, 1]');
+    expect(errorOf(() => value('it = iter([])', 'next(it)')).message).toMatch(/line 2: next\(\): the iterator is exhausted \(StopIteration\)/);
+    expect(errorOf(() => value('', 'next([1])')).message).toMatch(/line 2: next\(\) expects an iterator \(from iter\(\)\); got list/);
+  });
 });

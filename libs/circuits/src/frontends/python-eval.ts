@@ -97,6 +97,13 @@ export function typeName(v: PyValue): string {
 }
 
 /** Elements of an iterable value (list, tuple, range result, string, dict keys). */
+/** What `iter(x)` answers: the items of `x` and how many `next()` has taken; iterating it takes the rest. */
+export interface PyIterator extends PyObject {
+  kind: 'iterator';
+  items: PyValue[];
+  next: number;
+}
+
 export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
   if (Array.isArray(v)) return v;
   if (v instanceof PyTuple) return v.items;
@@ -104,6 +111,12 @@ export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
   if (v instanceof PyDict) return v.keys();
   if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable) return (v as unknown as { items: PyValue[] }).items;
   if (v instanceof NdArray) return arrayItems(v);
+  if (isObject(v, 'iterator')) {
+    const it = v as PyIterator;
+    const rest = it.items.slice(it.next);
+    it.next = it.items.length;
+    return rest;
+  }
   throw semanticError(line, `expected a list, tuple, str, dict, range or array for ${what}; got ${typeName(v)}`);
 }
 
