@@ -13,7 +13,7 @@
  *      parse time per program vs parsing the same circuit as OpenQASM 3
  */
 import { applyDense1, createRng, emitQasm2, emitQasm3, emitQiskit, finalState, parseCircuit, randomCircuit, type Circuit } from '#qdc/circuits';
-import { addQreg, circuitUnitary, emptyCircuit, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '#qdc/circuits';
+import { addQreg, circuitUnitary, emptyCircuit, haarUnitary, synthesizeStatePreparation, synthesizeUnitary, type Complex } from '#qdc/circuits';
 import { baselineRunner, loadQuantumCircuit } from './circuits/quantum-circuit-baseline.js';
 import { benchCorpus } from './circuits/corpus-bench.js';
 
@@ -110,36 +110,6 @@ function benchParseEmit(): void {
   report('(c) parse + emit (QASM 2 → 3)', `${roundMs.toFixed(1)} ms`, `${(mb / (roundMs / 1000)).toFixed(1)} MB/s`, '', '', null);
 }
 
-/** Haar-random unitary: Gram–Schmidt QR of a complex Gaussian matrix (Mezzadri 2007). */
-function haarUnitary(n: number, seed: number): Float64Array {
-  const rng = createRng(seed);
-  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-  const N = 1 << n;
-  const cols = Array.from({ length: N }, () => Float64Array.from({ length: 2 * N }, gauss));
-  for (let j = 0; j < N; j++) {
-    for (let i = 0; i < j; i++) {
-      let re = 0;
-      let im = 0;
-      for (let k = 0; k < 2 * N; k += 2) {
-        re += cols[i][k] * cols[j][k] + cols[i][k + 1] * cols[j][k + 1];
-        im += cols[i][k] * cols[j][k + 1] - cols[i][k + 1] * cols[j][k];
-      }
-      for (let k = 0; k < 2 * N; k += 2) {
-        cols[j][k] -= re * cols[i][k] - im * cols[i][k + 1];
-        cols[j][k + 1] -= re * cols[i][k + 1] + im * cols[i][k];
-      }
-    }
-    const norm = Math.hypot(...cols[j]);
-    for (let k = 0; k < 2 * N; k++) cols[j][k] /= norm;
-  }
-  const m = new Float64Array(2 * N * N);
-  for (let c = 0; c < N; c++)
-    for (let r = 0; r < N; r++) {
-      m[2 * (r * N + c)] = cols[c][2 * r];
-      m[2 * (r * N + c) + 1] = cols[c][2 * r + 1];
-    }
-  return m;
-}
 
 function benchSynthesis(): void {
   const asCircuit = (n: number, synthesis: { ops: Circuit['ops']; globalPhase: number }): Circuit => {
@@ -153,7 +123,7 @@ function benchSynthesis(): void {
   for (const n of [2, 3, 4, 5]) {
     // A fresh matrix per repeat: synthesizeUnitary reuses the result for a matrix it has just seen.
     const repeats = n >= 5 ? 3 : 5;
-    const matrices = Array.from({ length: repeats + 1 }, (_, i) => haarUnitary(n, 500 + 10 * n + i));
+    const matrices = Array.from({ length: repeats + 1 }, (_, i) => haarUnitary(n, createRng(500 + 10 * n + i)));
     synthesizeUnitary(matrices[repeats]); // warm up
     let next = 0;
     const ms = time(() => synthesizeUnitary(matrices[next++]), repeats);

@@ -1,17 +1,8 @@
 import { Queue } from 'bullmq';
 import { QueueName } from '#qdc/contracts';
+import { killHard } from './lab-node.fixtures.js';
+import { slowSimulationCircuit } from './qpu.fixtures.js';
 import { startSystem, type TestSystem } from './system.harness.js';
-
-/** 22 qubits, two layers of rx + cx (86 gates): a few seconds of simulation on the simulation worker. */
-function slowCircuit(): string {
-  const n = 22;
-  let code = `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\ncreg c[${n}];\n`;
-  for (let layer = 0; layer < 2; layer++) for (let i = 0; i < n; i++) code += `rx(0.${layer + 1}) q[${i}];\n${i + 1 < n ? `cx q[${i}],q[${i + 1}];\n` : ''}`;
-  return `${code}measure q -> c;\n`;
-}
-
-const exited = (child: { exitCode: number | null; signalCode: string | null; once(event: 'exit', fn: () => void): unknown }) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 /**
  * kill -9 of the qpu-broker while it waits for a queued simulation (issue 18): the caller is not left waiting for
@@ -34,7 +25,7 @@ describe('qpu-broker killed while a simulation is queued', () => {
     fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'broker-kill-1' },
-      body: JSON.stringify({ code: slowCircuit(), method: 'qasm', shots: 32, seed_simulator: 5 }),
+      body: JSON.stringify({ code: slowSimulationCircuit(), method: 'qasm', shots: 32, seed_simulator: 5 }),
     });
 
   it('answers 503 + Retry-After soon after the broker dies, and the retry gets the result', async () => {
@@ -49,8 +40,7 @@ describe('qpu-broker killed while a simulation is queued', () => {
       await queue.close();
     }
     const broker = sut.processes.get('qpu-broker')!;
-    broker.kill('SIGKILL');
-    await exited(broker);
+    await killHard(broker);
 
     const res = await pending;
     expect(res.status).toBe(503);

@@ -75,3 +75,11 @@ export async function watchStatusEvents(sut: TestSystem): Promise<{ events: { jo
   await nc.flush();
   return { events, close: () => nc.drain() };
 }
+
+/** 22 qubits, two layers of rx + cx (86 gates): a few seconds of simulation on the simulation worker. */
+export function slowSimulationCircuit(): string {
+  const n = 22;
+  let code = `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\ncreg c[${n}];\n`;
+  for (let layer = 0; layer < 2; layer++) for (let i = 0; i < n; i++) code += `rx(0.${layer + 1}) q[${i}];\n${i + 1 < n ? `cx q[${i}],q[${i + 1}];\n` : ''}`;
+  return `${code}measure q -> c;\n`;
+}

@@ -1,17 +1,8 @@
 import { Queue } from 'bullmq';
 import { QueueName } from '#qdc/contracts';
+import { killHard } from './lab-node.fixtures.js';
+import { slowSimulationCircuit } from './qpu.fixtures.js';
 import { startSystem, type TestSystem } from './system.harness.js';
-
-/** 22 qubits, two layers of rx + cx (86 gates): a few seconds of simulation on the simulation worker. */
-function slowCircuit(): string {
-  const n = 22;
-  let code = `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\ncreg c[${n}];\n`;
-  for (let layer = 0; layer < 2; layer++) for (let i = 0; i < n; i++) code += `rx(0.${layer + 1}) q[${i}];\n${i + 1 < n ? `cx q[${i}],q[${i + 1}];\n` : ''}`;
-  return `${code}measure q -> c;\n`;
-}
-
-const exited = (child: { exitCode: number | null; signalCode: string | null; once(event: 'exit', fn: () => void): unknown }) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 /**
  * kill -9 of the simulation worker in the middle of a queued simulation (issue 18): the caller still gets the
@@ -34,7 +25,7 @@ describe('simulation worker killed mid-simulation', () => {
     const pending = fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'sim-kill-1' },
-      body: JSON.stringify({ code: slowCircuit(), method: 'qasm', shots: 32, seed_simulator: 11 }),
+      body: JSON.stringify({ code: slowSimulationCircuit(), method: 'qasm', shots: 32, seed_simulator: 11 }),
     });
     // Kill once the worker has the job (it is active in the simulation queue).
     const victim = sut.processes.get('simulation-worker')!;
@@ -48,8 +39,7 @@ describe('simulation worker killed mid-simulation', () => {
       await queue.close();
     }
     await new Promise((r) => setTimeout(r, 500)); // into the simulation itself
-    victim.kill('SIGKILL');
-    await exited(victim);
+    await killHard(victim);
     sut.launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js');
 
     const res = await pending;

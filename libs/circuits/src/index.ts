@@ -5,6 +5,7 @@ export * from './ir/circuit.js';
 export { STANDARD_GATES, standardGate, gateMatrix, eulerAngles, type StandardGate } from './ir/gates.js';
 export { decomposeGate } from './ir/decompositions.js';
 export { checkUnitary, synthesizeUnitary, synthesizeStatePreparation, MAX_SYNTHESIS_QUBITS, MAX_STATE_PREPARATION_QUBITS, type Complex } from './ir/unitary-synthesis.js';
+export { haarUnitary } from './ir/haar.js';
 export { parseQasm, QELIB1_GATES, STDGATES } from './frontends/qasm.parser.js';
 export { parseQiskit } from './frontends/qiskit.parser.js';
 export { parseCirq } from './frontends/cirq.parser.js';

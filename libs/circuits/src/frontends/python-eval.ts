@@ -11,7 +11,7 @@ import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLength } from '../limits.js';
 import type { PyArg, PyExpr, PyIndex, PyParam, PySlice, PyStmt } from './python-ast.js';
 import { repeatSequence, standardBuiltins } from './python-builtins.js';
-import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
+import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, realOp, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
 import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
 
 export { PyDict, PySet, PyTuple } from './python-values.js';
@@ -847,32 +847,9 @@ export abstract class PyEvaluator {
     if ((typeof a === 'number' || typeof a === 'boolean') && (typeof b === 'number' || typeof b === 'boolean')) {
       const x = Number(a);
       const y = Number(b);
-      switch (op) {
-        case '+':
-          return x + y;
-        case '-':
-          return x - y;
-        case '*':
-          return x * y;
-        case '/':
-          if (y === 0) throw semanticError(line, 'division by zero');
-          return x / y;
-        case '//':
-          if (y === 0) throw semanticError(line, 'division by zero');
-          return Math.floor(x / y);
-        case '%':
-          if (y === 0) throw semanticError(line, 'modulo by zero');
-          return x - y * Math.floor(x / y);
-        case '**':
-          if (x === 0 && y < 0) throw semanticError(line, 'zero cannot be raised to a negative power');
-          return x ** y;
-        case '&':
-        case '|':
-        case '^':
-        case '<<':
-        case '>>':
-          return bitOp(op, a, b, line);
-      }
+      if (op === '&' || op === '|' || op === '^' || op === '<<' || op === '>>') return bitOp(op, a, b, line);
+      const r = realOp(op, x, y, line);
+      if (r !== undefined) return r;
     }
     const numeric = numericBinary(op, a, b, line);
     if (numeric !== undefined) return numeric;

@@ -106,7 +106,8 @@ function scalarOp(op: string, a: C, b: C, line: number): C {
   throw unsupported(line, op, `${op} on complex numbers is outside the supported subset`);
 }
 
-function realOp(op: string, x: number, y: number, line: number): number {
+/** Python's arithmetic on two real numbers (floor division and modulo as Python defines them); undefined for other operators. */
+export function realOp(op: string, x: number, y: number, line: number): number | undefined {
   switch (op) {
     case '+':
       return x + y;
@@ -121,12 +122,20 @@ function realOp(op: string, x: number, y: number, line: number): number {
       if (y === 0) throw semanticError(line, 'division by zero');
       return Math.floor(x / y);
     case '%':
+      if (y === 0) throw semanticError(line, 'modulo by zero');
       return x - y * Math.floor(x / y);
     case '**':
+      if (x === 0 && y < 0) throw semanticError(line, 'zero cannot be raised to a negative power');
       return x ** y;
   }
-  throw unsupported(line, op, `${op} on arrays is outside the supported subset`);
+  return undefined;
 }
+
+const arrayRealOp = (op: string, x: number, y: number, line: number): number => {
+  const r = realOp(op, x, y, line);
+  if (r === undefined) throw unsupported(line, op, `${op} on arrays is outside the supported subset`);
+  return r;
+};
 
 // ---- arrays ----
 export function makeArray(shape: number[], complex: boolean, line?: number): NdArray {
@@ -247,7 +256,7 @@ function elementwise(op: string, a: NdArray, b: NdArray, line: number): NdArray 
     const j = elementIndex(b.shape, shape, k);
     const x: C = [a.data[2 * i], a.data[2 * i + 1]];
     const y: C = [b.data[2 * j], b.data[2 * j + 1]];
-    const r = complex ? scalarOp(op, x, y, line) : ([realOp(op, x[0], y[0], line), 0] as C);
+    const r = complex ? scalarOp(op, x, y, line) : ([arrayRealOp(op, x[0], y[0], line), 0] as C);
     out.data[2 * k] = r[0];
     out.data[2 * k + 1] = r[1];
   }

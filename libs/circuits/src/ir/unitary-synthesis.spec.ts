@@ -5,45 +5,13 @@ import { gateMatrix, STANDARD_GATES } from './gates.js';
 import { checkUnitary, MAX_STATE_PREPARATION_QUBITS, MAX_SYNTHESIS_QUBITS, synthesizeStatePreparation, synthesizeUnitary, type Complex } from './unitary-synthesis.js';
 import { circuitUnitary } from '../simulator/unitary.js';
 import { createRng, type Rng } from '../simulator/rng.js';
+import { gaussian, haarUnitary } from './haar.js';
 import { CircuitError } from '../errors.js';
 import { emitCircuit, parseCircuit } from '../convert.js';
 import { equivalentUpToGlobalPhase } from '../simulator/unitary.js';
 import { compileToDevice } from '../compile/compile-to-device.js';
 import { lineCouplingMap } from '../compile/coupling-maps.js';
 
-const gaussian = (rng: Rng): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-
-/**
- * Haar-random unitary (Mezzadri, Notices AMS 54, 592, 2007): QR of a complex Ginibre matrix with
- * R's diagonal made positive — Gram–Schmidt does exactly that.
- */
-function haar(n: number, rng: Rng): Matrix {
-  const N = 1 << n;
-  const cols = Array.from({ length: N }, () => Float64Array.from({ length: 2 * N }, () => gaussian(rng)));
-  for (let j = 0; j < N; j++) {
-    for (let i = 0; i < j; i++) {
-      let re = 0;
-      let im = 0;
-      for (let k = 0; k < 2 * N; k += 2) {
-        re += cols[i][k] * cols[j][k] + cols[i][k + 1] * cols[j][k + 1];
-        im += cols[i][k] * cols[j][k + 1] - cols[i][k + 1] * cols[j][k];
-      }
-      for (let k = 0; k < 2 * N; k += 2) {
-        cols[j][k] -= re * cols[i][k] - im * cols[i][k + 1];
-        cols[j][k + 1] -= re * cols[i][k + 1] + im * cols[i][k];
-      }
-    }
-    const norm = Math.hypot(...cols[j]);
-    for (let k = 0; k < 2 * N; k++) cols[j][k] /= norm;
-  }
-  const m = new Float64Array(2 * N * N);
-  for (let c = 0; c < N; c++)
-    for (let r = 0; r < N; r++) {
-      m[2 * (r * N + c)] = cols[c][2 * r];
-      m[2 * (r * N + c) + 1] = cols[c][2 * r + 1];
-    }
-  return m;
-}
 
 function circuitOf(n: number, ops: GateOp[], globalPhase: number): Circuit {
   const c = emptyCircuit();
@@ -104,33 +72,33 @@ describe('synthesizeUnitary', () => {
   it.each([1, 2, 3, 4])('reproduces seeded Haar-random %i-qubit unitaries exactly, global phase included', (n) => {
     const rng = createRng(1000 + n);
     for (let trial = 0; trial < (n <= 2 ? 20 : n === 3 ? 6 : 3); trial++) {
-      const { error } = deviation(haar(n, rng));
+      const { error } = deviation(haarUnitary(n, rng));
       expect(error).toBeLessThan(1e-9);
     }
   });
 
   it('reproduces a 5-qubit Haar-random unitary with the documented CX count', () => {
-    const { error, cx } = deviation(haar(5, createRng(55)));
+    const { error, cx } = deviation(haarUnitary(5, createRng(55)));
     expect(error).toBeLessThan(1e-9);
     expect(cx).toBe(444);
   });
 
   it('uses at most 3 CX on two qubits and the documented counts on 3 and 4', () => {
     const rng = createRng(3);
-    for (let trial = 0; trial < 10; trial++) expect(deviation(haar(2, rng)).cx).toBeLessThanOrEqual(3);
-    expect(deviation(haar(3, rng)).cx).toBe(20);
-    expect(deviation(haar(4, rng)).cx).toBe(100);
+    for (let trial = 0; trial < 10; trial++) expect(deviation(haarUnitary(2, rng)).cx).toBeLessThanOrEqual(3);
+    expect(deviation(haarUnitary(3, rng)).cx).toBe(20);
+    expect(deviation(haarUnitary(4, rng)).cx).toBe(100);
   });
 
   it('needs exactly 1 CX for CX-class gates, 2 for controlled-U and 0 for products', () => {
     expect(deviation(std('cx')).cx).toBe(1);
-    expect(deviation(multiply(kron2(haar(1, createRng(12)), haar(1, createRng(13))), std('cz'))).cx).toBe(1);
-    expect(deviation(controlled(haar(1, createRng(14)), 1)).cx).toBe(2);
-    expect(deviation(kron2(haar(1, createRng(15)), haar(1, createRng(16)))).cx).toBe(0);
+    expect(deviation(multiply(kron2(haarUnitary(1, createRng(12)), haarUnitary(1, createRng(13))), std('cz'))).cx).toBe(1);
+    expect(deviation(controlled(haarUnitary(1, createRng(14)), 1)).cx).toBe(2);
+    expect(deviation(kron2(haarUnitary(1, createRng(15)), haarUnitary(1, createRng(16)))).cx).toBe(0);
   });
 
   it('emits only standard gates on qubits 0..n−1 with finite parameters', () => {
-    const { ops } = deviation(haar(3, createRng(9)));
+    const { ops } = deviation(haarUnitary(3, createRng(9)));
     for (const op of ops) {
       expect(['u', 'rx', 'ry', 'rz', 'h', 'cx']).toContain(op.name);
       expect(op.qubits.every((q) => q >= 0 && q < 3)).toBe(true);
@@ -157,10 +125,10 @@ describe('synthesizeUnitary', () => {
     ['iSWAP', std('iswap'), 2],
     ['RZZ(0.3)', std('rzz', [0.3]), 2],
     ['RXX(0.3)·RYY(−1.1)', multiply(std('rxx', [0.3]), std('ryy', [-1.1])), 2],
-    ['controlled-Haar (2 qubits)', controlled(haar(1, createRng(4)), 1), 2],
+    ['controlled-Haar (2 qubits)', controlled(haarUnitary(1, createRng(4)), 1), 2],
     ['diagonal phases (2 qubits)', diagonal([0.1, -0.7, 2.3, 1.1]), 2],
     ['degenerate spectrum diag(1, 1, −1, −1) in a Haar basis', (() => {
-      const v = haar(2, createRng(5));
+      const v = haarUnitary(2, createRng(5));
       return multiply(v, multiply(diagonal([0, 0, Math.PI, Math.PI]), adjointOf(v)));
     })(), 3],
     ['the 2-qubit QFT', qft(2), 3],
@@ -175,11 +143,11 @@ describe('synthesizeUnitary', () => {
     ['Fredkin', () => std('cswap')],
     ['diagonal phases (3 qubits)', () => diagonal([0, 0.3, -1.2, 2.2, 0.9, -0.4, 1.7, 3.0])],
     ['degenerate spectrum (3 qubits, eigenvalues 1, 1, 1, 1, i, i, −1, −1) in a Haar basis', () => {
-      const v = haar(3, createRng(6));
+      const v = haarUnitary(3, createRng(6));
       return multiply(v, multiply(diagonal([0, 0, 0, 0, Math.PI / 2, Math.PI / 2, Math.PI, Math.PI]), adjointOf(v)));
     }],
-    ['controlled-Haar 2-qubit unitary (3 qubits)', () => controlled(haar(2, createRng(8)), 1)],
-    ['doubly controlled Haar 1-qubit unitary', () => controlled(haar(1, createRng(10)), 2)],
+    ['controlled-Haar 2-qubit unitary (3 qubits)', () => controlled(haarUnitary(2, createRng(8)), 1)],
+    ['doubly controlled Haar 1-qubit unitary', () => controlled(haarUnitary(1, createRng(10)), 2)],
     ['the 3-qubit QFT', () => qft(3)],
     ['the 4-qubit QFT', () => qft(4)],
     ['a permutation (cyclic shift on 3 qubits)', () => {
@@ -216,7 +184,7 @@ describe('synthesizeUnitary', () => {
   });
 
   it('returns an independent copy when the same matrix is synthesized again', () => {
-    const m = haar(2, createRng(40));
+    const m = haarUnitary(2, createRng(40));
     const first = synthesizeUnitary(m);
     first.ops[0].qubits[0] = 7;
     const second = synthesizeUnitary(m);
@@ -241,7 +209,7 @@ describe('synthesizeUnitary', () => {
 });
 
 describe('synthesized circuits downstream', () => {
-  const target = haar(3, createRng(31));
+  const target = haarUnitary(3, createRng(31));
   const { ops, globalPhase } = synthesizeUnitary(target);
   const circuit = circuitOf(3, ops, globalPhase);
   const columns = circuitUnitary(circuit);
