@@ -6,7 +6,8 @@
  * to see the no-persistence case), `nats-server -js`, and a throw-away PostgreSQL cluster made with Debian's
  * initdb/pg_ctl (/usr/lib/postgresql/<version>/bin, run as the `postgres` user when started as root). Services are
  * the built ones, two inference workers. Load: FAULTS_CONCURRENCY clients (default 20; one in five simulates a small
- * circuit on the simulation worker, the others run a model), for FAULTS_DURATION_S seconds per fault (default 60);
+ * circuit on the simulation worker, the others run a model; a 503 with Retry-After is sent again, same X-Request-Id,
+ * after the time it names — every attempt counts as a request), for FAULTS_DURATION_S seconds per fault (default 60);
  * the fault hits a quarter into the load; a killed or stopped process comes back FAULTS_DOWN_MS later (default
  * 2000), as an orchestrator would restart it. Per fault it prints: requests sent, 2xx, errors by status (or `conn`
  * for no HTTP answer, `client-timeout` past FAULTS_REQUEST_TIMEOUT_S), and for model runs the results in Postgres
@@ -210,6 +211,9 @@ async function waitReady(sut: TestSystem, timeoutMs = 120_000): Promise<void> {
   }
 }
 
+/** How often a client sends a request again after a 503 with Retry-After. */
+const MAX_RETRIES_AFTER_503 = 10;
+
 async function runLoad(sut: TestSystem, token: string, tag: string, fault: Fault, infra: Record<string, Infra>) {
   const samples: Sample[] = [];
   const trace = generateCoulombPeakTrace(tuningSeeds(1, 321)[0]!, { length: 128, kind: 'peaks', peakCount: 3, snrRange: [40, 60] }).trace;
@@ -221,30 +225,41 @@ async function runLoad(sut: TestSystem, token: string, tag: string, fault: Fault
     const kind: Sample['kind'] = index % 5 === 4 ? 'simulate' : 'run';
     while (Date.now() < endAt) {
       const name = `${tag}-${n++}`;
-      const sentAt = Date.now();
-      let status: Sample['status'];
-      try {
-        const res =
-          kind === 'run'
-            ? await fetch(`${sut.baseUrl}/v0/models`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${token}`, 'x-request-id': name },
-                body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: `${name}.npy`, bytes }),
-                signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
-              })
-            : await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${token}`, 'x-request-id': name, 'content-type': 'application/json' },
-                body: JSON.stringify({ code: BELL, shots: 100, seed_simulator: 7 }),
-                signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
-              });
-        await res.arrayBuffer();
-        status = res.status;
-      } catch (error) {
-        status = (error as Error).name === 'TimeoutError' ? 'client-timeout' : 'conn';
+      // A 503 says "retry": like a well-behaved client, send the same request (same X-Request-Id) again after
+      // Retry-After, so a result stored after the 503 is answered rather than orphaned. Every attempt is a sample.
+      for (let attempt = 0; ; attempt++) {
+        const sentAt = Date.now();
+        let status: Sample['status'];
+        let retryAfterS = 0;
+        try {
+          const res =
+            kind === 'run'
+              ? await fetch(`${sut.baseUrl}/v0/models`, {
+                  method: 'POST',
+                  headers: { authorization: `Bearer ${token}`, 'x-request-id': name },
+                  body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: `${name}.npy`, bytes }),
+                  signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
+                })
+              : await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
+                  method: 'POST',
+                  headers: { authorization: `Bearer ${token}`, 'x-request-id': name, 'content-type': 'application/json' },
+                  body: JSON.stringify({ code: BELL, shots: 100, seed_simulator: 7 }),
+                  signal: AbortSignal.timeout(REQUEST_TIMEOUT_S * 1000),
+                });
+          await res.arrayBuffer();
+          status = res.status;
+          retryAfterS = Number(res.headers.get('retry-after') ?? 0);
+        } catch (error) {
+          status = (error as Error).name === 'TimeoutError' ? 'client-timeout' : 'conn';
+        }
+        samples.push({ kind, name, sentAt, doneAt: Date.now(), status });
+        if (status === 503 && retryAfterS > 0 && attempt < MAX_RETRIES_AFTER_503) {
+          await sleep(retryAfterS * 1000);
+          continue;
+        }
+        if (typeof status !== 'number' || status >= 500) await sleep(100); // a client backs off a little
+        break;
       }
-      samples.push({ kind, name, sentAt, doneAt: Date.now(), status });
-      if (typeof status !== 'number' || status >= 500) await sleep(100); // a client backs off a little
     }
   };
   const faultAt = started + (DURATION_S * 1000) / 4;

@@ -37,7 +37,8 @@ describe('results service restart during a run', () => {
 
   beforeAll(async () => {
     // Keys stay cached in the gateway across the outage (auth needs results otherwise).
-    sut = await startSystem({ env: { QDC_INFERENCE_TIMEOUT_MS: String(INFERENCE_TIMEOUT_MS), QDC_AUTH_CACHE_MS: '600000' } });
+    // The worker's store retry runs to the job's deadline here (QDC_RESULTS_RETRY_MS, 8 s by default, cuts it shorter).
+    sut = await startSystem({ env: { QDC_INFERENCE_TIMEOUT_MS: String(INFERENCE_TIMEOUT_MS), QDC_RESULTS_RETRY_MS: String(INFERENCE_TIMEOUT_MS), QDC_AUTH_CACHE_MS: '600000' } });
     auth = { authorization: `Bearer ${await sut.createKey('restart-lab', 'control')}` };
     expect((await run('warm-up')).status).toBe(200);
   });

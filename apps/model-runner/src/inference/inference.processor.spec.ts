@@ -13,8 +13,8 @@ const inline = (bytes: Uint8Array): BinaryRef => ({ inline: Buffer.from(bytes).t
 const decodeRef = (ref: BinaryRef): unknown => JSON.parse(Buffer.from((ref as { inline: string }).inline, 'base64').toString('utf8'));
 
 /** A processor with a real NatsService (inline payloads need no connection) whose requests are answered here. */
-function newProcessor(stored: Partial<ResultsCreateResponse> = {}) {
-  const config = loadConfig({ QDC_INFERENCE_THREADS: '1' });
+function newProcessor(stored: Partial<ResultsCreateResponse> = {}, env: Record<string, string> = {}) {
+  const config = loadConfig({ QDC_INFERENCE_THREADS: '1', ...env });
   const nats = new NatsService(config, 'inference-worker');
   const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', userVote: null, ...stored };
   const request = jest.spyOn(nats, 'request').mockImplementation(async (subject: string) => (subject === Subjects.ResultsCreate ? answer : {}) as never);
@@ -121,7 +121,18 @@ describe(InferenceProcessor.name, () => {
     });
     const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 400 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining("before the job's deadline") });
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service is answering results\.result\.create\.v1\); retry$/) });
+    expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives up storing after QDC_RESULTS_RETRY_MS even when the job’s deadline is far (503 at once rather than a long wait)', async () => {
+    const { sut, mocks } = newProcessor({}, { QDC_RESULTS_RETRY_MS: '500' });
+    mocks.request.mockImplementation(async (subject: string) => {
+      if (subject === Subjects.ResultsCreate) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
+      return {} as never;
+    });
+    const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service/) });
     expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
   });
 

@@ -34,6 +34,8 @@ const ConfigSchema = z.object({
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  /** How long a worker keeps trying to store a result while results does not answer before the caller gets 503 (the job is retried). */
+  QDC_RESULTS_RETRY_MS: z.coerce.number().int().positive().default(8_000),
   QDC_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(1),
   /** Threads a worker splits a large batch across; default: the CPUs it sees, at most 4. */
   QDC_INFERENCE_THREADS: z.coerce.number().int().positive().max(64).optional(),
