@@ -145,10 +145,10 @@ export class InferenceProcessor implements OnModuleDestroy {
 
   /**
    * Stores the result through apps/results (idempotent by job id). While results does not answer (restarting, or its
-   * reply timed out), tries again with backoff for QDC_RESULTS_RETRY_MS (8 s) or until the job's deadline, whichever
-   * comes first; then throws `unavailable`: the caller answers 503 with Retry-After at once rather than waiting out a
-   * long outage, and BullMQ retries the job later, so the result is stored once and a retry of the request with the
-   * same X-Request-Id answers it.
+   * reply timed out), tries again with backoff for QDC_RESULTS_RETRY_MS (8 s from the first attempt) or until the
+   * job's deadline, whichever comes first; then throws `unavailable`: the caller answers 503 with Retry-After rather
+   * than waiting out a long outage, and BullMQ retries the job later, so the result is stored once and a retry of the
+   * request with the same X-Request-Id answers it.
    */
   private persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {
     return this.store<ResultsCreateResponse>(Subjects.ResultsCreate, create, deadline);
@@ -156,23 +156,20 @@ export class InferenceProcessor implements OnModuleDestroy {
 
   /** persist's retry loop for any idempotent results request (also the frame jobs' one-insert `create-many`). */
   private async store<T>(subject: string, body: unknown, jobDeadline: number): Promise<T> {
-    let deadline = jobDeadline;
-    let firstFailure = 0;
+    const started = Date.now();
+    // The retry window starts with the first attempt: a results killed while it holds the request never replies, and
+    // waiting for the NATS timeout (30 s) before retrying is what kept callers waiting half a minute.
+    const deadline = Math.min(jobDeadline, started + this.config.QDC_RESULTS_RETRY_MS);
     for (let pause = PERSIST_RETRY_FIRST_MS; ; pause = Math.min(PERSIST_RETRY_MAX_MS, pause * 2)) {
       try {
-        // A hung results must not hold the job past its deadline either (a late commit is found again by job id).
+        // A hung results must not hold the job past the window either (a late commit is found again by job id).
         const timeoutMs = Math.max(1000, Math.min(this.config.QDC_NATS_TIMEOUT_MS, deadline - Date.now()));
         return await this.nats.request<T>(subject, body, { timeoutMs });
       } catch (error) {
         const retryable = error instanceof RpcError && (error.code === 'unavailable' || error.code === 'timeout');
         if (!retryable) throw error;
-        if (firstFailure === 0) {
-          // The retry window starts at the first failure.
-          firstFailure = Date.now();
-          deadline = Math.min(jobDeadline, firstFailure + this.config.QDC_RESULTS_RETRY_MS);
-        }
         if (Date.now() + pause >= deadline) {
-          throw new RpcError('unavailable', `the results service did not store the result (tried for ${((Date.now() - firstFailure) / 1000).toFixed(1)} s: ${error.message}); retry`);
+          throw new RpcError('unavailable', `the results service did not store the result (tried for ${((Date.now() - started) / 1000).toFixed(1)} s: ${error.message}); retry`);
         }
         this.logger.warn(`storing the result failed (${error.message}); trying again in ${pause} ms`);
         await new Promise((resolve) => setTimeout(resolve, pause));

@@ -66,7 +66,7 @@ export const RECONNECT_GRACE_MS = 2_000;
  */
 export const HEARTBEAT_AFTER_MS = 30_000;
 export const HEARTBEAT_INTERVAL_MS = 1_000;
-export const HEARTBEAT_LOST_MS = 5_000;
+export const HEARTBEAT_LOST_MS = 3_000;
 const HEARTBEAT_HEADER = 'Qdc-Heartbeat';
 
 /** Room for NATS headers inside max_payload when chunking objects. */
