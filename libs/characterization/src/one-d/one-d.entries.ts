@@ -129,7 +129,7 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'turn-on-parameter-extractor-v0',
       'Turn-on parameter extractor v0',
       'threshold_index: first index, from the floor side, where the fitted turn-on curve (asymmetric tanh, leakage slope removed) ' +
-        'exceeds floor + 5 % of its swing; null when no significant step with its floor at zero current is found. Also classification, sweep_direction, fit.',
+        'exceeds floor + 5 % of its swing; null when no significant step is found or its floor is more than 30 % of the swing from zero current. Also classification, sweep_direction, fit.',
       '2024-03-01T00:00:00Z',
       '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
     ),
