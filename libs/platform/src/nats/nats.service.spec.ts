@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type RpcReply } from '#qdc/contracts';
 import { loadConfig } from '../config/config.js';
-import { HEARTBEAT_AFTER_MS, HEARTBEAT_LOST_MS, NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
+import { HEARTBEAT_AFTER_MS, HEARTBEAT_FIRST_BEAT_MS, HEARTBEAT_LOST_MS, NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -108,14 +108,18 @@ describe(NatsService.name, () => {
     const LONG = HEARTBEAT_AFTER_MS + 1;
     const headerOf = (call: unknown[]) => (call[2] as { headers: { get(name: string): string } }).headers.get('Qdc-Heartbeat');
 
-    it(`answers unavailable when the handler sends no heartbeat for ${HEARTBEAT_LOST_MS} ms, long before the timeout`, async () => {
+    it(`answers unavailable when no handler ever beats, after ${HEARTBEAT_FIRST_BEAT_MS} ms (not ${HEARTBEAT_LOST_MS}: a busy handler may not have read the request yet), long before the timeout`, async () => {
       const { sut, mocks } = newNatsService();
       mocks.connection.request.mockReturnValue(new Promise(() => undefined)); // the handler's process died: no reply
       jest.useFakeTimers();
       try {
+        let outcome = 'pending';
         const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 });
+        pending.catch(() => (outcome = 'rejected'));
         const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'the service handling coda.simulate.v1 stopped answering (restarted?); retry with the same request id'));
-        await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 1000);
+        await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 2000);
+        expect(outcome).toBe('pending');
+        await jest.advanceTimersByTimeAsync(HEARTBEAT_FIRST_BEAT_MS - HEARTBEAT_LOST_MS);
         await settled;
       } finally {
         jest.useRealTimers();

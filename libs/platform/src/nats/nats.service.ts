@@ -67,6 +67,8 @@ export const RECONNECT_GRACE_MS = 2_000;
 export const HEARTBEAT_AFTER_MS = 30_000;
 export const HEARTBEAT_INTERVAL_MS = 1_000;
 export const HEARTBEAT_LOST_MS = 3_000;
+/** Without any beat (so no instance to ping), the request is lost only after this long. */
+export const HEARTBEAT_FIRST_BEAT_MS = 10_000;
 const HEARTBEAT_HEADER = 'Qdc-Heartbeat';
 
 /** Room for NATS headers inside max_payload when chunking objects. */
@@ -276,7 +278,9 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
       };
       const watch = setInterval(() => {
         if (probing || Date.now() - lastBeat <= HEARTBEAT_LOST_MS) return;
-        if (!/^[0-9a-f-]{36}$/.test(instance)) return lost();
+        // No beat yet: the handler may be busy before it even reads the request (a heavy circuit on its event loop),
+        // and there is no instance to ping — wait the longer first-beat grace before calling it lost.
+        if (!/^[0-9a-f-]{36}$/.test(instance)) return Date.now() - lastBeat > HEARTBEAT_FIRST_BEAT_MS ? lost() : undefined;
         // Dead, or only busy? A dead process's instance subject has no responders.
         probing = true;
         this.nc.request(this.subject(`instance.${instance}`), new Uint8Array(0), { timeout: 2 * HEARTBEAT_INTERVAL_MS }).then(
