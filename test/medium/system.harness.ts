@@ -45,7 +45,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   const namespace = `t${id}`;
   // `postgres`: another server (bench:faults runs a private one it can restart).
   const databaseUrl = `${options.postgres ?? 'postgresql://root@127.0.0.1:5432'}/qdc_test_${id}`;
-  const port = await freePort();
+  let port = await freePort();
   const logDir = mkdtempSync(join(tmpdir(), `qdc-${namespace}-`));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -81,7 +81,8 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
     for (const name of replicaNames(service, options.workers ?? 1)) booting.push([name, launch(name, service.entry)]);
   }
 
-  const baseUrl = `http://127.0.0.1:${port}`;
+  let baseUrl = `http://127.0.0.1:${port}`;
+  let portRetries = 3;
   const logTail = (name: string) => readFileSync(join(logDir, `${name}.log`), 'utf8').slice(-1500);
   // Generous: seven processes boot on a shared, loaded CI machine. A process that exits while booting fails the
   // start at once, with its log, instead of leaving the caller to time out without a reason.
@@ -89,7 +90,16 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   for (;;) {
     const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
     if (ready) break;
-    const exited = booting.find(([, child]) => child.exitCode !== null || child.signalCode !== null);
+    let exited = booting.find(([, child]) => child.exitCode !== null || child.signalCode !== null);
+    // The port chosen by binding port 0 and closing it can be taken by a spec running beside this one before the
+    // gateway binds it: the gateway starts again on another port.
+    if (exited?.[0] === 'gateway' && /EADDRINUSE/.test(logTail('gateway')) && portRetries-- > 0) {
+      port = await freePort();
+      env.PORT = String(port);
+      baseUrl = `http://127.0.0.1:${port}`;
+      exited[1] = launch('gateway', exited[1].spawnargs[1]!);
+      exited = undefined;
+    }
     if (exited || Date.now() > deadline) {
       for (const child of processes.values()) child.kill('SIGKILL');
       const readyz = await fetch(`${baseUrl}/readyz`).then((r) => r.text(), (e: Error) => e.message);

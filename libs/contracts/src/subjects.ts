@@ -72,3 +72,22 @@ export const qualify = (namespace: string, subject: string): string => `${namesp
 
 /** NATS header carrying the request id through every hop. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/**
+ * The nats.js connection options of a `NATS_URL` (one URL or a comma-separated list): the servers without their
+ * user info, and `user`/`pass` from the first `nats://user:password@host:port` (a NATS server with per-lab users,
+ * docs/lab-integration.md). nats.js does not read credentials from a URL, and its server parser takes the port from
+ * the first `:<digits>` of the string, so a password that starts with a digit became the port (1 run in 6 of
+ * `qdc lab add` generates one): the credentials never reach its parser.
+ */
+export function natsServerOptions(url: string): { servers: string[]; user?: string; pass?: string } {
+  const servers = url.split(',').map((server) => server.trim()).filter(Boolean);
+  let credentials: { user?: string; pass?: string } = {};
+  try {
+    const first = new URL(servers[0] ?? '');
+    if (first.username) credentials = { user: decodeURIComponent(first.username), pass: decodeURIComponent(first.password) };
+  } catch {
+    // not a URL (e.g. `host:4222`): nats.js parses it as it is
+  }
+  return { servers: servers.map((server) => server.replace(/^([a-z]+:\/\/)?[^@/]*@/i, '$1')), ...credentials };
+}

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, type LabReport } from '#qdc/contracts';
+import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, natsServerOptions, type LabReport } from '#qdc/contracts';
 import { ExecutorSpec, commandExecutor, httpExecutor, simulatorExecutor, type Executor } from './lab-executors.js';
 
 export const NODE_USAGE = `  qdc node start --device <device.json> [--simulate] [--lab <lab>] [--node-id <id>] [--credentials <lab.credentials.json>]
@@ -104,10 +104,13 @@ export async function startLabNode(options: LabNodeOptions): Promise<{ stop(): P
     executor?: unknown;
   };
   const executor = makeExecutor(deviceFile, options, dirname(resolve(options.devicePath)));
+  const server = natsServerOptions(options.natsUrl);
   const nc = await connect({
-    servers: options.natsUrl,
+    servers: server.servers,
     name: `lab-node-${options.lab}-${options.nodeId}`,
-    ...(options.nkeySeed ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) } : { user: options.user, pass: options.password }),
+    ...(options.nkeySeed
+      ? { authenticator: nkeyAuthenticator(new TextEncoder().encode(options.nkeySeed)) }
+      : { user: options.user ?? server.user, pass: options.password ?? server.pass }),
     // Replies come to the lab's own inbox prefix, the only inboxes its NATS user may subscribe to.
     inboxPrefix: `_INBOX_${options.lab}`,
     maxReconnectAttempts: -1,

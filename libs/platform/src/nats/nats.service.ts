@@ -18,6 +18,7 @@ import {
   RpcErrorBody,
   qualify,
   type BinaryRef,
+  natsServerOptions,
   type RpcReply,
 } from '#qdc/contracts';
 import { QDC_CONFIG, SERVICE_NAME } from '../config/config.module.js';
@@ -27,16 +28,6 @@ import { DependencyUnavailable } from '../service/connection-errors.js';
 import { natsRequestDuration, secondsSince } from '../metrics/metrics.js';
 import { currentRequestId } from '../logging/request-context.js';
 import { SpanKind, extractTraceHeaders, inSpan, injectTraceHeaders, markError, tracingEnabled } from '../tracing/tracing.js';
-
-/** `user`/`pass` from `nats://user:password@host:port` (a NATS server with per-lab users, docs/lab-integration.md). */
-export function urlCredentials(url: string): { user?: string; pass?: string } {
-  try {
-    const parsed = new URL(url.split(',')[0]!.trim());
-    return parsed.username ? { user: decodeURIComponent(parsed.username), pass: decodeURIComponent(parsed.password) } : {};
-  } catch {
-    return {};
-  }
-}
 
 /** Span attributes of a NATS request or handled message (OpenTelemetry messaging conventions). */
 const natsAttributes = (subject: string, requestId: string | undefined): Record<string, string> => ({
@@ -122,9 +113,7 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   async connect(): Promise<void> {
     if (this.connection) return;
     this.connection = await connect({
-      servers: this.config.NATS_URL,
-      // nats.js does not read credentials from the URL; `nats://user:password@host` is honoured here.
-      ...urlCredentials(this.config.NATS_URL),
+      ...natsServerOptions(this.config.NATS_URL),
       name: `${this.config.QDC_NAMESPACE}-${this.serviceName}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
