@@ -9,13 +9,7 @@
  * Real data: bench/accuracy/real-data.ts (every model on every case of ../shared/data/real; plots in bench/out/real/).
  * Metric: F1 with one-to-one matching, peaks within ±2 samples, dips within ±½ linewidth (≥ 1 sample).
  */
-import {
-  detectCoulombPeaksV0,
-  detectCoulombPeaksV1,
-  detectCoulombPeaksV1Mini,
-  detectCoulombPeaksV2,
-  runModel,
-} from '#qdc/characterization';
+import { detectCoulombPeaksV0, detectCoulombPeaksV1, detectCoulombPeaksV1Mini, detectCoulombPeaksV2, runModel } from '#qdc/characterization';
 import { scoreCoulombPeakDetector, type DetectionScore, type TraceDetector } from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateCoulombPeakTrace, SNR_MAX, SNR_MIN } from '#qdc/device-physics';
 import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
@@ -126,7 +120,15 @@ function peakAndDipSections(): AccuracySection[] {
     const seeds = benchmarkSeeds(TRACES_PER_DATASET);
     const score = scoreCoulombPeakDetector(viaRunner(model.id), seeds, { length: model.nominal });
     rows.push({
-      cells: [model.id, `Coulomb (${model.nominal},): ${coulombMix(seeds, () => ({ length: model.nominal }))}`, String(seeds.length), 'F1 ±2 samples', f(score.f1), pr(score), `≥ ${F1_TARGET}`],
+      cells: [
+        model.id,
+        `Coulomb (${model.nominal},): ${coulombMix(seeds, () => ({ length: model.nominal }))}`,
+        String(seeds.length),
+        'F1 ±2 samples',
+        f(score.f1),
+        pr(score),
+        `≥ ${F1_TARGET}`,
+      ],
       pass: score.f1 >= F1_TARGET,
     });
   }
@@ -144,18 +146,48 @@ function peakAndDipSections(): AccuracySection[] {
     const score = scoreCoulombPeakDetector(model.algorithm, familySeeds, familyOptions);
     familyScores.set(model.id, score);
     familyRows.push({
-      cells: [model.id, `Coulomb L ∈ {${FAMILY_LENGTHS.join(', ')}}: ${familyMix}`, String(familySeeds.length), 'F1 ±2 samples', f(score.f1), pr(score), `≥ ${F1_TARGET}`],
+      cells: [
+        model.id,
+        `Coulomb L ∈ {${FAMILY_LENGTHS.join(', ')}}: ${familyMix}`,
+        String(familySeeds.length),
+        'F1 ±2 samples',
+        f(score.f1),
+        pr(score),
+        `≥ ${F1_TARGET}`,
+      ],
       pass: score.f1 >= F1_TARGET,
     });
   }
   for (const [older, newer] of ORDER) {
     const a = familyScores.get(older)!.f1;
     const b = familyScores.get(newer)!.f1;
-    familyRows.push({ cells: [`${newer.replace('coulomb-blockade-peak-detector-', '')} vs ${older.replace('coulomb-blockade-peak-detector-', '')}`, 'family set above', String(familySeeds.length), 'F1 newer − older', f(b - a), '', '≥ 0'], pass: b >= a });
+    familyRows.push({
+      cells: [
+        `${newer.replace('coulomb-blockade-peak-detector-', '')} vs ${older.replace('coulomb-blockade-peak-detector-', '')}`,
+        'family set above',
+        String(familySeeds.length),
+        'F1 newer − older',
+        f(b - a),
+        '',
+        '≥ 0',
+      ],
+      pass: b >= a,
+    });
   }
   const negativeSeeds = benchmarkSeeds(200, 200_000);
   for (const model of PEAK_MODELS) {
-    familyRows.push({ cells: [model.id, `negatives at L=${model.nominal} (no peaks)`, String(3 * negativeSeeds.length), 'false peaks / trace', negativeFalsePeaks(model.algorithm, negativeSeeds, model.nominal), '', ''], pass: null });
+    familyRows.push({
+      cells: [
+        model.id,
+        `negatives at L=${model.nominal} (no peaks)`,
+        String(3 * negativeSeeds.length),
+        'false peaks / trace',
+        negativeFalsePeaks(model.algorithm, negativeSeeds, model.nominal),
+        '',
+        '',
+      ],
+      pass: null,
+    });
   }
   printTable('Peak-detector family: common held-out set', header, familyRows);
   sections.push({ title: 'Peak-detector family: common held-out set', header, rows: familyRows });
@@ -177,7 +209,10 @@ function peakAndDipSections(): AccuracySection[] {
       } catch (error) {
         said = `rejects (${(error as Error).message}); algorithm on the raw trace: [${model.algorithm(sd2b.data).join(', ')}]`;
       }
-      realRows.push({ cells: [model.id, `qtt_coulomb_peak_SD2b (${sd2b.shape.join(',')},), argmax ${top}`, '1', 'peak indices', said, '', 'one peak ≤ 5 of argmax'], pass });
+      realRows.push({
+        cells: [model.id, `qtt_coulomb_peak_SD2b (${sd2b.shape.join(',')},), argmax ${top}`, '1', 'peak indices', said, '', 'one peak ≤ 5 of argmax'],
+        pass,
+      });
     }
     printTable('Measured traces (../shared/data/real)', ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], realRows);
     sections.push({ title: 'Measured traces', header: ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], rows: realRows });

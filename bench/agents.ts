@@ -16,7 +16,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { assessCalibration, decodeImage, keyParameterOf, readPlot, type CalibrationFamily } from '#qdc/calibration';
 import { chanceWithin } from './agents-crb.js';
-import { CALIBRATION_TRACE_FAMILIES, benchmarkSeeds, createSeededRandom, deriveSeed, generateCalibrationTrace, type CalibrationTrace } from '#qdc/device-physics';
+import {
+  CALIBRATION_TRACE_FAMILIES,
+  benchmarkSeeds,
+  createSeededRandom,
+  deriveSeed,
+  generateCalibrationTrace,
+  type CalibrationTrace,
+} from '#qdc/device-physics';
 
 const PER_FAMILY = Number(process.env.BENCH_AGENTS_PER_FAMILY ?? 100);
 const FAINT_FRACTION = 0.1;
@@ -53,7 +60,13 @@ function makeCases(dir: string): Case[] {
         fit_lines: family === 'drag' && random.chance(0.5),
       };
       const file = join(dir, `${family}-${seed}.png`);
-      cases.push({ family, trace, faint, file, spec: { path: file, title: trace.title, x_label: trace.xLabel, y_label: trace.yLabel, series: trace.series, style } });
+      cases.push({
+        family,
+        trace,
+        faint,
+        file,
+        spec: { path: file, title: trace.title, x_label: trace.xLabel, y_label: trace.yLabel, series: trace.series, style },
+      });
     });
   }
   return cases;
@@ -76,9 +89,14 @@ function main(): void {
     const cases = makeCases(dir);
     const t0 = performance.now();
     if (!reuse || !cases.every((c) => existsSync(c.file))) {
-      execFileSync('/usr/bin/python3', [resolve('scripts/calibration/render-calibration-plots.py')], { input: JSON.stringify(cases.map((c) => c.spec)), maxBuffer: 1 << 26 });
+      execFileSync('/usr/bin/python3', [resolve('scripts/calibration/render-calibration-plots.py')], {
+        input: JSON.stringify(cases.map((c) => c.spec)),
+        maxBuffer: 1 << 26,
+      });
     }
-    console.log(`${cases.length} plots rendered with matplotlib (${((performance.now() - t0) / 1000).toFixed(1)} s; ${PER_FAMILY} per family, ${Math.round(FAINT_FRACTION * 100)} % faint)`);
+    console.log(
+      `${cases.length} plots rendered with matplotlib (${((performance.now() - t0) / 1000).toFixed(1)} s; ${PER_FAMILY} per family, ${Math.round(FAINT_FRACTION * 100)} % faint)`,
+    );
     const rows: string[][] = [];
     let allVisible = 0;
     let allWithin = 0;
@@ -101,14 +119,19 @@ function main(): void {
         const bytes = new Uint8Array(readFileSync(c.file));
         const a = performance.now();
         const reading = readPlot(decodeImage(bytes));
-        const result = reading.series.length ? assessCalibration(reading.series, { title: reading.title, xLabel: reading.xLabel, yLabel: reading.yLabel }).assessment : null;
+        const result = reading.series.length
+          ? assessCalibration(reading.series, { title: reading.title, xLabel: reading.xLabel, yLabel: reading.yLabel }).assessment
+          : null;
         const b = performance.now();
         const onData = assessCalibration(c.trace.series, { experiment: family }).assessment;
         const d = performance.now();
         readMs += b - a;
         dataMs += d - b;
         if (result?.experiment === family) familyOk++;
-        else if (process.env.BENCH_AGENTS_VERBOSE) console.log(`family ${family} → ${result?.experiment} [${reading.title} | ${reading.xLabel} | ${reading.yLabel}] ${reading.notes.join('; ')} ${JSON.stringify((c.spec as { style: unknown }).style)}`);
+        else if (process.env.BENCH_AGENTS_VERBOSE)
+          console.log(
+            `family ${family} → ${result?.experiment} [${reading.title} | ${reading.xLabel} | ${reading.yLabel}] ${reading.notes.join('; ')} ${JSON.stringify((c.spec as { style: unknown }).style)}`,
+          );
         if (c.faint) {
           faint++;
           if (result?.status === 'no-signal') faintNoSignal++;
@@ -119,7 +142,10 @@ function main(): void {
         const error = relativeError(c, result?.experiment === family ? result.fit?.parameters[keyParameterOf(family)]?.value : undefined);
         errors.push(error);
         if (error <= 0.05) within++;
-        else if (process.env.BENCH_AGENTS_VERBOSE && result?.experiment === family) console.log(`key ${family} err ${(error * 100).toFixed(1)} % truth ${c.trace.truth.value.toPrecision(4)} got ${result.fit?.parameters[keyParameterOf(family)]?.value.toPrecision(4)} status ${result.status} n=${reading.series.map((s) => s.x.length)} of ${c.trace.series[0]!.x.length} ${JSON.stringify((c.spec as { style: unknown }).style)}`);
+        else if (process.env.BENCH_AGENTS_VERBOSE && result?.experiment === family)
+          console.log(
+            `key ${family} err ${(error * 100).toFixed(1)} % truth ${c.trace.truth.value.toPrecision(4)} got ${result.fit?.parameters[keyParameterOf(family)]?.value.toPrecision(4)} status ${result.status} n=${reading.series.map((s) => s.x.length)} of ${c.trace.series[0]!.x.length} ${JSON.stringify((c.spec as { style: unknown }).style)}`,
+          );
         if (relativeError(c, onData.fit?.parameters[keyParameterOf(family)]?.value) <= 0.05) withinData++;
       }
       allVisible += visible;
@@ -142,13 +168,28 @@ function main(): void {
         (readMs / dataMs).toFixed(1),
       ]);
     }
-    const header = ['family', 'plots', 'family acc', 'key parameter', 'visible', 'within 5 % (image)', 'within 5 % (arrays)', 'Cramér–Rao ceiling', 'median err %', 'faint (SNR 2) → no-signal', 'ms/plot', '× array fit'];
+    const header = [
+      'family',
+      'plots',
+      'family acc',
+      'key parameter',
+      'visible',
+      'within 5 % (image)',
+      'within 5 % (arrays)',
+      'Cramér–Rao ceiling',
+      'median err %',
+      'faint (SNR 2) → no-signal',
+      'ms/plot',
+      '× array fit',
+    ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const line = (r: string[]) => `| ${r.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
     console.log(line(header));
     console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
     for (const r of rows) console.log(line(r));
-    console.log(`all: family accuracy ${(allFamily / cases.length).toFixed(3)}, key parameter within 5 % on ${(allWithin / allVisible).toFixed(3)} of visible plots, reading+fit ${(readMsTotal / cases.length).toFixed(0)} ms/plot = ${(readMsTotal / dataMsTotal).toFixed(1)} × fitting the arrays`);
+    console.log(
+      `all: family accuracy ${(allFamily / cases.length).toFixed(3)}, key parameter within 5 % on ${(allWithin / allVisible).toFixed(3)} of visible plots, reading+fit ${(readMsTotal / cases.length).toFixed(0)} ms/plot = ${(readMsTotal / dataMsTotal).toFixed(1)} × fitting the arrays`,
+    );
   } finally {
     if (!process.env.BENCH_AGENTS_KEEP && !reuse) rmSync(dir, { recursive: true, force: true });
     else console.log(`plots kept in ${dir}`);

@@ -10,13 +10,32 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseCircuit } from '#qdc/circuits';
-import { KnowledgeBase, OFFLINE_TASKS, answerOffline, codeBlocks, hellingerFidelity, isCircuitBlock, measuredDistribution, parseRequest, synthesize } from '#qdc/assistant';
+import {
+  KnowledgeBase,
+  OFFLINE_TASKS,
+  answerOffline,
+  codeBlocks,
+  hellingerFidelity,
+  isCircuitBlock,
+  measuredDistribution,
+  parseRequest,
+  synthesize,
+} from '#qdc/assistant';
 import { startSystem, type TestSystem } from '../test/medium/system.harness.js';
 import { percentile } from './perf/http-load.js';
 
 const STREAMS = Number(process.env.BENCH_ASSISTANT_STREAMS ?? 100);
 const SECONDS = Number(process.env.BENCH_ASSISTANT_SECONDS ?? 60);
-const CONCEPTS = ['What is a qubit?', 'what is a T gate', 'Explain superposition briefly', 'what is T1', 'explain the surface code', 'what are Coulomb diamonds', 'how do I run a model?', 'tell me about teleportation'];
+const CONCEPTS = [
+  'What is a qubit?',
+  'what is a T gate',
+  'Explain superposition briefly',
+  'what is T1',
+  'explain the surface code',
+  'what are Coulomb diamonds',
+  'how do I run a model?',
+  'tell me about teleportation',
+];
 
 interface Timing {
   firstToken: number;
@@ -71,14 +90,31 @@ const table = (header: string[], rows: string[][]) => {
 };
 
 function stats(timings: Timing[]) {
-  const first = timings.map((t) => t.firstToken).filter(Number.isFinite).sort((a, b) => a - b);
-  const done = timings.map((t) => t.completed).filter(Number.isFinite).sort((a, b) => a - b);
-  return { firstP50: percentile(first, 50), firstP99: percentile(first, 99), doneP50: percentile(done, 50), doneP99: percentile(done, 99), ok: timings.filter((t) => t.ok).length, n: timings.length };
+  const first = timings
+    .map((t) => t.firstToken)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const done = timings
+    .map((t) => t.completed)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  return {
+    firstP50: percentile(first, 50),
+    firstP99: percentile(first, 99),
+    doneP50: percentile(done, 50),
+    doneP99: percentile(done, 99),
+    ok: timings.filter((t) => t.ok).length,
+    n: timings.length,
+  };
 }
 
 async function main(): Promise<void> {
   // (c) first: in process, no services needed.
-  const knowledge = new KnowledgeBase(readdirSync('docs/knowledge').filter((n) => n.endsWith('.md')).map((n) => ({ path: `docs/knowledge/${n}`, text: readFileSync(`docs/knowledge/${n}`, 'utf8') })));
+  const knowledge = new KnowledgeBase(
+    readdirSync('docs/knowledge')
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => ({ path: `docs/knowledge/${n}`, text: readFileSync(`docs/knowledge/${n}`, 'utf8') })),
+  );
   const perKind = new Map<string, { n: number; ok: number; ms: number }>();
   const inProcess: number[] = [];
   for (const task of OFFLINE_TASKS) {
@@ -133,12 +169,34 @@ async function main(): Promise<void> {
     const c = stats(circuitTimings);
     const k = stats(conceptTimings);
     const inProc = [...inProcess].sort((a, b) => a - b);
-    console.log(`\n(a) offline answers, sequential, end to end (gateway → NATS → assistant → JetStream → SSE); baseline = GET /v0/coda/agents p50 ${fmt(base50)} ms (p99 ${fmt(percentile(baseline, 99))} ms); engine alone in process p50 ${fmt(percentile(inProc, 50), 2)} ms, p99 ${fmt(percentile(inProc, 99), 2)} ms`);
+    console.log(
+      `\n(a) offline answers, sequential, end to end (gateway → NATS → assistant → JetStream → SSE); baseline = GET /v0/coda/agents p50 ${fmt(base50)} ms (p99 ${fmt(percentile(baseline, 99))} ms); engine alone in process p50 ${fmt(percentile(inProc, 50), 2)} ms, p99 ${fmt(percentile(inProc, 99), 2)} ms`,
+    );
     table(
       ['answers', 'n', 'ok', 'first token p50', 'p99', 'completed p50', 'p99', 'first token / completed p50 ÷ baseline p50', 'target'],
       [
-        [`circuits ≤ 10 qubits (${small.length} requests × 2)`, String(c.n), String(c.ok), `${fmt(c.firstP50)} ms`, `${fmt(c.firstP99)} ms`, `${fmt(c.doneP50)} ms`, `${fmt(c.doneP99)} ms`, `${fmt(c.firstP50 / base50, 2)} / ${fmt(c.doneP50 / base50, 2)}`, `first token ≤ 50 ms at p50 ${c.firstP50 <= 50 ? 'PASS' : 'FAIL'}, p99 ${c.firstP99 <= 50 ? 'PASS' : 'FAIL'}; completed ≤ 300 ms at p50 ${c.doneP50 <= 300 ? 'PASS' : 'FAIL'}, p99 ${c.doneP99 <= 300 ? 'PASS' : 'FAIL'}`],
-        [`concepts (${CONCEPTS.length} questions × 5)`, String(k.n), String(k.ok), `${fmt(k.firstP50)} ms`, `${fmt(k.firstP99)} ms`, `${fmt(k.doneP50)} ms`, `${fmt(k.doneP99)} ms`, `${fmt(k.firstP50 / base50, 2)} / ${fmt(k.doneP50 / base50, 2)}`, ''],
+        [
+          `circuits ≤ 10 qubits (${small.length} requests × 2)`,
+          String(c.n),
+          String(c.ok),
+          `${fmt(c.firstP50)} ms`,
+          `${fmt(c.firstP99)} ms`,
+          `${fmt(c.doneP50)} ms`,
+          `${fmt(c.doneP99)} ms`,
+          `${fmt(c.firstP50 / base50, 2)} / ${fmt(c.doneP50 / base50, 2)}`,
+          `first token ≤ 50 ms at p50 ${c.firstP50 <= 50 ? 'PASS' : 'FAIL'}, p99 ${c.firstP99 <= 50 ? 'PASS' : 'FAIL'}; completed ≤ 300 ms at p50 ${c.doneP50 <= 300 ? 'PASS' : 'FAIL'}, p99 ${c.doneP99 <= 300 ? 'PASS' : 'FAIL'}`,
+        ],
+        [
+          `concepts (${CONCEPTS.length} questions × 5)`,
+          String(k.n),
+          String(k.ok),
+          `${fmt(k.firstP50)} ms`,
+          `${fmt(k.firstP99)} ms`,
+          `${fmt(k.doneP50)} ms`,
+          `${fmt(k.doneP99)} ms`,
+          `${fmt(k.firstP50 / base50, 2)} / ${fmt(k.doneP50 / base50, 2)}`,
+          '',
+        ],
       ],
     );
 
@@ -170,14 +228,27 @@ async function main(): Promise<void> {
     console.log(`\n(b) ${STREAMS} concurrent streams for ${SECONDS} s (each client: one request after another over the task list and concept questions)`);
     table(
       ['streams', 'completed', 'errors', 'streams/s', 'completed p50', 'p99', 'gateway RSS before / peak / after', 'assistant RSS before / peak / after'],
-      [[String(s.n), String(s.ok), String(s.n - s.ok), fmt(s.n / SECONDS), `${fmt(s.doneP50)} ms`, `${fmt(s.doneP99)} ms`, `${fmt(before.gateway, 0)} / ${fmt(peak.gateway, 0)} / ${fmt(after.gateway, 0)} MiB`, `${fmt(before.assistant, 0)} / ${fmt(peak.assistant, 0)} / ${fmt(after.assistant, 0)} MiB`]],
+      [
+        [
+          String(s.n),
+          String(s.ok),
+          String(s.n - s.ok),
+          fmt(s.n / SECONDS),
+          `${fmt(s.doneP50)} ms`,
+          `${fmt(s.doneP99)} ms`,
+          `${fmt(before.gateway, 0)} / ${fmt(peak.gateway, 0)} / ${fmt(after.gateway, 0)} MiB`,
+          `${fmt(before.assistant, 0)} / ${fmt(peak.assistant, 0)} / ${fmt(after.assistant, 0)} MiB`,
+        ],
+      ],
     );
     if (errors.size) console.log('errors:', Object.fromEntries(errors));
   } finally {
     await system.stop();
   }
 
-  console.log(`\n(c) offline success rate on ${OFFLINE_TASKS.length} requests (kinds × phrasings × sizes × frameworks): circuit returned, parses, simulated distribution matches the ideal (Hellinger ≥ 0.99)`);
+  console.log(
+    `\n(c) offline success rate on ${OFFLINE_TASKS.length} requests (kinds × phrasings × sizes × frameworks): circuit returned, parses, simulated distribution matches the ideal (Hellinger ≥ 0.99)`,
+  );
   const rows = [...perKind.entries()].map(([kind, r]) => [kind, String(r.n), String(r.ok), `${((100 * r.ok) / r.n).toFixed(0)} %`, `${fmt(r.ms / r.n, 2)} ms`]);
   const total = [...perKind.values()].reduce((a, r) => ({ n: a.n + r.n, ok: a.ok + r.ok }), { n: 0, ok: 0 });
   rows.push(['all', String(total.n), String(total.ok), `${((100 * total.ok) / total.n).toFixed(1)} %`, '']);

@@ -151,7 +151,7 @@ function wilson(failures: number, trials: number): [number, number] {
 function perRoundWithError(failures: number, trials: number, rounds: number): { eps: number; seLog: number } {
   const pl = Math.min(failures / trials, 0.4999);
   const eps = perRound(failures, trials, rounds);
-  const dEps = ((1 - 2 * pl) ** (1 / rounds - 1)) / rounds;
+  const dEps = (1 - 2 * pl) ** (1 / rounds - 1) / rounds;
   const seLogP = Math.sqrt((1 - pl) / Math.max(failures, 1));
   return { eps, seLog: (seLogP * pl * dEps) / eps };
 }
@@ -193,7 +193,9 @@ const fmtCi = ([lo, hi]: [number, number], digits = 2): string => `[${lo.toFixed
 function suppressionSection(): void {
   const shots = Number(process.env['QDC_BENCH_SUPPRESSION_SHOTS'] ?? 100_000);
   const p = 0.01;
-  console.log(`\nSuppression at p = q = 1 %: ε(d = 3) / ε(d = 5), ${shots} shots per distance (2 observables each), all decoders on the same samples (target ≥ 3)`);
+  console.log(
+    `\nSuppression at p = q = 1 %: ε(d = 3) / ε(d = 5), ${shots} shots per distance (2 observables each), all decoders on the same samples (target ≥ 3)`,
+  );
   const byD = new Map<number, Uint8Array[]>();
   for (const d of [3, 5]) byD.set(d, pairedWrong(d, p, shots, SEED + 500_000 + 1000 * d));
   console.log('| decoder | failures d = 3 | ε_L d = 3 [95 % CI] | failures d = 5 | ε_L d = 5 [95 % CI] | ε₃/ε₅ | 95 % CI | result |');
@@ -207,20 +209,33 @@ function suppressionSection(): void {
       const e = perRoundWithError(f, trials, d);
       const [lo, hi] = wilson(f, trials);
       logs.push(e);
-      cells.push(String(f), `${e.eps.toExponential(3)} [${perRound(lo * trials, trials, d).toExponential(2)}, ${perRound(hi * trials, trials, d).toExponential(2)}]`);
+      cells.push(
+        String(f),
+        `${e.eps.toExponential(3)} [${perRound(lo * trials, trials, d).toExponential(2)}, ${perRound(hi * trials, trials, d).toExponential(2)}]`,
+      );
     }
     const ratio = logs[0]!.eps / logs[1]!.eps;
     const se = Math.hypot(logs[0]!.seLog, logs[1]!.seLog);
     const ci: [number, number] = [ratio * Math.exp(-Z95 * se), ratio * Math.exp(Z95 * se)];
-    console.log(`| ${decoder.name} | ${cells.join(' | ')} | ${ratio.toFixed(2)} | ${fmtCi(ci)} | ${ratio >= 3 ? (ci[0] >= 3 ? 'PASS (CI above 3)' : 'PASS (point)') : 'FAIL'} |`);
+    console.log(
+      `| ${decoder.name} | ${cells.join(' | ')} | ${ratio.toFixed(2)} | ${fmtCi(ci)} | ${ratio >= 3 ? (ci[0] >= 3 ? 'PASS (CI above 3)' : 'PASS (point)') : 'FAIL'} |`,
+    );
   });
 }
 
 function ratioSection(): void {
   const shots = Number(process.env['QDC_BENCH_RATIO_SHOTS'] ?? 20_000);
   console.log(`\nMODELS.md "fast ≤ 1.1× accurate": logical failures relative to MWPM (merged) on the same ${shots} shots per point; paired 95 % CI`);
-  console.log(`| d | p = q | MWPM failures | ${PAIRED_DECODERS.slice(1).map((x) => `${x.name}: failures, ÷ MWPM [95 % CI]`).join(' | ')} | fast ≤ 1.1× |`);
-  console.log(`|---|---|---|${PAIRED_DECODERS.slice(1).map(() => '---|').join('')}---|`);
+  console.log(
+    `| d | p = q | MWPM failures | ${PAIRED_DECODERS.slice(1)
+      .map((x) => `${x.name}: failures, ÷ MWPM [95 % CI]`)
+      .join(' | ')} | fast ≤ 1.1× |`,
+  );
+  console.log(
+    `|---|---|---|${PAIRED_DECODERS.slice(1)
+      .map(() => '---|')
+      .join('')}---|`,
+  );
   const points: [number, number][] = [
     [3, 0.01],
     [5, 0.01],
@@ -298,9 +313,13 @@ function thresholdSection(): void {
   for (const row of rows) console.log(row);
 
   const fmt = (c: number | undefined) => (c === undefined ? 'none' : `${c.toFixed(2)} %`);
-  console.log('\nThreshold estimates: crossings of the P_L(T = d) curves (estimate = the largest pair), the scaling fit over d ≥ 5, and (information) the crossings of the per-round curves');
+  console.log(
+    '\nThreshold estimates: crossings of the P_L(T = d) curves (estimate = the largest pair), the scaling fit over d ≥ 5, and (information) the crossings of the per-round curves',
+  );
   const pairs = DISTANCES.slice(1).map((d, i) => [DISTANCES[i]!, d] as const);
-  console.log(`| decoder | ${pairs.map(([a, b]) => `crossing ${a} / ${b}`).join(' | ')} | estimate | scaling fit d ≥ 5: p_c (ν, rms) | target | result | per-round crossings ${pairs.map(([a, b]) => `${a}/${b}`).join(', ')} |`);
+  console.log(
+    `| decoder | ${pairs.map(([a, b]) => `crossing ${a} / ${b}`).join(' | ')} | estimate | scaling fit d ≥ 5: p_c (ν, rms) | target | result | per-round crossings ${pairs.map(([a, b]) => `${a}/${b}`).join(', ')} |`,
+  );
   console.log(`|---|${pairs.map(() => '---|').join('')}---|---|---|---|---|`);
   for (const variant of VARIANTS) {
     const c = (a: number, b: number) => crossing(perShot[variant][a]!, perShot[variant][b]!);
@@ -312,7 +331,9 @@ function thresholdSection(): void {
     const pass = estimate !== undefined && (variant === 'accurate' ? Math.abs(estimate - 2.9) <= 0.2 : estimate >= 2.4);
     const fitText = fit ? `${fit.pc.toFixed(2)} % (ν ${fit.nu.toFixed(2)}, rms ${fit.rms.toExponential(1)})` : 'none';
     const name = variant === 'accurate' ? 'accurate (MWPM)' : 'fast (union-find)';
-    console.log(`| ${name} | ${pairs.map(([a, b]) => fmt(c(a, b))).join(' | ')} | ${fmt(estimate)} | ${fitText} | ${target} | ${pass ? 'PASS' : 'FAIL'} | ${pairs.map(([a, b]) => fmt(r(a, b))).join(', ')} |`);
+    console.log(
+      `| ${name} | ${pairs.map(([a, b]) => fmt(c(a, b))).join(' | ')} | ${fmt(estimate)} | ${fitText} | ${target} | ${pass ? 'PASS' : 'FAIL'} | ${pairs.map(([a, b]) => fmt(r(a, b))).join(', ')} |`,
+    );
   }
   const at1 = RATES_PERCENT.indexOf(1);
   if (at1 >= 0 && DISTANCES.includes(3) && DISTANCES.includes(5)) {
@@ -325,7 +346,6 @@ function thresholdSection(): void {
       console.log(`- ${variant}: ${ratio.toFixed(2)}× ${fmtCi([ratio * Math.exp(-Z95 * se), ratio * Math.exp(Z95 * se)])}`);
     }
   }
-
 }
 
 function timeSection(): void {

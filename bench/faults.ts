@@ -78,7 +78,20 @@ async function startRedis(dir: string): Promise<Infra> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', REDIS_AOF ? 'yes' : 'no', '--appendfsync', 'everysec'];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      REDIS_AOF ? 'yes' : 'no',
+      '--appendfsync',
+      'everysec',
+    ];
     child = spawn('redis-server', args, { stdio: 'ignore' });
     await waitForPort(port, 'redis-server');
   };
@@ -171,22 +184,28 @@ interface Fault {
 }
 
 /** kill -9 of a process, back after DOWN_MS (an orchestrator's restart). */
-const killProcess = (processName: string): Fault['inject'] => async (sut) => {
-  const victim = sut.processes.get(processName);
-  if (!victim) throw new Error(`no process ${processName}`);
-  victim.kill('SIGKILL');
-  await exited(victim);
-  await sleep(DOWN_MS);
-  const entry = processName.startsWith('worker-') ? SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry : SERVICE_PROCESSES.find((s) => s.name === processName)!.entry;
-  sut.launch(processName, entry);
-};
+const killProcess =
+  (processName: string): Fault['inject'] =>
+  async (sut) => {
+    const victim = sut.processes.get(processName);
+    if (!victim) throw new Error(`no process ${processName}`);
+    victim.kill('SIGKILL');
+    await exited(victim);
+    await sleep(DOWN_MS);
+    const entry = processName.startsWith('worker-')
+      ? SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry
+      : SERVICE_PROCESSES.find((s) => s.name === processName)!.entry;
+    sut.launch(processName, entry);
+  };
 
 /** Stop a server (SIGTERM / pg_ctl stop -m fast), start it again DOWN_MS later with the same data. */
-const restartInfra = (name: string): Fault['inject'] => async (_sut, infra) => {
-  await infra[name]!.stop();
-  await sleep(DOWN_MS);
-  await infra[name]!.start();
-};
+const restartInfra =
+  (name: string): Fault['inject'] =>
+  async (_sut, infra) => {
+    await infra[name]!.stop();
+    await sleep(DOWN_MS);
+    await infra[name]!.start();
+  };
 
 const FAULTS: Fault[] = [
   { name: 'none (baseline)', inject: async () => undefined },
@@ -205,7 +224,13 @@ function matches(fault: Fault): boolean {
 
 async function waitReady(sut: TestSystem, timeoutMs = 120_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; ; ) {
-    if (await fetch(`${sut.baseUrl}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${sut.baseUrl}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`system not ready again; logs in ${sut.logDir}`);
     await sleep(250);
   }
@@ -336,7 +361,9 @@ async function main(): Promise<void> {
       env: { REDIS_URL: infra.redis.url, NATS_URL: infra.nats.url, LOG_LEVEL: 'warn', QDC_SIM_INLINE_MAX_QUBITS: '0', QDC_RATE_LIMIT_PER_MINUTE: '1000000' },
     });
     const token = await sut.createKey('faults', 'control,coda');
-    console.log(`bench:faults — ${CONCURRENCY} clients (4 in 5 model runs, 1 in 5 simulations), ${DURATION_S} s per fault, fault at ${DURATION_S / 4} s, back after ${DOWN_MS} ms; Redis AOF ${REDIS_AOF ? 'on' : 'off'}; logs in ${sut.logDir}`);
+    console.log(
+      `bench:faults — ${CONCURRENCY} clients (4 in 5 model runs, 1 in 5 simulations), ${DURATION_S} s per fault, fault at ${DURATION_S / 4} s, back after ${DOWN_MS} ms; Redis AOF ${REDIS_AOF ? 'on' : 'off'}; logs in ${sut.logDir}`,
+    );
     const table: string[][] = [['fault', 'sent', '2xx', 'errors by code', 'missing', 'dup', 'orphans', 'recovery s', 'longest s', '> 10 s']];
     let index = 0;
     for (const fault of FAULTS) {
@@ -348,7 +375,18 @@ async function main(): Promise<void> {
       await sleep(3000); // stragglers: jobs a client gave up on may still finish
       const summary = summarise(samples, faultAt);
       const db = await account(sut, tag, samples);
-      const row = [fault.name, String(summary.sent), String(summary.ok), summary.errors, String(db.missing), String(db.duplicates), String(db.orphans), summary.recovery, summary.longest, String(summary.over10s)];
+      const row = [
+        fault.name,
+        String(summary.sent),
+        String(summary.ok),
+        summary.errors,
+        String(db.missing),
+        String(db.duplicates),
+        String(db.orphans),
+        summary.recovery,
+        summary.longest,
+        String(summary.over10s),
+      ];
       table.push(row);
       console.log(row.join(' | '));
     }

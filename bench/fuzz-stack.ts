@@ -80,7 +80,12 @@ export async function startStack(extraEnv: Record<string, string>, readyTimeoutM
   };
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyTimeoutMs;
-  while (!(await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`the stack did not become ready within ${readyTimeoutMs / 1000} s; logs in ${logDir}`);
@@ -89,7 +94,11 @@ export async function startStack(extraEnv: Record<string, string>, readyTimeoutM
   }
   const createKey = (owner: string, scopes: string): Promise<string> =>
     new Promise((done, reject) => {
-      const cli = spawn(process.execPath, [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes], { cwd: root, env });
+      const cli = spawn(
+        process.execPath,
+        [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
+        { cwd: root, env },
+      );
       let out = '';
       let err = '';
       cli.stdout.on('data', (d) => (out += d));

@@ -67,14 +67,52 @@ interface Answer {
 // ---------- hostile values ----------
 
 const ID_GARBAGE = [
-  'not-a-uuid', '00000000-0000-0000-0000-000000000000', '00000000-0000-4000-8000-000000000000', "'; DROP TABLE model_results; --", '%00', '..%2F..%2Fetc%2Fpasswd',
-  'x'.repeat(5000), '%F0%9F%98%80', '-1', '1e309', 'NaN', '%E2%80%AE', '%FF%FE', 'null', '__proto__', 'constructor',
+  'not-a-uuid',
+  '00000000-0000-0000-0000-000000000000',
+  '00000000-0000-4000-8000-000000000000',
+  "'; DROP TABLE model_results; --",
+  '%00',
+  '..%2F..%2Fetc%2Fpasswd',
+  'x'.repeat(5000),
+  '%F0%9F%98%80',
+  '-1',
+  '1e309',
+  'NaN',
+  '%E2%80%AE',
+  '%FF%FE',
+  'null',
+  '__proto__',
+  'constructor',
 ];
 const QUERY_GARBAGE = [
-  'skip=-1', 'skip=1e309', 'skip=99999999999999999999999', 'limit=0', 'limit=-5', 'limit=1001', 'limit=abc', 'limit=1.5', 'limit=', 'skip=NaN&limit=Infinity',
-  'start_date=2026-02-30', 'start_date=2026-13-01', 'end_date=not-a-date', 'start_date=99999-01-01', 'start_date=2026-01-01T25:61:00Z', 'start_date=%00',
-  'end_date=2026-01-01&start_date=2027-01-01', `model_str_id=${'m'.repeat(3000)}`, 'model_str_id=%27%3B--', 'limit=1&limit=2', 'skip[]=1', 'skip[a]=b',
-  'status=bogus', `device=${'d'.repeat(2000)}`, `start_date=${'9'.repeat(400)}`, 'limit=0x10', 'limit=+5', 'skip=%20%201',
+  'skip=-1',
+  'skip=1e309',
+  'skip=99999999999999999999999',
+  'limit=0',
+  'limit=-5',
+  'limit=1001',
+  'limit=abc',
+  'limit=1.5',
+  'limit=',
+  'skip=NaN&limit=Infinity',
+  'start_date=2026-02-30',
+  'start_date=2026-13-01',
+  'end_date=not-a-date',
+  'start_date=99999-01-01',
+  'start_date=2026-01-01T25:61:00Z',
+  'start_date=%00',
+  'end_date=2026-01-01&start_date=2027-01-01',
+  `model_str_id=${'m'.repeat(3000)}`,
+  'model_str_id=%27%3B--',
+  'limit=1&limit=2',
+  'skip[]=1',
+  'skip[a]=b',
+  'status=bogus',
+  `device=${'d'.repeat(2000)}`,
+  `start_date=${'9'.repeat(400)}`,
+  'limit=0x10',
+  'limit=+5',
+  'skip=%20%201',
 ];
 const DEEP_JSON = (depth: number, open = '[', close = ']') => `${open.repeat(depth)}${close.repeat(depth)}`;
 const DEEP_OBJECT = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -211,7 +249,8 @@ function circuitBody(tool: string): string {
   const code = hostileCircuit();
   const field = random() < 0.1 ? pick(['code', 'source_code', 'circuit', 'qasm']) : tool === 'transpile' ? 'source_code' : 'code';
   const extras: Record<string, unknown> = {};
-  if (tool === 'transpile') extras['target'] = pick(['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket', 'bogus', '', 42, null, 'x'.repeat(10_000)]);
+  if (tool === 'transpile')
+    extras['target'] = pick(['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket', 'bogus', '', 42, null, 'x'.repeat(10_000)]);
   if (tool === 'simulate') {
     extras['method'] = pick(['qasm', 'statevector', 'bogus', 7, null]);
     extras['shots'] = pick([1024, 0, -1, 1e12, 2 ** 53, 'abc', 1.5, null, OVERFLOW]);
@@ -245,7 +284,8 @@ const f8 = (n: number) => encodeNpy({ shape: [n], data: Float64Array.from({ leng
 function npyHeader(dict: string, version = 1): Uint8Array {
   const text = `${dict}${' '.repeat(Math.max(0, 63 - dict.length))}\n`;
   const head = [0x93, ...new TextEncoder().encode('NUMPY'), version, 0];
-  const length = version === 1 ? [text.length & 0xff, text.length >> 8] : [text.length & 0xff, (text.length >> 8) & 0xff, (text.length >> 16) & 0xff, text.length >>> 24];
+  const length =
+    version === 1 ? [text.length & 0xff, text.length >> 8] : [text.length & 0xff, (text.length >> 8) & 0xff, (text.length >> 16) & 0xff, text.length >>> 24];
   return Uint8Array.from([...head, ...length, ...new TextEncoder().encode(text)]);
 }
 
@@ -255,7 +295,11 @@ function withData(header: Uint8Array, bytes: number): Uint8Array {
   return out;
 }
 
-const pickleWith = (module: string, name: string) => buildZip([['archive/data.pkl', new PickleWriter().global(module, name).op(0x29, 0x52).build()], ['archive/data/0', new Uint8Array(8)]]);
+const pickleWith = (module: string, name: string) =>
+  buildZip([
+    ['archive/data.pkl', new PickleWriter().global(module, name).op(0x29, 0x52).build()],
+    ['archive/data/0', new Uint8Array(8)],
+  ]);
 
 const UPLOADS: Array<{ name: string; bytes: () => Uint8Array }> = [
   { name: 'truncated.npy', bytes: () => f8(128).subarray(0, 100) },
@@ -291,14 +335,42 @@ const UPLOADS: Array<{ name: string; bytes: () => Uint8Array }> = [
   { name: 'numpy-reconstruct.pt', bytes: () => pickleWith('numpy.core.multiarray', '_reconstruct') },
   { name: 'complex-storage.pt', bytes: () => pickleWith('torch', 'ComplexFloatStorage') },
   { name: 'pickle-bare.pt', bytes: () => new PickleWriter().global('os', 'system').build() },
-  { name: 'pickle-memo-bomb.pt', bytes: () => buildZip([['archive/data.pkl', Uint8Array.from([0x80, 0x02, ...Array.from({ length: 100_000 }, () => [0x28]).flat(), 0x2e])]]) },
+  {
+    name: 'pickle-memo-bomb.pt',
+    bytes: () => buildZip([['archive/data.pkl', Uint8Array.from([0x80, 0x02, ...Array.from({ length: 100_000 }, () => [0x28]).flat(), 0x2e])]]),
+  },
   { name: 'zip-empty.pt', bytes: () => buildZip([]) },
   { name: 'zip-truncated.pt', bytes: () => torchZipBomb(1000).subarray(0, 300) },
-  { name: 'stride-zero.pt', bytes: () => buildZip([['archive/data.pkl', new PickleWriter().tensor('FloatStorage', '0', 1, 0, [1 << 26], [0]).build()], ['archive/data/0', new Uint8Array(4)]]) },
-  { name: 'view-outside.pt', bytes: () => buildZip([['archive/data.pkl', new PickleWriter().tensor('FloatStorage', '0', 4, 1000, [128], [1]).build()], ['archive/data/0', new Uint8Array(16)]]) },
+  {
+    name: 'stride-zero.pt',
+    bytes: () =>
+      buildZip([
+        ['archive/data.pkl', new PickleWriter().tensor('FloatStorage', '0', 1, 0, [1 << 26], [0]).build()],
+        ['archive/data/0', new Uint8Array(4)],
+      ]),
+  },
+  {
+    name: 'view-outside.pt',
+    bytes: () =>
+      buildZip([
+        ['archive/data.pkl', new PickleWriter().tensor('FloatStorage', '0', 4, 1000, [128], [1]).build()],
+        ['archive/data/0', new Uint8Array(16)],
+      ]),
+  },
   { name: 'ok.npy', bytes: () => f8(128) },
 ];
-const MODELS = ['coulomb-blockade-peak-detector-v2', 'coulomb-blockade-peak-detector-v0', 'charge-stability-diagram-binary-classifier-v0-16x16', 'ising-decoding-v1-fast', 'anticrossing-detector-v0', 'resonator-dip-finder-v0', 'nope', '', 'x'.repeat(3000), '../etc/passwd'];
+const MODELS = [
+  'coulomb-blockade-peak-detector-v2',
+  'coulomb-blockade-peak-detector-v0',
+  'charge-stability-diagram-binary-classifier-v0-16x16',
+  'ising-decoding-v1-fast',
+  'anticrossing-detector-v0',
+  'resonator-dip-finder-v0',
+  'nope',
+  '',
+  'x'.repeat(3000),
+  '../etc/passwd',
+];
 
 function uploadBody(batch: boolean): () => FuzzBody {
   const upload = pick(UPLOADS);
@@ -312,11 +384,17 @@ function uploadBody(batch: boolean): () => FuzzBody {
 
 function malformedMultipart(): { headers: Record<string, string>; body: () => FuzzBody } {
   return pick([
-    { headers: { 'content-type': 'multipart/form-data; boundary=expected' }, body: () => '--other\r\nContent-Disposition: form-data; name="model"\r\n\r\nx\r\n--other--\r\n' },
+    {
+      headers: { 'content-type': 'multipart/form-data; boundary=expected' },
+      body: () => '--other\r\nContent-Disposition: form-data; name="model"\r\n\r\nx\r\n--other--\r\n',
+    },
     { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: () => JSON.stringify({ model: 'x', data: [1, 2] }) },
     { headers: { 'content-type': 'multipart/form-data' }, body: () => 'no boundary' },
     { headers: { 'content-type': `multipart/form-data; boundary=${'b'.repeat(5000)}` }, body: () => 'x' },
-    { headers: { 'content-type': 'multipart/form-data; boundary=z' }, body: () => `--z\r\nContent-Disposition: form-data; name="data"; filename="a.npy"\r\n\r\n${'\u0000'.repeat(100)}` },
+    {
+      headers: { 'content-type': 'multipart/form-data; boundary=z' },
+      body: () => `--z\r\nContent-Disposition: form-data; name="data"; filename="a.npy"\r\n\r\n${'\u0000'.repeat(100)}`,
+    },
     { headers: { 'content-type': 'application/json' }, body: () => JSON.stringify({ model: 'coulomb-blockade-peak-detector-v2', data: [1, 2, 3] }) },
     { headers: { 'content-type': 'text/plain' }, body: () => 'hello' },
     { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: () => 'model=x&data=y' },
@@ -338,7 +416,16 @@ function controlAgentBody(): string {
     () => JSON.stringify({ data: { x: Array.from({ length: 50_000 }, (_, i) => i), y: Array.from({ length: 50_000 }, () => random()) } }),
     () => JSON.stringify({ data: { x: ['a', 'b'], y: [null, {}] } }),
     () => JSON.stringify({ data: { experiment: 'x'.repeat(10_000), x: [1e308, -1e308, 1e-320], y: [1e308, 1e308, 1e308] } }),
-    () => JSON.stringify({ data: { x: [1, 2, 3], y: [[1, 2, 3], [1, 2]] } }),
+    () =>
+      JSON.stringify({
+        data: {
+          x: [1, 2, 3],
+          y: [
+            [1, 2, 3],
+            [1, 2],
+          ],
+        },
+      }),
     () => JSON.stringify({ max_tokens: -1, prompt: 5 }),
     () => JSON.stringify({}),
     () => pick(JSON_GARBAGE)(),
@@ -347,7 +434,9 @@ function controlAgentBody(): string {
 
 /** A PNG whose header claims 100 000 × 100 000 pixels (a decompression bomb for a naive decoder). */
 function pngBombBase64(): string {
-  const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0, 0, 0, 0]);
+  const bytes = Uint8Array.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0, 0, 0, 0,
+  ]);
   return Buffer.from(bytes).toString('base64');
 }
 
@@ -376,31 +465,86 @@ function buildCases(): FuzzCase[] {
     }
     for (const id of ID_GARBAGE) {
       cases.push({ group: 'models (list/get)', method: 'GET', path: `${base}/models/${id}`, auth: 'control' });
-      for (const [method, suffix] of [['GET', ''], ['DELETE', ''], ['GET', '/download'], ['DELETE', '/vote']] as const) {
+      for (const [method, suffix] of [
+        ['GET', ''],
+        ['DELETE', ''],
+        ['GET', '/download'],
+        ['DELETE', '/vote'],
+      ] as const) {
         cases.push({ group: 'model-results (id)', method, path: `${base}/model-results/${id}${suffix}`, auth: 'control' });
       }
     }
   }
-  for (const q of QUERY_GARBAGE) cases.push({ group: 'qpus (list/jobs)', method: 'GET', path: `${pick(['/v0/coda/qpus/jobs', '/v0/qpus/jobs'])}?${q}`, auth: 'coda' });
-  for (const path of ['/v0/coda/qpus', '/v0/qpu/devices', '/v0/coda/qpu/devices', '/v0/coda/agents', '/v0/agents']) cases.push({ group: 'qpus (list/jobs)', method: 'GET', path, auth: 'coda' });
+  for (const q of QUERY_GARBAGE)
+    cases.push({ group: 'qpus (list/jobs)', method: 'GET', path: `${pick(['/v0/coda/qpus/jobs', '/v0/qpus/jobs'])}?${q}`, auth: 'coda' });
+  for (const path of ['/v0/coda/qpus', '/v0/qpu/devices', '/v0/coda/qpu/devices', '/v0/coda/agents', '/v0/agents'])
+    cases.push({ group: 'qpus (list/jobs)', method: 'GET', path, auth: 'coda' });
   // System and unknown routes.
-  for (const path of ['/v0/health', '/v0/coda/health', '/health', '/livez', '/readyz', '/metrics', '/v0/openapi.json', '/docs', '/docs/assets/../../etc/passwd', '/docs/assets/x%00', '/v0/search', '/v0/fetch', '/nope', '/v0/nope', `/${'a'.repeat(8000)}`, '/%E0%A4%A', '/v0/models/%']) {
-    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) cases.push({ group: 'system/unknown', method, path, auth: pick(['none', 'control']) });
+  for (const path of [
+    '/v0/health',
+    '/v0/coda/health',
+    '/health',
+    '/livez',
+    '/readyz',
+    '/metrics',
+    '/v0/openapi.json',
+    '/docs',
+    '/docs/assets/../../etc/passwd',
+    '/docs/assets/x%00',
+    '/v0/search',
+    '/v0/fetch',
+    '/nope',
+    '/v0/nope',
+    `/${'a'.repeat(8000)}`,
+    '/%E0%A4%A',
+    '/v0/models/%',
+  ]) {
+    for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'])
+      cases.push({ group: 'system/unknown', method, path, auth: pick(['none', 'control']) });
   }
   // Admin.
   for (let i = 0; i < 60; i++) {
     const auth: Auth = pick(['admin', 'control', 'none']);
-    cases.push(pick([
-      { group: 'admin', method: 'GET', path: `/v0/admin/keys?${pick(QUERY_GARBAGE)}`, auth },
-      { group: 'admin', method: 'POST', path: '/v0/admin/keys', auth, headers: json, body: () => pick([JSON.stringify({ name: 'x'.repeat(5000), scopes: ['root'] }), JSON.stringify({ name: 'n', owner: '\u0000', scopes: 'control' }), JSON.stringify({ scopes: ['control', 'admin', 'admin'] }), pick(JSON_GARBAGE)()]) },
-      { group: 'admin', method: 'DELETE', path: `/v0/admin/keys/${pick(ID_GARBAGE)}`, auth },
-      { group: 'admin', method: 'GET', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth },
-      { group: 'admin', method: 'PUT', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth, headers: json, body: () => pick([JSON.stringify({ budget_cents: -1 }), '{"budget_cents": 1e400}', JSON.stringify({ budget_cents: '5' }), pick(JSON_GARBAGE)()]) },
-    ]));
+    cases.push(
+      pick([
+        { group: 'admin', method: 'GET', path: `/v0/admin/keys?${pick(QUERY_GARBAGE)}`, auth },
+        {
+          group: 'admin',
+          method: 'POST',
+          path: '/v0/admin/keys',
+          auth,
+          headers: json,
+          body: () =>
+            pick([
+              JSON.stringify({ name: 'x'.repeat(5000), scopes: ['root'] }),
+              JSON.stringify({ name: 'n', owner: '\u0000', scopes: 'control' }),
+              JSON.stringify({ scopes: ['control', 'admin', 'admin'] }),
+              pick(JSON_GARBAGE)(),
+            ]),
+        },
+        { group: 'admin', method: 'DELETE', path: `/v0/admin/keys/${pick(ID_GARBAGE)}`, auth },
+        { group: 'admin', method: 'GET', path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`, auth },
+        {
+          group: 'admin',
+          method: 'PUT',
+          path: `/v0/admin/budgets/${pick(ID_GARBAGE)}`,
+          auth,
+          headers: json,
+          body: () => pick([JSON.stringify({ budget_cents: -1 }), '{"budget_cents": 1e400}', JSON.stringify({ budget_cents: '5' }), pick(JSON_GARBAGE)()]),
+        },
+      ]),
+    );
   }
   // Votes (JSON bodies).
   for (let i = 0; i < 300; i++) {
-    cases.push({ group: 'votes (JSON)', method: 'PUT', path: `${pick(CONTROL_BASES)}/model-results/${pick(ID_GARBAGE)}/vote`, auth: 'control', headers: random() < 0.9 ? json : { 'content-type': pick(['text/plain', 'application/xml', 'application/json; charset=utf-16']) }, body: pick(JSON_GARBAGE) });
+    cases.push({
+      group: 'votes (JSON)',
+      method: 'PUT',
+      path: `${pick(CONTROL_BASES)}/model-results/${pick(ID_GARBAGE)}/vote`,
+      auth: 'control',
+      headers: random() < 0.9 ? json : { 'content-type': pick(['text/plain', 'application/xml', 'application/json; charset=utf-16']) },
+      body: pick(JSON_GARBAGE),
+    });
   }
   // Uploads.
   for (let i = 0; i < 1100; i++) {
@@ -417,29 +561,99 @@ function buildCases(): FuzzCase[] {
   for (let i = 0; i < 1500; i++) {
     const tool = pick(TOOLS);
     const garbage = random() < 0.1;
-    cases.push({ group: 'coda tools (circuits)', method: 'POST', path: `${pick(TOOL_BASES)}/${tool}`, auth: 'coda', headers: json, body: () => (garbage ? pick(JSON_GARBAGE)() : circuitBody(tool)) });
+    cases.push({
+      group: 'coda tools (circuits)',
+      method: 'POST',
+      path: `${pick(TOOL_BASES)}/${tool}`,
+      auth: 'coda',
+      headers: json,
+      body: () => (garbage ? pick(JSON_GARBAGE)() : circuitBody(tool)),
+    });
   }
   // QPUs.
   for (let i = 0; i < 500; i++) {
-    const [canonical, legacy, action] = pick([['qpus', 'qpu/submit', 'submit'], ['qpus/status', 'qpu/status', 'status'], ['qpus/estimate-cost', 'qpu/estimate-cost', 'estimate-cost'], ['qpus/cancel', 'qpus/cancel', 'cancel']] as const);
+    const [canonical, legacy, action] = pick([
+      ['qpus', 'qpu/submit', 'submit'],
+      ['qpus/status', 'qpu/status', 'status'],
+      ['qpus/estimate-cost', 'qpu/estimate-cost', 'estimate-cost'],
+      ['qpus/cancel', 'qpus/cancel', 'cancel'],
+    ] as const);
     const headers: Record<string, string> = { ...json };
     if (action === 'submit' && random() < 0.4) headers['idempotency-key'] = pick(['k', 'x'.repeat(5000), '\u00ff\u00fe', 'same-key']);
-    cases.push({ group: 'qpus (submit/status)', method: 'POST', path: `${pick(['/v0/coda', '/v0'])}/${random() < 0.5 ? canonical : legacy}`, auth: 'coda', headers, body: () => (random() < 0.1 ? pick(JSON_GARBAGE)() : qpuBody(action)) });
+    cases.push({
+      group: 'qpus (submit/status)',
+      method: 'POST',
+      path: `${pick(['/v0/coda', '/v0'])}/${random() < 0.5 ? canonical : legacy}`,
+      auth: 'coda',
+      headers,
+      body: () => (random() < 0.1 ? pick(JSON_GARBAGE)() : qpuBody(action)),
+    });
   }
   // Control agents and the assistant.
   for (let i = 0; i < 250; i++) {
-    cases.push({ group: 'control agents (run)', method: 'POST', path: `${pick(['/v0/control/agents', '/v0/agents'])}/${random() < 0.85 ? 'ising-calibration-v1' : pick(ID_GARBAGE)}`, auth: 'control', headers: json, body: controlAgentBody });
+    cases.push({
+      group: 'control agents (run)',
+      method: 'POST',
+      path: `${pick(['/v0/control/agents', '/v0/agents'])}/${random() < 0.85 ? 'ising-calibration-v1' : pick(ID_GARBAGE)}`,
+      auth: 'control',
+      headers: json,
+      body: controlAgentBody,
+    });
   }
   for (let i = 0; i < 120; i++) {
-    cases.push({ group: 'assistant (SSE)', method: 'POST', path: pick(['/v0/agents', '/v0/coda/agents']), auth: 'coda', headers: json, body: assistantBody, stream: true });
+    cases.push({
+      group: 'assistant (SSE)',
+      method: 'POST',
+      path: pick(['/v0/agents', '/v0/coda/agents']),
+      auth: 'coda',
+      headers: json,
+      body: assistantBody,
+      stream: true,
+    });
   }
   // Headers: auth and X-Request-Id on a spread of routes.
-  const probes: Array<[string, string]> = [['GET', '/v0/models?limit=1'], ['GET', '/v0/model-results?limit=1'], ['GET', '/v0/coda/qpus'], ['GET', '/v0/control/agents']];
-  const badAuth = ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer coda_', `Bearer coda_${'A'.repeat(43)}`, `Bearer ${'x'.repeat(8000)}`, 'bearer coda_invalidinvalidinvalidinvalidinvalidinv', 'Token abc', 'Bearer coda_%00%00', 'Bearer  coda_double_space', '\tBearer x'];
+  const probes: Array<[string, string]> = [
+    ['GET', '/v0/models?limit=1'],
+    ['GET', '/v0/model-results?limit=1'],
+    ['GET', '/v0/coda/qpus'],
+    ['GET', '/v0/control/agents'],
+  ];
+  const badAuth = [
+    'Bearer',
+    'Bearer ',
+    'Basic dXNlcjpwYXNz',
+    'Bearer coda_',
+    `Bearer coda_${'A'.repeat(43)}`,
+    `Bearer ${'x'.repeat(8000)}`,
+    'bearer coda_invalidinvalidinvalidinvalidinvalidinv',
+    'Token abc',
+    'Bearer coda_%00%00',
+    'Bearer  coda_double_space',
+    '\tBearer x',
+  ];
   for (let i = 0; i < 250; i++) {
     const [method, path] = pick(probes);
     cases.push({ group: 'headers (auth)', method, path, auth: 'none', headers: { authorization: pick(badAuth) } });
-    cases.push({ group: 'headers (X-Request-Id)', method, path, auth: pick(['control', 'both']), headers: { 'x-request-id': pick(['r'.repeat(129), 'r'.repeat(10_000), 'has space', '<script>', '../../x', '%00', 'ok-id', '\u00ff\u00fe', ',,,,', 'a'.repeat(128)]) } });
+    cases.push({
+      group: 'headers (X-Request-Id)',
+      method,
+      path,
+      auth: pick(['control', 'both']),
+      headers: {
+        'x-request-id': pick([
+          'r'.repeat(129),
+          'r'.repeat(10_000),
+          'has space',
+          '<script>',
+          '../../x',
+          '%00',
+          'ok-id',
+          '\u00ff\u00fe',
+          ',,,,',
+          'a'.repeat(128),
+        ]),
+      },
+    });
   }
   // Raw requests fetch will not send: control bytes in headers, oversized headers, broken framing.
   const rawRequests = [
@@ -453,7 +667,8 @@ function buildCases(): FuzzCase[] {
     (port: string) => `GET /v0/health HTTP/9.9\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
     (port: string) => `GET ${'/a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
   ];
-  for (let i = 0; i < 90; i++) cases.push({ group: 'raw HTTP', method: 'RAW', path: String(i % rawRequests.length), raw: rawRequests[i % rawRequests.length]!('') });
+  for (let i = 0; i < 90; i++)
+    cases.push({ group: 'raw HTTP', method: 'RAW', path: String(i % rawRequests.length), raw: rawRequests[i % rawRequests.length]!('') });
   return cases;
 }
 
@@ -488,7 +703,12 @@ async function send(sut: FuzzStack, keys: Record<Exclude<Auth, 'none'>, string>,
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (c.auth && c.auth !== 'none' && !headers['authorization']) headers['authorization'] = `Bearer ${keys[c.auth]}`;
   try {
-    const res = await fetch(`${sut.baseUrl}${c.path}`, { method: c.method, headers, body: c.body && c.method !== 'GET' && c.method !== 'HEAD' ? c.body() : undefined, signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+    const res = await fetch(`${sut.baseUrl}${c.path}`, {
+      method: c.method,
+      headers,
+      body: c.body && c.method !== 'GET' && c.method !== 'HEAD' ? c.body() : undefined,
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+    });
     let excerpt = '';
     if (c.stream) {
       const reader = res.body?.getReader();
@@ -555,7 +775,10 @@ async function main(): Promise<void> {
     }),
   );
   if (answers.length < cases.length) console.log(`time budget of ${MAX_SECONDS} s reached: ${answers.length} of ${cases.length} requests sent`);
-  const healthy = await fetch(`${sut.baseUrl}/readyz`).then((r) => r.status, () => 'down');
+  const healthy = await fetch(`${sut.baseUrl}/readyz`).then(
+    (r) => r.status,
+    () => 'down',
+  );
 
   // Status counts per group.
   const groups = [...new Set(answers.map((a) => a.group))].sort();
@@ -574,7 +797,9 @@ async function main(): Promise<void> {
 
   const fives = answers.filter((a) => typeof a.status === 'number' && a.status >= 500);
   const stalls = answers.filter((a) => a.status === 'timeout');
-  console.log(`\n5xx: ${fives.length} (target 0); client timeouts (> ${CLIENT_TIMEOUT_MS / 1000} s): ${stalls.length}; crashed processes: ${crashed.length} (target 0)${crashed.length ? ` — ${crashed.join(', ')}` : ''}; ready after: ${healthy}`);
+  console.log(
+    `\n5xx: ${fives.length} (target 0); client timeouts (> ${CLIENT_TIMEOUT_MS / 1000} s): ${stalls.length}; crashed processes: ${crashed.length} (target 0)${crashed.length ? ` — ${crashed.join(', ')}` : ''}; ready after: ${healthy}`,
+  );
   const distinct = new Map<string, Answer & { count: number }>();
   for (const a of [...fives, ...stalls]) {
     const k = `${a.status} ${a.label.replace(/[0-9a-f-]{36}/g, ':id')}`;

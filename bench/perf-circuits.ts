@@ -40,7 +40,8 @@ function benchGateBandwidth(): void {
   for (let i = 0; i < state.length; i++) state[i] = rng.next() - 0.5;
   // A random unitary (rx·rz), so no kernel shortcut applies.
   const t = 0.7;
-  const c = Math.cos(t / 2), s = Math.sin(t / 2);
+  const c = Math.cos(t / 2),
+    s = Math.sin(t / 2);
   const m = new Float64Array([c, 0, 0, -s, 0, -s, c, 0]);
   const bytes = 2 * state.byteLength; // each amplitude read once and written once
   applyDense1(state, n, 3, m); // warm up the JIT
@@ -85,7 +86,14 @@ function benchVersusQuantumCircuit(): void {
     const baseMs = performance.now() - t0;
     const agree = marginals(circuit, finalState(circuit)).every((p, q) => Math.abs(p - theirs[q]) < 1e-6);
     const ratio = baseMs / ours;
-    report(`(b) depth 20, ${n} qubits (${gates} gates)`, `${ours.toFixed(1)} ms`, `${baseMs.toFixed(0)} ms${agree ? '' : ' (DISAGREE)'}`, `${ratio.toFixed(1)}×`, '≥ 10×', ratio >= 10 && agree);
+    report(
+      `(b) depth 20, ${n} qubits (${gates} gates)`,
+      `${ours.toFixed(1)} ms`,
+      `${baseMs.toFixed(0)} ms${agree ? '' : ' (DISAGREE)'}`,
+      `${ratio.toFixed(1)}×`,
+      '≥ 10×',
+      ratio >= 10 && agree,
+    );
     if (baseMs * 4 > budgetMs) skipRest = true; // the next size costs ~4× as much
   }
 }
@@ -110,7 +118,6 @@ function benchParseEmit(): void {
   report('(c) parse + emit (QASM 2 → 3)', `${roundMs.toFixed(1)} ms`, `${(mb / (roundMs / 1000)).toFixed(1)} MB/s`, '', '', null);
 }
 
-
 function benchSynthesis(): void {
   const asCircuit = (n: number, synthesis: { ops: Circuit['ops']; globalPhase: number }): Circuit => {
     const c = emptyCircuit();
@@ -129,7 +136,14 @@ function benchSynthesis(): void {
     const ms = time(() => synthesizeUnitary(matrices[next++]), repeats);
     const circuit = asCircuit(n, synthesizeUnitary(matrices[0]));
     const simMs = time(() => circuitUnitary(circuit), 5);
-    report(`(d) synthesize Haar ${n}-qubit unitary (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`, `${ms.toFixed(2)} ms`, `unitary sim ${simMs.toFixed(2)} ms`, `${(ms / simMs).toFixed(1)}×`, '', null);
+    report(
+      `(d) synthesize Haar ${n}-qubit unitary (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`,
+      `${ms.toFixed(2)} ms`,
+      `unitary sim ${simMs.toFixed(2)} ms`,
+      `${(ms / simMs).toFixed(1)}×`,
+      '',
+      null,
+    );
   }
   for (const n of [8, 12]) {
     const rng = createRng(900 + n);
@@ -138,7 +152,14 @@ function benchSynthesis(): void {
     const ms = time(() => synthesizeStatePreparation(amplitudes), 3);
     const circuit = asCircuit(n, synthesizeStatePreparation(amplitudes));
     const simMs = time(() => finalState(circuit), 5);
-    report(`(d) prepare random ${n}-qubit state (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`, `${ms.toFixed(2)} ms`, `statevector sim ${simMs.toFixed(2)} ms`, `${(ms / simMs).toFixed(1)}×`, '', null);
+    report(
+      `(d) prepare random ${n}-qubit state (${cxOf(circuit)} CX, ${circuit.ops.length} gates)`,
+      `${ms.toFixed(2)} ms`,
+      `statevector sim ${simMs.toFixed(2)} ms`,
+      `${(ms / simMs).toFixed(1)}×`,
+      '',
+      null,
+    );
   }
 }
 

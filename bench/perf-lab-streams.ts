@@ -32,7 +32,13 @@ async function createStream(sut: TestSystem, admin: string, name: string, models
   return (await res.json()) as LabStreamDto;
 }
 
-async function run(nc: NatsConnection, dto: LabStreamDto, c: Case, rate: number, frames: number): Promise<{ latencies: number[]; lost: number; errors: number; elapsedMs: number }> {
+async function run(
+  nc: NatsConnection,
+  dto: LabStreamDto,
+  c: Case,
+  rate: number,
+  frames: number,
+): Promise<{ latencies: number[]; lost: number; errors: number; elapsedMs: number }> {
   const js = jetstream(nc);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -84,14 +90,23 @@ export async function benchStreams(sut: TestSystem): Promise<void> {
   });
   const cases: Case[] = [
     { stream: 'trace-1', models: ['pinch-off-classifier-v0'], label: '100-point pinch-off trace (classifier)', frame: (i) => traces[i % traces.length]! },
-    { stream: 'trace', models: ['pinch-off-classifier-v0', 'pinch-off-parameter-extractor-v0'], label: '100-point pinch-off trace (2 models)', frame: (i) => traces[i % traces.length]! },
+    {
+      stream: 'trace',
+      models: ['pinch-off-classifier-v0', 'pinch-off-parameter-extractor-v0'],
+      label: '100-point pinch-off trace (2 models)',
+      frame: (i) => traces[i % traces.length]!,
+    },
     { stream: 'map', models: ['charge-stability-diagram-segmenter-v0'], label: '128×128 map (segmenter)', frame: (i) => maps[i % maps.length]! },
   ];
   // Baseline: the same trace through POST /v0/models (one model), sequential.
   const traceNpy = encodeNpy({ shape: [100], data: generatePinchOffTrace(500, { length: 100 }).trace });
   const post = async () => {
     const t0 = performance.now();
-    const res = await fetch(`${sut.baseUrl}/v0/models`, { method: 'POST', headers: { authorization: `Bearer ${control}` }, body: multipart({ model: 'pinch-off-classifier-v0' }, { name: 'trace.npy', bytes: traceNpy }) });
+    const res = await fetch(`${sut.baseUrl}/v0/models`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${control}` },
+      body: multipart({ model: 'pinch-off-classifier-v0' }, { name: 'trace.npy', bytes: traceNpy }),
+    });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`POST /models answered ${res.status}`);
     return performance.now() - t0;
@@ -134,7 +149,9 @@ export async function benchStreams(sut: TestSystem): Promise<void> {
   }
   await nc.drain();
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  console.log(`\nLive instrument streams: frame → result event (baseline POST /v0/models, 100-point trace, 1 model: p50 ${base50.toFixed(1)} ms, p99 ${percentile(baseline, 99).toFixed(1)} ms)`);
+  console.log(
+    `\nLive instrument streams: frame → result event (baseline POST /v0/models, 100-point trace, 1 model: p50 ${base50.toFixed(1)} ms, p99 ${percentile(baseline, 99).toFixed(1)} ms)`,
+  );
   for (const row of rows) console.log(`| ${row.map((cell, col) => cell.padEnd(widths[col]!)).join(' | ')} |`);
   const sWidths = sustained[0]!.map((_, col) => Math.max(...sustained.map((row) => row[col]!.length)));
   console.log('\nLive instrument streams: sustained throughput (frames offered at 250/s)');

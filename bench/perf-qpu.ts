@@ -43,7 +43,11 @@ async function main(): Promise<void> {
     /** One job: submit, then resolve on its terminal event. Returns ms and whether it completed. */
     const runJob = async (): Promise<{ ms: number; ok: boolean }> => {
       const t0 = performance.now();
-      const res = await fetch(`${sut.baseUrl}/v0/coda/qpus`, { method: 'POST', headers, body: JSON.stringify({ code: BELL_QISKIT, source_framework: 'qiskit', backend: 'bench-2', shots: 100 }) });
+      const res = await fetch(`${sut.baseUrl}/v0/coda/qpus`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ code: BELL_QISKIT, source_framework: 'qiskit', backend: 'bench-2', shots: 100 }),
+      });
       const body = (await res.json()) as { job_id?: string };
       if (res.status !== 200 || !body.job_id) return { ms: performance.now() - t0, ok: false };
       const status = early.get(body.job_id) ?? (await new Promise<string>((done) => waiting.set(body.job_id!, done)));
@@ -102,14 +106,28 @@ async function main(): Promise<void> {
 
     const rows = [
       ['metric', 'QPU job', 'baseline (/tools/simulate)', 'ratio', 'errors'],
-      ['(a) p50 submit → completed, ms', jobLatency.p50.toFixed(1), simLatency.p50.toFixed(1), (jobLatency.p50 / simLatency.p50).toFixed(2), String(jobLatency.errors)],
+      [
+        '(a) p50 submit → completed, ms',
+        jobLatency.p50.toFixed(1),
+        simLatency.p50.toFixed(1),
+        (jobLatency.p50 / simLatency.p50).toFixed(2),
+        String(jobLatency.errors),
+      ],
       ['(a) p99 submit → completed, ms', jobLatency.p99.toFixed(1), simLatency.p99.toFixed(1), (jobLatency.p99 / simLatency.p99).toFixed(2), ''],
-      [`(b) jobs/s at concurrency ${CONCURRENCY}, one device`, jobRate.perSecond.toFixed(1), simRate.perSecond.toFixed(1), (jobRate.perSecond / simRate.perSecond).toFixed(2), String(jobRate.errors)],
+      [
+        `(b) jobs/s at concurrency ${CONCURRENCY}, one device`,
+        jobRate.perSecond.toFixed(1),
+        simRate.perSecond.toFixed(1),
+        (jobRate.perSecond / simRate.perSecond).toFixed(2),
+        String(jobRate.errors),
+      ],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     console.log(`\nQPU jobs: 100-shot Bell, noiseless 2-qubit device without device time; ${SEQUENTIAL_JOBS} sequential jobs, ${SECONDS} s closed loop`);
     for (const r of rows) console.log(`| ${r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`);
-    console.log(`medians from the stored events (sequential phase): queued → running ${Number(stages!.wait).toFixed(1)} ms, running → completed ${Number(stages!.run).toFixed(1)} ms`);
+    console.log(
+      `medians from the stored events (sequential phase): queued → running ${Number(stages!.wait).toFixed(1)} ms, running → completed ${Number(stages!.run).toFixed(1)} ms`,
+    );
     if (jobLatency.errors || jobRate.errors) process.exitCode = 1;
   } finally {
     await sut.stop();

@@ -30,7 +30,10 @@ function traces(count: number, length: number): Float64Array {
 }
 
 async function helloFastify(sameBodyFile: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [resolve('dist/bench/perf/hello-fastify.js')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SAME_BODY: sameBodyFile } });
+  const child = spawn(process.execPath, [resolve('dist/bench/perf/hello-fastify.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_SAME_BODY: sameBodyFile },
+  });
   const port = await new Promise<string>((done) => child.stdout.once('data', (d) => done(String(d).trim())));
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill() };
 }
@@ -89,15 +92,36 @@ async function measureCatalogueThroughput(sut: System, auth: Auth, seconds: numb
   hello.stop();
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const ratioA = median(ourRounds) / median(bareRounds);
-  report(`(a) GET /v0/models req/s (${loadClient}, 16 conns, median of 3)`, median(ourRounds).toFixed(0), `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`, ratioA.toFixed(2), '≥ 0.5', ratioA >= 0.5 && failures === 0);
+  report(
+    `(a) GET /v0/models req/s (${loadClient}, 16 conns, median of 3)`,
+    median(ourRounds).toFixed(0),
+    `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`,
+    ratioA.toFixed(2),
+    '≥ 0.5',
+    ratioA >= 0.5 && failures === 0,
+  );
   // The catalogue body is ~20 kB against hello-world's 17 bytes: the same bytes from bare Fastify show how much of
   // the gap is payload rather than routing, auth and the catalogue.
   const ratioSame = median(ourRounds) / median(sameRounds);
-  report(`(a) same, vs bare Fastify sending the same ${(body.length / 1024).toFixed(1)} kB`, median(ourRounds).toFixed(0), `${median(sameRounds).toFixed(0)} (bare Fastify, same body)`, ratioSame.toFixed(2), 'info', null);
+  report(
+    `(a) same, vs bare Fastify sending the same ${(body.length / 1024).toFixed(1)} kB`,
+    median(ourRounds).toFixed(0),
+    `${median(sameRounds).toFixed(0)} (bare Fastify, same body)`,
+    ratioSame.toFixed(2),
+    'info',
+    null,
+  );
   // What the Python client (httpx) asks for: Accept-Encoding gzip, answered with the cached gzipped page.
   const gzipped = await httpLoad(modelsUrl, { connections: 16, seconds, headers: { ...auth, 'accept-encoding': 'gzip, deflate' } });
   const ratioGzip = gzipped.requestsPerSecond / median(bareRounds);
-  report('(a) same, Accept-Encoding: gzip (as httpx sends), one round', gzipped.requestsPerSecond.toFixed(0), `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`, ratioGzip.toFixed(2), 'info', null);
+  report(
+    '(a) same, Accept-Encoding: gzip (as httpx sends), one round',
+    gzipped.requestsPerSecond.toFixed(0),
+    `${median(bareRounds).toFixed(0)} (bare Fastify hello-world)`,
+    ratioGzip.toFixed(2),
+    'info',
+    null,
+  );
 }
 
 /** (b) one 128-point run end to end, one at a time and 16 at a time. */
@@ -139,8 +163,22 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
   );
   const runsPerSecond = concurrent.length / ((performance.now() - started) / 1000);
   concurrent.sort((x, y) => x - y);
-  report('(b) run 128 pts, concurrency 16: p50 / p99 ms', `${percentile(concurrent, 50).toFixed(1)} / ${percentile(concurrent, 99).toFixed(1)}`, `${errors} errors of 400`, '', 'no errors', errors === 0);
-  report('(b) run 128 pts, concurrency 16: runs/s', runsPerSecond.toFixed(0), `${errors} errors of 400`, '', '≥ 600 runs/s, 0 errors', runsPerSecond >= 600 && errors === 0);
+  report(
+    '(b) run 128 pts, concurrency 16: p50 / p99 ms',
+    `${percentile(concurrent, 50).toFixed(1)} / ${percentile(concurrent, 99).toFixed(1)}`,
+    `${errors} errors of 400`,
+    '',
+    'no errors',
+    errors === 0,
+  );
+  report(
+    '(b) run 128 pts, concurrency 16: runs/s',
+    runsPerSecond.toFixed(0),
+    `${errors} errors of 400`,
+    '',
+    '≥ 600 runs/s, 0 errors',
+    runsPerSecond >= 600 && errors === 0,
+  );
 }
 
 /** (c) a (10000, 128) batch end to end vs the algorithm alone. */
@@ -157,7 +195,11 @@ async function measureBatchThroughput(sut: System, auth: Auth, flat: Float64Arra
   const cpuBefore = serviceCpuMs(sut);
   for (let i = 0; i < 4; i++) {
     const start = performance.now();
-    const res = await fetch(`${sut.baseUrl}/v0/models/batch`, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: 'b.npy', bytes: batchBytes }) });
+    const res = await fetch(`${sut.baseUrl}/v0/models/batch`, {
+      method: 'POST',
+      headers: auth,
+      body: multipart({ model: PEAK_V2 }, { name: 'b.npy', bytes: batchBytes }),
+    });
     await res.json();
     if (res.status !== 200) throw new Error(`batch answered ${res.status}`);
     e2eTimes.push(performance.now() - start);
@@ -165,9 +207,23 @@ async function measureBatchThroughput(sut: System, auth: Auth, flat: Float64Arra
   const cpuPerBatch = (serviceCpuMs(sut) - cpuBefore) / 4;
   e2eTimes.sort((x, y) => x - y);
   const e2e = N / (e2eTimes[Math.floor(e2eTimes.length / 2)]! / 1000);
-  report('(c) (10000,128) batch traces/s end to end', e2e.toFixed(0), `${pure.toFixed(0)} (algorithm alone)`, (e2e / pure).toFixed(2), 'ratio ≥ 0.8', e2e / pure >= 0.8);
+  report(
+    '(c) (10000,128) batch traces/s end to end',
+    e2e.toFixed(0),
+    `${pure.toFixed(0)} (algorithm alone)`,
+    (e2e / pure).toFixed(2),
+    'ratio ≥ 0.8',
+    e2e / pure >= 0.8,
+  );
   const pureMs = (N / pure) * 1000;
-  report('(c) CPU ms per batch, all QDC processes', cpuPerBatch.toFixed(0), `${pureMs.toFixed(0)} (algorithm alone)`, (pureMs / cpuPerBatch).toFixed(2), 'info', null);
+  report(
+    '(c) CPU ms per batch, all QDC processes',
+    cpuPerBatch.toFixed(0),
+    `${pureMs.toFixed(0)} (algorithm alone)`,
+    (pureMs / cpuPerBatch).toFixed(2),
+    'info',
+    null,
+  );
 }
 
 /** (d) per-trace detection vs scipy.signal.find_peaks on the same traces. */
@@ -188,7 +244,14 @@ function measureAgainstScipy(flat: Float64Array, M: number): void {
     console.log(`(d) skipped: python3 with numpy+scipy not available (${py.stderr.trim().split('\n').at(-1)})`);
   } else {
     const scipyUs = JSON.parse(py.stdout).per_trace_us as number;
-    report('(d) per-trace µs: v2 vs scipy find_peaks', oursUs.toFixed(2), `${scipyUs.toFixed(2)} (scipy)`, (oursUs / scipyUs).toFixed(2), 'ratio ≤ 1.0', oursUs / scipyUs <= 1.0);
+    report(
+      '(d) per-trace µs: v2 vs scipy find_peaks',
+      oursUs.toFixed(2),
+      `${scipyUs.toFixed(2)} (scipy)`,
+      (oursUs / scipyUs).toFixed(2),
+      'ratio ≤ 1.0',
+      oursUs / scipyUs <= 1.0,
+    );
   }
 }
 

@@ -17,7 +17,23 @@
  *     against the noiseless simulator (shots/s sampled, and state-vector runs/s = one shot's work)
  *     measured in the same run.
  */
-import { compileToDevice, createRng, emptyCircuit, addQreg, addCreg, gridCouplingMap, heavyHex16CouplingMap, lineCouplingMap, num, simulate, simulateNoisy, finalState, type Circuit, type DeviceTarget, type NoiseModel } from '#qdc/circuits';
+import {
+  compileToDevice,
+  createRng,
+  emptyCircuit,
+  addQreg,
+  addCreg,
+  gridCouplingMap,
+  heavyHex16CouplingMap,
+  lineCouplingMap,
+  num,
+  simulate,
+  simulateNoisy,
+  finalState,
+  type Circuit,
+  type DeviceTarget,
+  type NoiseModel,
+} from '#qdc/circuits';
 
 const NATIVE = ['rz', 'sx', 'x', 'cz'];
 
@@ -77,7 +93,6 @@ function swapLowerBound(c: Circuit, edges: [number, number][]): number {
   return Math.max(0, lb);
 }
 
-
 function benchRouting(): void {
   const circuits: [string, Circuit][] = [
     ['QFT-8', qft(8)],
@@ -93,9 +108,27 @@ function benchRouting(): void {
     ['grid-4x4', gridCouplingMap(4, 4)],
     ['heavy-hex-16', heavyHex16CouplingMap()],
   ];
-  const header = ['circuit', 'map', 'swaps SABRE', 'swaps greedy', 'greedy @SABRE layout', 'swaps LB', '2q depth SABRE', '2q depth greedy', '2q depth LB', 'ms SABRE', 'ms greedy'];
+  const header = [
+    'circuit',
+    'map',
+    'swaps SABRE',
+    'swaps greedy',
+    'greedy @SABRE layout',
+    'swaps LB',
+    '2q depth SABRE',
+    '2q depth greedy',
+    '2q depth LB',
+    'ms SABRE',
+    'ms greedy',
+  ];
   const rows: string[][] = [];
-  let totalSabre = 0, totalGreedy = 0, totalGreedyLaid = 0, totalLb = 0, depthSabre = 0, depthGreedy = 0, depthLb = 0;
+  let totalSabre = 0,
+    totalGreedy = 0,
+    totalGreedyLaid = 0,
+    totalLb = 0,
+    depthSabre = 0,
+    depthGreedy = 0,
+    depthLb = 0;
   for (const [name, circuit] of circuits) {
     const ideal = compileToDevice(circuit, { numQubits: 16, nativeGates: NATIVE, couplingMap: null });
     for (const [mapName, edges] of maps) {
@@ -115,13 +148,27 @@ function benchRouting(): void {
       depthSabre += sabre.stats.twoQubitDepth;
       depthGreedy += greedy.stats.twoQubitDepth;
       depthLb += ideal.stats.twoQubitDepth;
-      rows.push([name, mapName, `${sabre.stats.swapCount}`, `${greedy.stats.swapCount}`, `${greedyLaid.stats.swapCount}`, `${lb}`, `${sabre.stats.twoQubitDepth}`, `${greedy.stats.twoQubitDepth}`, `${ideal.stats.twoQubitDepth}`, msSabre.toFixed(0), msGreedy.toFixed(1)]);
+      rows.push([
+        name,
+        mapName,
+        `${sabre.stats.swapCount}`,
+        `${greedy.stats.swapCount}`,
+        `${greedyLaid.stats.swapCount}`,
+        `${lb}`,
+        `${sabre.stats.twoQubitDepth}`,
+        `${greedy.stats.twoQubitDepth}`,
+        `${ideal.stats.twoQubitDepth}`,
+        msSabre.toFixed(0),
+        msGreedy.toFixed(1),
+      ]);
     }
   }
   rows.push(['total', '', `${totalSabre}`, `${totalGreedy}`, `${totalGreedyLaid}`, `${totalLb}`, `${depthSabre}`, `${depthGreedy}`, `${depthLb}`, '', '']);
   printTable(header, rows);
   const ratio = totalSabre / totalGreedy;
-  console.log(`\n(a) SABRE/greedy total swaps = ${ratio.toFixed(3)} (target ≤ 0.8: ${ratio <= 0.8 ? 'PASS' : 'FAIL'}); two-qubit depth ratio ${(depthSabre / depthGreedy).toFixed(3)}; SABRE/greedy-from-SABRE's-layout swaps ${(totalSabre / totalGreedyLaid).toFixed(3)} (the look-ahead's share)`);
+  console.log(
+    `\n(a) SABRE/greedy total swaps = ${ratio.toFixed(3)} (target ≤ 0.8: ${ratio <= 0.8 ? 'PASS' : 'FAIL'}); two-qubit depth ratio ${(depthSabre / depthGreedy).toFixed(3)}; SABRE/greedy-from-SABRE's-layout swaps ${(totalSabre / totalGreedyLaid).toFixed(3)} (the look-ahead's share)`,
+  );
 }
 
 function benchNoisy(): void {
@@ -158,7 +205,9 @@ function benchNoisy(): void {
     }
     return best;
   };
-  const shotsDm = 4096, shotsTraj = 256, shotsClean = 4096;
+  const shotsDm = 4096,
+    shotsTraj = 256,
+    shotsClean = 4096;
   const unmeasured = { ...compiled, ops: compiled.ops.filter((op) => op.kind !== 'measure') };
   const sv = timeIt(() => finalState(unmeasured), 9);
   const clean = timeIt(() => simulate(compiled, { shots: shotsClean, seed: 1 }), 5);
@@ -169,8 +218,20 @@ function benchNoisy(): void {
   const header = [`method (10 qubits, ${gates} native gates)`, 'shots', 'ms', 'shots/s', 'vs noiseless shots/s', 'vs state-vector runs/s'];
   const svRate = 1000 / Math.min(sv, sv2);
   const cleanRate = rate(shotsClean, clean);
-  const row = (name: string, shots: number, ms: number) => [name, `${shots}`, ms.toFixed(1), rate(shots, ms).toFixed(0), (rate(shots, ms) / cleanRate).toFixed(4), (rate(shots, ms) / svRate).toFixed(3)];
-  printTable(header, [row('density matrix', shotsDm, dm), row('trajectories', shotsTraj, traj), row('noiseless (sampled)', shotsClean, clean), ['noiseless state-vector run', '1', Math.min(sv, sv2).toFixed(2), svRate.toFixed(0), '', '1']]);
+  const row = (name: string, shots: number, ms: number) => [
+    name,
+    `${shots}`,
+    ms.toFixed(1),
+    rate(shots, ms).toFixed(0),
+    (rate(shots, ms) / cleanRate).toFixed(4),
+    (rate(shots, ms) / svRate).toFixed(3),
+  ];
+  printTable(header, [
+    row('density matrix', shotsDm, dm),
+    row('trajectories', shotsTraj, traj),
+    row('noiseless (sampled)', shotsClean, clean),
+    ['noiseless state-vector run', '1', Math.min(sv, sv2).toFixed(2), svRate.toFixed(0), '', '1'],
+  ]);
 }
 
 function printTable(header: string[], rows: string[][]): void {

@@ -6,7 +6,13 @@
 // Not run by the build or the benchmark; its printout is quoted in docs/models/charge-stability.md.
 import { tuningSeeds } from '#qdc/device-physics';
 import { PATCH_FEATURE_COUNT } from '../libs/characterization/src/charge-stability/csd-patch-features.js';
-import { createDenseWorkspace, denseLogit, packNetwork, type DenseNetworkWeights, type PackedNetwork } from '../libs/characterization/src/charge-stability/dense-network.js';
+import {
+  createDenseWorkspace,
+  denseLogit,
+  packNetwork,
+  type DenseNetworkWeights,
+  type PackedNetwork,
+} from '../libs/characterization/src/charge-stability/dense-network.js';
 import type { DoubleDotNetworkWeights } from '../libs/characterization/src/charge-stability/double-dot-classifier.model.js';
 import {
   CALIBRATION_SEED_COUNT,

@@ -54,13 +54,26 @@ for (let seed = first; seed < first + count; seed++) {
     else if (Math.abs((best.e1 + best.e2) / 2) > 8) reason = 'none-far';
     else reason = 'angle+offset';
     const truthAngle = Math.atan2(ty, tx);
-    const familyFound = dirs.some((a) => { const g = Math.abs(a - truthAngle) % Math.PI; return Math.min(g, Math.PI - g) < (5 * Math.PI) / 180; });
+    const familyFound = dirs.some((a) => {
+      const g = Math.abs(a - truthAngle) % Math.PI;
+      return Math.min(g, Math.PI - g) < (5 * Math.PI) / 180;
+    });
     if (reason.startsWith('none')) reason = familyFound ? 'none-famok' : 'none-nofam';
     const key = `${d.readout}:${reason}`;
     reasons[key] = (reasons[key] ?? 0) + 1;
     if (best) perpHist.push((best.e1 + best.e2) / 2);
     if (process.env.DIAG_VERBOSE === '1')
-      console.log(seed, d.readout, `snr ${d.snr.toFixed(1)}`, t.kind, `len ${lt.toFixed(0)}`, reason, best ? `ang ${best.ang.toFixed(1)} e ${best.e1.toFixed(1)} ${best.e2.toFixed(1)} s ${best.s.toFixed(0)} dlen ${best.len.toFixed(0)}` : '', `truth ${[t.x1, t.y1, t.x2, t.y2].map((v) => v.toFixed(0)).join(',')}`, JSON.stringify(d.nuisance));
+      console.log(
+        seed,
+        d.readout,
+        `snr ${d.snr.toFixed(1)}`,
+        t.kind,
+        `len ${lt.toFixed(0)}`,
+        reason,
+        best ? `ang ${best.ang.toFixed(1)} e ${best.e1.toFixed(1)} ${best.e2.toFixed(1)} s ${best.s.toFixed(0)} dlen ${best.len.toFixed(0)}` : '',
+        `truth ${[t.x1, t.y1, t.x2, t.y2].map((v) => v.toFixed(0)).join(',')}`,
+        JSON.stringify(d.nuisance),
+      );
   }
 }
 console.log(JSON.stringify(reasons, null, 0));

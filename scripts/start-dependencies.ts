@@ -67,7 +67,13 @@ export async function probePostgres(url: string): Promise<ProbeResult> {
 }
 
 export async function probeRedis(url: string): Promise<ProbeResult> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: PROBE_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: PROBE_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -184,7 +190,11 @@ const startRedis: Starter = async (url, dataDir) => {
   mkdirSync(dir, { recursive: true });
   const log = join(dir, 'redis.log');
   // AOF on, as in production: BullMQ's queued jobs survive a restart of this dev server too.
-  const child = spawnServer(binary, ['--port', String(port(url, 6379)), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], log);
+  const child = spawnServer(
+    binary,
+    ['--port', String(port(url, 6379)), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'],
+    log,
+  );
   const result = await waitUntilUp('redis', url, child);
   if (result.state !== 'up') {
     await stopChild(child)();
@@ -227,10 +237,12 @@ const startPostgres: Starter = async (url, dataDir) => {
   if (debian) {
     const args = ['--skip-systemctl-redirect', debian.version, debian.cluster];
     const run = spawnSync(findBinary('pg_ctlcluster')!, [...args, 'start'], { encoding: 'utf8' });
-    if (run.status !== 0) return { problem: `PostgreSQL: pg_ctlcluster ${debian.version} ${debian.cluster} start failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
+    if (run.status !== 0)
+      return { problem: `PostgreSQL: pg_ctlcluster ${debian.version} ${debian.cluster} start failed: ${(run.stderr || run.stdout).trim().split('\n')[0]}` };
     const result = await waitUntilUp('postgres', url);
     const stop = async (): Promise<void> => void spawnSync(findBinary('pg_ctlcluster')!, [...args, 'stop'], { encoding: 'utf8' });
-    if (result.state !== 'up') return { problem: `PostgreSQL: cluster ${debian.version}/${debian.cluster} started but does not accept ${redactUrl(url)} (${result.reason})` };
+    if (result.state !== 'up')
+      return { problem: `PostgreSQL: cluster ${debian.version}/${debian.cluster} started but does not accept ${redactUrl(url)} (${result.reason})` };
     return { started: { name: 'postgres', stop } };
   }
   const initdb = findBinary('initdb');
@@ -261,7 +273,10 @@ const STARTERS: Record<DependencyName, Starter> = { postgres: startPostgres, red
  * Probes every dependency; starts the local ones that are down when `startMissing` is set.
  * Returns what it started (stop them on exit) and one line per dependency that is still missing.
  */
-export async function ensureDependencies(urls: DependencyUrls, options: { startMissing: boolean; dataDir: string; log: (line: string) => void }): Promise<DependencyReport> {
+export async function ensureDependencies(
+  urls: DependencyUrls,
+  options: { startMissing: boolean; dataDir: string; log: (line: string) => void },
+): Promise<DependencyReport> {
   const names: DependencyName[] = ['postgres', 'redis', 'nats'];
   const found = await Promise.all(names.map((name) => probe(name, urls[name])));
   const report: DependencyReport = { started: [], problems: [] };
@@ -279,7 +294,9 @@ export async function ensureDependencies(urls: DependencyUrls, options: { startM
       continue;
     }
     if (!options.startMissing) {
-      report.problems.push(`${LABEL[name]} is not answering at ${shown} (${result.reason}); start it, ${COMPOSE_HINT} (QDC_START_DEPENDENCIES=false: npm start does not start it for you)`);
+      report.problems.push(
+        `${LABEL[name]} is not answering at ${shown} (${result.reason}); start it, ${COMPOSE_HINT} (QDC_START_DEPENDENCIES=false: npm start does not start it for you)`,
+      );
       continue;
     }
     const outcome = await STARTERS[name](url, resolve(options.dataDir));

@@ -31,11 +31,13 @@ const probePort = (port: number): string => (process.env.QDC_HEALTH_PORT === '0'
 
 // Every process of SERVICE_PROCESSES; replicas get consecutive probe ports.
 const services: ServiceDef[] = SERVICE_PROCESSES.flatMap((service) =>
-  replicaNames(service, service.replicasFrom ? config[service.replicasFrom] : 1).map((name, i): ServiceDef => ({
-    name,
-    entry: service.entry,
-    env: service.probePort === undefined ? {} : { QDC_HEALTH_PORT: probePort(service.probePort + i) },
-  })),
+  replicaNames(service, service.replicasFrom ? config[service.replicasFrom] : 1).map(
+    (name, i): ServiceDef => ({
+      name,
+      entry: service.entry,
+      env: service.probePort === undefined ? {} : { QDC_HEALTH_PORT: probePort(service.probePort + i) },
+    }),
+  ),
 );
 
 const children = new Map<string, ChildProcess>();
@@ -110,11 +112,15 @@ async function developmentKey(url: string): Promise<string> {
     const res = await fetch(`${url}/v0/models?limit=1`, { headers: { authorization: `Bearer ${saved}` } });
     if (res.ok) return saved;
   }
-  const cli = spawnSync(process.execPath, [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', 'development', '--owner', 'development', '--scopes', 'control,coda,admin'], {
-    cwd: root,
-    env: process.env,
-    encoding: 'utf8',
-  });
+  const cli = spawnSync(
+    process.execPath,
+    [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', 'development', '--owner', 'development', '--scopes', 'control,coda,admin'],
+    {
+      cwd: root,
+      env: process.env,
+      encoding: 'utf8',
+    },
+  );
   if (cli.status !== 0) throw new Error(`could not create a development key: ${cli.stderr}`);
   const token = cli.stdout.trim().split('\n').at(-1) ?? '';
   mkdirSync(dirname(file), { recursive: true });

@@ -35,6 +35,8 @@ export function trainBlockadeClassifier(name: string, features: (trace: Float64A
     `// tuning seeds ${TRAINING_SEED_OFFSET + 1}…${TRAINING_SEED_OFFSET + TRAINING_TRACES}, L2 ${L2}. Training accuracy ${(correct / x.length).toFixed(4)}. Do not edit by hand.\n` +
     `import type { LogisticModel } from './logistic-regression.js';\n\nexport const ${constant}: LogisticModel = ${body};\n`;
   writeFileSync(resolve(process.cwd(), 'libs/characterization/src/one-d', file), source);
-  console.log(`${name}: training accuracy ${(correct / x.length).toFixed(4)} on ${x.length} traces, ${((performance.now() - started) / 1000).toFixed(1)} s → ${file}`);
+  console.log(
+    `${name}: training accuracy ${(correct / x.length).toFixed(4)} on ${x.length} traces, ${((performance.now() - started) / 1000).toFixed(1)} s → ${file}`,
+  );
   return model;
 }

@@ -11,7 +11,12 @@ const versionName = process.env.TUNE_VERSION ?? 'v3';
 const overrides = process.env.TUNE_OPTIONS ? JSON.parse(process.env.TUNE_OPTIONS) : {};
 const verbose = process.env.TUNE_VERBOSE === '1';
 const version = TRANSITION_DETECTOR_VERSIONS.find((v) => v.id.endsWith(versionName))!;
-const totals: Record<string, LineCounts> = { all: { hits: 0, misses: 0, falseAlarms: 0 }, sensor: { hits: 0, misses: 0, falseAlarms: 0 }, transport: { hits: 0, misses: 0, falseAlarms: 0 }, old: { hits: 0, misses: 0, falseAlarms: 0 } };
+const totals: Record<string, LineCounts> = {
+  all: { hits: 0, misses: 0, falseAlarms: 0 },
+  sensor: { hits: 0, misses: 0, falseAlarms: 0 },
+  transport: { hits: 0, misses: 0, falseAlarms: 0 },
+  old: { hits: 0, misses: 0, falseAlarms: 0 },
+};
 let ms = 0;
 for (let seed = first; seed < first + count; seed++) {
   const d = generateChargeStabilityDiagram(seed, { rows: 128, cols: 128, kind: 'double' });

@@ -20,10 +20,21 @@ for (let seed = first; seed < first + count; seed++) {
     const row = table[d.readout]!;
     const bin = edges.findIndex((e, k) => t.visibility >= e && t.visibility < edges[k + 1]!);
     row[countLineMatches(segments, [t]).hits ? 'hit' : 'miss'][bin]!++;
-    if (process.env.VIS_VERBOSE === '1' && t.visibility < Number(process.env.VIS_BELOW ?? 1)) console.log(seed, d.readout, t.kind, `vis ${t.visibility.toFixed(2)}`, `len ${Math.hypot(t.x2 - t.x1, t.y2 - t.y1).toFixed(0)}`, countLineMatches(segments, [t]).hits ? 'hit' : 'miss', [t.x1, t.y1, t.x2, t.y2].map((v) => v.toFixed(0)).join(','));
+    if (process.env.VIS_VERBOSE === '1' && t.visibility < Number(process.env.VIS_BELOW ?? 1))
+      console.log(
+        seed,
+        d.readout,
+        t.kind,
+        `vis ${t.visibility.toFixed(2)}`,
+        `len ${Math.hypot(t.x2 - t.x1, t.y2 - t.y1).toFixed(0)}`,
+        countLineMatches(segments, [t]).hits ? 'hit' : 'miss',
+        [t.x1, t.y1, t.x2, t.y2].map((v) => v.toFixed(0)).join(','),
+      );
   }
 }
 for (const [readout, row] of Object.entries(table)) {
   console.log(readout);
-  edges.slice(1).forEach((e, k) => { console.log(`  visibility ${edges[k]}–${e}: found ${row.hit[k]}, missed ${row.miss[k]}`); });
+  edges.slice(1).forEach((e, k) => {
+    console.log(`  visibility ${edges[k]}–${e}: found ${row.hit[k]}, missed ${row.miss[k]}`);
+  });
 }

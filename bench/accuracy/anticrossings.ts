@@ -11,7 +11,11 @@ const F1_TARGET = 0.9;
 const ID = 'anticrossing-detector-v0';
 const HEADER = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'detail', 'target'];
 const f = (v: number, digits = 4): string => v.toFixed(digits);
-const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({ x: a.x, y: a.y, splitting: a.splittingPx ?? a.splitting_px ?? 0 });
+const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({
+  x: a.x,
+  y: a.y,
+  splitting: a.splittingPx ?? a.splitting_px ?? 0,
+});
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   // Each map is 2 × 801 × 127 values (~60 ms to simulate and detect): half the per-dataset count.
@@ -43,14 +47,53 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const score = anticrossingScore(all);
   const mix = `(2, 801, 127): ${[...kinds].map(([k, c]) => `${k} ${Math.round((100 * c) / n)}%`).join(', ')}; SNR ${ANTICROSSING_SNR[0]}–${ANTICROSSING_SNR[1]}, ${labels} crossings`;
   const rows: ReportRow[] = [
-    { cells: [ID, mix, String(n), 'F1 (x, y) ≤ 4 px', f(score.f1), `P ${f(score.precision, 3)} / R ${f(score.recall, 3)}`, `≥ ${F1_TARGET}`], pass: score.f1 >= F1_TARGET },
-    { cells: [ID, 'matched crossings, same maps', String(all.truePositives), 'mean position error (px)', f(score.meanPositionError, 3), '', 'info'], pass: null },
-    { cells: [ID, 'matched crossings, same maps', String(all.truePositives), 'mean |splitting error| (rows)', f(score.meanSplittingError, 3), 'splitting 2g = 12–60 rows', 'info'], pass: null },
-    { cells: [ID, 'negative maps (dispersive, no qubit, noise)', String(negatives), 'false crossings per map', f(negativeFalse / Math.max(1, negatives), 3), '', 'info'], pass: null },
+    {
+      cells: [ID, mix, String(n), 'F1 (x, y) ≤ 4 px', f(score.f1), `P ${f(score.precision, 3)} / R ${f(score.recall, 3)}`, `≥ ${F1_TARGET}`],
+      pass: score.f1 >= F1_TARGET,
+    },
+    {
+      cells: [ID, 'matched crossings, same maps', String(all.truePositives), 'mean position error (px)', f(score.meanPositionError, 3), '', 'info'],
+      pass: null,
+    },
+    {
+      cells: [
+        ID,
+        'matched crossings, same maps',
+        String(all.truePositives),
+        'mean |splitting error| (rows)',
+        f(score.meanSplittingError, 3),
+        'splitting 2g = 12–60 rows',
+        'info',
+      ],
+      pass: null,
+    },
+    {
+      cells: [
+        ID,
+        'negative maps (dispersive, no qubit, noise)',
+        String(negatives),
+        'false crossings per map',
+        f(negativeFalse / Math.max(1, negatives), 3),
+        '',
+        'info',
+      ],
+      pass: null,
+    },
   ];
   for (const [name, counts] of bySnr) {
     const s = anticrossingScore(counts);
-    rows.push({ cells: [ID, `same maps, ${name}`, String(counts.truePositives + counts.falseNegatives), 'F1 (x, y) ≤ 4 px', f(s.f1), `P ${f(s.precision, 3)} / R ${f(s.recall, 3)}`, 'info'], pass: null });
+    rows.push({
+      cells: [
+        ID,
+        `same maps, ${name}`,
+        String(counts.truePositives + counts.falseNegatives),
+        'F1 (x, y) ≤ 4 px',
+        f(s.f1),
+        `P ${f(s.precision, 3)} / R ${f(s.recall, 3)}`,
+        'info',
+      ],
+      pass: null,
+    });
   }
   return [{ title: 'Anticrossing detector (2, 801, 127)', header: HEADER, rows }, largeSplittingSection(n)];
 }
@@ -72,7 +115,11 @@ function largeSplittingSection(n: number): AccuracySection {
     let labels = 0;
     const count = Math.max(50, Math.round(n / 2));
     for (const seed of benchmarkSeeds(count, set.offset)) {
-      const t = generateAnticrossingSpectroscopy(seed, { kind: 'crossings', couplingRows: [30, 45], ...(set.sweetSpotOverG ? { sweetSpotOverG: set.sweetSpotOverG } : {}) });
+      const t = generateAnticrossingSpectroscopy(seed, {
+        kind: 'crossings',
+        couplingRows: [30, 45],
+        ...(set.sweetSpotOverG ? { sweetSpotOverG: set.sweetSpotOverG } : {}),
+      });
       labels += t.crossings.length;
       const found = (runModel(ID, { shape: t.shape, data: t.data })['anticrossings'] as Anticrossing[]).map(point);
       countAnticrossingMatches(found, t.crossings.map(point), t.ignored.map(point), counts);
@@ -83,8 +130,30 @@ function largeSplittingSection(n: number): AccuracySection {
     }
     const s = anticrossingScore(counts);
     rows.push(
-      { cells: [ID, `${set.name}, ${labels} crossings`, String(count), 'F1 (x, y) ≤ 4 px', f(s.f1), `P ${f(s.precision, 3)} / R ${f(s.recall, 3)}`, `≥ ${F1_TARGET}`], pass: s.f1 >= F1_TARGET },
-      { cells: [ID, `${set.name}, matched`, String(counts.truePositives), 'mean |row error| / |splitting error| (rows)', `${f(rowError / Math.max(1, counts.truePositives), 3)} / ${f(s.meanSplittingError, 3)}`, '', 'info'], pass: null },
+      {
+        cells: [
+          ID,
+          `${set.name}, ${labels} crossings`,
+          String(count),
+          'F1 (x, y) ≤ 4 px',
+          f(s.f1),
+          `P ${f(s.precision, 3)} / R ${f(s.recall, 3)}`,
+          `≥ ${F1_TARGET}`,
+        ],
+        pass: s.f1 >= F1_TARGET,
+      },
+      {
+        cells: [
+          ID,
+          `${set.name}, matched`,
+          String(counts.truePositives),
+          'mean |row error| / |splitting error| (rows)',
+          `${f(rowError / Math.max(1, counts.truePositives), 3)} / ${f(s.meanSplittingError, 3)}`,
+          '',
+          'info',
+        ],
+        pass: null,
+      },
     );
   }
   return { title: 'Anticrossing detector: large splittings (new-sim)', header: HEADER, rows };

@@ -3,7 +3,17 @@
 // transition step / noise 4–40; 1/f, telegraph, sensor jumps and drift, latching, planes), what they say on the
 // measured maps; the transition-line detectors v0–v3 on held-out 128×128 double-dot maps, and whether their lines on
 // the measured bias-triangle scan fall inside the hand-drawn boxes.
-import { classifyDoubleDotPatch, DOUBLE_DOT_CLASSIFIER_VERSIONS, doubleDotClassifier, LISTED_CLASSIFIER_IDS, LISTED_TRANSITION_IDS, runModel, TRANSITION_DETECTOR_VERSIONS, transitionLineSegments, type Segment } from '#qdc/characterization';
+import {
+  classifyDoubleDotPatch,
+  DOUBLE_DOT_CLASSIFIER_VERSIONS,
+  doubleDotClassifier,
+  LISTED_CLASSIFIER_IDS,
+  LISTED_TRANSITION_IDS,
+  runModel,
+  TRANSITION_DETECTOR_VERSIONS,
+  transitionLineSegments,
+  type Segment,
+} from '#qdc/characterization';
 import { countLineMatches, isCountedTruth, lineF1, type LineCounts } from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateChargeStabilityDiagram, type ChargeStabilityClass } from '#qdc/device-physics';
 import { SEGMENTER_ENTRIES } from '#qdc/characterization';
@@ -34,7 +44,11 @@ function patchSet(size: number, count: number, offset: number): PatchSet {
     return { data: d.data, double: d.label === 'double' };
   });
   const pct = (k: number): string => `${Math.round((100 * k) / seeds.length)}%`;
-  return { size, patches, mix: `(${size},${size}) double ${pct(labels.double)}, single ${pct(labels.single)}, none ${pct(labels.none)}; transport ${pct(transport)}` };
+  return {
+    size,
+    patches,
+    mix: `(${size},${size}) double ${pct(labels.double)}, single ${pct(labels.single)}, none ${pct(labels.none)}; transport ${pct(transport)}`,
+  };
 }
 
 /** Listed ids through the catalogue runner; unlisted versions through their algorithm directly. */
@@ -93,7 +107,10 @@ function classifierRows(set: PatchSet, scores: Map<string, number>): ReportRow[]
         'accuracy',
         accuracy.toFixed(4),
         `miss ${(misses / Math.max(1, positives)).toFixed(3)} / false alarm ${(falseAlarms / Math.max(1, set.patches.length - positives)).toFixed(3)}` +
-          ` / score ECE ${calibrationError(patchScores, set.patches.map((p) => p.double)).toFixed(3)}`,
+          ` / score ECE ${calibrationError(
+            patchScores,
+            set.patches.map((p) => p.double),
+          ).toFixed(3)}`,
         `≥ ${ACCURACY_TARGET}`,
       ],
       pass: accuracy >= ACCURACY_TARGET,
@@ -200,7 +217,15 @@ function segmenterSection(tracesPerDataset: number): AccuracySection {
   return { title: 'Charge stability: region segmenter', header, rows };
 }
 
-const TRANSITION_HEADER = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'value', 'details (lines: P / R, time, old metric with every dot transition counted)', 'target'];
+const TRANSITION_HEADER = [
+  'model',
+  'dataset (held-out BENCHMARK_SEEDS)',
+  'N',
+  'metric',
+  'value',
+  'details (lines: P / R, time, old metric with every dot transition counted)',
+  'target',
+];
 
 /** Segments from a listed id through the catalogue runner, from an unlisted version through its algorithm directly. */
 function transitionLines(id: string, data: Float64Array, rows: number, cols: number): Segment[] {
@@ -241,14 +266,25 @@ function transitionLineSection(tracesPerDataset: number): AccuracySection {
     f1s.push(f.f1);
     const listed = LISTED_TRANSITION_IDS.includes(version.id) ? '' : ' (not listed)';
     rows.push({
-      cells: [version.id + listed, dataset, String(count), 'F1 (3 px, 5°)', f.f1.toFixed(4), `P ${f.precision.toFixed(3)} / R ${f.recall.toFixed(3)}; ${(ms / count).toFixed(0)} ms/map; every transition counted (${invisible} of ${dotSegments.length} invisible): F1 ${old.f1.toFixed(4)}, P ${old.precision.toFixed(3)} / R ${old.recall.toFixed(3)}`, `≥ ${LINE_F1_TARGET}`],
+      cells: [
+        version.id + listed,
+        dataset,
+        String(count),
+        'F1 (3 px, 5°)',
+        f.f1.toFixed(4),
+        `P ${f.precision.toFixed(3)} / R ${f.recall.toFixed(3)}; ${(ms / count).toFixed(0)} ms/map; every transition counted (${invisible} of ${dotSegments.length} invisible): F1 ${old.f1.toFixed(4)}, P ${old.precision.toFixed(3)} / R ${old.recall.toFixed(3)}`,
+        `≥ ${LINE_F1_TARGET}`,
+      ],
       pass: f.f1 >= LINE_F1_TARGET,
     });
   }
   for (let k = 1; k < f1s.length; k++) {
     const older = TRANSITION_DETECTOR_VERSIONS[k - 1]!.id.replace('charge-stability-diagram-transition-detector-', '');
     const newer = TRANSITION_DETECTOR_VERSIONS[k]!.id.replace('charge-stability-diagram-transition-detector-', '');
-    rows.push({ cells: [`transition ${newer} vs ${older}`, 'same set', '', 'F1 newer − older', (f1s[k]! - f1s[k - 1]!).toFixed(4), '', '≥ 0'], pass: f1s[k]! >= f1s[k - 1]! });
+    rows.push({
+      cells: [`transition ${newer} vs ${older}`, 'same set', '', 'F1 newer − older', (f1s[k]! - f1s[k - 1]!).toFixed(4), '', '≥ 0'],
+      pass: f1s[k]! >= f1s[k - 1]!,
+    });
   }
   if (realDataAvailable()) rows.push(...biasTriangleRows());
   return { title: 'Charge stability: transition-line detectors', header: TRANSITION_HEADER, rows };
@@ -284,7 +320,15 @@ function biasTriangleRows(): ReportRow[] {
     }
     const share = total ? inside / total : 0;
     return {
-      cells: [version.id, `${name} (${rows},${cols}), ${boxes.length} hand-drawn boxes`, String(lines.length), 'line length inside boxes', share.toFixed(3), `${hit.size} of ${boxes.length} boxes hold a line`, ''],
+      cells: [
+        version.id,
+        `${name} (${rows},${cols}), ${boxes.length} hand-drawn boxes`,
+        String(lines.length),
+        'line length inside boxes',
+        share.toFixed(3),
+        `${hit.size} of ${boxes.length} boxes hold a line`,
+        '',
+      ],
       pass: null,
     };
   });

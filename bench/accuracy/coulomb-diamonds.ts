@@ -3,8 +3,24 @@
 // cotunnelling/leakage background, white + 1/f noise, current 70 % / conductance 30 %, first-step (or line) / noise 5–50, 2.2–4 diamonds across).
 // Ground truth = diamonds with all four vertices inside the window; detections over cut diamonds are don't-care.
 // The 256×256 masks for detector-v0 are the simulator's exact blockade labels.
-import { addDiamondCounts, countDiamondMatches, diamondF1, emptyDiamondCounts, maskIoU, runModel, type DiamondVertices, type TrueDiamond } from '#qdc/characterization';
-import { benchmarkSeeds, createSeededRandom, generateCoulombDiamondMap, generateRealisticDiamondMap, type CoulombDiamondMap, type RealisticDiamondMap } from '#qdc/device-physics';
+import {
+  addDiamondCounts,
+  countDiamondMatches,
+  diamondF1,
+  emptyDiamondCounts,
+  maskIoU,
+  runModel,
+  type DiamondVertices,
+  type TrueDiamond,
+} from '#qdc/characterization';
+import {
+  benchmarkSeeds,
+  createSeededRandom,
+  generateCoulombDiamondMap,
+  generateRealisticDiamondMap,
+  type CoulombDiamondMap,
+  type RealisticDiamondMap,
+} from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
 const IOU_TARGET = 0.9;
@@ -26,7 +42,11 @@ function degradedMask(map: CoulombDiamondMap, seed: number): Float64Array {
     for (let x = 0; x < cols; x++) {
       const i = y * cols + x;
       const v = blockade[i]!;
-      const boundary = (x > 0 && blockade[i - 1] !== v) || (x + 1 < cols && blockade[i + 1] !== v) || (y > 0 && blockade[i - cols] !== v) || (y + 1 < rows && blockade[i + cols] !== v);
+      const boundary =
+        (x > 0 && blockade[i - 1] !== v) ||
+        (x + 1 < cols && blockade[i + 1] !== v) ||
+        (y > 0 && blockade[i - cols] !== v) ||
+        (y + 1 < rows && blockade[i + cols] !== v);
       if ((boundary && random.chance(0.3)) || random.chance(0.002)) out[i] = 1 - v;
     }
   }
@@ -54,25 +74,56 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
   const meanIoU = mean([...iou.current, ...iou.conductance]);
   rows.push({
-    cells: ['coulomb-diamond-segmenter-v0', dataset, String(maps.length), 'mean IoU', meanIoU.toFixed(4), `current ${mean(iou.current).toFixed(3)} / conductance ${mean(iou.conductance).toFixed(3)}`, `≥ ${IOU_TARGET}`],
+    cells: [
+      'coulomb-diamond-segmenter-v0',
+      dataset,
+      String(maps.length),
+      'mean IoU',
+      meanIoU.toFixed(4),
+      `current ${mean(iou.current).toFixed(3)} / conductance ${mean(iou.conductance).toFixed(3)}`,
+      `≥ ${IOU_TARGET}`,
+    ],
     pass: meanIoU >= IOU_TARGET,
   });
 
   // Detectors.
   const detectorRows = (id: string, set: string, n: number, scores: ReturnType<typeof diamondF1>): ReportRow[] => [
-    { cells: [id, set, String(n), 'diamond F1 (4 vertices ≤ 4 px)', scores.f1.toFixed(4), `P ${scores.precision.toFixed(3)} / R ${scores.recall.toFixed(3)}`, `≥ ${F1_TARGET}`], pass: scores.f1 >= F1_TARGET },
-    { cells: [id, set, String(n), 'mean vertex error (px)', scores.meanVertexError.toFixed(3), 'matched diamonds', `≤ ${VERTEX_ERROR_TARGET_PX}`], pass: scores.meanVertexError <= VERTEX_ERROR_TARGET_PX },
+    {
+      cells: [
+        id,
+        set,
+        String(n),
+        'diamond F1 (4 vertices ≤ 4 px)',
+        scores.f1.toFixed(4),
+        `P ${scores.precision.toFixed(3)} / R ${scores.recall.toFixed(3)}`,
+        `≥ ${F1_TARGET}`,
+      ],
+      pass: scores.f1 >= F1_TARGET,
+    },
+    {
+      cells: [id, set, String(n), 'mean vertex error (px)', scores.meanVertexError.toFixed(3), 'matched diamonds', `≤ ${VERTEX_ERROR_TARGET_PX}`],
+      pass: scores.meanVertexError <= VERTEX_ERROR_TARGET_PX,
+    },
   ];
   const masks = benchmarkSeeds(maskCount, 600_000).map((seed) => generateCoulombDiamondMap(seed, { rows: 256, cols: 256 }));
   const v0 = emptyDiamondCounts();
-  for (const m of masks) addDiamondCounts(v0, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(m.blockade) })), truthOf(m)));
+  for (const m of masks)
+    addDiamondCounts(
+      v0,
+      countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(m.blockade) })), truthOf(m)),
+    );
   const maskComplete = masks.reduce((s, m) => s + m.diamonds.filter((d) => d.complete).length, 0);
   rows.push(...detectorRows('coulomb-diamond-detector-v0', `(256,256) exact blockade masks, ${maskComplete} complete diamonds`, masks.length, diamondF1(v0)));
   const v0Degraded = emptyDiamondCounts();
   masks.forEach((m, k) => {
-    addDiamondCounts(v0Degraded, countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: degradedMask(m, 700_000 + k) })), truthOf(m)));
+    addDiamondCounts(
+      v0Degraded,
+      countDiamondMatches(verticesOf(runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: degradedMask(m, 700_000 + k) })), truthOf(m)),
+    );
   });
-  rows.push(...detectorRows('coulomb-diamond-detector-v0', '(256,256) masks, 30 % of boundary pixels flipped + 0.2 % salt/pepper', masks.length, diamondF1(v0Degraded)));
+  rows.push(
+    ...detectorRows('coulomb-diamond-detector-v0', '(256,256) masks, 30 % of boundary pixels flipped + 0.2 % salt/pepper', masks.length, diamondF1(v0Degraded)),
+  );
 
   const f1 = new Map<string, number>();
   const energy = { relative: 0, lever: 0, count: 0 };
@@ -86,7 +137,9 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
       const energies = output['charging_energy'] as number[];
       const levers = output['lever_arm'] as number[];
       found.forEach((d, i) => {
-        const truth = m.diamonds.find((t) => t.complete && Math.hypot(t.left[0] - d[0][0], t.left[1] - d[0][1]) <= 4 && Math.hypot(t.right[0] - d[2][0], t.right[1] - d[2][1]) <= 4);
+        const truth = m.diamonds.find(
+          (t) => t.complete && Math.hypot(t.left[0] - d[0][0], t.left[1] - d[0][1]) <= 4 && Math.hypot(t.right[0] - d[2][0], t.right[1] - d[2][1]) <= 4,
+        );
         if (!truth) return;
         energy.relative += Math.abs(energies[i]! / truth.chargingEnergy - 1);
         energy.lever += Math.abs(levers[i]! / truth.leverArm - 1);
@@ -98,11 +151,27 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
     rows.push(...detectorRows(id, `${dataset}, ${complete} complete diamonds`, maps.length, s));
   }
   rows.push({
-    cells: ['coulomb-diamond-detector-v2', 'diamonds matched by left/right vertex', String(energy.count), 'charging energy mean abs. relative error', (energy.relative / Math.max(1, energy.count)).toFixed(4), 'bias half-height, rows', ''],
+    cells: [
+      'coulomb-diamond-detector-v2',
+      'diamonds matched by left/right vertex',
+      String(energy.count),
+      'charging energy mean abs. relative error',
+      (energy.relative / Math.max(1, energy.count)).toFixed(4),
+      'bias half-height, rows',
+      '',
+    ],
     pass: null,
   });
   rows.push({
-    cells: ['coulomb-diamond-detector-v2', 'diamonds matched by left/right vertex', String(energy.count), 'lever arm mean abs. relative error', (energy.lever / Math.max(1, energy.count)).toFixed(4), 'rows per column', ''],
+    cells: [
+      'coulomb-diamond-detector-v2',
+      'diamonds matched by left/right vertex',
+      String(energy.count),
+      'lever arm mean abs. relative error',
+      (energy.lever / Math.max(1, energy.count)).toFixed(4),
+      'rows per column',
+      '',
+    ],
     pass: null,
   });
   const a = f1.get('coulomb-diamond-detector-v1')!;
@@ -125,15 +194,29 @@ function harderSection(mapCount: number): AccuracySection {
     { name: '(96,200) harder sim, resampled', rows: 96, cols: 200, count: Math.round(mapCount / 2), offset: 870_000, target: false },
   ];
   for (const set of sets) {
-    const maps: RealisticDiamondMap[] = benchmarkSeeds(set.count, set.offset).map((seed) => generateRealisticDiamondMap(seed, { rows: set.rows, cols: set.cols }));
+    const maps: RealisticDiamondMap[] = benchmarkSeeds(set.count, set.offset).map((seed) =>
+      generateRealisticDiamondMap(seed, { rows: set.rows, cols: set.cols }),
+    );
     const complete = maps.reduce((s, m) => s + m.diamonds.filter((d) => d.complete).length, 0);
     const tally = new Map<string, number>();
     for (const m of maps) for (const v of m.variations) tally.set(v.replace(/ -?\d+ %/, ''), (tally.get(v.replace(/ -?\d+ %/, '')) ?? 0) + 1);
     const mixText = [...tally].map(([k, c]) => `${k} ${c}`).join(', ');
     if (set.target) {
       let iou = 0;
-      for (const m of maps) iou += maskIoU((runModel('coulomb-diamond-segmenter-v0', { shape: [m.rows, m.cols], data: m.data })['segmentation'] as number[][]).flat(), m.blockade);
-      rows.push({ cells: ['coulomb-diamond-segmenter-v0', `${set.name}: ${mixText}`, String(maps.length), 'mean IoU', (iou / maps.length).toFixed(4), '', `≥ ${IOU_TARGET}`], pass: iou / maps.length >= IOU_TARGET });
+      for (const m of maps)
+        iou += maskIoU((runModel('coulomb-diamond-segmenter-v0', { shape: [m.rows, m.cols], data: m.data })['segmentation'] as number[][]).flat(), m.blockade);
+      rows.push({
+        cells: [
+          'coulomb-diamond-segmenter-v0',
+          `${set.name}: ${mixText}`,
+          String(maps.length),
+          'mean IoU',
+          (iou / maps.length).toFixed(4),
+          '',
+          `≥ ${IOU_TARGET}`,
+        ],
+        pass: iou / maps.length >= IOU_TARGET,
+      });
     }
     const f1 = new Map<string, number>();
     for (const id of ['coulomb-diamond-detector-v1', 'coulomb-diamond-detector-v2']) {
@@ -142,8 +225,30 @@ function harderSection(mapCount: number): AccuracySection {
       const s = diamondF1(counts);
       f1.set(id, s.f1);
       rows.push(
-        { cells: [id, `${set.name}, ${complete} complete diamonds`, String(maps.length), 'diamond F1 (4 vertices ≤ 4 px)', s.f1.toFixed(4), `P ${s.precision.toFixed(3)} / R ${s.recall.toFixed(3)}`, set.target ? `≥ ${F1_TARGET}` : 'info'], pass: set.target ? s.f1 >= F1_TARGET : null },
-        { cells: [id, set.name, String(maps.length), 'mean vertex error (px)', s.meanVertexError.toFixed(3), 'matched diamonds', set.target ? `≤ ${VERTEX_ERROR_TARGET_PX}` : 'info'], pass: set.target ? s.meanVertexError <= VERTEX_ERROR_TARGET_PX : null },
+        {
+          cells: [
+            id,
+            `${set.name}, ${complete} complete diamonds`,
+            String(maps.length),
+            'diamond F1 (4 vertices ≤ 4 px)',
+            s.f1.toFixed(4),
+            `P ${s.precision.toFixed(3)} / R ${s.recall.toFixed(3)}`,
+            set.target ? `≥ ${F1_TARGET}` : 'info',
+          ],
+          pass: set.target ? s.f1 >= F1_TARGET : null,
+        },
+        {
+          cells: [
+            id,
+            set.name,
+            String(maps.length),
+            'mean vertex error (px)',
+            s.meanVertexError.toFixed(3),
+            'matched diamonds',
+            set.target ? `≤ ${VERTEX_ERROR_TARGET_PX}` : 'info',
+          ],
+          pass: set.target ? s.meanVertexError <= VERTEX_ERROR_TARGET_PX : null,
+        },
       );
     }
     if (set.target) {

@@ -40,9 +40,15 @@ export function accuracySections(): AccuracySection[] {
     const fast = failures('ising-decoding-v1-fast', d, p, seed);
     const dataset = `phenomenological p = q = ${p * 100} %, d = ${d}, T = ${d}`;
     const rate = (n: number) => (n / (2 * SHOTS)).toExponential(2);
-    rows.push({ cells: ['ising-decoding-v1-accurate', dataset, String(SHOTS), 'logical error / MWPM', '1.00', `P_L ${rate(matching)} (it is MWPM)`, '≤ 1.0×'], pass: true });
+    rows.push({
+      cells: ['ising-decoding-v1-accurate', dataset, String(SHOTS), 'logical error / MWPM', '1.00', `P_L ${rate(matching)} (it is MWPM)`, '≤ 1.0×'],
+      pass: true,
+    });
     const ratio = matching > 0 ? fast / matching : fast === 0 ? 1 : Infinity;
-    rows.push({ cells: ['ising-decoding-v1-fast', dataset, String(SHOTS), 'logical error / MWPM', ratio.toFixed(2), `P_L ${rate(fast)} vs ${rate(matching)}`, '≤ 1.1×'], pass: ratio <= 1.1 });
+    rows.push({
+      cells: ['ising-decoding-v1-fast', dataset, String(SHOTS), 'logical error / MWPM', ratio.toFixed(2), `P_L ${rate(fast)} vs ${rate(matching)}`, '≤ 1.1×'],
+      pass: ratio <= 1.1,
+    });
   });
   return [{ title: 'Surface-code decoders (B, 4, T, D, D), logical error relative to minimum-weight matching', header: HEADER, rows }];
 }

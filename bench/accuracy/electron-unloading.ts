@@ -5,7 +5,16 @@
 // (flat / step / telegraph) from the clusters against the simulator's texture labels, mean IoU over the three kinds
 // (pooled over maps) with our bar ≥ 0.6, and pixel accuracy.
 import { runModel, type TextureDetection } from '#qdc/characterization';
-import { addDetectionCounts, addTextureIou, countDetections, emptyTextureIouCounts, kindMapOf, textureIouScore, type DetectionCounts, type TextureIouCounts } from '#qdc/characterization/evaluation';
+import {
+  addDetectionCounts,
+  addTextureIou,
+  countDetections,
+  emptyTextureIouCounts,
+  kindMapOf,
+  textureIouScore,
+  type DetectionCounts,
+  type TextureIouCounts,
+} from '#qdc/characterization/evaluation';
 import { benchmarkSeeds, generateElectronUnloadingMap, UNLOAD_SNR } from '#qdc/device-physics';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
@@ -15,7 +24,8 @@ const HEADER = ['model', 'dataset (held-out BENCHMARK_SEEDS)', 'N', 'metric', 'v
 const f = (v: number, digits = 4): string => v.toFixed(digits);
 const empty = (): DetectionCounts => ({ truePositives: 0, falsePositives: 0, falseNegatives: 0 });
 const f1 = (c: DetectionCounts): number => (2 * c.truePositives) / Math.max(1, 2 * c.truePositives + c.falsePositives + c.falseNegatives);
-const pr = (c: DetectionCounts): string => `P ${f(c.truePositives / Math.max(1, c.truePositives + c.falsePositives), 3)} / R ${f(c.truePositives / Math.max(1, c.truePositives + c.falseNegatives), 3)}`;
+const pr = (c: DetectionCounts): string =>
+  `P ${f(c.truePositives / Math.max(1, c.truePositives + c.falsePositives), 3)} / R ${f(c.truePositives / Math.max(1, c.truePositives + c.falseNegatives), 3)}`;
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const n = Math.max(50, tracesPerDataset);
@@ -48,14 +58,28 @@ export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const rows: ReportRow[] = [
     { cells: ['electron-unload-detector-v0', mix, String(n), 'F1 ±2 rows', f(f1(all)), pr(all), `≥ ${F1_TARGET}`], pass: f1(all) >= F1_TARGET },
     { cells: ['electron-unload-detector-v0', 'same maps, axis 1 = time', '', 'F1 ±2 rows', f(f1(byMode.time)), pr(byMode.time), 'info'], pass: null },
-    { cells: ['electron-unload-detector-v0', 'same maps, axis 1 = barrier (steps shift)', '', 'F1 ±2 rows', f(f1(byMode.barrier)), pr(byMode.barrier), 'info'], pass: null },
+    {
+      cells: ['electron-unload-detector-v0', 'same maps, axis 1 = barrier (steps shift)', '', 'F1 ±2 rows', f(f1(byMode.barrier)), pr(byMode.barrier), 'info'],
+      pass: null,
+    },
     { cells: ['electron-unload-detector-v0', 'same maps, SNR < 3', '', 'F1 ±2 rows', f(f1(lowSnr)), pr(lowSnr), 'info'], pass: null },
   ];
   const iouRow = (dataset: string, counts: TextureIouCounts, judged: boolean): ReportRow[] => {
     const s = textureIouScore(counts);
     const detail = `IoU flat ${f(s.iou[0], 3)}, step ${f(s.iou[1], 3)}, telegraph ${f(s.iou[2], 3)}`;
     return [
-      { cells: ['electron-unload-texture-detector-v0', dataset, String(Math.round(counts.pixels / 5151)), 'mean IoU of kind regions', f(s.meanIou), detail, judged ? `≥ ${IOU_BAR} (ours)` : 'info'], pass: judged ? s.meanIou >= IOU_BAR : null },
+      {
+        cells: [
+          'electron-unload-texture-detector-v0',
+          dataset,
+          String(Math.round(counts.pixels / 5151)),
+          'mean IoU of kind regions',
+          f(s.meanIou),
+          detail,
+          judged ? `≥ ${IOU_BAR} (ours)` : 'info',
+        ],
+        pass: judged ? s.meanIou >= IOU_BAR : null,
+      },
       { cells: ['electron-unload-texture-detector-v0', dataset, '', 'pixel accuracy', f(s.pixelAccuracy), '', 'info'], pass: null },
     ];
   };

@@ -37,7 +37,10 @@ const BLOCKADE_MODELS: { id: string; nominal: number; algorithm: Run }[] = [
   { id: 'coulomb-blockade-classifier-v3', nominal: 128, algorithm: classifyCoulombBlockadeV3 },
 ];
 
-const via = (id: string): Run => (trace) => runModel(id, { shape: [trace.length], data: trace });
+const via =
+  (id: string): Run =>
+  (trace) =>
+    runModel(id, { shape: [trace.length], data: trace });
 const f = (v: number, digits = 4): string => v.toFixed(digits);
 
 interface Labelled {
@@ -64,7 +67,12 @@ function classifierRows(id: string, dataset: string, items: Labelled[], run: Run
   const misses = [...wrongByKind].map(([k, c]) => `${k} ${c}`).join(', ') || 'none';
   const precision = tp / Math.max(1, tp + fp);
   const recall = tp / Math.max(1, tp + fn);
-  return [{ cells: [id, dataset, String(items.length), 'accuracy', f(accuracy), `P ${f(precision, 3)} / R ${f(recall, 3)}; wrong: ${misses}`, `≥ ${ACCURACY_TARGET}`], pass: accuracy >= ACCURACY_TARGET }];
+  return [
+    {
+      cells: [id, dataset, String(items.length), 'accuracy', f(accuracy), `P ${f(precision, 3)} / R ${f(recall, 3)}; wrong: ${misses}`, `≥ ${ACCURACY_TARGET}`],
+      pass: accuracy >= ACCURACY_TARGET,
+    },
+  ];
 }
 
 function mix(kinds: readonly string[]): string {
@@ -95,8 +103,15 @@ function reliabilityRows(id: string, items: Labelled[], score: (trace: Float64Ar
     cells.push(`${(k / 10).toFixed(1)}–${((k + 1) / 10).toFixed(1)}: ${b.positive}/${b.count} = ${f(b.positive / b.count, 2)}`);
   });
   const rows: ReportRow[] = [];
-  for (let i = 0; i < cells.length; i += 4) rows.push({ cells: [id, 'reliability: positives / traces per score bin', '', i === 0 ? 'fraction positive' : '', '', cells.slice(i, i + 4).join('; '), ''], pass: null });
-  rows.push({ cells: [id, 'calibration of score (same traces)', String(items.length), 'expected calibration error', f(ece), '10 equal-width bins', '≤ 0.05'], pass: ece <= 0.05 });
+  for (let i = 0; i < cells.length; i += 4)
+    rows.push({
+      cells: [id, 'reliability: positives / traces per score bin', '', i === 0 ? 'fraction positive' : '', '', cells.slice(i, i + 4).join('; '), ''],
+      pass: null,
+    });
+  rows.push({
+    cells: [id, 'calibration of score (same traces)', String(items.length), 'expected calibration error', f(ece), '10 equal-width bins', '≤ 0.05'],
+    pass: ece <= 0.05,
+  });
   return rows;
 }
 
@@ -119,7 +134,10 @@ function blockadeSections(n: number): AccuracySection[] {
     const older = BLOCKADE_MODELS[k - 1]!.id;
     const newer = BLOCKADE_MODELS[k]!.id;
     const d = accuracy.get(newer)! - accuracy.get(older)!;
-    rows.push({ cells: [`${newer.slice(-2)} vs ${older.slice(-2)}`, 'family set above', String(family.length), 'accuracy newer − older', f(d), '', '≥ 0'], pass: d >= 0 });
+    rows.push({
+      cells: [`${newer.slice(-2)} vs ${older.slice(-2)}`, 'family set above', String(family.length), 'accuracy newer − older', f(d), '', '≥ 0'],
+      pass: d >= 0,
+    });
   }
   // Long traces (v2's sliding windows; v0 also accepts any length).
   const longItems = blockadeSet(benchmarkSeeds(Math.max(50, Math.round(n / 4)), 340_000), () => 500);
@@ -142,12 +160,21 @@ function gateSweepSections(n: number): AccuracySection {
     const t = generatePinchOffTrace(seed);
     return { trace: t.trace, positive: t.isPinchOff, kind: t.kind };
   });
-  rows.push(...classifierRows('pinch-off-classifier-v0', `pinch-off (100,), SNR 10–300, shoulders/leak/offset/ADC: ${mix(PINCH_OFF_NEGATIVE_KINDS)}`, pinch, via('pinch-off-classifier-v0')));
+  rows.push(
+    ...classifierRows(
+      'pinch-off-classifier-v0',
+      `pinch-off (100,), SNR 10–300, shoulders/leak/offset/ADC: ${mix(PINCH_OFF_NEGATIVE_KINDS)}`,
+      pinch,
+      via('pinch-off-classifier-v0'),
+    ),
+  );
   const turn = benchmarkSeeds(n, 420_000).map((seed) => {
     const t = generateTurnOnTrace(seed);
     return { trace: t.trace, positive: t.turnsOn, kind: t.kind };
   });
-  rows.push(...classifierRows('turn-on-classifier-v0', `turn-on (100,), SNR 10–300, 30 % reversed: ${mix(TURN_ON_NEGATIVE_KINDS)}`, turn, via('turn-on-classifier-v0')));
+  rows.push(
+    ...classifierRows('turn-on-classifier-v0', `turn-on (100,), SNR 10–300, 30 % reversed: ${mix(TURN_ON_NEGATIVE_KINDS)}`, turn, via('turn-on-classifier-v0')),
+  );
 
   // Extractors on positives.
   const errors = { cut_off_index: [] as number[], transition_index: [] as number[], saturation_index: [] as number[] };
@@ -168,7 +195,15 @@ function gateSweepSections(n: number): AccuracySection {
     const p95 = sorted[Math.floor(0.95 * sorted.length)] ?? NaN;
     const found = e.length / pinchSeeds.length;
     rows.push({
-      cells: ['pinch-off-parameter-extractor-v0', 'pinch-off positives (100,), as above', String(pinchSeeds.length), `MAE ${key} (samples)`, f(mae, 3), `p95 ${p95}, reported ${f(found, 3)}`, `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+      cells: [
+        'pinch-off-parameter-extractor-v0',
+        'pinch-off positives (100,), as above',
+        String(pinchSeeds.length),
+        `MAE ${key} (samples)`,
+        f(mae, 3),
+        `p95 ${p95}, reported ${f(found, 3)}`,
+        `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`,
+      ],
       pass: mae <= MAE_TARGET && found >= ACCURACY_TARGET,
     });
   }
@@ -183,7 +218,15 @@ function gateSweepSections(n: number): AccuracySection {
   const sorted = [...thresholdErrors].sort((a, b) => a - b);
   const found = thresholdErrors.length / turnSeeds.length;
   rows.push({
-    cells: ['turn-on-parameter-extractor-v0', 'turn-on positives (100,), as above', String(turnSeeds.length), 'MAE threshold_index (samples)', f(mae, 3), `p95 ${sorted[Math.floor(0.95 * sorted.length)]}, reported ${f(found, 3)}`, `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+    cells: [
+      'turn-on-parameter-extractor-v0',
+      'turn-on positives (100,), as above',
+      String(turnSeeds.length),
+      'MAE threshold_index (samples)',
+      f(mae, 3),
+      `p95 ${sorted[Math.floor(0.95 * sorted.length)]}, reported ${f(found, 3)}`,
+      `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`,
+    ],
     pass: mae <= MAE_TARGET && found >= ACCURACY_TARGET,
   });
   return { title: 'Pinch-off and turn-on models (100,)', header: HEADER, rows };
@@ -204,12 +247,26 @@ function harderSection(n: number): AccuracySection {
       const t = generatePinchOffTrace(seed, { realistic: true, length: lengthOf(k) });
       return { trace: t.trace, positive: t.isPinchOff, kind: t.kind };
     });
-    rows.push(...classifierRows('pinch-off-classifier-v0', `harder pinch-off ${set}: sloping open level 70 %, 2nd shoulder, ${mix(PINCH_OFF_NEGATIVE_KINDS)}`, pinch, via('pinch-off-classifier-v0')));
+    rows.push(
+      ...classifierRows(
+        'pinch-off-classifier-v0',
+        `harder pinch-off ${set}: sloping open level 70 %, 2nd shoulder, ${mix(PINCH_OFF_NEGATIVE_KINDS)}`,
+        pinch,
+        via('pinch-off-classifier-v0'),
+      ),
+    );
     const turn = benchmarkSeeds(n, mixed ? 500_000 : 490_000).map((seed, k) => {
       const t = generateTurnOnTrace(seed, { realistic: true, length: lengthOf(k) });
       return { trace: t.trace, positive: t.turnsOn, kind: t.kind };
     });
-    rows.push(...classifierRows('turn-on-classifier-v0', `harder turn-on ${set}: tanh / EKV / power-law onsets: ${mix(TURN_ON_NEGATIVE_KINDS)}`, turn, via('turn-on-classifier-v0')));
+    rows.push(
+      ...classifierRows(
+        'turn-on-classifier-v0',
+        `harder turn-on ${set}: tanh / EKV / power-law onsets: ${mix(TURN_ON_NEGATIVE_KINDS)}`,
+        turn,
+        via('turn-on-classifier-v0'),
+      ),
+    );
     const keys = ['cut_off_index', 'transition_index', 'saturation_index'] as const;
     const errors = new Map<string, number[]>(keys.map((k) => [k, []]));
     const relative = new Map<string, number[]>(keys.map((k) => [k, []]));
@@ -231,7 +288,15 @@ function harderSection(n: number): AccuracySection {
       const pct = relative.get(key)!.reduce((a, b) => a + b, 0) / Math.max(1, e.length);
       const found = e.length / seeds.length;
       rows.push({
-        cells: ['pinch-off-parameter-extractor-v0', `harder pinch-off positives ${set}`, String(seeds.length), `MAE ${key} (samples)`, f(mae, 3), `${f(pct, 2)} % of L, reported ${f(found, 3)}`, mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+        cells: [
+          'pinch-off-parameter-extractor-v0',
+          `harder pinch-off positives ${set}`,
+          String(seeds.length),
+          `MAE ${key} (samples)`,
+          f(mae, 3),
+          `${f(pct, 2)} % of L, reported ${f(found, 3)}`,
+          mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`,
+        ],
         pass: mixed ? null : mae <= MAE_TARGET && found >= ACCURACY_TARGET,
       });
     }
@@ -249,7 +314,15 @@ function harderSection(n: number): AccuracySection {
     const pct = turnRelative.reduce((a, b) => a + b, 0) / Math.max(1, turnErrors.length);
     const found = turnErrors.length / turnSeeds.length;
     rows.push({
-      cells: ['turn-on-parameter-extractor-v0', `harder turn-on positives ${set}`, String(turnSeeds.length), 'MAE threshold_index (samples)', f(mae, 3), `${f(pct, 2)} % of L, reported ${f(found, 3)}`, mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`],
+      cells: [
+        'turn-on-parameter-extractor-v0',
+        `harder turn-on positives ${set}`,
+        String(turnSeeds.length),
+        'MAE threshold_index (samples)',
+        f(mae, 3),
+        `${f(pct, 2)} % of L, reported ${f(found, 3)}`,
+        mixed ? 'info' : `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}`,
+      ],
       pass: mixed ? null : mae <= MAE_TARGET && found >= ACCURACY_TARGET,
     });
   }
@@ -283,10 +356,29 @@ function onsetSection(n: number): AccuracySection {
     const nominal = length === 100;
     rows.push(
       {
-        cells: ['turn-on-parameter-extractor-v0', `onset-model turn-on positives (${length},): power-law / exponential above V_t`, String(seeds.length), 'MAE threshold_index (samples)', f(mae, 3), `${f((100 * mae) / length, 2)} % of L, reported ${f(found, 3)}; past V_t ${f(pastKink / Math.max(1, errors.length), 2)}`, nominal ? `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}` : 'info'],
+        cells: [
+          'turn-on-parameter-extractor-v0',
+          `onset-model turn-on positives (${length},): power-law / exponential above V_t`,
+          String(seeds.length),
+          'MAE threshold_index (samples)',
+          f(mae, 3),
+          `${f((100 * mae) / length, 2)} % of L, reported ${f(found, 3)}; past V_t ${f(pastKink / Math.max(1, errors.length), 2)}`,
+          nominal ? `≤ ${MAE_TARGET}, reported ≥ ${ACCURACY_TARGET}` : 'info',
+        ],
         pass: nominal ? mae <= MAE_TARGET && found >= ACCURACY_TARGET : null,
       },
-      { cells: ['turn-on-classifier-v0', `same traces (${length},), all positives`, String(seeds.length), 'accuracy (recall)', f(classified / seeds.length), '', 'info'], pass: null },
+      {
+        cells: [
+          'turn-on-classifier-v0',
+          `same traces (${length},), all positives`,
+          String(seeds.length),
+          'accuracy (recall)',
+          f(classified / seeds.length),
+          '',
+          'info',
+        ],
+        pass: null,
+      },
     );
   }
   return { title: 'Turn-on models on the onset-model generator (new-sim, not tanh)', header: HEADER, rows };
@@ -317,14 +409,46 @@ function realSection(): AccuracySection | null {
   };
   rows.push({ cells: ['pinch-off-classifier-v0', 'qtt_pinchoff_B8 (200,)', rejects('pinch-off-classifier-v0', b8), 'nominal length is 100'], pass: null });
   const cls = classifyPinchOff(b8Half);
-  rows.push({ cells: ['pinch-off-classifier-v0', 'qtt_pinchoff_B8 pair-averaged to (100,)', `classification ${cls['classification']}; failed gates: ${(cls['failed_gates'] as string[]).join(', ') || 'none'}; R² ${f((cls['fit'] as { r_squared: number }).r_squared, 3)}`, 'usable pinch-off (open → shoulders → closed, both plateaus)'], pass: cls['classification'] === true });
+  rows.push({
+    cells: [
+      'pinch-off-classifier-v0',
+      'qtt_pinchoff_B8 pair-averaged to (100,)',
+      `classification ${cls['classification']}; failed gates: ${(cls['failed_gates'] as string[]).join(', ') || 'none'}; R² ${f((cls['fit'] as { r_squared: number }).r_squared, 3)}`,
+      'usable pinch-off (open → shoulders → closed, both plateaus)',
+    ],
+    pass: cls['classification'] === true,
+  });
   const ext = extractPinchOffParameters(b8Half);
-  rows.push({ cells: ['pinch-off-parameter-extractor-v0', 'qtt_pinchoff_B8 pair-averaged to (100,)', `cut-off ${mv(ext['cut_off_index'])}, transition ${mv(ext['transition_index'])}, saturation ${mv(ext['saturation_index'])}`, 'cut-off near −380 mV (full pinch-off), saturation before the first shoulder (≈ −40 mV)'], pass: null });
+  rows.push({
+    cells: [
+      'pinch-off-parameter-extractor-v0',
+      'qtt_pinchoff_B8 pair-averaged to (100,)',
+      `cut-off ${mv(ext['cut_off_index'])}, transition ${mv(ext['transition_index'])}, saturation ${mv(ext['saturation_index'])}`,
+      'cut-off near −380 mV (full pinch-off), saturation before the first shoulder (≈ −40 mV)',
+    ],
+    pass: null,
+  });
   const turn = extractTurnOnThreshold(b8Half);
-  rows.push({ cells: ['turn-on-extractor / classifier-v0', 'qtt_pinchoff_B8 pair-averaged (a reversed turn-on shape)', `classification ${turn['classification']}, sweep ${turn['sweep_direction']}, threshold ${mv(turn['threshold_index'])}`, 'not an accumulation sweep; shape-wise a falling curve reaching the floor ≈ −380 mV'], pass: null });
+  rows.push({
+    cells: [
+      'turn-on-extractor / classifier-v0',
+      'qtt_pinchoff_B8 pair-averaged (a reversed turn-on shape)',
+      `classification ${turn['classification']}, sweep ${turn['sweep_direction']}, threshold ${mv(turn['threshold_index'])}`,
+      'not an accumulation sweep; shape-wise a falling curve reaching the floor ≈ −380 mV',
+    ],
+    pass: null,
+  });
   for (const model of BLOCKADE_MODELS) {
     const out = model.algorithm(b8Half);
-    rows.push({ cells: [model.id, 'qtt_pinchoff_B8 pair-averaged to (100,)', `classification ${out['classification']}${typeof out['score'] === 'number' ? `, score ${f(out['score'] as number, 3)}` : ''}`, 'false (a pinch-off, no oscillations)'], pass: out['classification'] === false });
+    rows.push({
+      cells: [
+        model.id,
+        'qtt_pinchoff_B8 pair-averaged to (100,)',
+        `classification ${out['classification']}${typeof out['score'] === 'number' ? `, score ${f(out['score'] as number, 3)}` : ''}`,
+        'false (a pinch-off, no oscillations)',
+      ],
+      pass: out['classification'] === false,
+    });
   }
   const sd2b = loadRealCase('qtt_coulomb_peak_SD2b');
   for (const model of BLOCKADE_MODELS) {

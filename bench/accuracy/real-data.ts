@@ -41,7 +41,12 @@ function listCases(): CaseMeta[] {
     .sort()
     .map((f) => {
       const meta = JSON.parse(readFileSync(resolve(REAL_DATA_DIR, f), 'utf8')) as Partial<CaseMeta>;
-      return { name: meta.name ?? f.replace(/\.json$/, ''), family: String(meta.family ?? 'unknown'), shape: meta.shape ?? [], labels: (meta.labels as Record<string, unknown> | null) ?? null };
+      return {
+        name: meta.name ?? f.replace(/\.json$/, ''),
+        family: String(meta.family ?? 'unknown'),
+        shape: meta.shape ?? [],
+        labels: (meta.labels as Record<string, unknown> | null) ?? null,
+      };
     });
 }
 
@@ -141,9 +146,7 @@ function resonatorRows(meta: CaseMeta, input: { shape: number[]; data: Float64Ar
     const visible = smoothArgmin(t.data);
     const references = t.labelled ?? [{ index: visible.index, fwhm: visible.width }];
     const found = output.dip_indices;
-    const ok = references.every((ref) =>
-      found.some((d, j) => Math.abs(d - ref.index) <= 0.5 * Math.max(1, ref.fwhm ?? output.linewidths[j] ?? visible.width)),
-    );
+    const ok = references.every((ref) => found.some((d, j) => Math.abs(d - ref.index) <= 0.5 * Math.max(1, ref.fwhm ?? output.linewidths[j] ?? visible.width)));
     judged++;
     if (ok) passed++;
     else misses.push(`${t.label || 'trace'}: [${found.join(', ')}] vs ${references.map((r) => r.index).join(', ')}`);
@@ -157,7 +160,14 @@ function resonatorRows(meta: CaseMeta, input: { shape: number[]; data: Float64Ar
   if (compact) {
     const plot = `bench/out/real/${meta.name}_0__${id}.svg (row 0)`;
     rows.push({
-      cells: [`${meta.name} (${input.shape.join(', ')}), per row`, id, `visible dip per row${meta.labels?.['crossing_rows'] ? `; crossings at rows ${JSON.stringify(meta.labels['crossing_rows'])}` : ''}`, `${passed} of ${judged} rows within ½ linewidth${misses.length ? `; misses ${misses.slice(0, 3).join('; ')}` : ''}`, plot, 'every row'],
+      cells: [
+        `${meta.name} (${input.shape.join(', ')}), per row`,
+        id,
+        `visible dip per row${meta.labels?.['crossing_rows'] ? `; crossings at rows ${JSON.stringify(meta.labels['crossing_rows'])}` : ''}`,
+        `${passed} of ${judged} rows within ½ linewidth${misses.length ? `; misses ${misses.slice(0, 3).join('; ')}` : ''}`,
+        plot,
+        'every row',
+      ],
       pass: passed === judged,
     });
   }
@@ -166,7 +176,12 @@ function resonatorRows(meta: CaseMeta, input: { shape: number[]; data: Float64Ar
 
 function genericRow(meta: CaseMeta, input: { shape: number[]; data: Float64Array }, id: string): ReportRow {
   const shape = `${meta.name} (${input.shape.join(', ')}${input.shape.length === 1 ? ',' : ''})`;
-  const full = meta.labels ? Object.keys(meta.labels).filter((k) => !/^label_|orientation|along_axis/.test(k)).map((k) => `${k} ${JSON.stringify(meta.labels![k])}`).join('; ') : 'none (judge the plot)';
+  const full = meta.labels
+    ? Object.keys(meta.labels)
+        .filter((k) => !/^label_|orientation|along_axis/.test(k))
+        .map((k) => `${k} ${JSON.stringify(meta.labels![k])}`)
+        .join('; ')
+    : 'none (judge the plot)';
   const labels = full.length > 90 ? `${full.slice(0, 87)}…` : full;
   try {
     const output = runModel(id, input);
@@ -188,7 +203,17 @@ export function realDataSections(): AccuracySection[] {
     const input = loadRealCase(meta.name);
     const ids = modelsFor(meta.family);
     if (ids.length === 0) {
-      rows.push({ cells: [`${meta.name} (${input.shape.join(', ')}${input.shape.length === 1 ? ',' : ''})`, '—', `family ${meta.family}`, 'no model of this family in the catalogue', '', ''], pass: null });
+      rows.push({
+        cells: [
+          `${meta.name} (${input.shape.join(', ')}${input.shape.length === 1 ? ',' : ''})`,
+          '—',
+          `family ${meta.family}`,
+          'no model of this family in the catalogue',
+          '',
+          '',
+        ],
+        pass: null,
+      });
       continue;
     }
     for (const id of ids) {

@@ -46,7 +46,18 @@ export function accuracySections(traces: number): AccuracySection[] {
 
   const oldSeeds = benchmarkSeeds(traces);
   const old = scoreResonatorDipFinder(detect, oldSeeds);
-  rows.push({ cells: [ID, `old sim: notch L 201–2001, SNR ${RESONATOR_SNR_MIN}–${RESONATOR_SNR_MAX}, ripple ≤ 4 %, tilt ≤ 15 %, 0–4 dips`, String(oldSeeds.length), 'F1 ±½ linewidth', f(old.f1), pr(old), `≥ ${F1_TARGET}`], pass: old.f1 >= F1_TARGET });
+  rows.push({
+    cells: [
+      ID,
+      `old sim: notch L 201–2001, SNR ${RESONATOR_SNR_MIN}–${RESONATOR_SNR_MAX}, ripple ≤ 4 %, tilt ≤ 15 %, 0–4 dips`,
+      String(oldSeeds.length),
+      'F1 ±½ linewidth',
+      f(old.f1),
+      pr(old),
+      `≥ ${F1_TARGET}`,
+    ],
+    pass: old.f1 >= F1_TARGET,
+  });
 
   const newSeeds = benchmarkSeeds(traces, 500_000);
   let all = ZERO;
@@ -73,9 +84,34 @@ export function accuracySections(traces: number): AccuracySection[] {
     });
   }
   const score = scoreDetections(all);
-  rows.push({ cells: [ID, `new sim: realistic (S11/S21, Kerr, steps, zoomed, SNR 5–1e5, L 50–20 000), ${dips} dips`, String(newSeeds.length), 'F1 ±½ width', f(score.f1), pr(score), `≥ ${F1_TARGET}`], pass: score.f1 >= F1_TARGET });
-  rows.push({ cells: [ID, 'new sim: traces with ≥ 1 dip answered with an empty list (SNR ≥ 5 on the lineshape; sampled |S| dips can be shallower)', String(snr5), 'empty answers', String(empty5Sigma), '', ''], pass: null });
-  rows.push({ cells: [ID, 'new sim: dips reported by the ≥ 5σ fallback (low_confidence)', String(newSeeds.length), 'count', String(lowConfidence), '', ''], pass: null });
+  rows.push({
+    cells: [
+      ID,
+      `new sim: realistic (S11/S21, Kerr, steps, zoomed, SNR 5–1e5, L 50–20 000), ${dips} dips`,
+      String(newSeeds.length),
+      'F1 ±½ width',
+      f(score.f1),
+      pr(score),
+      `≥ ${F1_TARGET}`,
+    ],
+    pass: score.f1 >= F1_TARGET,
+  });
+  rows.push({
+    cells: [
+      ID,
+      'new sim: traces with ≥ 1 dip answered with an empty list (SNR ≥ 5 on the lineshape; sampled |S| dips can be shallower)',
+      String(snr5),
+      'empty answers',
+      String(empty5Sigma),
+      '',
+      '',
+    ],
+    pass: null,
+  });
+  rows.push({
+    cells: [ID, 'new sim: dips reported by the ≥ 5σ fallback (low_confidence)', String(newSeeds.length), 'count', String(lowConfidence), '', ''],
+    pass: null,
+  });
   GROUPS.forEach(([name], k) => {
     const g = groups[k]!;
     if (g.traces === 0) return;

@@ -6,7 +6,16 @@
  * parsing the same circuit written as OpenQASM 3 (our own emitter's output) in the same run.
  */
 import { emitCircuit, parseCircuit, type Circuit } from '#qdc/circuits';
-import { corpusPrograms, exactDistribution, hellingerFidelity, loadCorpus, parseProgram, programDistribution, refusalGroup, refusalMessage } from '../../libs/circuits/test/corpus.js';
+import {
+  corpusPrograms,
+  exactDistribution,
+  hellingerFidelity,
+  loadCorpus,
+  parseProgram,
+  programDistribution,
+  refusalGroup,
+  refusalMessage,
+} from '../../libs/circuits/test/corpus.js';
 
 type Report = (metric: string, value: string, baseline: string, ratio: string, target: string, pass: boolean | null) => void;
 
@@ -71,16 +80,34 @@ export function benchCorpus(report: Report): void {
   const total = programs.length;
   const pass = passed.qiskit + passed.cirq;
   report('(e) corpus pass rate', `${pass}/${total} (${((100 * pass) / total).toFixed(1)} %)`, '', '', '100 %', pass === total);
-  for (const fw of ['qiskit', 'cirq'] as const) report(`(e) corpus pass rate, ${fw}`, `${passed[fw]}/${totals[fw]}`, '', '', '100 %', passed[fw] === totals[fw]);
+  for (const fw of ['qiskit', 'cirq'] as const)
+    report(`(e) corpus pass rate, ${fw}`, `${passed[fw]}/${totals[fw]}`, '', '', '100 %', passed[fw] === totals[fw]);
   if (parseMs.length) {
-    report(`(e) parse time per program (median, ${parseMs.length} parsed)`, `${quantile(parseMs, 0.5).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.5).toFixed(2)} ms`, `${quantile(ratios, 0.5).toFixed(1)}×`, '', null);
-    report('(e) parse time per program (p95)', `${quantile(parseMs, 0.95).toFixed(2)} ms`, `QASM 3 ${quantile(qasmMs, 0.95).toFixed(2)} ms`, `${quantile(ratios, 0.95).toFixed(1)}× (p95 of ratios)`, '', null);
+    report(
+      `(e) parse time per program (median, ${parseMs.length} parsed)`,
+      `${quantile(parseMs, 0.5).toFixed(2)} ms`,
+      `QASM 3 ${quantile(qasmMs, 0.5).toFixed(2)} ms`,
+      `${quantile(ratios, 0.5).toFixed(1)}×`,
+      '',
+      null,
+    );
+    report(
+      '(e) parse time per program (p95)',
+      `${quantile(parseMs, 0.95).toFixed(2)} ms`,
+      `QASM 3 ${quantile(qasmMs, 0.95).toFixed(2)} ms`,
+      `${quantile(ratios, 0.95).toFixed(1)}× (p95 of ratios)`,
+      '',
+      null,
+    );
   }
-  console.log(`\n(e) corpus: ${total} programs, ${pass} pass, ${total - pass - failures.length} refused by the front ends, ${failures.length} parsed but failed`);
+  console.log(
+    `\n(e) corpus: ${total} programs, ${pass} pass, ${total - pass - failures.length} refused by the front ends, ${failures.length} parsed but failed`,
+  );
   for (const f of failures) console.log(`  FAIL ${f}`);
   const groups = [...refused.entries()].sort((a, b) => b[1].length - a[1].length);
   if (groups.length) {
     console.log('\n| refused construct (422) | programs | examples |\n|---|---|---|');
-    for (const [group, ids] of groups) console.log(`| ${group.replace(/\|/g, '\\|')} | ${ids.length} | ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''} |`);
+    for (const [group, ids] of groups)
+      console.log(`| ${group.replace(/\|/g, '\\|')} | ${ids.length} | ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''} |`);
   }
 }

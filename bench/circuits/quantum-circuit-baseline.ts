@@ -6,7 +6,9 @@ import { createRequire } from 'node:module';
 import { evalExpr, type Circuit } from '#qdc/circuits';
 
 interface QuantumCircuitLib {
-  new (qubits: number): { appendGate(name: string, wires: number | number[], options?: { params: Record<string, string> }): void; run(): void; probabilities(): number[] };
+  new (
+    qubits: number,
+  ): { appendGate(name: string, wires: number | number[], options?: { params: Record<string, string> }): void; run(): void; probabilities(): number[] };
 }
 
 const PARAM_NAMES: Record<string, string[]> = { rx: ['theta'], ry: ['theta'], rz: ['phi'], u3: ['theta', 'phi', 'lambda'] };

@@ -8,7 +8,10 @@ const MAP_TARGET_MICROS = 50_000;
 /** The segmenter shares v1/v2's code: listed after them, it is measured with that code already compiled (as in a running server). */
 export function perfInputs(): PerfInput[] {
   const maps = benchmarkSeeds(8).map((seed) => ({ shape: [128, 128], data: generateCoulombDiamondMap(seed).data }));
-  const masks = benchmarkSeeds(4).map((seed) => ({ shape: [256, 256], data: Float64Array.from(generateCoulombDiamondMap(seed, { rows: 256, cols: 256 }).blockade) }));
+  const masks = benchmarkSeeds(4).map((seed) => ({
+    shape: [256, 256],
+    data: Float64Array.from(generateCoulombDiamondMap(seed, { rows: 256, cols: 256 }).blockade),
+  }));
   return [
     { model: 'coulomb-diamond-detector-v0', note: 'exact (256,256) blockade masks', inputs: masks, targetMicros: MAP_TARGET_MICROS },
     { model: 'coulomb-diamond-detector-v1', note: 'simulated (128,128) diamond maps', inputs: maps, targetMicros: MAP_TARGET_MICROS },

@@ -58,7 +58,15 @@ export interface LatencyRow {
 }
 
 export function allPerfInputs(): PerfInput[] {
-  return [...peakAndDipInputs(), ...oneDInputs(), ...chargeStabilityInputs(), ...coulombDiamondInputs(), ...anticrossingInputs(), ...electronUnloadingInputs(), ...decodingInputs()];
+  return [
+    ...peakAndDipInputs(),
+    ...oneDInputs(),
+    ...chargeStabilityInputs(),
+    ...coulombDiamondInputs(),
+    ...anticrossingInputs(),
+    ...electronUnloadingInputs(),
+    ...decodingInputs(),
+  ];
 }
 
 /** Latency of each model in `inputs`; models listed in the catalogue without an input are reported as missing. */

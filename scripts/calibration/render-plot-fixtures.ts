@@ -38,7 +38,14 @@ function main(): void {
     for (const [style, seed] of pairs) {
       const trace = generateCalibrationTrace(family, seed, { relativeNoise: 0.03 });
       const file = `${family}-${style}.png`;
-      specs.push({ path: resolve(OUT, file), title: trace.title, x_label: trace.xLabel, y_label: trace.yLabel, series: trace.series, style: { ...STYLES[style], legend: family === 'drag' } });
+      specs.push({
+        path: resolve(OUT, file),
+        title: trace.title,
+        x_label: trace.xLabel,
+        y_label: trace.yLabel,
+        series: trace.series,
+        style: { ...STYLES[style], legend: family === 'drag' },
+      });
       const xs = trace.series.flatMap((s) => s.x);
       manifest.push({ file, family, truth: trace.truth, xRange: [Math.min(...xs), Math.max(...xs)], style, seed, relativeNoise: 0.03 });
     }
@@ -56,11 +63,35 @@ function main(): void {
     style: { width: 7, height: 4.5, dpi: 100, legend: true, fit_lines: true, grid: true },
   });
   const xs = drag.series.flatMap((s) => s.x);
-  manifest.push({ file: 'qcaleval-drag-like.png', family: 'drag', truth: drag.truth, xRange: [Math.min(...xs), Math.max(...xs)], style: 'drag-with-fits', seed: dragSeed, relativeNoise: 0.04 });
+  manifest.push({
+    file: 'qcaleval-drag-like.png',
+    family: 'drag',
+    truth: drag.truth,
+    xRange: [Math.min(...xs), Math.max(...xs)],
+    style: 'drag-with-fits',
+    seed: dragSeed,
+    relativeNoise: 0.04,
+  });
   // The same Ramsey plot as JPEG (lossy, ringing around text).
   const ramsey = generateCalibrationTrace('ramsey', seedA!, { relativeNoise: 0.03 });
-  specs.push({ path: resolve(OUT, 'ramsey-default.jpg'), format: 'jpeg', title: ramsey.title, x_label: ramsey.xLabel, y_label: ramsey.yLabel, series: ramsey.series, style: STYLES.default });
-  manifest.push({ file: 'ramsey-default.jpg', family: 'ramsey', truth: ramsey.truth, xRange: [0, Math.max(...ramsey.series[0]!.x)], style: 'default-jpeg', seed: seedA!, relativeNoise: 0.03 });
+  specs.push({
+    path: resolve(OUT, 'ramsey-default.jpg'),
+    format: 'jpeg',
+    title: ramsey.title,
+    x_label: ramsey.xLabel,
+    y_label: ramsey.yLabel,
+    series: ramsey.series,
+    style: STYLES.default,
+  });
+  manifest.push({
+    file: 'ramsey-default.jpg',
+    family: 'ramsey',
+    truth: ramsey.truth,
+    xRange: [0, Math.max(...ramsey.series[0]!.x)],
+    style: 'default-jpeg',
+    seed: seedA!,
+    relativeNoise: 0.03,
+  });
   execFileSync('/usr/bin/python3', [resolve('scripts/calibration/render-calibration-plots.py')], { input: JSON.stringify(specs) });
   writeFileSync(resolve(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   console.log(`${manifest.length} fixtures in ${OUT}`);

@@ -7,7 +7,9 @@ import { startSystem, type TestSystem } from './system.harness.js';
 
 const FIXTURES = resolve('libs/calibration/src/plot-reader/fixtures');
 const DRAG_PNG = readFileSync(resolve(FIXTURES, 'qcaleval-drag-like.png'));
-const DRAG_TRUTH = (JSON.parse(readFileSync(resolve(FIXTURES, 'manifest.json'), 'utf8')) as { file: string; truth: { value: number } }[]).find((f) => f.file === 'qcaleval-drag-like.png')!.truth.value;
+const DRAG_TRUTH = (JSON.parse(readFileSync(resolve(FIXTURES, 'manifest.json'), 'utf8')) as { file: string; truth: { value: number } }[]).find(
+  (f) => f.file === 'qcaleval-drag-like.png',
+)!.truth.value;
 
 /** Control agents end to end: gateway → NATS → assistant (ising-calibration-v1, built-in reader, no VLM). */
 describe('control agents (real gateway, assistant, NATS)', () => {
@@ -16,17 +18,24 @@ describe('control agents (real gateway, assistant, NATS)', () => {
   let codaOnly: string;
 
   const call = (path: string, token: string | null, init: RequestInit = {}) =>
-    fetch(`${sut.baseUrl}${path}`, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string>) } });
+    fetch(`${sut.baseUrl}${path}`, {
+      ...init,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(init.headers as Record<string, string>) },
+    });
   const post = (path: string, body: unknown, token: string | null = control) =>
     call(path, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
   const rawPost = (path: string, body: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${sut.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${sut.baseUrl}${path}`,
+        { method: 'POST', headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve({ status: 0, body: error.code });
         else reject(error);
@@ -88,7 +97,10 @@ describe('control agents (real gateway, assistant, NATS)', () => {
 
     it('fits measured T1 data and answers content, model, usage and the assessment', async () => {
       const trace = generateCalibrationTrace('t1', tuningSeeds(1, 8300)[0]!, { relativeNoise: 0.01 });
-      const res = await post('/v0/agents/ising-calibration-v1', { prompt: 'Is this T1 good?', data: { experiment: 't1', x: trace.series[0]!.x, y: trace.series[0]!.y, x_label: 'Delay (µs)' } });
+      const res = await post('/v0/agents/ising-calibration-v1', {
+        prompt: 'Is this T1 good?',
+        data: { experiment: 't1', x: trace.series[0]!.x, y: trace.series[0]!.y, x_label: 'Delay (µs)' },
+      });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.model).toBe('qdc-calibration-reader-v1');
@@ -102,7 +114,11 @@ describe('control agents (real gateway, assistant, NATS)', () => {
     });
 
     it('reads the DRAG plot like the official client does (image + prompt + max_tokens) and finds the crossing', async () => {
-      const res = await post('/v0/control/agents/ising-calibration-v1', { image_base64: DRAG_PNG.toString('base64'), prompt: 'Describe this calibration plot.', max_tokens: 64 });
+      const res = await post('/v0/control/agents/ising-calibration-v1', {
+        image_base64: DRAG_PNG.toString('base64'),
+        prompt: 'Describe this calibration plot.',
+        max_tokens: 64,
+      });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(Object.keys(body).sort()).toEqual(['assessment', 'content', 'model', 'usage']);
@@ -155,7 +171,14 @@ describe('control agents (real gateway, assistant, NATS)', () => {
       const res = await post('/v0/agents/ising-calibration-v1', { image_base64: Buffer.from(blank).toString('base64') });
       expect(res.status).toBe(200);
       const body = await res.json();
-      expect(body.assessment).toEqual({ experiment: 'unknown', status: 'failed', fit: null, reliability: 0, next_step: expect.stringContaining('no plot frame'), series: 0 });
+      expect(body.assessment).toEqual({
+        experiment: 'unknown',
+        status: 'failed',
+        fit: null,
+        reliability: 0,
+        next_step: expect.stringContaining('no plot frame'),
+        series: 0,
+      });
     });
   });
 });

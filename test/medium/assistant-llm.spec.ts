@@ -54,30 +54,57 @@ afterAll(async () => {
 
 describe('assistant with an OpenAI-compatible provider', () => {
   it('relays the token stream and reports the provider usage', async () => {
-    llm.script(() => [{ kind: 'content', text: 'Hello' }, { kind: 'content', text: ', lab' }, { kind: 'content', text: '!' }, { kind: 'end', finish: 'stop', promptTokens: 42, completionTokens: 3 }]);
+    llm.script(() => [
+      { kind: 'content', text: 'Hello' },
+      { kind: 'content', text: ', lab' },
+      { kind: 'content', text: '!' },
+      { kind: 'end', finish: 'stop', promptTokens: 42, completionTokens: 3 },
+    ]);
     const r = await ask({ ...user('say hello'), mode: 'build', fast: true });
     assertStreamInvariants(r.events);
     expect(tokensOf(r.events)).toBe('Hello, lab!');
-    expect(r.events.at(-1)).toMatchObject({ type: 'completed', usage: { prompt_tokens: 42, completion_tokens: 3, total_tokens: 45, engine: 'llm', model: 'scripted-model' }, verification: null });
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'completed',
+      usage: { prompt_tokens: 42, completion_tokens: 3, total_tokens: 45, engine: 'llm', model: 'scripted-model' },
+      verification: null,
+    });
     const [request] = llm.requests;
     expect(request.headers.authorization).toBe('Bearer sk-test-123');
     expect(request.body).toMatchObject({ model: 'scripted-model', stream: true, max_tokens: 4096 });
     expect(request.body.messages[0].role).toBe('system');
-    expect(request.body.tools!.map((t) => t.function.name).sort()).toEqual(['estimate_resources', 'list_characterization_models', 'list_qpus', 'search_docs', 'simulate', 'to_openqasm3', 'transpile']);
+    expect(request.body.tools!.map((t) => t.function.name).sort()).toEqual([
+      'estimate_resources',
+      'list_characterization_models',
+      'list_qpus',
+      'search_docs',
+      'simulate',
+      'to_openqasm3',
+      'transpile',
+    ]);
   });
 
   it('uses the per-budget model and token limit', async () => {
-    llm.script(() => [{ kind: 'content', text: 'ok' }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [
+      { kind: 'content', text: 'ok' },
+      { kind: 'end', finish: 'stop' },
+    ]);
     await ask({ ...user('hi'), budget: 'low' });
     expect(llm.requests[0].body).toMatchObject({ model: 'scripted-small', max_tokens: 111 });
   });
 
-  it('runs tool calls (simulate) with QDC\'s simulator and feeds the result back to the model', async () => {
+  it("runs tool calls (simulate) with QDC's simulator and feeds the result back to the model", async () => {
     llm.script((body) => {
       const tool = body.messages.find((m) => m.role === 'tool');
-      if (!tool) return [{ kind: 'tool-call', id: 'call_1', name: 'simulate', arguments: JSON.stringify({ code: BELL, shots: 1000, seed: 7 }) }, { kind: 'end', finish: 'tool_calls' }];
+      if (!tool)
+        return [
+          { kind: 'tool-call', id: 'call_1', name: 'simulate', arguments: JSON.stringify({ code: BELL, shots: 1000, seed: 7 }) },
+          { kind: 'end', finish: 'tool_calls' },
+        ];
       const counts = (JSON.parse(tool.content as string) as { counts: Record<string, number> }).counts;
-      return [{ kind: 'content', text: `Counts: 00=${counts['00']}, 11=${counts['11']}, total=${Object.values(counts).reduce((a, b) => a + b, 0)}` }, { kind: 'end', finish: 'stop' }];
+      return [
+        { kind: 'content', text: `Counts: 00=${counts['00']}, 11=${counts['11']}, total=${Object.values(counts).reduce((a, b) => a + b, 0)}` },
+        { kind: 'end', finish: 'stop' },
+      ];
     });
     const r = await ask(user('simulate a bell pair for me'));
     assertStreamInvariants(r.events);
@@ -92,12 +119,25 @@ describe('assistant with an OpenAI-compatible provider', () => {
     expect(second.find((m) => m.role === 'tool')?.tool_call_id).toBe('call_1');
   });
 
-  it('lists the QPU broker\'s devices as a tool', async () => {
+  it("lists the QPU broker's devices as a tool", async () => {
     llm.script((body) => {
       const tool = body.messages.find((m) => m.role === 'tool');
-      if (!tool) return [{ kind: 'tool-call', id: 'call_q', name: 'list_qpus', arguments: '{}' }, { kind: 'end', finish: 'tool_calls' }];
+      if (!tool)
+        return [
+          { kind: 'tool-call', id: 'call_q', name: 'list_qpus', arguments: '{}' },
+          { kind: 'end', finish: 'tool_calls' },
+        ];
       const { devices } = JSON.parse(tool.content as string) as { devices: { id: string; num_qubits: number }[] };
-      return [{ kind: 'content', text: devices.map((d) => `${d.id}:${d.num_qubits}`).sort().join(' ') }, { kind: 'end', finish: 'stop' }];
+      return [
+        {
+          kind: 'content',
+          text: devices
+            .map((d) => `${d.id}:${d.num_qubits}`)
+            .sort()
+            .join(' '),
+        },
+        { kind: 'end', finish: 'stop' },
+      ];
     });
     const r = await ask(user('which QPUs can I use?'));
     assertStreamInvariants(r.events);
@@ -108,8 +148,15 @@ describe('assistant with an OpenAI-compatible provider', () => {
     llm.script((body) => {
       const feedback = body.messages.some((m) => m.role === 'user' && /failed/.test(m.content ?? ''));
       return feedback
-        ? [{ kind: 'content', text: 'Fixed:\n```python\n' }, { kind: 'content', text: `${BELL}\`\`\`\nThe CNOT entangles the pair.` }, { kind: 'end', finish: 'stop' }]
-        : [{ kind: 'content', text: `Here is the circuit:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` }, { kind: 'end', finish: 'stop' }];
+        ? [
+            { kind: 'content', text: 'Fixed:\n```python\n' },
+            { kind: 'content', text: `${BELL}\`\`\`\nThe CNOT entangles the pair.` },
+            { kind: 'end', finish: 'stop' },
+          ]
+        : [
+            { kind: 'content', text: `Here is the circuit:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` },
+            { kind: 'end', finish: 'stop' },
+          ];
     });
     const r = await ask(user('Build a Bell state circuit'));
     assertStreamInvariants(r.events);
@@ -123,7 +170,10 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('sends no unverified circuit when the budget allows no repair (low)', async () => {
-    llm.script(() => [{ kind: 'content', text: `Try this:\n\`\`\`python\n${UNPARSEABLE}\`\`\`\n` }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [
+      { kind: 'content', text: `Try this:\n\`\`\`python\n${UNPARSEABLE}\`\`\`\n` },
+      { kind: 'end', finish: 'stop' },
+    ]);
     const r = await ask({ ...user('write a qiskit circuit'), budget: 'low' });
     assertStreamInvariants(r.events);
     expect(llm.requests).toHaveLength(1);
@@ -135,7 +185,10 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('after the last round, sends a circuit that runs but differs from the standard target, saying so', async () => {
-    llm.script(() => [{ kind: 'content', text: `Here:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [
+      { kind: 'content', text: `Here:\n\`\`\`python\n${NOT_BELL}\`\`\`\n` },
+      { kind: 'end', finish: 'stop' },
+    ]);
     const r = await ask({ ...user('Build a Bell state circuit'), budget: 'low' });
     const text = tokensOf(r.events);
     expect(codeBlocks(text)).toHaveLength(1);
@@ -144,7 +197,10 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('code_mode=file moves verified code into files; converts to the framework asked for (PennyLane)', async () => {
-    llm.script(() => [{ kind: 'content', text: `Bell pair:\n\`\`\`python\n${BELL}\`\`\`\nDone.` }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [
+      { kind: 'content', text: `Bell pair:\n\`\`\`python\n${BELL}\`\`\`\nDone.` },
+      { kind: 'end', finish: 'stop' },
+    ]);
     const r = await ask({ ...user('Build a Bell state circuit in PennyLane'), code_mode: 'file' });
     assertStreamInvariants(r.events);
     const files = r.events.filter((e) => e.type === 'files');
@@ -157,7 +213,14 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('retries after 429 (Retry-After) and then succeeds', async () => {
-    llm.script((_, attempt) => (attempt === 1 ? [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }] : [{ kind: 'content', text: 'Recovered.' }, { kind: 'end', finish: 'stop' }]));
+    llm.script((_, attempt) =>
+      attempt === 1
+        ? [{ kind: 'status', status: 429, headers: { 'retry-after': '0' } }]
+        : [
+            { kind: 'content', text: 'Recovered.' },
+            { kind: 'end', finish: 'stop' },
+          ],
+    );
     const r = await ask(user('hello after a rate limit'));
     assertStreamInvariants(r.events);
     expect(llm.requests).toHaveLength(2);
@@ -171,7 +234,10 @@ describe('assistant with an OpenAI-compatible provider', () => {
     assertStreamInvariants(r.events);
     expect(llm.requests).toHaveLength(3); // first try + QDC_LLM_MAX_RETRIES
     expect(r.events).toHaveLength(1);
-    expect(r.events[0]).toMatchObject({ type: 'error', error: expect.stringMatching(/language model provider at http:\/\/127\.0\.0\.1:\d+\/v1 is not available \(HTTP 503/) });
+    expect(r.events[0]).toMatchObject({
+      type: 'error',
+      error: expect.stringMatching(/language model provider at http:\/\/127\.0\.0\.1:\d+\/v1 is not available \(HTTP 503/),
+    });
   });
 
   it('does not retry a request the provider refuses (401) and says so', async () => {
@@ -203,7 +269,12 @@ describe('assistant with an OpenAI-compatible provider', () => {
   });
 
   it('a client that reconnects within the grace period keeps its run alive and gets every event', async () => {
-    llm.script(() => [{ kind: 'content', text: 'Part one. ' }, { kind: 'wait', ms: 600 }, { kind: 'content', text: 'Part two.' }, { kind: 'end', finish: 'stop' }]);
+    llm.script(() => [
+      { kind: 'content', text: 'Part one. ' },
+      { kind: 'wait', ms: 600 },
+      { kind: 'content', text: 'Part two.' },
+      { kind: 'end', finish: 'stop' },
+    ]);
     const partial = await ask(user('two parts please'), { stopAfter: (frames) => frames.some((f) => f.event?.type === 'token') });
     const lastId = partial.frames.filter((f) => f.id).at(-1)!.id!;
     const resumed = await ask(user('two parts please'), { headers: { 'Last-Event-ID': lastId } });

@@ -71,7 +71,10 @@ describe('POST /agents (coda)', () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(r.frames.map((f) => f.id!.split(':')[0])).size).toBe(1);
     // The official client reads line by line and keeps `data: ` lines only (json.loads(line[6:])).
-    const clientView = r.raw.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    const clientView = r.raw
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
     expect(clientView).toEqual(r.events);
   });
 
@@ -142,7 +145,9 @@ describe('threads', () => {
     const [block] = codeBlocks(tokensOf(second.events));
     expect(block.code).toMatch(/import cirq/);
     expect(hellingerFidelity(measuredDistribution(parseCircuit(block.code).circuit), { '000000': 0.5, '111111': 0.5 })).toBeGreaterThanOrEqual(0.99);
-    const rows = await system.query<{ role: string }>(`SELECT role FROM assistant_messages m JOIN owners o ON o.id = m.owner_id WHERE o.name = 'alice' AND thread_id = 'integration-test-thread' ORDER BY m.id`);
+    const rows = await system.query<{ role: string }>(
+      `SELECT role FROM assistant_messages m JOIN owners o ON o.id = m.owner_id WHERE o.name = 'alice' AND thread_id = 'integration-test-thread' ORDER BY m.id`,
+    );
     expect(rows.map((r) => r.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
@@ -150,8 +155,13 @@ describe('threads', () => {
     const r = await ask(bob, { messages: [{ role: 'user', content: 'now in Cirq with 6 qubits' }], thread_id: 'integration-test-thread' });
     expect(r.events.at(-1)).toMatchObject({ type: 'completed', thread_id: 'integration-test-thread' });
     expect(tokensOf(r.events)).not.toMatch(/```|import cirq|QuantumCircuit/);
-    const threads = await system.query<{ name: string; n: string }>(`SELECT o.name, count(m.id)::text AS n FROM assistant_threads t JOIN owners o ON o.id = t.owner_id LEFT JOIN assistant_messages m ON m.owner_id = t.owner_id AND m.thread_id = t.id WHERE t.id = 'integration-test-thread' GROUP BY o.name ORDER BY o.name`);
-    expect(threads).toEqual([{ name: 'alice', n: '4' }, { name: 'bob', n: '2' }]);
+    const threads = await system.query<{ name: string; n: string }>(
+      `SELECT o.name, count(m.id)::text AS n FROM assistant_threads t JOIN owners o ON o.id = t.owner_id LEFT JOIN assistant_messages m ON m.owner_id = t.owner_id AND m.thread_id = t.id WHERE t.id = 'integration-test-thread' GROUP BY o.name ORDER BY o.name`,
+    );
+    expect(threads).toEqual([
+      { name: 'alice', n: '4' },
+      { name: 'bob', n: '2' },
+    ]);
   });
 
   it('gives a new thread id when none is sent, and records usage per owner', async () => {
@@ -161,7 +171,10 @@ describe('threads', () => {
     // Usage is written after the terminal event (off the stream's path): wait for it briefly.
     let usage: { status: string; engine: string; completion_tokens: number; thread_id: string }[] = [];
     for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-      usage = await system.query(`SELECT u.status, u.engine, u.completion_tokens, u.thread_id FROM assistant_usage u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'bob' AND u.thread_id = $1`, [threadId]);
+      usage = await system.query(
+        `SELECT u.status, u.engine, u.completion_tokens, u.thread_id FROM assistant_usage u JOIN owners o ON o.id = u.owner_id WHERE o.name = 'bob' AND u.thread_id = $1`,
+        [threadId],
+      );
       if (usage.length) break;
     }
     expect(usage[0]).toMatchObject({ status: 'completed', engine: 'offline', thread_id: threadId });
@@ -194,7 +207,9 @@ describe('resume with Last-Event-ID', () => {
     const id = r.frames[0].id!;
     const other = await ask(bob, { messages: [{ role: 'user', content: 'Hi' }] }, '/v0/coda/agents', { 'Last-Event-ID': id });
     expect(other.status).toBe(404);
-    const unknown = await ask(alice, { messages: [{ role: 'user', content: 'Hi' }] }, '/v0/coda/agents', { 'Last-Event-ID': '6c0e3a52-52a4-4a43-9d0b-3f4d2a5e8d11:3' });
+    const unknown = await ask(alice, { messages: [{ role: 'user', content: 'Hi' }] }, '/v0/coda/agents', {
+      'Last-Event-ID': '6c0e3a52-52a4-4a43-9d0b-3f4d2a5e8d11:3',
+    });
     expect(unknown.status).toBe(404);
     const bad = await ask(alice, { messages: [{ role: 'user', content: 'Hi' }] }, '/v0/coda/agents', { 'Last-Event-ID': 'nonsense' });
     expect(bad.status).toBe(422);

@@ -30,7 +30,10 @@ describe('qpu-broker killed while a simulation is queued', () => {
 
   it('answers 503 + Retry-After soon after the broker dies, and the retry gets the result', async () => {
     const pending = simulate();
-    const queue = new Queue(QueueName.Simulation, { connection: { url: sut.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' }, prefix: `${sut.env['QDC_NAMESPACE']}:bull` });
+    const queue = new Queue(QueueName.Simulation, {
+      connection: { url: sut.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' },
+      prefix: `${sut.env['QDC_NAMESPACE']}:bull`,
+    });
     try {
       for (const deadline = Date.now() + 30_000; (await queue.getActiveCount()) === 0; ) {
         if (Date.now() > deadline) throw new Error('the simulation never started');

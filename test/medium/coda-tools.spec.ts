@@ -39,7 +39,8 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     sut = await startSystem({ env: sim });
     // Once the harness starts these itself (with the same env), this suite uses those.
     if (!sut.processes.has('qpu-broker')) launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js', sim);
-    if (![...sut.processes.keys()].some((name) => name.startsWith('simulation-worker'))) launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js', sim);
+    if (![...sut.processes.keys()].some((name) => name.startsWith('simulation-worker')))
+      launch('simulation-worker', 'dist/apps/qpu-broker/src/simulation-worker.js', sim);
     [coda, controlOnly] = await Promise.all([sut.createKey('coda-lab', 'coda'), sut.createKey('control-lab', 'control')]);
     queue = new Queue('simulation', { connection: { url: sut.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: `${sut.namespace}:bull` });
     const deadline = Date.now() + 60_000;
@@ -98,7 +99,14 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
   });
 
   it('returns the statevector for the statevector method', async () => {
-    const body = await (await post('/v0/coda/tools/simulate', { code: 'OPENQASM 3;\ninclude "stdgates.inc";\nqubit[2] q;\nh q[0];\ncx q[0], q[1];', method: 'statevector', shots: 10, seed_simulator: 1 })).json();
+    const body = await (
+      await post('/v0/coda/tools/simulate', {
+        code: 'OPENQASM 3;\ninclude "stdgates.inc";\nqubit[2] q;\nh q[0];\ncx q[0], q[1];',
+        method: 'statevector',
+        shots: 10,
+        seed_simulator: 1,
+      })
+    ).json();
     expect(body.success).toBe(true);
     expect(body.statevector).toHaveLength(4);
     expect(body.statevector[0][0]).toBeCloseTo(Math.SQRT1_2);
@@ -126,19 +134,34 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
   });
 
   it('converts to OpenQASM 3, estimates resources and splits circuits', async () => {
-    const cirq = 'import cirq\nq = cirq.LineQubit.range(3)\ncircuit = cirq.Circuit(cirq.H(q[0]), cirq.CNOT(q[0], q[1]), cirq.T(q[2]), cirq.measure(*q, key="m"))';
+    const cirq =
+      'import cirq\nq = cirq.LineQubit.range(3)\ncircuit = cirq.Circuit(cirq.H(q[0]), cirq.CNOT(q[0], q[1]), cirq.T(q[2]), cirq.measure(*q, key="m"))';
     const qasm3 = await (await post('/v0/coda/to-openqasm3', { code: cirq })).json();
     expect(qasm3).toMatchObject({ success: true, source_framework: 'cirq' });
     expect(qasm3.openqasm3).toContain('m[0] = measure q[0];');
     const res = await (await post('/v0/coda/tools/estimate-resources', { code: cirq })).json();
-    expect(res).toMatchObject({ success: true, qubit_count: 3, clbit_count: 3, depth: 3, two_qubit_gate_count: 1, t_count: 1, measurement_count: 3, gate_counts: { h: 1, cx: 1, t: 1, measure: 3 } });
+    expect(res).toMatchObject({
+      success: true,
+      qubit_count: 3,
+      clbit_count: 3,
+      depth: 3,
+      two_qubit_gate_count: 1,
+      t_count: 1,
+      measurement_count: 3,
+      gate_counts: { h: 1, cx: 1, t: 1, measure: 3 },
+    });
     const ghz = `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[6];\nh q[0];\n${Array.from({ length: 5 }, (_, i) => `cx q[${i}],q[${i + 1}];`).join('\n')}`;
     const split = await (await post('/v0/coda/tools/split-circuit', { code: ghz, max_subcircuit_qubits: 4 })).json();
     expect(split).toMatchObject({ success: true, original_qubit_count: 6, max_subcircuit_qubits: 4 });
     expect(split.subcircuits).toHaveLength(2);
-    expect(split.subcircuits.every((s: { qubit_count: number; openqasm3: string }) => s.qubit_count <= 4 && s.openqasm3.startsWith('OPENQASM 3.0;'))).toBe(true);
+    expect(split.subcircuits.every((s: { qubit_count: number; openqasm3: string }) => s.qubit_count <= 4 && s.openqasm3.startsWith('OPENQASM 3.0;'))).toBe(
+      true,
+    );
     expect(split.recombination.num_cuts).toBe(1);
-    const tooSmall = await post('/v0/split-circuit', { code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\nccx q[0],q[1],q[2];', max_subcircuit_qubits: 2 });
+    const tooSmall = await post('/v0/split-circuit', {
+      code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\nccx q[0],q[1],q[2];',
+      max_subcircuit_qubits: 2,
+    });
     // SPEC §6: a well-formed circuit that cannot be split under the limit is 200 {success: false, error}.
     expect(tooSmall.status).toBe(200);
     expect(await tooSmall.json()).toMatchObject({ success: false, error: expect.stringMatching(/acts on 3 qubits/) });
@@ -158,7 +181,10 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     const syntax = await post('/v0/coda/tools/simulate', { code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\nfoo q[0];' });
     expect(syntax.status).toBe(422);
     expect(await syntax.json()).toMatchObject({ success: false, error: expect.stringMatching(/^line 4: unknown gate/), line: 4 });
-    const python = await post('/v0/coda/tools/transpile', { source_code: 'from qiskit import QuantumCircuit\nimport os\nos.system("echo hi")', target: 'cirq' });
+    const python = await post('/v0/coda/tools/transpile', {
+      source_code: 'from qiskit import QuantumCircuit\nimport os\nos.system("echo hi")',
+      target: 'cirq',
+    });
     expect(python.status).toBe(422);
     expect((await python.json()).error).toMatch(/line 2: unsupported construct `import os`/);
     const missing = await post('/v0/coda/tools/simulate', {});
@@ -201,7 +227,9 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect(split).toMatchObject({ success: false, original_qubit_count: 2 });
     const ambiguous = await post('/v0/coda/tools/simulate', { code: functions });
     expect(ambiguous.status).toBe(422);
-    expect((await ambiguous.json()).error).toBe('the source builds no QuantumCircuit at top level and several functions return one: flip(), bell(); name the one to use with entry_point');
+    expect((await ambiguous.json()).error).toBe(
+      'the source builds no QuantumCircuit at top level and several functions return one: flip(), bell(); name the one to use with entry_point',
+    );
     const unknown = await post('/v0/coda/tools/estimate-resources', { code: functions, entry_point: 'grover' });
     expect(unknown.status).toBe(422);
     expect((await unknown.json()).error).toBe("entry_point 'grover' is not a function defined at module level; functions found: flip(), bell()");
@@ -211,7 +239,11 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
   });
 
   it('answers malformed JSON with a 4xx', async () => {
-    const res = await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${coda}` }, body: '{"code": ' });
+    const res = await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${coda}` },
+      body: '{"code": ',
+    });
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ success: false, error: expect.stringMatching(/malformed request body/) });
     const big = await post('/v0/coda/tools/simulate', { code: 'x'.repeat(1_100_000) });

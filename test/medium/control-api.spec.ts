@@ -4,7 +4,6 @@ import { runModelBatch } from '#qdc/characterization';
 import { generateCoulombPeakTrace, generateResonatorNotchTrace, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
-
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 const npy = (data: ArrayLike<number>, shape: number[] = [data.length]) => encodeNpy({ shape, data });
 
@@ -70,12 +69,20 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
 
     it('lets admin keys create keys over HTTP, and nobody else', async () => {
       expect((await call('/v0/admin/keys', alice)).status).toBe(403);
-      const res = await call('/v0/admin/keys', admin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'dave', scopes: ['control'] }) });
+      const res = await call('/v0/admin/keys', admin, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'dave', scopes: ['control'] }),
+      });
       expect(res.status).toBe(201);
       const created = await res.json();
       expect(created.token).toMatch(/^coda_[A-Za-z0-9_-]{43}$/);
       expect((await call('/v0/models', created.token)).status).toBe(200);
-      const bad = await call('/v0/admin/keys', admin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', scopes: ['root'] }) });
+      const bad = await call('/v0/admin/keys', admin, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x', scopes: ['root'] }),
+      });
       expect(bad.status).toBe(422);
       expect((await bad.json()).detail[0].loc).toEqual(['body', 'scopes', 0]);
     });
@@ -87,11 +94,28 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       const b = await (await call('/v0/control/models', alice)).json();
       expect(a.map((m: { id: string }) => m.id)).toEqual(b.map((m: { id: string }) => m.id));
       const ids = a.map((m: { id: string }) => m.id);
-      for (const id of ['coulomb-blockade-peak-detector-v0', 'coulomb-blockade-peak-detector-v1', 'coulomb-blockade-peak-detector-v1-mini', PEAK_V2, 'resonator-dip-finder-v0']) {
+      for (const id of [
+        'coulomb-blockade-peak-detector-v0',
+        'coulomb-blockade-peak-detector-v1',
+        'coulomb-blockade-peak-detector-v1-mini',
+        PEAK_V2,
+        'resonator-dip-finder-v0',
+      ]) {
         expect(ids).toContain(id);
       }
       for (const m of a) {
-        expect(Object.keys(m).sort()).toEqual(['description', 'id', 'input_shape_requirements', 'name', 'nn_input_shape_requirements', 'nn_output_shape_requirements', 'number_of_runs', 'released'].sort());
+        expect(Object.keys(m).sort()).toEqual(
+          [
+            'description',
+            'id',
+            'input_shape_requirements',
+            'name',
+            'nn_input_shape_requirements',
+            'nn_output_shape_requirements',
+            'number_of_runs',
+            'released',
+          ].sort(),
+        );
         expect(m.released).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
         expect(Number.isNaN(Date.parse(m.released))).toBe(false);
         expect(Number.isInteger(m.number_of_runs)).toBe(true);
@@ -140,7 +164,9 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect(result).toMatchObject({ model: PEAK_V2, input_file_name: 'sweep-01.npy', input_file_size: bytes.length, user_vote: null });
       const found: number[] = result.output.peak_indices;
       expect(found).toHaveLength(truth.peakIndices.length);
-      found.forEach((index, i) => { expect(Math.abs(index - truth.peakIndices[i]!)).toBeLessThanOrEqual(2); });
+      found.forEach((index, i) => {
+        expect(Math.abs(index - truth.peakIndices[i]!)).toBeLessThanOrEqual(2);
+      });
       const rows = await sut.query('SELECT id, model, input_file_size FROM model_results WHERE id = $1', [result.id]);
       expect(rows).toEqual([{ id: result.id, model: PEAK_V2, input_file_size: bytes.length }]);
       const after = (await (await call(`/v0/models/${PEAK_V2}`, alice)).json()).number_of_runs;
@@ -218,7 +244,9 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
     it('equals single runs element by element, and has batch_size but no input_file_size', async () => {
       const traces = Array.from({ length: 6 }, (_, i) => generateCoulombPeakTrace(tuningSeeds(1, 600 + i)[0]!, { length: 128 }).trace);
       const flat = new Float64Array(6 * 128);
-      traces.forEach((t, i) => { flat.set(t, i * 128); });
+      traces.forEach((t, i) => {
+        flat.set(t, i * 128);
+      });
       const res = await run(alice, PEAK_V2, npy(flat, [6, 128]), {}, 'batch.npy', '/v0/control/models/batch');
       expect(res.status).toBe(200);
       const batch = await res.json();
@@ -284,14 +312,21 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect((await call(`/v0/model-results/${mine.id}`, bob)).status).toBe(404);
       expect(await (await call(`/v0/model-results/${mine.id}`, bob)).json()).toEqual(notFound);
       expect((await call(`/v0/model-results/${mine.id}/download`, bob)).status).toBe(404);
-      expect((await call(`/v0/model-results/${mine.id}/vote`, bob, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"vote":1}' })).status).toBe(404);
+      expect(
+        (await call(`/v0/model-results/${mine.id}/vote`, bob, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"vote":1}' })).status,
+      ).toBe(404);
       expect((await call(`/v0/model-results/${mine.id}`, bob, { method: 'DELETE' })).status).toBe(404);
       expect((await call('/v0/model-results/not-a-uuid', alice)).status).toBe(404);
       expect((await call(`/v0/model-results/${mine.id}`, alice)).status).toBe(200);
     });
 
     it('creates, replaces and removes a vote', async () => {
-      const put = (body: unknown) => call(`/v0/control/model-results/${mine.id}/vote`, alice, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const put = (body: unknown) =>
+        call(`/v0/control/model-results/${mine.id}/vote`, alice, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       expect(await (await put({ vote: 1, feedback: 'peaks look right' })).json()).toEqual({ model_result_id: mine.id, vote: 1, feedback: 'peaks look right' });
       expect((await (await call(`/v0/model-results/${mine.id}`, alice)).json()).user_vote).toBe(1);
       expect(await (await put({ vote: -1 })).json()).toEqual({ model_result_id: mine.id, vote: -1, feedback: null });
@@ -360,7 +395,9 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect(await (await call('/v0/health', null)).json()).toEqual({ status: 'ok' });
       const doc = await (await call('/v0/openapi.json', null)).json();
       expect(doc.openapi).toMatch(/^3\./);
-      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v0/control/models', '/v0/models', '/v0/control/model-results/{id}/vote', '/v0/coda/tools/simulate', '/v0/simulate']));
+      expect(Object.keys(doc.paths)).toEqual(
+        expect.arrayContaining(['/v0/control/models', '/v0/models', '/v0/control/model-results/{id}/vote', '/v0/coda/tools/simulate', '/v0/simulate']),
+      );
       const docs = await call('/docs', null);
       expect(docs.headers.get('content-type')).toMatch(/text\/html/);
       expect((await call('/docs/assets/swagger-ui-bundle.js', null)).status).toBe(200);
@@ -368,7 +405,8 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
 
     it('runs the same request id once: a retried request returns the same result', async () => {
       const bytes = npy(generateCoulombPeakTrace(tuningSeeds(1, 900)[0]!, { length: 128 }).trace);
-      const send = () => call('/v0/models', alice, { method: 'POST', headers: { 'x-request-id': 'retry-me-1' }, body: multipart({ model: PEAK_V2 }, { name: 'r.npy', bytes }) });
+      const send = () =>
+        call('/v0/models', alice, { method: 'POST', headers: { 'x-request-id': 'retry-me-1' }, body: multipart({ model: PEAK_V2 }, { name: 'r.npy', bytes }) });
       const first = await (await send()).json();
       const second = await (await send()).json();
       expect(second.id).toBe(first.id);

@@ -50,7 +50,9 @@ const RUNTIME_SETTINGS = new Set(['NODE_ENV', 'NODE_OPTIONS']);
 
 function render(dir: string, overlay: string): K8sObject[] {
   const yaml = execFileSync('kubectl', ['kustomize', join(dir, overlay)], { encoding: 'utf8' });
-  return parseAllDocuments(yaml).map((doc) => doc.toJSON() as K8sObject).filter(Boolean);
+  return parseAllDocuments(yaml)
+    .map((doc) => doc.toJSON() as K8sObject)
+    .filter(Boolean);
 }
 
 (kubectl ? describe : describe.skip)('deploy/ manifests (kubectl kustomize)', () => {
@@ -67,7 +69,10 @@ function render(dir: string, overlay: string): K8sObject[] {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(overlays)('%s renders a Deployment for every service', (overlay) => {
-    const names = rendered.get(overlay)!.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
+    const names = rendered
+      .get(overlay)!
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => o.metadata.name);
     expect(names).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results', 'qpu-broker', 'simulation-worker', 'assistant']));
   });
 
@@ -125,7 +130,8 @@ describe('docker-compose.yml', () => {
 
   it('depends only on services it defines, and runs every QDC process from the one image', () => {
     for (const [name, service] of services) {
-      for (const dependency of Object.keys(service.depends_on ?? {})) expect(`${name} → ${dependency}: ${dependency in compose.services}`).toBe(`${name} → ${dependency}: true`);
+      for (const dependency of Object.keys(service.depends_on ?? {}))
+        expect(`${name} → ${dependency}: ${dependency in compose.services}`).toBe(`${name} → ${dependency}: true`);
     }
     const entries = services.filter(([, s]) => s.image === 'qdc:local').map(([, s]) => s.command?.[1]);
     expect(entries).toEqual(

@@ -31,7 +31,11 @@ async function freePort(): Promise<number> {
 }
 
 const exited = (child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> =>
-  new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve({ code: child.exitCode, signal: child.signalCode }) : child.once('exit', (code, signal) => resolve({ code, signal }))));
+  new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve({ code: child.exitCode, signal: child.signalCode })
+      : child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
 
 /**
  * SIGTERM under load drains instead of dropping work: an inference worker finishes its job before it exits (no
@@ -108,7 +112,13 @@ describe('graceful shutdown (SIGTERM under load)', () => {
     const second = sut.launch('gateway-2', 'dist/apps/gateway/src/main.js', { PORT: String(port) });
     const secondUrl = `http://127.0.0.1:${port}`;
     for (const deadline = Date.now() + 60_000; ; ) {
-      if (await fetch(`${secondUrl}/readyz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${secondUrl}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > deadline) throw new Error('second gateway did not become ready');
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -50,7 +50,16 @@ function validateInput(input: JobInput | undefined): string | null {
   for (const g of input.circuit) {
     const inRange = (q: unknown) => Number.isInteger(q) && (q as number) >= 0 && (q as number) < input.qubits;
     if ((g.gate === 'gpi' || g.gate === 'gpi2') && inRange(g.target) && isTurn(g.phase)) continue;
-    if (g.gate === 'ms' && Array.isArray(g.targets) && g.targets.length === 2 && g.targets.every(inRange) && Array.isArray(g.phases) && g.phases.every(isTurn) && (g.angle === undefined || isTurn(g.angle))) continue;
+    if (
+      g.gate === 'ms' &&
+      Array.isArray(g.targets) &&
+      g.targets.length === 2 &&
+      g.targets.every(inRange) &&
+      Array.isArray(g.phases) &&
+      g.phases.every(isTurn) &&
+      (g.angle === undefined || isTurn(g.angle))
+    )
+      continue;
     return `invalid native gate ${JSON.stringify(g)}`;
   }
   return null;
@@ -111,7 +120,14 @@ export async function startIonqContractServer(apiKey: string): Promise<IonqContr
       if (!job) return send(404, { error: 'Not Found', message: 'job not found', statusCode: 404 });
       if (job.status !== 'canceled') {
         job.polls += 1;
-        job.status = job.shots === 13 && job.polls >= 2 ? 'failed' : job.shots === 7 ? (job.polls >= 2 ? 'running' : 'submitted') : ['submitted', 'running', 'completed'][Math.min(job.polls - 1, 2)]!;
+        job.status =
+          job.shots === 13 && job.polls >= 2
+            ? 'failed'
+            : job.shots === 7
+              ? job.polls >= 2
+                ? 'running'
+                : 'submitted'
+              : ['submitted', 'running', 'completed'][Math.min(job.polls - 1, 2)]!;
       }
       return send(200, {
         id: job.id,

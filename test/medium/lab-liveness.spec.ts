@@ -24,7 +24,8 @@ describe('lab device liveness across two broker replicas', () => {
   it('a second replica started after the last heartbeat lists the device online', async () => {
     const api = qpuClient(sut);
     const key = await sut.createKey('lab-user', 'coda');
-    const status = async () => ((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).find((d) => d.id === 'lab-live')?.status;
+    const status = async () =>
+      ((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).find((d) => d.id === 'lab-live')?.status;
     node = startNode(sut, 'live-node', ['--device', writeLabDevice({ id: 'lab-live', lab: 'lab-a', shotTimeUs: 100 }), '--simulate', '--node-id', 'live-1']);
     const deadline = Date.now() + 60_000;
     while ((await status()) !== 'online') {
@@ -69,7 +70,8 @@ describe('queue timeout of a job whose lab device stays offline', () => {
   it('fails the job with a clear error and no charge once it waited longer than the timeout', async () => {
     const api = qpuClient(sut);
     const key = await sut.createKey('lab-user', 'coda');
-    const status = async () => ((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).find((d) => d.id === 'lab-gone')?.status;
+    const status = async () =>
+      ((await api.get('/v0/coda/qpus', key)).body.devices as { id: string; status: string }[]).find((d) => d.id === 'lab-gone')?.status;
     node = startNode(sut, 'gone-node', ['--device', writeLabDevice({ id: 'lab-gone', lab: 'lab-a', shotTimeUs: 100 }), '--simulate', '--node-id', 'gone-1']);
     const waitFor = async (want: string) => {
       const deadline = Date.now() + 60_000;
@@ -86,6 +88,10 @@ describe('queue timeout of a job whose lab device stays offline', () => {
     const jobId = submitted.body.job_id as string;
     expect((await api.post('/v0/coda/qpus/status', key, { job_id: jobId })).body).toMatchObject({ status: 'queued' });
     const done = await api.waitFor(key, jobId, (s) => s !== 'queued', 60_000);
-    expect(done).toMatchObject({ status: 'failed', cost_cents: 0, error: expect.stringMatching(/^device lab-gone is offline; the job waited \d+ s in its queue, more than QDC_QPU_QUEUE_TIMEOUT \(4000 ms\)$/) });
+    expect(done).toMatchObject({
+      status: 'failed',
+      cost_cents: 0,
+      error: expect.stringMatching(/^device lab-gone is offline; the job waited \d+ s in its queue, more than QDC_QPU_QUEUE_TIMEOUT \(4000 ms\)$/),
+    });
   }, 120_000);
 });

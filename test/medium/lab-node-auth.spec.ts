@@ -34,7 +34,11 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'qdc-nats-auth-'));
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace }, encoding: 'utf8', timeout: 60_000 });
+      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], {
+        env: { ...process.env, QDC_NAMESPACE: namespace },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const first = cli(['lab', 'add', '--owner', 'lab-a', '--dir', dir]);
     expect(first.status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
@@ -78,9 +82,11 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
 
   it('denies lab A’s user the subjects of lab B (publish, subscribe, request) and job injection', async () => {
     const subscribeErrors: string[] = [];
-    labA.subscribe(`${namespace}.lab.lab-b.>`, { callback: (err) => {
+    labA.subscribe(`${namespace}.lab.lab-b.>`, {
+      callback: (err) => {
         if (err) subscribeErrors.push(err.message);
-      }, });
+      },
+    });
     labA.publish(`${namespace}.lab.lab-b.report.v1`, JSON.stringify({ forged: true }));
     labA.publish(`${namespace}.lab.lab-a.jobs.lab-a-secure.00000000-0000-4000-8000-000000000000`, '{}');
     await expect(labA.request(`${namespace}.lab.lab-b.register.v1`, '{}', { timeout: 2000 })).rejects.toThrow(/Permissions Violation for Publish/);

@@ -85,7 +85,11 @@ describe('lab node (real node and broker processes, JetStream work queue)', () =
   it('refuses at submission (422) a circuit a lab device cannot take: a gate after a measurement', async () => {
     const code = 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\ncreg c[1];\nmeasure q[0] -> c[0];\nx q[0];\n';
     const res = await api.post('/v0/coda/qpus', key, { code, backend: 'lab-a-chip', shots: 10 });
-    expect([res.status, res.body.success, res.body.error]).toEqual([422, false, expect.stringMatching(/acts on a measured qubit; lab devices measure once, at the end/)]);
+    expect([res.status, res.body.success, res.body.error]).toEqual([
+      422,
+      false,
+      expect.stringMatching(/acts on a measured qubit; lab devices measure once, at the end/),
+    ]);
   });
 
   it('rejects a report for the device from another lab or another node, and leaves the job alone', async () => {

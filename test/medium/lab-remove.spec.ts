@@ -37,7 +37,9 @@ describe('qdc lab remove and the lab’s devices', () => {
     };
     const gone = startNode(sut, 'rm-node', ['--device', writeLabDevice({ id: 'lab-rm-1', lab: 'lab-rm', shotTimeUs: 100 }), '--simulate', '--node-id', 'rm-1']);
     nodes.push(gone);
-    nodes.push(startNode(sut, 'keep-node', ['--device', writeLabDevice({ id: 'lab-keep-1', lab: 'lab-keep', shotTimeUs: 100 }), '--simulate', '--node-id', 'keep-1']));
+    nodes.push(
+      startNode(sut, 'keep-node', ['--device', writeLabDevice({ id: 'lab-keep-1', lab: 'lab-keep', shotTimeUs: 100 }), '--simulate', '--node-id', 'keep-1']),
+    );
     await waitFor('lab-rm-1', 'online');
     await waitFor('lab-keep-1', 'online');
     // A job queued for the lab's device while its node is down.
@@ -50,10 +52,14 @@ describe('qdc lab remove and the lab’s devices', () => {
     const rows = async (lab: string) => (await sut.query<{ id: string }>('SELECT id FROM lab_devices WHERE lab = $1 ORDER BY id', [lab])).map((r) => r.id);
     expect(await rows('lab-rm')).toEqual(['lab-rm-1']);
 
-    const removed = spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')], {
-      env: sut.env,
-      encoding: 'utf8',
-    });
+    const removed = spawnSync(
+      process.execPath,
+      [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
+      {
+        env: sut.env,
+        encoding: 'utf8',
+      },
+    );
     expect(removed.stderr).toBe('');
     expect(removed.status).toBe(0);
     expect(removed.stdout).toContain('lab lab-rm: removed device(s) lab-rm-1 (1 queued job(s) failed), job stream');
@@ -73,7 +79,11 @@ describe('qdc lab remove and the lab’s devices', () => {
     expect(refused.status).toBe(404);
     expect(JSON.stringify(refused.body)).toContain("unknown backend 'lab-rm-1'");
     // Removing it again finds nothing to remove.
-    const again = spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')], { env: sut.env, encoding: 'utf8' });
+    const again = spawnSync(
+      process.execPath,
+      [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
+      { env: sut.env, encoding: 'utf8' },
+    );
     expect(again.status).toBe(0);
     expect(again.stdout).not.toContain('device(s)');
   }, 180_000);

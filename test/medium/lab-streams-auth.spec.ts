@@ -23,7 +23,11 @@ describe('live streams with per-lab credentials (nats-server with the generated 
   const seeds: Record<string, Uint8Array> = {};
   const open: NatsConnection[] = [];
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: { ...process.env, QDC_NAMESPACE: namespace, ...env }, encoding: 'utf8', timeout: 60_000 });
+    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], {
+      env: { ...process.env, QDC_NAMESPACE: namespace, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
   const labConnection = async (lab: string, violations: string[] = []) => {
     const nc = await connect({ servers: url, authenticator: nkeyAuthenticator(seeds[lab]!), inboxPrefix: `_INBOX_${lab}` });
     open.push(nc);
@@ -40,7 +44,8 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     const first = cli(['lab', 'add', '--owner', 'lab-a', '--dir', dir]);
     expect(first.status).toBe(0);
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
-    for (const lab of ['lab-a', 'lab-b']) seeds[lab] = new TextEncoder().encode(JSON.parse(readFileSync(join(dir, `${lab}.credentials.json`), 'utf8')).nkey_seed);
+    for (const lab of ['lab-a', 'lab-b'])
+      seeds[lab] = new TextEncoder().encode(JSON.parse(readFileSync(join(dir, `${lab}.credentials.json`), 'utf8')).nkey_seed);
     server = await startNatsServer({ dir, configLines: ['include ./auth.conf'] });
     url = server.url;
     const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!.replace('<nats-host>:4222', `127.0.0.1:${server.port}`);
@@ -109,7 +114,9 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     expect(removed.stdout).toContain('lab lab-b: NATS user removed');
     server.process.kill('SIGHUP'); // nats-server reloads its configuration
     await new Promise((r) => setTimeout(r, 800));
-    await expect(connect({ servers: url, authenticator: nkeyAuthenticator(seeds['lab-b']!), inboxPrefix: '_INBOX_lab-b', maxReconnectAttempts: 0 })).rejects.toThrow(/Authorization Violation/i);
+    await expect(
+      connect({ servers: url, authenticator: nkeyAuthenticator(seeds['lab-b']!), inboxPrefix: '_INBOX_lab-b', maxReconnectAttempts: 0 }),
+    ).rejects.toThrow(/Authorization Violation/i);
     const stillA = await labConnection('lab-a');
     await stillA.flush();
   }, 30_000);

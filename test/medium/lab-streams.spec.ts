@@ -37,7 +37,8 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const storedCount = async () => Number((await sut.query<{ n: string }>("SELECT count(*) AS n FROM model_results r JOIN owners o ON o.id = r.owner_id WHERE o.name = 'lab-a'"))[0]!.n);
+  const storedCount = async () =>
+    Number((await sut.query<{ n: string }>("SELECT count(*) AS n FROM model_results r JOIN owners o ON o.id = r.owner_id WHERE o.name = 'lab-a'"))[0]!.n);
 
   beforeAll(async () => {
     sut = await startSystem({ workers: 2 });
@@ -55,11 +56,19 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
   it('declares a stream over the admin route (422 for an unknown model, 403 without admin)', async () => {
     const bad = await http('/v0/admin/lab-streams', admin, { method: 'POST', body: JSON.stringify({ lab: 'lab-a', name: 'x', models: ['no-such-model'] }) });
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toEqual({ detail: [{ loc: ['body', 'models'], msg: expect.stringContaining('unknown model(s) no-such-model'), type: 'value_error' }] });
-    const badName = await http('/v0/admin/lab-streams', admin, { method: 'POST', body: JSON.stringify({ lab: 'lab-a', name: 'a.b', models: ['pinch-off-classifier-v0'] }) });
+    expect(await bad.json()).toEqual({
+      detail: [{ loc: ['body', 'models'], msg: expect.stringContaining('unknown model(s) no-such-model'), type: 'value_error' }],
+    });
+    const badName = await http('/v0/admin/lab-streams', admin, {
+      method: 'POST',
+      body: JSON.stringify({ lab: 'lab-a', name: 'a.b', models: ['pinch-off-classifier-v0'] }),
+    });
     expect(badName.status).toBe(422);
     expect((await http('/v0/admin/lab-streams', labKey, { method: 'POST', body: '{}' })).status).toBe(403);
-    const res = await http('/v0/admin/lab-streams', admin, { method: 'POST', body: JSON.stringify({ lab: 'lab-a', name: 'pinchoff-b8', models: ['pinch-off-classifier-v0'] }) });
+    const res = await http('/v0/admin/lab-streams', admin, {
+      method: 'POST',
+      body: JSON.stringify({ lab: 'lab-a', name: 'pinchoff-b8', models: ['pinch-off-classifier-v0'] }),
+    });
     expect(res.status).toBe(201);
     const dto = await res.json();
     expect(dto).toMatchObject({
@@ -103,7 +112,8 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
     const resultIds = events.flatMap((e) => (e.type === 'result' ? e.results.map((r) => ('result_id' in r ? r.result_id : 'error')) : []));
     expect(new Set(resultIds).size).toBe(1000);
     // Each event carries the model's answer for that frame (ground truth: the model run here on the same trace).
-    for (const e of events) if (e.type === 'result') expect(e.results[0]).toMatchObject({ model: 'pinch-off-classifier-v0', output: { classification: expected.get(e.frame_id) } });
+    for (const e of events)
+      if (e.type === 'result') expect(e.results[0]).toMatchObject({ model: 'pinch-off-classifier-v0', output: { classification: expected.get(e.frame_id) } });
     expect((await storedCount()) - before).toBe(1000);
     const info = await (await js.jetstreamManager()).streams.info(labFrameStream(ns(), 'lab-a', 'pinchoff-b8'));
     expect(info.state.messages).toBe(0); // every frame acked (work queue emptied)
@@ -114,7 +124,13 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
     const id = last.type === 'result' && 'result_id' in last.results[0]! ? last.results[0].result_id : '';
     const got = await http(`/v0/model-results/${id}`, labKey);
     expect(got.status).toBe(200);
-    expect(await got.json()).toMatchObject({ id, model: 'pinch-off-classifier-v0', input_file_name: 'pinchoff-b8-f999.npy', input_file_size: 928, user_vote: null });
+    expect(await got.json()).toMatchObject({
+      id,
+      model: 'pinch-off-classifier-v0',
+      input_file_name: 'pinchoff-b8-f999.npy',
+      input_file_size: 928,
+      user_vote: null,
+    });
     const download = await http(`/v0/model-results/${id}/download`, labKey);
     expect(download.status).toBe(200);
     const vote = await http(`/v0/model-results/${id}/vote`, labKey, { method: 'PUT', body: '{"vote":1}' });
@@ -160,8 +176,16 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
       seq: expect.any(Number),
       error: { code: 'invalid_input', message: 'expected "data" to be a non-empty array of numbers (1-D trace) or of equal-length rows (2-D map); got string' },
     });
-    expect(broken).toMatchObject({ type: 'error', frame_id: 'broken-npy', error: { code: 'invalid_input', message: expect.stringMatching(/^pinch-off-classifier-v0: /) } });
-    expect(ok).toMatchObject({ type: 'result', frame_id: 'npy-ok', results: [{ model: 'pinch-off-classifier-v0', output: { classification: expect.any(Boolean) } }] });
+    expect(broken).toMatchObject({
+      type: 'error',
+      frame_id: 'broken-npy',
+      error: { code: 'invalid_input', message: expect.stringMatching(/^pinch-off-classifier-v0: /) },
+    });
+    expect(ok).toMatchObject({
+      type: 'result',
+      frame_id: 'npy-ok',
+      results: [{ model: 'pinch-off-classifier-v0', output: { classification: expect.any(Boolean) } }],
+    });
     expect((await storedCount()) - before).toBe(1);
   }, 60_000);
 

@@ -15,7 +15,6 @@ function rawRequest(baseUrl: string, request: string): Promise<string> {
   });
 }
 
-
 describe('limits (upload size, JSON size, per-key rate)', () => {
   let sut: TestSystem;
   let key: string;
@@ -24,7 +23,9 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
     fetch(`${sut.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
 
   beforeAll(async () => {
-    sut = await startSystem({ env: { QDC_UPLOAD_LIMIT_BYTES: String(1024 * 1024), QDC_RATE_LIMIT_PER_MINUTE: '8', QDC_CORS_ORIGINS: 'https://console.lab.example' } });
+    sut = await startSystem({
+      env: { QDC_UPLOAD_LIMIT_BYTES: String(1024 * 1024), QDC_RATE_LIMIT_PER_MINUTE: '8', QDC_CORS_ORIGINS: 'https://console.lab.example' },
+    });
     [key, other] = await Promise.all([sut.createKey('limited-lab', 'control'), sut.createKey('other-lab', 'control')]);
   });
   afterAll(async () => {
@@ -33,7 +34,10 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
 
   it('answers 413 for an upload over the limit and stays healthy', async () => {
     const big = encodeNpy({ shape: [200_000], data: new Float64Array(200_000) }); // 1.6 MB > 1 MiB
-    const res = await call('/v0/models', key, { method: 'POST', body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: 'big.npy', bytes: big }) });
+    const res = await call('/v0/models', key, {
+      method: 'POST',
+      body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: 'big.npy', bytes: big }),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).detail).toMatch(/too large/i);
     expect(await sut.query('SELECT count(*)::int AS n FROM model_results')).toEqual([{ n: 0 }]);

@@ -36,7 +36,23 @@ describe('migrations (real Postgres)', () => {
     const rows = await query('SELECT migration_name, finished_at IS NOT NULL AS done, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name');
     expect(rows.every((r) => r.done && r.applied_steps_count === 1)).toBe(true);
     const tables = (await query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")).map((r) => r.tablename);
-    expect(tables).toEqual(['_prisma_migrations', 'api_keys', 'assistant_messages', 'assistant_threads', 'assistant_usage', 'input_files', 'lab_devices', 'model_results', 'model_run_counters', 'owners', 'qpu_idempotency_keys', 'qpu_job_events', 'qpu_jobs', 'qpu_owner_budgets', 'votes']);
+    expect(tables).toEqual([
+      '_prisma_migrations',
+      'api_keys',
+      'assistant_messages',
+      'assistant_threads',
+      'assistant_usage',
+      'input_files',
+      'lab_devices',
+      'model_results',
+      'model_run_counters',
+      'owners',
+      'qpu_idempotency_keys',
+      'qpu_job_events',
+      'qpu_jobs',
+      'qpu_owner_budgets',
+      'votes',
+    ]);
   });
 
   it('refuses to run when an applied migration was edited', async () => {

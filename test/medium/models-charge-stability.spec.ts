@@ -36,7 +36,14 @@ describe('charge-stability models through the control API', () => {
 
   it.each(IDS)('%s: finds a clean simulated double dot, rejects a single dot, plots, and rejects a wrong shape', async (id) => {
     const size = sizeOf(id);
-    const double = generateChargeStabilityDiagram(tuningSeeds(1, 9_500)[0]!, { rows: size, cols: size, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const double = generateChargeStabilityDiagram(tuningSeeds(1, 9_500)[0]!, {
+      rows: size,
+      cols: size,
+      kind: 'double',
+      readout: 'sensor',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
     expect(double.label).toBe('double');
     const yes = await post(id, [size, size], double.data, { plot: 'true' });
     expect(yes.status).toBe(200);
@@ -45,7 +52,14 @@ describe('charge-stability models through the control API', () => {
     expect(out.score).toBeGreaterThan(0.5);
     expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
 
-    const single = generateChargeStabilityDiagram(tuningSeeds(1, 9_501)[0]!, { rows: size, cols: size, kind: 'single', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const single = generateChargeStabilityDiagram(tuningSeeds(1, 9_501)[0]!, {
+      rows: size,
+      cols: size,
+      kind: 'single',
+      readout: 'sensor',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
     const no = (await (await post(id, [size, size], single.data)).json()).output;
     expect(no.classification).toBe(false);
 
@@ -68,7 +82,9 @@ describe('charge-stability models through the control API', () => {
 
   it('lists exactly the transition detectors that meet their target (LISTED_TRANSITION_IDS), no others', async () => {
     expect([...TRANSITION_IDS].sort()).toEqual([...LISTED_TRANSITION_IDS].sort());
-    const listed = ((await (await fetch(`${sut.baseUrl}/v0/models?limit=1000`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[]).map((m) => m.id);
+    const listed = (
+      (await (await fetch(`${sut.baseUrl}/v0/models?limit=1000`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[]
+    ).map((m) => m.id);
     for (const version of TRANSITION_DETECTOR_VERSIONS) expect(listed.includes(version.id)).toBe(LISTED_TRANSITION_IDS.includes(version.id));
   });
 
@@ -88,14 +104,28 @@ describe('charge-stability models through the control API', () => {
   transitionIt.each(TRANSITION_IDS.length ? TRANSITION_IDS : ['(no transition detector listed)'])(
     '%s: finds the lines of a clean simulated double dot, plots them, accepts other sizes ≥ 32 and rejects smaller ones',
     async (id) => {
-      const d = generateChargeStabilityDiagram(tuningSeeds(1, 9_502)[0]!, { rows: 128, cols: 128, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+      const d = generateChargeStabilityDiagram(tuningSeeds(1, 9_502)[0]!, {
+        rows: 128,
+        cols: 128,
+        kind: 'double',
+        readout: 'sensor',
+        snrRange: [30, 40],
+        nuisances: false,
+      });
       const res = await post(id, [128, 128], d.data, { plot: 'true' });
       expect(res.status).toBe(200);
       const out = (await res.json()).output;
       expect(lineF1(countLineMatches(out.transition_lines, d.segments)).f1).toBeGreaterThanOrEqual(0.9);
       expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
 
-      const wide = generateChargeStabilityDiagram(tuningSeeds(1, 9_503)[0]!, { rows: 48, cols: 96, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+      const wide = generateChargeStabilityDiagram(tuningSeeds(1, 9_503)[0]!, {
+        rows: 48,
+        cols: 96,
+        kind: 'double',
+        readout: 'sensor',
+        snrRange: [30, 40],
+        nuisances: false,
+      });
       const other = await post(id, [48, 96], wide.data);
       expect(other.status).toBe(200);
       expect(Array.isArray((await other.json()).output.transition_lines)).toBe(true);
@@ -113,7 +143,14 @@ describe('charge-stability models through the control API', () => {
   });
 
   it('segmenter: segments a clean simulated double dot: 200, an int label map of the input shape, region_count, readout, plot', async () => {
-    const d = generateChargeStabilityDiagram(tuningSeeds(1, 9_503)[0]!, { rows: 128, cols: 128, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const d = generateChargeStabilityDiagram(tuningSeeds(1, 9_503)[0]!, {
+      rows: 128,
+      cols: 128,
+      kind: 'double',
+      readout: 'sensor',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
     const res = await post(SEGMENTER_ID, [128, 128], d.data, { plot: 'true' });
     expect(res.status).toBe(200);
     const out = (await res.json()).output;

@@ -27,7 +27,10 @@ describe('ising decoding models through the control API', () => {
 
   it('lists both ids with their input shape, under /v0/models and /v0/control/models', async () => {
     for (const path of ['/v0/models?limit=1000', '/v0/control/models?limit=1000']) {
-      const listed = (await (await fetch(`${sut.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string; input_shape_requirements: string }[];
+      const listed = (await (await fetch(`${sut.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        id: string;
+        input_shape_requirements: string;
+      }[];
       for (const id of IDS) expect(listed.find((m) => m.id === id)?.input_shape_requirements).toContain('(B, 4, T, D, D)');
     }
   });
@@ -46,34 +49,37 @@ describe('ising decoding models through the control API', () => {
     expect([body.output.distance, body.output.rounds]).toEqual([3, 3]);
   });
 
-  it.each(IDS)('%s: sampled d = 5, T = 5 syndromes (uint8 and float32): flips match the truth at p = q = 0.5 % (union-find: ≥ 99 %), corrections clear every last-round syndrome, with a plot', async (id) => {
-    const d = 5;
-    const T = 5;
-    const shots = 150;
-    const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise: { kind: 'phenomenological', p: 0.005, q: 0.005 }, shots, seed: 15_001 });
-    const code = rotatedSurfaceCode(d);
-    for (const dtype of ['u1', 'f4'] as const) {
-      const res = await post(id, encodeNpy({ shape: [shots, 4, T, d, d], data: samples.syndromes }, { dtype }), { plot: 'true' });
-      expect(res.status).toBe(200);
-      const out = (await res.json()).output;
-      expect(out.batch_size).toBe(shots);
-      expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
-      let wrong = 0;
-      for (let b = 0; b < shots; b++) {
-        for (const type of [0, 1] as const) {
-          for (const s of code.stabilizers[type]) {
-            let last = 0;
-            for (let t = 0; t < T; t++) last ^= samples.syndromes[((b * 4 + type) * T + t) * d * d + s.cell]!;
-            expect(s.qubits.reduce((a, q) => a ^ (out.logits[b][type][Math.floor(q / d)][q % d] > 0 ? 1 : 0), 0)).toBe(last);
+  it.each(IDS)(
+    '%s: sampled d = 5, T = 5 syndromes (uint8 and float32): flips match the truth at p = q = 0.5 % (union-find: ≥ 99 %), corrections clear every last-round syndrome, with a plot',
+    async (id) => {
+      const d = 5;
+      const T = 5;
+      const shots = 150;
+      const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise: { kind: 'phenomenological', p: 0.005, q: 0.005 }, shots, seed: 15_001 });
+      const code = rotatedSurfaceCode(d);
+      for (const dtype of ['u1', 'f4'] as const) {
+        const res = await post(id, encodeNpy({ shape: [shots, 4, T, d, d], data: samples.syndromes }, { dtype }), { plot: 'true' });
+        expect(res.status).toBe(200);
+        const out = (await res.json()).output;
+        expect(out.batch_size).toBe(shots);
+        expect(out.plot).toMatch(/^data:image\/svg\+xml;base64,/);
+        let wrong = 0;
+        for (let b = 0; b < shots; b++) {
+          for (const type of [0, 1] as const) {
+            for (const s of code.stabilizers[type]) {
+              let last = 0;
+              for (let t = 0; t < T; t++) last ^= samples.syndromes[((b * 4 + type) * T + t) * d * d + s.cell]!;
+              expect(s.qubits.reduce((a, q) => a ^ (out.logits[b][type][Math.floor(q / d)][q % d] > 0 ? 1 : 0), 0)).toBe(last);
+            }
+            if (out.logical_flips[b][type] !== samples.logicalFlips[b * 2 + type]) wrong++;
           }
-          if (out.logical_flips[b][type] !== samples.logicalFlips[b * 2 + type]) wrong++;
         }
+        // Seeded samples: matching gets every one right; union-find (a weaker decoder) may miss at most 1 %.
+        if (id === 'ising-decoding-v1-accurate') expect(wrong).toBe(0);
+        else expect(wrong).toBeLessThanOrEqual((2 * shots) / 100);
       }
-      // Seeded samples: matching gets every one right; union-find (a weaker decoder) may miss at most 1 %.
-      if (id === 'ising-decoding-v1-accurate') expect(wrong).toBe(0);
-      else expect(wrong).toBeLessThanOrEqual((2 * shots) / 100);
-    }
-  });
+    },
+  );
 
   it.each(IDS)('%s: 422 for masks that do not fit D and for wrong shapes, saying what was expected', async (id) => {
     const samples = sampleMemoryExperiment({ distance: 3, rounds: 2, noise: { kind: 'code-capacity', p: 0.1 }, shots: 1, seed: 2 });

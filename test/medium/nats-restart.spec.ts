@@ -30,7 +30,10 @@ describe('NATS restart under requests', () => {
 
   const call = async (path: string, init: RequestInit = {}): Promise<Outcome> => {
     const sentAt = Date.now();
-    const res = await fetch(`${sut.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+    const res = await fetch(`${sut.baseUrl}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+    });
     await res.arrayBuffer();
     return { status: res.status, retryAfter: res.headers.get('retry-after'), sentAt, doneAt: Date.now() };
   };
@@ -84,7 +87,10 @@ describe('NATS restart under requests', () => {
     // resubscribing when the results service already answers; a client follows the 503's Retry-After.
     let small: Outcome;
     do {
-      small = await call('/v0/coda/tools/simulate', { method: 'POST', body: JSON.stringify({ code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n', shots: 100 }) });
+      small = await call('/v0/coda/tools/simulate', {
+        method: 'POST',
+        body: JSON.stringify({ code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;\n', shots: 100 }),
+      });
       if (small.status === 503) await sleep(250);
     } while (small.status === 503 && Date.now() < deadline);
     expect(small.status).toBe(200);

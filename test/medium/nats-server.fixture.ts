@@ -34,11 +34,15 @@ const greets = (port: number): Promise<boolean> =>
  */
 export async function waitForNats(child: ChildProcess, output: () => string, logFile: string, timeoutMs = 60_000): Promise<number> {
   for (const deadline = Date.now() + timeoutMs; ; ) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nats-server exited (${child.exitCode ?? child.signalCode}) before answering; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `nats-server exited (${child.exitCode ?? child.signalCode}) before answering; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`,
+      );
     const text = output();
     const listening = /Listening for client connections on [^\s]*:(\d+)/.exec(text);
     if (listening && text.includes('Server is ready') && (await greets(Number(listening[1])))) return Number(listening[1]);
-    if (Date.now() > deadline) throw new Error(`nats-server did not become ready within ${timeoutMs} ms; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`nats-server did not become ready within ${timeoutMs} ms; log ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

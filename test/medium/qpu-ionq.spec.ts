@@ -16,17 +16,36 @@ describe('IonQ cloud backend (v0.3 contract server)', () => {
     expect(res.status).toBe(200);
     return res.body.job_id as string;
   };
-  const remoteId = async (jobId: string) => (await sut.query<{ backend_job_id: string }>('SELECT backend_job_id FROM qpu_jobs WHERE id = $1', [jobId]))[0]!.backend_job_id;
+  const remoteId = async (jobId: string) =>
+    (await sut.query<{ backend_job_id: string }>('SELECT backend_job_id FROM qpu_jobs WHERE id = $1', [jobId]))[0]!.backend_job_id;
 
   beforeAll(async () => {
     ionq = await startIonqContractServer('test-ionq-key');
     const devices = mkdtempSync(join(tmpdir(), 'qdc-ionq-devices-'));
     writeFileSync(
       join(devices, 'ionq-simulator.json'),
-      JSON.stringify({ id: 'ionq-simulator', name: 'IonQ simulator', provider: 'ionq', ionq_target: 'simulator', num_qubits: 11, native_gates: ['gpi', 'gpi2', 'ms'], coupling_map: null, pricing: { per_task_cents: 10, per_shot_cents: 0.01 }, max_shots: 10_000, shot_time_us: 0 }),
+      JSON.stringify({
+        id: 'ionq-simulator',
+        name: 'IonQ simulator',
+        provider: 'ionq',
+        ionq_target: 'simulator',
+        num_qubits: 11,
+        native_gates: ['gpi', 'gpi2', 'ms'],
+        coupling_map: null,
+        pricing: { per_task_cents: 10, per_shot_cents: 0.01 },
+        max_shots: 10_000,
+        shot_time_us: 0,
+      }),
     );
     sut = await startSystem({
-      env: { QDC_QPU_DEVICES_DIR: devices, QDC_IONQ_API_KEY: 'test-ionq-key', QDC_IONQ_BASE_URL: ionq.baseUrl, QDC_QPU_POLL_INITIAL_MS: '100', QDC_QPU_POLL_MAX_INTERVAL_MS: '400', QDC_QPU_POLL_MAX_AGE_MS: '5000' },
+      env: {
+        QDC_QPU_DEVICES_DIR: devices,
+        QDC_IONQ_API_KEY: 'test-ionq-key',
+        QDC_IONQ_BASE_URL: ionq.baseUrl,
+        QDC_QPU_POLL_INITIAL_MS: '100',
+        QDC_QPU_POLL_MAX_INTERVAL_MS: '400',
+        QDC_QPU_POLL_MAX_AGE_MS: '5000',
+      },
     });
     api = qpuClient(sut);
     key = await sut.createKey('cloud-lab', 'coda');
@@ -39,7 +58,9 @@ describe('IonQ cloud backend (v0.3 contract server)', () => {
 
   it('lists the IonQ device when its key is configured', async () => {
     const { body } = await api.get('/v0/coda/qpus', key);
-    expect(body.devices).toEqual([expect.objectContaining({ id: 'ionq-simulator', provider: 'ionq', native_gates: ['gpi', 'gpi2', 'ms'], coupling_map: null, status: 'online' })]);
+    expect(body.devices).toEqual([
+      expect.objectContaining({ id: 'ionq-simulator', provider: 'ionq', native_gates: ['gpi', 'gpi2', 'ms'], coupling_map: null, status: 'online' }),
+    ]);
   });
 
   it('submits native gates with the apiKey header, polls to completion and turns probabilities into counts', async () => {
@@ -49,7 +70,12 @@ describe('IonQ cloud backend (v0.3 contract server)', () => {
     expect(await jobEvents(sut, jobId)).toEqual(['∅→queued', 'queued→running', 'running→completed']);
     const create = ionq.requests.find((r) => r.method === 'POST' && r.body?.name === `qdc-${jobId}`)!;
     expect(create.authorization).toBe('apiKey test-ionq-key');
-    expect(create.body).toMatchObject({ target: 'simulator', shots: 1000, metadata: { qdc_job_id: jobId }, input: { format: 'ionq.circuit.v0', gateset: 'native', qubits: 11 } });
+    expect(create.body).toMatchObject({
+      target: 'simulator',
+      shots: 1000,
+      metadata: { qdc_job_id: jobId },
+      input: { format: 'ionq.circuit.v0', gateset: 'native', qubits: 11 },
+    });
     expect(create.body.input.circuit.every((g: { gate: string }) => ['gpi', 'gpi2', 'ms'].includes(g.gate))).toBe(true);
     expect(create.body.input.circuit.filter((g: { gate: string }) => g.gate === 'ms')).toHaveLength(1);
     const remote = await remoteId(jobId);

@@ -17,7 +17,8 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   let watch: Awaited<ReturnType<typeof watchStatusEvents>>;
 
   const cli = (...args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: sut.env, encoding: 'utf8' });
-  const submit = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) => api.post('/v0/coda/qpus', token, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 100, ...body }, headers);
+  const submit = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    api.post('/v0/coda/qpus', token, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 100, ...body }, headers);
 
   beforeAll(async () => {
     const devices = writeTestDevices([
@@ -26,7 +27,12 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     ]);
     sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
     api = qpuClient(sut);
-    [labA, labB, controlOnly, admin] = await Promise.all([sut.createKey('lab-a', 'coda'), sut.createKey('lab-b', 'coda'), sut.createKey('control-lab', 'control'), sut.createKey('root', 'admin')]);
+    [labA, labB, controlOnly, admin] = await Promise.all([
+      sut.createKey('lab-a', 'coda'),
+      sut.createKey('lab-b', 'coda'),
+      sut.createKey('control-lab', 'control'),
+      sut.createKey('root', 'admin'),
+    ]);
     watch = await watchStatusEvents(sut);
   });
 
@@ -47,7 +53,10 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       provider: 'qdc-sim',
       num_qubits: 3,
       native_gates: ['rz', 'sx', 'x', 'cz'],
-      coupling_map: [[0, 1], [1, 2]],
+      coupling_map: [
+        [0, 1],
+        [1, 2],
+      ],
       status: 'online',
       queue_depth: 0,
       pricing: { per_task_cents: 30, per_shot_cents: 0.1 },
@@ -74,13 +83,32 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   });
 
   it('runs a Bell job to completion: persisted, every transition an event (table and NATS), cost recorded once', async () => {
-    const res = await api.post('/v0/coda/qpu/submit', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 200, accept_overage: false });
+    const res = await api.post('/v0/coda/qpu/submit', labA, {
+      code: BELL_QISKIT,
+      source_framework: 'qiskit',
+      backend: 'fast-3',
+      shots: 200,
+      accept_overage: false,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, status: 'queued', estimated_cost_cents: 50, idempotent_replay: false });
     const jobId: string = res.body.job_id;
     const done = await api.waitFor(labA, jobId, (s) => s === 'completed');
-    expect(done).toMatchObject({ success: true, job_id: jobId, status: 'completed', device: 'fast-3', shots: 200, cost_cents: 50, estimated_cost_cents: 50, source_framework: 'qiskit' });
-    expect(Object.keys(done.counts).sort().every((k: string) => k === '00' || k === '11')).toBe(true);
+    expect(done).toMatchObject({
+      success: true,
+      job_id: jobId,
+      status: 'completed',
+      device: 'fast-3',
+      shots: 200,
+      cost_cents: 50,
+      estimated_cost_cents: 50,
+      source_framework: 'qiskit',
+    });
+    expect(
+      Object.keys(done.counts)
+        .sort()
+        .every((k: string) => k === '00' || k === '11'),
+    ).toBe(true);
     expect(Object.values(done.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(200);
     for (const field of ['submitted_at', 'started_at', 'completed_at']) expect(Number.isNaN(Date.parse(done[field]))).toBe(false);
     expect(Object.keys(done.compiled).sort()).toEqual(['depth', 'native_gate_count', 'swap_count', 'two_qubit_gate_count']);
@@ -90,11 +118,21 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     const deadline = Date.now() + 5000;
     while (watch.events.filter((e) => e.jobId === jobId).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(watch.events.filter((e) => e.jobId === jobId).map((e) => `${e.from ?? '∅'}→${e.to}`)).toEqual(['∅→queued', 'queued→running', 'running→completed']);
-    expect(await sut.query('SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a'])).toEqual([{ spent_cents: 50 }]);
+    expect(await sut.query('SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a'])).toEqual([
+      { spent_cents: 50 },
+    ]);
   });
 
   it('answers 401 without a key, 403 without the coda scope, in the coda shape', async () => {
-    for (const [method, path] of [['GET', '/v0/coda/qpus'], ['POST', '/v0/coda/qpus'], ['POST', '/v0/coda/qpus/status'], ['POST', '/v0/coda/qpus/estimate-cost'], ['POST', '/v0/coda/qpus/cancel'], ['GET', '/v0/coda/qpus/jobs'], ['POST', '/v0/qpu/submit']]) {
+    for (const [method, path] of [
+      ['GET', '/v0/coda/qpus'],
+      ['POST', '/v0/coda/qpus'],
+      ['POST', '/v0/coda/qpus/status'],
+      ['POST', '/v0/coda/qpus/estimate-cost'],
+      ['POST', '/v0/coda/qpus/cancel'],
+      ['GET', '/v0/coda/qpus/jobs'],
+      ['POST', '/v0/qpu/submit'],
+    ]) {
       const none = method === 'GET' ? await api.get(path, null) : await api.post(path, null, { job_id: 'x' });
       expect([path, none.status, none.body.success]).toEqual([path, 401, false]);
       const forbidden = method === 'GET' ? await api.get(path, controlOnly) : await api.post(path, controlOnly, { job_id: 'x' });
@@ -103,14 +141,19 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   });
 
   it('compiles the circuit the entry_point function returns on estimate and submit; an unknown entry_point is 422', async () => {
-    const functions = 'from qiskit import QuantumCircuit\ndef flip(n=3):\n    qc = QuantumCircuit(n, n)\n    qc.x(2)\n    qc.measure(range(n), range(n))\n    return qc\ndef bell():\n    qc = QuantumCircuit(2, 2)\n    qc.h(0)\n    qc.cx(0, 1)\n    qc.measure([0, 1], [0, 1])\n    return qc\n';
+    const functions =
+      'from qiskit import QuantumCircuit\ndef flip(n=3):\n    qc = QuantumCircuit(n, n)\n    qc.x(2)\n    qc.measure(range(n), range(n))\n    return qc\ndef bell():\n    qc = QuantumCircuit(2, 2)\n    qc.h(0)\n    qc.cx(0, 1)\n    qc.measure([0, 1], [0, 1])\n    return qc\n';
     const estimate = await api.post('/v0/coda/qpus/estimate-cost', labA, { code: functions, backend: 'fast-3', shots: 10, entry_point: 'flip' });
     expect(estimate.status).toBe(200);
     expect(estimate.body.compiled.two_qubit_gate_count).toBe(0);
     const res = await submit(labA, { code: functions, entry_point: 'flip', shots: 20 });
     expect(res.status).toBe(200);
     let status: { status: string; counts?: Record<string, number> } = { status: 'queued' };
-    for (const deadline = Date.now() + 30_000; !['completed', 'failed'].includes(status.status) && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    for (
+      const deadline = Date.now() + 30_000;
+      !['completed', 'failed'].includes(status.status) && Date.now() < deadline;
+      await new Promise((r) => setTimeout(r, 100))
+    ) {
       status = (await api.post('/v0/coda/qpus/status', labA, { job_id: res.body.job_id })).body;
     }
     expect(status).toMatchObject({ status: 'completed', counts: { '100': 20 } });
@@ -119,7 +162,10 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     expect(ambiguous.body.error).toMatch(/several functions return one: flip\(\), bell\(\)/);
     const unknown = await submit(labA, { code: functions, entry_point: 'grover' });
     expect(unknown.status).toBe(422);
-    expect(unknown.body).toMatchObject({ success: false, error: "entry_point 'grover' is not a function defined at module level; functions found: flip(), bell()" });
+    expect(unknown.body).toMatchObject({
+      success: false,
+      error: "entry_point 'grover' is not a function defined at module level; functions found: flip(), bell()",
+    });
   });
 
   it('answers 422 for bad bodies and circuits, 404 for unknown devices and jobs', async () => {
@@ -148,7 +194,10 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     const badKey = await submit(labA, {}, { 'Idempotency-Key': 'x'.repeat(300) });
     expect([badKey.status, badKey.body.error]).toEqual([422, expect.stringMatching(/Idempotency-Key/)]);
     const unknownDevice = await submit(labA, { backend: 'ionq_harmony' });
-    expect(unknownDevice).toEqual({ status: 404, body: expect.objectContaining({ success: false, error: expect.stringMatching(/unknown backend 'ionq_harmony'.*fast-3/) }) });
+    expect(unknownDevice).toEqual({
+      status: 404,
+      body: expect.objectContaining({ success: false, error: expect.stringMatching(/unknown backend 'ionq_harmony'.*fast-3/) }),
+    });
     // The official client's test_qpu_status_unknown_job: success false (with a 4xx).
     for (const path of ['/v0/coda/qpus/status', '/v0/coda/qpu/status', '/v0/qpus/status']) {
       const unknown = await api.post(path, labA, { job_id: 'nonexistent-job-id' });
@@ -161,17 +210,26 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   });
 
   it('makes a resubmission with the same Idempotency-Key and body one job and one charge; another body is 409', async () => {
-    const [spentBefore] = await sut.query<{ spent_cents: number }>('SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a']);
+    const [spentBefore] = await sut.query<{ spent_cents: number }>(
+      'SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)',
+      ['lab-a'],
+    );
     const key = { 'Idempotency-Key': `bell-${Date.now()}` };
     const first = await submit(labA, { shots: 300 }, key);
-    const [again, third] = await Promise.all([submit(labA, { shots: 300 }, key), api.post('/v0/coda/qpu/submit', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 300 }, key)]);
+    const [again, third] = await Promise.all([
+      submit(labA, { shots: 300 }, key),
+      api.post('/v0/coda/qpu/submit', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 300 }, key),
+    ]);
     expect(first.body).toMatchObject({ success: true, idempotent_replay: false, estimated_cost_cents: 60 });
-    for (const replay of [again, third]) expect(replay).toEqual({ status: 200, body: expect.objectContaining({ success: true, job_id: first.body.job_id, idempotent_replay: true }) });
+    for (const replay of [again, third])
+      expect(replay).toEqual({ status: 200, body: expect.objectContaining({ success: true, job_id: first.body.job_id, idempotent_replay: true }) });
     const different = await submit(labA, { shots: 301 }, key);
     expect(different).toEqual({ status: 409, body: expect.objectContaining({ success: false, error: expect.stringMatching(/Idempotency-Key/) }) });
     await api.waitFor(labA, first.body.job_id, (s) => s === 'completed');
     expect(await sut.query('SELECT count(*)::int AS n FROM qpu_jobs WHERE shots = 300')).toEqual([{ n: 1 }]);
-    expect(await sut.query('SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a'])).toEqual([{ spent_cents: spentBefore!.spent_cents + 60 }]);
+    expect(await sut.query('SELECT spent_cents FROM qpu_owner_budgets WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a'])).toEqual([
+      { spent_cents: spentBefore!.spent_cents + 60 },
+    ]);
     // Another owner may use the same key for its own job.
     const other = await submit(labB, { shots: 300 }, key);
     expect(other.body).toMatchObject({ success: true, idempotent_replay: false });
@@ -250,7 +308,9 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     expect(all.status).toBe(200);
     const times = all.body.jobs.map((j: { submitted_at: string }) => Date.parse(j.submitted_at));
     expect(times).toEqual([...times].sort((a, b) => b - a));
-    const [ownCount] = await sut.query<{ n: number }>('SELECT count(*)::int AS n FROM qpu_jobs WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', ['lab-a']);
+    const [ownCount] = await sut.query<{ n: number }>('SELECT count(*)::int AS n FROM qpu_jobs WHERE owner_id = (SELECT id FROM owners WHERE name = $1)', [
+      'lab-a',
+    ]);
     expect(all.body.jobs).toHaveLength(ownCount!.n);
     const cancelled = await api.get('/v0/coda/qpus/jobs?status=cancelled', labA);
     expect(cancelled.body.jobs.map((j: { status: string }) => j.status)).toEqual(['cancelled', 'cancelled']);

@@ -26,7 +26,8 @@ describe('official client QPU expectations (shipped devices)', () => {
     const ids = (r: typeof legacy) => new Set(r.body.devices.map((d: { id?: string; name: string }) => d.id ?? d.name));
     expect(ids(legacy)).toEqual(ids(canonical));
     expect([...ids(canonical)].sort()).toEqual(['qdc-sim-heavyhex-16', 'qdc-sim-ion-11', 'qdc-sim-line-5']);
-    for (const d of canonical.body.devices) expect(d.noise).toEqual(expect.objectContaining({ t1_us: expect.any(Number), two_qubit_error: expect.any(Number), readout_error: expect.any(Number) }));
+    for (const d of canonical.body.devices)
+      expect(d.noise).toEqual(expect.objectContaining({ t1_us: expect.any(Number), two_qubit_error: expect.any(Number), readout_error: expect.any(Number) }));
   });
 
   it('test_qpu_estimate_cost on devices[0] (legacy and canonical)', async () => {
@@ -42,7 +43,17 @@ describe('official client QPU expectations (shipped devices)', () => {
 
   it('documents the QPU routes in the OpenAPI document', async () => {
     const doc = await (await fetch(`${sut.baseUrl}/v0/openapi.json`)).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v0/coda/qpus', '/v0/coda/qpu/devices', '/v0/coda/qpus/status', '/v0/qpu/submit', '/v0/coda/qpus/cancel', '/v0/coda/qpus/jobs', '/v0/admin/budgets/{owner}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v0/coda/qpus',
+        '/v0/coda/qpu/devices',
+        '/v0/coda/qpus/status',
+        '/v0/qpu/submit',
+        '/v0/coda/qpus/cancel',
+        '/v0/coda/qpus/jobs',
+        '/v0/admin/budgets/{owner}',
+      ]),
+    );
   });
 
   it('test_qpu_status_unknown_job: a 4xx with success false', async () => {
@@ -55,7 +66,12 @@ describe('official client QPU expectations (shipped devices)', () => {
 
   it('runs a Bell job on every shipped device: compiled to its native gates, counts from its noise model', async () => {
     const devices = (await api.get('/v0/coda/qpus', key)).body.devices as { id: string }[];
-    const jobs = await Promise.all(devices.map(async (d) => (await api.post('/v0/qpu/submit', key, { code: BELL_QISKIT, source_framework: 'qiskit', backend: d.id, shots: 2000, accept_overage: false })).body));
+    const jobs = await Promise.all(
+      devices.map(
+        async (d) =>
+          (await api.post('/v0/qpu/submit', key, { code: BELL_QISKIT, source_framework: 'qiskit', backend: d.id, shots: 2000, accept_overage: false })).body,
+      ),
+    );
     for (const [i, job] of jobs.entries()) {
       expect(job).toMatchObject({ success: true, status: 'queued' });
       const done = await api.waitFor(key, job.job_id, (s) => s === 'completed' || s === 'failed', 120_000);

@@ -63,7 +63,7 @@ describe('QPU job recovery (real processes killed with SIGKILL)', () => {
     // persisting it and handing it over); the running execution finishes and waits to report.
     expect(await queue.remove(`qpu-${jobs[2]}`)).toBe(1);
     await new Promise((r) => setTimeout(r, 2000));
-    expect(await sut.query("SELECT status FROM qpu_jobs WHERE id = $1", [jobs[0]])).toEqual([{ status: 'running' }]);
+    expect(await sut.query('SELECT status FROM qpu_jobs WHERE id = $1', [jobs[0]])).toEqual([{ status: 'running' }]);
     sut.launch('qpu-broker-2', 'dist/apps/qpu-broker/src/main.js');
     for (const [i, jobId] of jobs.entries()) await expectOneResult(jobId, [1500, 300, 300][i]!);
     for (const jobId of jobs) expect((await queue.getJob(`qpu-${jobId}`))?.attemptsStarted).toBe(1);

@@ -63,7 +63,10 @@ export function qpuClient(sut: TestSystem) {
 
 /** Events of one job from the table, in order. */
 export async function jobEvents(sut: TestSystem, jobId: string): Promise<string[]> {
-  const rows = await sut.query<{ from_status: string | null; to_status: string }>('SELECT from_status, to_status FROM qpu_job_events WHERE job_id = $1 ORDER BY id', [jobId]);
+  const rows = await sut.query<{ from_status: string | null; to_status: string }>(
+    'SELECT from_status, to_status FROM qpu_job_events WHERE job_id = $1 ORDER BY id',
+    [jobId],
+  );
   return rows.map((r) => `${r.from_status ?? '∅'}→${r.to_status}`);
 }
 

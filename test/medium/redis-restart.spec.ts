@@ -30,7 +30,11 @@ class EphemeralRedis {
   }
 
   async start(): Promise<void> {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', join(tmpdir(), `qdc-redis-${this.port}.log`)], { stdio: 'ignore' });
+    this.process = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', join(tmpdir(), `qdc-redis-${this.port}.log`)],
+      { stdio: 'ignore' },
+    );
     const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
     await client.connect().catch(() => undefined);
     await client.ping();
@@ -56,7 +60,12 @@ describe('Redis restart without persistence', () => {
   let auth: Record<string, string>;
   const bytes = encodeNpy({ shape: [128], data: generateCoulombPeakTrace(tuningSeeds(1, 717)[0]!, { length: 128, kind: 'peaks' }).trace });
   const run = (requestId: string, signal?: AbortSignal) =>
-    fetch(`${sut.baseUrl}/v0/models`, { method: 'POST', headers: { ...auth, 'x-request-id': requestId }, body: multipart({ model: PEAK_V2 }, { name: 'redis.npy', bytes }), signal });
+    fetch(`${sut.baseUrl}/v0/models`, {
+      method: 'POST',
+      headers: { ...auth, 'x-request-id': requestId },
+      body: multipart({ model: PEAK_V2 }, { name: 'redis.npy', bytes }),
+      signal,
+    });
   const restartRedis = async () => {
     await redis.stop();
     await redis.start();

@@ -49,7 +49,8 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
   });
 
   const rows = async (jobId: string) => (await prisma.pool.query('SELECT id FROM model_results WHERE job_id = $1', [jobId])).rows;
-  const runs = async () => Number((await prisma.pool.query('SELECT runs FROM model_run_counters WHERE model_id = $1', ['coulomb-blockade-peak-detector-v2'])).rows[0]?.runs ?? 0);
+  const runs = async () =>
+    Number((await prisma.pool.query('SELECT runs FROM model_run_counters WHERE model_id = $1', ['coulomb-blockade-peak-detector-v2'])).rows[0]?.runs ?? 0);
 
   it.each([
     ['an inline input', (): ResultsCreateRequest['input'] => ({ inline: bytes.toString('base64') })],

@@ -18,7 +18,11 @@ describe('results service restart during a run', () => {
   let auth: Record<string, string>;
   const bytes = encodeNpy({ shape: [128], data: generateCoulombPeakTrace(tuningSeeds(1, 515)[0]!, { length: 128, kind: 'peaks' }).trace });
   const run = (requestId: string) =>
-    fetch(`${sut.baseUrl}/v0/models`, { method: 'POST', headers: { ...auth, 'x-request-id': requestId }, body: multipart({ model: PEAK_V2 }, { name: 'restart.npy', bytes }) });
+    fetch(`${sut.baseUrl}/v0/models`, {
+      method: 'POST',
+      headers: { ...auth, 'x-request-id': requestId },
+      body: multipart({ model: PEAK_V2 }, { name: 'restart.npy', bytes }),
+    });
   const stopResults = async () => {
     const results = sut.processes.get('results')!;
     results.kill('SIGKILL');
@@ -27,18 +31,27 @@ describe('results service restart during a run', () => {
   const startResults = async () => {
     sut.launch('results', RESULTS_ENTRY);
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-      const ready = await fetch(`${sut.baseUrl}/readyz`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${sut.baseUrl}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) return;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`results did not come back; logs in ${sut.logDir}`);
   };
-  const rows = async () => sut.query<{ id: string; n: number }>('SELECT id, (SELECT runs FROM model_run_counters WHERE model_id = $1)::int AS n FROM model_results ORDER BY created_at', [PEAK_V2]);
+  const rows = async () =>
+    sut.query<{ id: string; n: number }>(
+      'SELECT id, (SELECT runs FROM model_run_counters WHERE model_id = $1)::int AS n FROM model_results ORDER BY created_at',
+      [PEAK_V2],
+    );
 
   beforeAll(async () => {
     // Keys stay cached in the gateway across the outage (auth needs results otherwise).
     // The worker's store retry runs to the job's deadline here (QDC_RESULTS_RETRY_MS, 8 s by default, cuts it shorter).
-    sut = await startSystem({ env: { QDC_INFERENCE_TIMEOUT_MS: String(INFERENCE_TIMEOUT_MS), QDC_RESULTS_RETRY_MS: String(INFERENCE_TIMEOUT_MS), QDC_AUTH_CACHE_MS: '600000' } });
+    sut = await startSystem({
+      env: { QDC_INFERENCE_TIMEOUT_MS: String(INFERENCE_TIMEOUT_MS), QDC_RESULTS_RETRY_MS: String(INFERENCE_TIMEOUT_MS), QDC_AUTH_CACHE_MS: '600000' },
+    });
     auth = { authorization: `Bearer ${await sut.createKey('restart-lab', 'control')}` };
     expect((await run('warm-up')).status).toBe(200);
   });

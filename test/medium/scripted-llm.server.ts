@@ -31,7 +31,10 @@ export interface ScriptedServer {
 }
 
 export async function startScriptedLlm(): Promise<ScriptedServer> {
-  let handler: (body: ChatRequestBody, attempt: number) => ScriptStep[] = () => [{ kind: 'content', text: 'ok' }, { kind: 'end', finish: 'stop' }];
+  let handler: (body: ChatRequestBody, attempt: number) => ScriptStep[] = () => [
+    { kind: 'content', text: 'ok' },
+    { kind: 'end', finish: 'stop' },
+  ];
   const requests: ScriptedServer['requests'] = [];
   let calls = 0;
   const server: Server = createServer((req, res) => void serve(req, res));
@@ -51,13 +54,16 @@ export async function startScriptedLlm(): Promise<ScriptedServer> {
       if (!finished) record.closedEarly = true;
     });
     const steps = handler(body, ++calls);
-    const chunk = (payload: Record<string, unknown>) => res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: body.model ?? 'scripted', ...payload })}\n\n`);
+    const chunk = (payload: Record<string, unknown>) =>
+      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: body.model ?? 'scripted', ...payload })}\n\n`);
     let toolIndex = 0;
     for (const step of steps) {
       if (res.destroyed) return;
       switch (step.kind) {
         case 'status':
-          res.writeHead(step.status, { 'content-type': 'application/json', ...step.headers }).end(step.body ?? JSON.stringify({ error: { message: `status ${step.status}` } }));
+          res
+            .writeHead(step.status, { 'content-type': 'application/json', ...step.headers })
+            .end(step.body ?? JSON.stringify({ error: { message: `status ${step.status}` } }));
           finished = true;
           return;
         case 'content':
@@ -68,7 +74,15 @@ export async function startScriptedLlm(): Promise<ScriptedServer> {
           if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream' });
           const half = Math.floor(step.arguments.length / 2);
           const index = toolIndex++;
-          chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: step.id, type: 'function', function: { name: step.name, arguments: step.arguments.slice(0, half) } }] }, finish_reason: null }] });
+          chunk({
+            choices: [
+              {
+                index: 0,
+                delta: { tool_calls: [{ index, id: step.id, type: 'function', function: { name: step.name, arguments: step.arguments.slice(0, half) } }] },
+                finish_reason: null,
+              },
+            ],
+          });
           chunk({ choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: step.arguments.slice(half) } }] }, finish_reason: null }] });
           break;
         }
@@ -81,7 +95,14 @@ export async function startScriptedLlm(): Promise<ScriptedServer> {
           return;
         case 'end':
           chunk({ choices: [{ index: 0, delta: {}, finish_reason: step.finish }] });
-          chunk({ choices: [], usage: { prompt_tokens: step.promptTokens ?? 10, completion_tokens: step.completionTokens ?? 5, total_tokens: (step.promptTokens ?? 10) + (step.completionTokens ?? 5) } });
+          chunk({
+            choices: [],
+            usage: {
+              prompt_tokens: step.promptTokens ?? 10,
+              completion_tokens: step.completionTokens ?? 5,
+              total_tokens: (step.promptTokens ?? 10) + (step.completionTokens ?? 5),
+            },
+          });
           res.write('data: [DONE]\n\n');
           finished = true;
           res.end();

@@ -29,7 +29,10 @@ describe('simulation worker killed mid-simulation', () => {
     });
     // Kill once the worker has the job (it is active in the simulation queue).
     const victim = sut.processes.get('simulation-worker')!;
-    const queue = new Queue(QueueName.Simulation, { connection: { url: sut.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' }, prefix: `${sut.env['QDC_NAMESPACE']}:bull` });
+    const queue = new Queue(QueueName.Simulation, {
+      connection: { url: sut.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379' },
+      prefix: `${sut.env['QDC_NAMESPACE']}:bull`,
+    });
     try {
       for (const deadline = Date.now() + 30_000; (await queue.getActiveCount()) === 0; ) {
         if (Date.now() > deadline) throw new Error('the simulation worker never took the job');

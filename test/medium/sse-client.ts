@@ -19,7 +19,12 @@ export interface SseRead {
  * POSTs and reads the stream until it ends, or until `stopAfter` returns true for the frames so far
  * (then the connection is dropped, as a client that goes away).
  */
-export async function postSse(url: string, token: string, body: unknown, options: { headers?: Record<string, string>; stopAfter?: (frames: SseFrame[]) => boolean } = {}): Promise<SseRead> {
+export async function postSse(
+  url: string,
+  token: string,
+  body: unknown,
+  options: { headers?: Record<string, string>; stopAfter?: (frames: SseFrame[]) => boolean } = {},
+): Promise<SseRead> {
   const controller = new AbortController();
   const response = await fetch(url, {
     method: 'POST',
@@ -77,4 +82,8 @@ export function assertStreamInvariants(events: Record<string, unknown>[]): void 
   expect(terminal).toEqual([events.length - 1]);
 }
 
-export const tokensOf = (events: Record<string, unknown>[]): string => events.filter((e) => e.type === 'token').map((e) => e.content as string).join('');
+export const tokensOf = (events: Record<string, unknown>[]): string =>
+  events
+    .filter((e) => e.type === 'token')
+    .map((e) => e.content as string)
+    .join('');

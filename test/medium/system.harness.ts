@@ -88,7 +88,10 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
   // start at once, with its log, instead of leaving the caller to time out without a reason.
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     let exited = booting.find(([, child]) => child.exitCode !== null || child.signalCode !== null);
     // The port chosen by binding port 0 and closing it can be taken by a spec running beside this one before the
@@ -102,7 +105,10 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
     }
     if (exited || Date.now() > deadline) {
       for (const child of processes.values()) child.kill('SIGKILL');
-      const readyz = await fetch(`${baseUrl}/readyz`).then((r) => r.text(), (e: Error) => e.message);
+      const readyz = await fetch(`${baseUrl}/readyz`).then(
+        (r) => r.text(),
+        (e: Error) => e.message,
+      );
       throw new Error(
         exited
           ? `test system: ${exited[0]} exited (${exited[1].exitCode ?? exited[1].signalCode}) while booting; logs in ${logDir}; its log ends:\n${logTail(exited[0])}`
@@ -121,14 +127,19 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
     processes,
     createKey: (owner, scopes) =>
       new Promise((resolveKey, reject) => {
-        const cli = spawn(process.execPath, [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes], { cwd: root, env });
+        const cli = spawn(
+          process.execPath,
+          [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
+          { cwd: root, env },
+        );
         let out = '';
         let err = '';
         cli.stdout.on('data', (d) => (out += d));
         cli.stderr.on('data', (d) => (err += d));
         cli.on('exit', (code) => (code === 0 ? resolveKey(out.trim().split('\n').at(-1) ?? '') : reject(new Error(`keys create failed (${code}): ${err}`))));
       }),
-    startWorker: (name = `worker-${processes.size}`, extraEnv = {}) => launch(name, SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry, extraEnv),
+    startWorker: (name = `worker-${processes.size}`, extraEnv = {}) =>
+      launch(name, SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry, extraEnv),
     launch,
     query: async (sql, params) => (await pool.query(sql, params)).rows,
     stop: async () => {
@@ -157,6 +168,6 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
 export function multipart(fields: Record<string, string>, file?: { field?: string; name: string; bytes: Uint8Array }): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  if (file) form.append(file.field ?? "data", new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
+  if (file) form.append(file.field ?? 'data', new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
   return form;
 }

@@ -39,7 +39,15 @@ async function startCollector(): Promise<{ server: Server; url: string; spans: E
         const service = String(attrs(rs.resource?.attributes)['service.name']);
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, attributes: attrs(s.attributes) });
+            spans.push({
+              service,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId || undefined,
+              name: s.name,
+              kind: s.kind,
+              attributes: attrs(s.attributes),
+            });
           }
         }
       }
@@ -97,7 +105,8 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
         }
       })();
       if (complete) return spans;
-      if (Date.now() > deadline) throw new Error(`no complete trace for ${requestId}; spans: ${collector.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`no complete trace for ${requestId}; spans: ${collector.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   };
@@ -135,7 +144,12 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
     // …and the root is the gateway's HTTP span, named by route pattern.
     expect(chain.at(-1)).toEqual({ service: 'gateway', kind: SERVER, name: 'POST /v0/models' });
     const root = spans.find((s) => s.parentSpanId === undefined)!;
-    expect(root.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v0/models', 'http.response.status_code': 200, 'qdc.request_id': 'trace-run-1' });
+    expect(root.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v0/models',
+      'http.response.status_code': 200,
+      'qdc.request_id': 'trace-run-1',
+    });
     // Every span of the trace hangs off that root (nothing dangling: all parents were exported).
     for (const span of spans) expect(ancestry(spans, span).at(-1)!.spanId).toBe(root.spanId);
     expect([...new Set(spans.map((s) => s.service))]).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results']));

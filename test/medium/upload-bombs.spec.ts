@@ -42,7 +42,9 @@ describe('upload zip bombs (per-model decode limits)', () => {
     );
     const small = await run('/v0/models', 'coulomb-blockade-peak-detector-v0', 'bomb.pt', torchZipBomb(4_000_000));
     expect(small.status).toBe(422);
-    expect((await small.json()).detail[0].msg).toBe('expected at most 65536 elements for model coulomb-blockade-peak-detector-v0; the tensor record declares size [4000000] (4000000 elements)');
+    expect((await small.json()).detail[0].msg).toBe(
+      'expected at most 65536 elements for model coulomb-blockade-peak-detector-v0; the tensor record declares size [4000000] (4000000 elements)',
+    );
   });
 
   it('stops inflating an archive whose record and directory declare less than its data holds', async () => {
@@ -65,7 +67,11 @@ describe('upload zip bombs (per-model decode limits)', () => {
   it('refuses an .npz (np.savez) bomb without inflating it, stores nothing and keeps serving', async () => {
     const res = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'bomb.npz', npzZipBomb(200 * 1024 * 1024));
     expect(res.status).toBe(422);
-    expect((await res.json()).detail[0]).toEqual({ loc: ['body', 'data'], msg: 'expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding data.npy', type: 'value_error.pt' });
+    expect((await res.json()).detail[0]).toEqual({
+      loc: ['body', 'data'],
+      msg: 'expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding data.npy',
+      type: 'value_error.pt',
+    });
     expect(await sut.query('SELECT count(*)::int AS n FROM model_results')).toEqual([{ n: 0 }]);
     const ok = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'fine.pt', torchZipBomb(128));
     expect(ok.status).toBe(200);

@@ -3,7 +3,6 @@ import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
-
 /**
  * Kill -9 an inference worker while it holds a job: BullMQ's stalled-job recovery hands the job
  * to a new worker, the caller's request still succeeds, and exactly one result row exists.
@@ -57,6 +56,8 @@ describe('inference worker crash', () => {
     expect(await sut.query('SELECT job_id FROM model_results')).toEqual([{ job_id: jobId }]);
     expect(await sut.query('SELECT runs FROM model_run_counters')).toEqual([{ runs: 1 }]);
     // Both attempts staged the input while running; it is stored once, linked to the one result.
-    expect(await sut.query('SELECT job_id, size, result_id = (SELECT id FROM model_results) AS linked FROM input_files')).toEqual([{ job_id: jobId, size: bytes.length, linked: true }]);
+    expect(await sut.query('SELECT job_id, size, result_id = (SELECT id FROM model_results) AS linked FROM input_files')).toEqual([
+      { job_id: jobId, size: bytes.length, linked: true },
+    ]);
   });
 });

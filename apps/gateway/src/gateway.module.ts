@@ -33,7 +33,20 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
   imports: [ConfigModule.forService('gateway'), NatsModule],
-  controllers: [ModelsController, ModelResultsController, AdminKeysController, HealthController, RemovedRoutesController, DocsController, CodaToolsController, AssistantController, QpusController, AdminBudgetsController, AgentsController, AdminLabStreamsController],
+  controllers: [
+    ModelsController,
+    ModelResultsController,
+    AdminKeysController,
+    HealthController,
+    RemovedRoutesController,
+    DocsController,
+    CodaToolsController,
+    AssistantController,
+    QpusController,
+    AdminBudgetsController,
+    AgentsController,
+    AdminLabStreamsController,
+  ],
   providers: [
     ApiKeyVerifier,
     RateLimiter,

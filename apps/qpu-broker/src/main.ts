@@ -9,9 +9,6 @@ bootstrapService('qpu-broker', QpuBrokerModule, {
   readiness: (app) => async () => ({
     nats: app.get(NatsService).isConnected,
     redis: await app.get(SimulationProducer).isRedisReady(),
-    postgres: await app
-      .get(PrismaService)
-      .$queryRaw`SELECT 1`.then(() => true)
-      .catch(() => false),
+    postgres: await app.get(PrismaService).$queryRaw`SELECT 1`.then(() => true).catch(() => false),
   }),
 }).catch(exitOnStartupError('qpu-broker'));

@@ -28,7 +28,11 @@ const QpuConfigSchema = z.object({
   QDC_QPU_POLL_INITIAL_MS: z.coerce.number().int().positive().default(2_000),
   QDC_QPU_POLL_MAX_INTERVAL_MS: z.coerce.number().int().positive().default(300_000),
   /** A cloud job without a final status after this long is failed (dead letter). */
-  QDC_QPU_POLL_MAX_AGE_MS: z.coerce.number().int().positive().default(7 * 24 * 3600 * 1000),
+  QDC_QPU_POLL_MAX_AGE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600 * 1000),
   /** Lab devices (issue 17): offline after this long without a heartbeat; nodes heartbeat at a third of it. */
   QDC_LAB_OFFLINE_AFTER_MS: z.coerce.number().int().positive().default(30_000),
   /** A node that neither reports progress nor acknowledges a job for this long has it redelivered. */
@@ -39,7 +43,11 @@ const QpuConfigSchema = z.object({
    * SPEC §6 `QDC_QPU_QUEUE_TIMEOUT`, in milliseconds: a job queued this long for a device that is not online is failed
    * (checked by the sweep). `QDC_QPU_QUEUE_TIMEOUT_MS` is its deprecated alias (see loadQpuConfig).
    */
-  QDC_QPU_QUEUE_TIMEOUT: z.coerce.number().int().positive().default(24 * 3600 * 1000),
+  QDC_QPU_QUEUE_TIMEOUT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600 * 1000),
 });
 
 export type QpuConfig = z.infer<typeof QpuConfigSchema>;

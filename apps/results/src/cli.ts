@@ -77,7 +77,9 @@ async function main(argv: string[]): Promise<number> {
       case 'list': {
         const rows = await keys.list(values.owner);
         for (const k of rows) {
-          console.log(`${k.id}  ${k.owner.padEnd(16)} ${k.name.padEnd(16)} ${k.scopes.join(',').padEnd(18)} ${k.token_hint}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`);
+          console.log(
+            `${k.id}  ${k.owner.padEnd(16)} ${k.name.padEnd(16)} ${k.scopes.join(',').padEnd(18)} ${k.token_hint}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}`,
+          );
         }
         if (rows.length === 0) console.log('no keys');
         return 0;

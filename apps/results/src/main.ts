@@ -16,10 +16,7 @@ async function main(): Promise<void> {
     defaultProbePort: 9102,
     readiness: (app) => async () => ({
       nats: app.get(NatsService).isConnected,
-      postgres: await app
-        .get(PrismaService)
-        .$queryRaw`SELECT 1`.then(() => true)
-        .catch(() => false),
+      postgres: await app.get(PrismaService).$queryRaw`SELECT 1`.then(() => true).catch(() => false),
     }),
   });
 }

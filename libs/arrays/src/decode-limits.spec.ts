@@ -81,7 +81,9 @@ describe('decode limits (zip bombs, element counts)', () => {
     const npy = encodeNpy({ shape: [2048, 1024], data: new Float64Array(2048 * 1024) });
     const error = decodeError(npy, MODEL_LIMITS);
     expect(error.type).toBe(LIMIT_ERROR);
-    expect(error.message).toBe('expected at most 1048576 elements for model coulomb-blockade-peak-detector-v1; the .npy header declares shape [2048, 1024] (2097152 elements)');
+    expect(error.message).toBe(
+      'expected at most 1048576 elements for model coulomb-blockade-peak-detector-v1; the .npy header declares shape [2048, 1024] (2097152 elements)',
+    );
     expect(decodeArray(npy).shape).toEqual([2048, 1024]); // the library's own ceiling is higher
   });
 

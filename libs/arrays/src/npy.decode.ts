@@ -63,7 +63,10 @@ export function decodeNpy(bytes: Uint8Array, limits?: DecodeLimits): NdArray {
 
   const count = elementCount(shape);
   if (count > bounds.maxElements) {
-    throw new ArrayDecodeError(`expected at most ${bounds.maxElements} elements${limitOwner(bounds)}; the .npy header declares shape ${formatShape(shape)} (${count} elements)`, LIMIT_ERROR);
+    throw new ArrayDecodeError(
+      `expected at most ${bounds.maxElements} elements${limitOwner(bounds)}; the .npy header declares shape ${formatShape(shape)} (${count} elements)`,
+      LIMIT_ERROR,
+    );
   }
   const size = itemSize(dtype);
   const expected = count * size;

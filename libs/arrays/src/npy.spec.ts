@@ -41,7 +41,7 @@ function representable(dtype: DType, count: number): number[] {
     u2: (i) => [0, 65535, 1234][i % 3],
     u4: (i) => [0, 2 ** 32 - 1, 99999][i % 3],
     u8: (i) => [0, 2 ** 63, 2 ** 53 + 2][i % 3],
-    b1: (i) => i % 3 === 0 ? 1 : 0,
+    b1: (i) => (i % 3 === 0 ? 1 : 0),
   };
   return Array.from({ length: count }, (_, i) => pick[dtype](i));
 }
@@ -80,9 +80,7 @@ describe(decodeNpy.name, () => {
 
   describe('rejects', () => {
     it('a wrong magic, naming what came', () => {
-      expect(decodeError(new Uint8Array([0x50, 0x4b, 5, 6, 0, 0])).message).toBe(
-        'expected a .npy file (magic \\x93NUMPY); got bytes starting 50 4b 05 06',
-      );
+      expect(decodeError(new Uint8Array([0x50, 0x4b, 5, 6, 0, 0])).message).toBe('expected a .npy file (magic \\x93NUMPY); got bytes starting 50 4b 05 06');
     });
 
     it('an unknown format version', () => {
@@ -98,9 +96,7 @@ describe(decodeNpy.name, () => {
 
     it('a truncated body and trailing bytes, with the byte counts', () => {
       const file = encodeNpy({ shape: [2, 3], data: [1, 2, 3, 4, 5, 6] });
-      expect(decodeError(file.subarray(0, file.length - 1)).message).toBe(
-        "truncated .npy file: expected 48 bytes of 'f8' data for shape [2, 3]; got 47",
-      );
+      expect(decodeError(file.subarray(0, file.length - 1)).message).toBe("truncated .npy file: expected 48 bytes of 'f8' data for shape [2, 3]; got 47");
       const longer = new Uint8Array(file.length + 2);
       longer.set(file);
       expect(decodeError(longer).message).toBe("expected 48 bytes of 'f8' data for shape [2, 3]; got 50");
@@ -152,7 +148,10 @@ describe(encodeNpy.name, () => {
     ),
   )('round-trips $dtype shape $shape v$version fortran=$fortranOrder bigEndian=$bigEndian', (options) => {
     const { dtype, shape } = options;
-    const data = representable(dtype, shape.reduce((a, b) => a * b, 1));
+    const data = representable(
+      dtype,
+      shape.reduce((a, b) => a * b, 1),
+    );
     const file = encodeNpy({ shape, data }, options);
     const sut = decodeNpy(file);
     expect(sut).toEqual({ shape, dtype, data: Float64Array.from(data) });

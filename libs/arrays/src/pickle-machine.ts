@@ -51,10 +51,32 @@ function truncated(): never {
 }
 
 const OPCODE_NAMES: Record<number, string> = {
-  0x63: 'GLOBAL', 0x69: 'INST', 0x6f: 'OBJ', 0x81: 'NEWOBJ', 0x92: 'NEWOBJ_EX', 0x52: 'REDUCE', 0x62: 'BUILD',
-  0x50: 'PERSID', 0x53: 'STRING', 0x54: 'BINSTRING', 0x55: 'SHORT_BINSTRING', 0x42: 'BINBYTES', 0x43: 'SHORT_BINBYTES',
-  0x49: 'INT', 0x4c: 'LONG', 0x46: 'FLOAT', 0x56: 'UNICODE', 0x8f: 'EMPTY_SET', 0x90: 'ADDITEMS', 0x91: 'FROZENSET',
-  0x82: 'EXT1', 0x83: 'EXT2', 0x84: 'EXT4', 0x96: 'BYTEARRAY8', 0x97: 'NEXT_BUFFER', 0x98: 'READONLY_BUFFER',
+  0x63: 'GLOBAL',
+  0x69: 'INST',
+  0x6f: 'OBJ',
+  0x81: 'NEWOBJ',
+  0x92: 'NEWOBJ_EX',
+  0x52: 'REDUCE',
+  0x62: 'BUILD',
+  0x50: 'PERSID',
+  0x53: 'STRING',
+  0x54: 'BINSTRING',
+  0x55: 'SHORT_BINSTRING',
+  0x42: 'BINBYTES',
+  0x43: 'SHORT_BINBYTES',
+  0x49: 'INT',
+  0x4c: 'LONG',
+  0x46: 'FLOAT',
+  0x56: 'UNICODE',
+  0x8f: 'EMPTY_SET',
+  0x90: 'ADDITEMS',
+  0x91: 'FROZENSET',
+  0x82: 'EXT1',
+  0x83: 'EXT2',
+  0x84: 'EXT4',
+  0x96: 'BYTEARRAY8',
+  0x97: 'NEXT_BUFFER',
+  0x98: 'READONLY_BUFFER',
 };
 
 const MARK = Symbol('mark');
@@ -186,7 +208,8 @@ export function runPickle(bytes: Uint8Array, hooks: PickleHooks): PickleValue {
       case 0x63: // GLOBAL
         stack.push(hooks.global(reader.line(), reader.line()));
         break;
-      case 0x93: { // STACK_GLOBAL
+      case 0x93: {
+        // STACK_GLOBAL
         const name = pop();
         const module = pop();
         if (typeof module !== 'string' || typeof name !== 'string') malformedPickle('STACK_GLOBAL with non-string operands');
@@ -223,12 +246,14 @@ export function runPickle(bytes: Uint8Array, hooks: PickleHooks): PickleValue {
       case 0x85: // TUPLE1
         stack.push(tuple([pop()]));
         break;
-      case 0x86: { // TUPLE2
+      case 0x86: {
+        // TUPLE2
         const b = pop();
         stack.push(tuple([pop(), b]));
         break;
       }
-      case 0x87: { // TUPLE3
+      case 0x87: {
+        // TUPLE3
         const c = pop();
         const b = pop();
         stack.push(tuple([pop(), b, c]));
@@ -270,7 +295,8 @@ export function runPickle(bytes: Uint8Array, hooks: PickleHooks): PickleValue {
       case 0x51: // BINPERSID
         stack.push(hooks.persistentLoad(pop()));
         break;
-      case 0x52: { // REDUCE
+      case 0x52: {
+        // REDUCE
         const args = pop();
         const callable = pop();
         if (typeof args !== 'object' || args === null || args.kind !== 'tuple') malformedPickle('REDUCE without an argument tuple');
@@ -283,28 +309,33 @@ export function runPickle(bytes: Uint8Array, hooks: PickleHooks): PickleValue {
       case 0x5d: // EMPTY_LIST
         stack.push({ kind: 'list', items: [] });
         break;
-      case 0x73: { // SETITEM
+      case 0x73: {
+        // SETITEM
         const value = pop();
         const key = pop();
         setItems(top(), [key, value]);
         break;
       }
-      case 0x75: { // SETITEMS
+      case 0x75: {
+        // SETITEMS
         const items = popMark();
         setItems(top(), items);
         break;
       }
-      case 0x61: { // APPEND
+      case 0x61: {
+        // APPEND
         const item = pop();
         append(top(), [item]);
         break;
       }
-      case 0x65: { // APPENDS
+      case 0x65: {
+        // APPENDS
         const items = popMark();
         append(top(), items);
         break;
       }
-      case 0x62: { // BUILD: instance state, which torch only attaches to the (empty) hooks OrderedDict
+      case 0x62: {
+        // BUILD: instance state, which torch only attaches to the (empty) hooks OrderedDict
         pop();
         const target = top();
         if (typeof target !== 'object' || target === null || target.kind !== 'dict' || target.className !== 'OrderedDict') {

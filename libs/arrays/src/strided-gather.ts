@@ -36,12 +36,7 @@ export function isRowMajor(shape: readonly number[], strides: readonly number[])
  * Copies the strided view (`offset`, `shape`, `strides`, all in elements) of `source` into a new
  * C-order array. The caller has checked that every index the view touches lies inside `source`.
  */
-export function gatherStrided(
-  source: Float64Array,
-  offset: number,
-  shape: readonly number[],
-  strides: readonly number[],
-): Float64Array {
+export function gatherStrided(source: Float64Array, offset: number, shape: readonly number[], strides: readonly number[]): Float64Array {
   const count = elementCount(shape);
   const out = new Float64Array(count);
   const ndim = shape.length;

@@ -7,41 +7,45 @@ import { gatherStrided, isRowMajor } from './strided-gather.js';
 import { readZipDirectory, readZipEntry, type InflateBudget, type ZipEntry } from './zip-archive.js';
 
 /** Legacy typed storage classes torch.save names in persistent ids, by element kind. */
-const STORAGE_TYPES = new Map<string, ElementKind>(Object.entries({
-  DoubleStorage: 'f8',
-  FloatStorage: 'f4',
-  HalfStorage: 'f2',
-  BFloat16Storage: 'bf16',
-  LongStorage: 'i8',
-  IntStorage: 'i4',
-  ShortStorage: 'i2',
-  CharStorage: 'i1',
-  ByteStorage: 'u1',
-  BoolStorage: 'b1',
-}) as Array<[string, ElementKind]>);
+const STORAGE_TYPES = new Map<string, ElementKind>(
+  Object.entries({
+    DoubleStorage: 'f8',
+    FloatStorage: 'f4',
+    HalfStorage: 'f2',
+    BFloat16Storage: 'bf16',
+    LongStorage: 'i8',
+    IntStorage: 'i4',
+    ShortStorage: 'i2',
+    CharStorage: 'i1',
+    ByteStorage: 'u1',
+    BoolStorage: 'b1',
+  }) as Array<[string, ElementKind]>,
+);
 
 /** `torch.<dtype>` globals; newer torch names them for dtypes without a legacy storage class (_rebuild_tensor_v3). */
-const TORCH_DTYPES = new Map<string, ElementKind>(Object.entries({
-  float64: 'f8',
-  double: 'f8',
-  float32: 'f4',
-  float: 'f4',
-  float16: 'f2',
-  half: 'f2',
-  bfloat16: 'bf16',
-  int64: 'i8',
-  long: 'i8',
-  int32: 'i4',
-  int: 'i4',
-  int16: 'i2',
-  short: 'i2',
-  int8: 'i1',
-  uint8: 'u1',
-  uint16: 'u2',
-  uint32: 'u4',
-  uint64: 'u8',
-  bool: 'b1',
-}) as Array<[string, ElementKind]>);
+const TORCH_DTYPES = new Map<string, ElementKind>(
+  Object.entries({
+    float64: 'f8',
+    double: 'f8',
+    float32: 'f4',
+    float: 'f4',
+    float16: 'f2',
+    half: 'f2',
+    bfloat16: 'bf16',
+    int64: 'i8',
+    long: 'i8',
+    int32: 'i4',
+    int: 'i4',
+    int16: 'i2',
+    short: 'i2',
+    int8: 'i1',
+    uint8: 'u1',
+    uint16: 'u2',
+    uint32: 'u4',
+    uint64: 'u8',
+    bool: 'b1',
+  }) as Array<[string, ElementKind]>,
+);
 
 const REBUILD_FUNCTIONS = new Set(['_rebuild_tensor', '_rebuild_tensor_v2', '_rebuild_tensor_v3', '_rebuild_parameter']);
 
@@ -162,7 +166,10 @@ function locateRecords(entries: ZipEntry[]): { prefix: string; byName: Map<strin
   if (entries.some((e) => /(^|\/)constants\.pkl$/.test(e.name) || /(^|\/)code\//.test(e.name))) {
     fail('expected a tensor saved with torch.save; got a TorchScript archive (torch.jit.save)');
   }
-  const listed = entries.slice(0, 5).map((e) => e.name).join(', ');
+  const listed = entries
+    .slice(0, 5)
+    .map((e) => e.name)
+    .join(', ');
   return fail(`expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding ${listed || 'nothing'}`);
 }
 
@@ -186,7 +193,10 @@ function checkDeclaredSizes(tensor: TensorRef, entry: ZipEntry, limits: DecodeLi
   assertNonEmpty(shape);
   const count = elementCount(shape);
   if (count > limits.maxElements) {
-    throw new ArrayDecodeError(`expected at most ${limits.maxElements} elements${limitOwner(limits)}; the tensor record declares size ${formatShape(shape)} (${count} elements)`, LIMIT_ERROR);
+    throw new ArrayDecodeError(
+      `expected at most ${limits.maxElements} elements${limitOwner(limits)}; the tensor record declares size ${formatShape(shape)} (${count} elements)`,
+      LIMIT_ERROR,
+    );
   }
   const storageBytes = storage.kind === null ? storage.numel : storage.numel * itemSize(kind);
   if (storageBytes > budget.remaining) {
@@ -210,7 +220,9 @@ function materialize(tensor: TensorRef, storageBytes: Uint8Array, littleEndian: 
   let last = offset;
   for (let d = 0; d < shape.length; d++) last += (shape[d] - 1) * strides[d];
   if (!(last < storageElements)) {
-    fail(`expected the tensor view (offset ${offset}, size ${formatShape(shape)}, stride ${formatShape(strides)}) to lie inside its storage of ${storageElements} elements`);
+    fail(
+      `expected the tensor view (offset ${offset}, size ${formatShape(shape)}, stride ${formatShape(strides)}) to lie inside its storage of ${storageElements} elements`,
+    );
   }
 
   // Convert only the span the view touches, then gather it into C order.

@@ -46,13 +46,22 @@ describe(decodeTorch.name, () => {
 
     it('reads a zip64 archive', () => {
       const pickle = new PickleWriter().tensor('FloatStorage', '0', 6, 0, [3, 2], [2, 1]).build();
-      const bytes = buildZip([['archive/data.pkl', pickle], ['archive/data/0', f32([0, 1, 2, 3, 4, 5])]], { zip64: true });
+      const bytes = buildZip(
+        [
+          ['archive/data.pkl', pickle],
+          ['archive/data/0', f32([0, 1, 2, 3, 4, 5])],
+        ],
+        { zip64: true },
+      );
       expect(decodeTorch(bytes).data).toEqual(Float64Array.from([0, 1, 2, 3, 4, 5]));
     });
 
     it('accepts any archive folder name, as torch.save uses the file stem in newer versions', () => {
       const pickle = new PickleWriter().tensor('FloatStorage', '0', 6, 0, [6], [1]).build();
-      const bytes = buildZip([['my_tensor/data.pkl', pickle], ['my_tensor/data/0', f32([0, 1, 2, 3, 4, 5])]]);
+      const bytes = buildZip([
+        ['my_tensor/data.pkl', pickle],
+        ['my_tensor/data/0', f32([0, 1, 2, 3, 4, 5])],
+      ]);
       expect(decodeTorch(bytes).shape).toEqual([6]);
     });
 
@@ -67,7 +76,11 @@ describe(decodeTorch.name, () => {
     });
 
     it.each([
-      ['a tuple of tensors', new PickleWriter().tensor('FloatStorage', '0', 6, 0, [6], [1]).op(0x85).build(), 'expected a file holding one tensor; got a tuple'],
+      [
+        'a tuple of tensors',
+        new PickleWriter().tensor('FloatStorage', '0', 6, 0, [6], [1]).op(0x85).build(),
+        'expected a file holding one tensor; got a tuple',
+      ],
       ['a bare number', new PickleWriter().int(3).build(), 'expected a file holding one tensor; got a number'],
       ['builtins.eval', new PickleWriter().global('builtins', 'eval').str('1').op(0x85, 0x52).build(), 'global builtins.eval is not allowed'],
       ['torch.load itself', new PickleWriter().global('torch', 'load').build(), 'global torch.load is not allowed'],
@@ -95,13 +108,15 @@ describe(decodeTorch.name, () => {
     });
 
     it('rejects a zip without data.pkl, listing what it holds', () => {
-      expect(decodeError(buildZip([['notes.txt', 'hi']])).message).toBe(
-        'expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding notes.txt',
-      );
+      expect(decodeError(buildZip([['notes.txt', 'hi']])).message).toBe('expected a PyTorch .pt zip archive with <name>/data.pkl; got a zip holding notes.txt');
     });
 
     it('recognises a TorchScript archive', () => {
-      const bytes = buildZip([['model/data.pkl.bak', ''], ['model/code/__torch__.py', ''], ['model/constants.pkl', '']]);
+      const bytes = buildZip([
+        ['model/data.pkl.bak', ''],
+        ['model/code/__torch__.py', ''],
+        ['model/constants.pkl', ''],
+      ]);
       expect(decodeError(bytes).message).toContain('got a TorchScript archive');
     });
 
@@ -111,7 +126,9 @@ describe(decodeTorch.name, () => {
       const central = bytes.length - 22 - (46 + 'archive/data.pkl'.length);
       view.setUint16(central + 10, 8, true); // claim deflate
       view.setUint32(central + 24, 0xfffffff0, true); // uncompressed size ~4 GiB
-      expect(decodeError(bytes).message).toBe("expected 'archive/data.pkl' in the .pt archive to hold at most 1048576 bytes; its central directory declares 4294967280 bytes");
+      expect(decodeError(bytes).message).toBe(
+        "expected 'archive/data.pkl' in the .pt archive to hold at most 1048576 bytes; its central directory declares 4294967280 bytes",
+      );
     });
   });
 });

@@ -159,7 +159,10 @@ export function readZipEntry(bytes: Uint8Array, entry: ZipEntry, budget: Inflate
   const reader = new ByteReader(bytes);
   if (entry.flags & 0x1) fail(`got an encrypted zip entry '${entry.name}'`);
   if (entry.uncompressedSize > maxBytes) {
-    throw new ArrayDecodeError(`expected '${entry.name}' in the .pt archive to hold at most ${maxBytes} bytes; its central directory declares ${entry.uncompressedSize} bytes`, LIMIT_ERROR);
+    throw new ArrayDecodeError(
+      `expected '${entry.name}' in the .pt archive to hold at most ${maxBytes} bytes; its central directory declares ${entry.uncompressedSize} bytes`,
+      LIMIT_ERROR,
+    );
   }
   if (entry.uncompressedSize > budget.remaining) {
     throw new ArrayDecodeError(
@@ -206,7 +209,10 @@ function inflateCapped(compressed: Uint8Array, entry: ZipEntry): Uint8Array {
     return fail(`got corrupt deflate data in '${entry.name}' (${(error as Error).message})`);
   }
   if (overflow) {
-    throw new ArrayDecodeError(`expected '${entry.name}' to inflate to the ${declared} bytes its central directory declares; it inflates to more (inflation stopped)`, LIMIT_ERROR);
+    throw new ArrayDecodeError(
+      `expected '${entry.name}' to inflate to the ${declared} bytes its central directory declares; it inflates to more (inflation stopped)`,
+      LIMIT_ERROR,
+    );
   }
   if (written !== declared) fail(`got '${entry.name}' inflating to ${written} bytes, not the ${declared} declared`);
   return out;

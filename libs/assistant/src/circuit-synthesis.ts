@@ -39,9 +39,17 @@ class Builder {
     this.c.ops.push(op);
     return this;
   }
-  h(...qs: number[]) { for (const q of qs) this.gate('h', [q]); return this; }
-  x(...qs: number[]) { for (const q of qs) this.gate('x', [q]); return this; }
-  cx(a: number, b: number) { return this.gate('cx', [a, b]); }
+  h(...qs: number[]) {
+    for (const q of qs) this.gate('h', [q]);
+    return this;
+  }
+  x(...qs: number[]) {
+    for (const q of qs) this.gate('x', [q]);
+    return this;
+  }
+  cx(a: number, b: number) {
+    return this.gate('cx', [a, b]);
+  }
   /** Z on the last qubit controlled by all others (cz, ccz, or a multi-controlled z). */
   mcz(qs: number[]) {
     if (qs.length === 1) return this.gate('z', qs);
@@ -56,9 +64,18 @@ class Builder {
     if (qs.length === 3) return this.gate('ccx', qs);
     return this.gate('x', qs, [], qs.length - 1);
   }
-  barrier() { this.c.ops.push({ kind: 'barrier', qubits: Array.from({ length: this.c.numQubits }, (_, i) => i) }); return this; }
-  measure(qubit: number, clbit: number) { this.c.ops.push({ kind: 'measure', qubit, clbit }); return this; }
-  measureAll() { for (let q = 0; q < this.c.numQubits; q++) this.measure(q, q); return this; }
+  barrier() {
+    this.c.ops.push({ kind: 'barrier', qubits: Array.from({ length: this.c.numQubits }, (_, i) => i) });
+    return this;
+  }
+  measure(qubit: number, clbit: number) {
+    this.c.ops.push({ kind: 'measure', qubit, clbit });
+    return this;
+  }
+  measureAll() {
+    for (let q = 0; q < this.c.numQubits; q++) this.measure(q, q);
+    return this;
+  }
 }
 
 /** Interleaved state vector from a list of (basis index, amplitude re, im). */
@@ -77,7 +94,12 @@ function prepare(b: Builder, q: number, state: SingleQubitState): void {
   else if (state === '-') b.x(q).h(q);
 }
 
-const STATE_VECTOR: Record<SingleQubitState, [number, number]> = { '0': [1, 0], '1': [0, 1], '+': [Math.SQRT1_2, Math.SQRT1_2], '-': [Math.SQRT1_2, -Math.SQRT1_2] };
+const STATE_VECTOR: Record<SingleQubitState, [number, number]> = {
+  '0': [1, 0],
+  '1': [0, 1],
+  '+': [Math.SQRT1_2, Math.SQRT1_2],
+  '-': [Math.SQRT1_2, -Math.SQRT1_2],
+};
 
 export function synthesize(task: CircuitTask): SynthesizedCircuit {
   switch (task.kind) {
@@ -89,9 +111,22 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       const r = Math.SQRT1_2;
       const sign = task.variant.endsWith('-') ? -1 : 1;
       const [lo, hi] = task.variant.startsWith('phi') ? [0, 3] : [2, 1];
-      const names: Record<string, string> = { 'phi+': '|Φ+⟩ = (|00⟩ + |11⟩)/√2', 'phi-': '|Φ−⟩ = (|00⟩ − |11⟩)/√2', 'psi+': '|Ψ+⟩ = (|01⟩ + |10⟩)/√2', 'psi-': '|Ψ−⟩ = (|01⟩ − |10⟩)/√2' };
+      const names: Record<string, string> = {
+        'phi+': '|Φ+⟩ = (|00⟩ + |11⟩)/√2',
+        'phi-': '|Φ−⟩ = (|00⟩ − |11⟩)/√2',
+        'psi+': '|Ψ+⟩ = (|01⟩ + |10⟩)/√2',
+        'psi-': '|Ψ−⟩ = (|01⟩ − |10⟩)/√2',
+      };
       // psi: |q1=1,q0=0⟩ (index 2) and |q1=0,q0=1⟩ (index 1); the circuit gives (|10⟩ ± |01⟩)/√2 with the sign on index 1 for psi−.
-      const amps: [number, number, number][] = task.variant.startsWith('phi') ? [[lo, r, 0], [hi, sign * r, 0]] : [[lo, r, 0], [hi, sign * r, 0]];
+      const amps: [number, number, number][] = task.variant.startsWith('phi')
+        ? [
+            [lo, r, 0],
+            [hi, sign * r, 0],
+          ]
+        : [
+            [lo, r, 0],
+            [hi, sign * r, 0],
+          ];
       return {
         circuit: b.c,
         ideal: task.variant.startsWith('phi') ? { '00': 0.5, '11': 0.5 } : { '01': 0.5, '10': 0.5 },
@@ -110,7 +145,10 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       return {
         circuit: b.c,
         ideal: { [key(0, n)]: 0.5, [key(all, n)]: 0.5 },
-        idealState: stateOf(n, [[0, Math.SQRT1_2, 0], [all, Math.SQRT1_2, 0]]),
+        idealState: stateOf(n, [
+          [0, Math.SQRT1_2, 0],
+          [all, Math.SQRT1_2, 0],
+        ]),
         title: `${n}-qubit GHZ state`,
         stem: `ghz_${n}`,
         explanation: `H on qubit 0 and a chain of CNOTs give (|${'0'.repeat(n)}⟩ + |${'1'.repeat(n)}⟩)/√2: every measurement gives all zeros or all ones, each with probability 1/2.`,
@@ -150,7 +188,10 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       return {
         circuit: b.c,
         ideal,
-        idealState: stateOf(n, Array.from({ length: N }, (_, i) => [i, 1 / Math.sqrt(N), 0] as [number, number, number])),
+        idealState: stateOf(
+          n,
+          Array.from({ length: N }, (_, i) => [i, 1 / Math.sqrt(N), 0] as [number, number, number]),
+        ),
         title: `uniform superposition of ${n} qubits`,
         stem: `uniform_${n}`,
         explanation: `A Hadamard on each of the ${n} qubits gives every one of the ${N} bitstrings with probability 1/${N}.`,
@@ -225,10 +266,16 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
         b.barrier();
         for (const target of marked) {
           const zeros = all.filter((q) => target[n - 1 - q] === '0');
-          b.x(...zeros).mcz(all).x(...zeros);
+          b.x(...zeros)
+            .mcz(all)
+            .x(...zeros);
         }
         b.barrier();
-        b.h(...all).x(...all).mcz(all).x(...all).h(...all);
+        b.h(...all)
+          .x(...all)
+          .mcz(all)
+          .x(...all)
+          .h(...all);
       }
       b.barrier().measureAll();
       const success = Math.sin((2 * iterations + 1) * theta) ** 2;
@@ -253,7 +300,10 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       const oracle = isBv ? 'balanced' : task.oracle;
       const b = new Builder(n + 1, n);
       const inputs = Array.from({ length: n }, (_, i) => i);
-      b.x(n).h(n).h(...inputs).barrier();
+      b.x(n)
+        .h(n)
+        .h(...inputs)
+        .barrier();
       if (oracle === 'constant-1') b.x(n);
       else if (oracle === 'balanced') for (let q = 0; q < n; q++) if (mask[n - 1 - q] === '1') b.cx(q, n);
       b.barrier().h(...inputs);
@@ -277,7 +327,9 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       const phi = task.phase;
       const b = new Builder(t + 1, t);
       const counting = Array.from({ length: t }, (_, i) => i);
-      b.x(t).h(...counting).barrier();
+      b.x(t)
+        .h(...counting)
+        .barrier();
       for (let j = 0; j < t; j++) b.gate('cp', [j, t], [normaliseAngle(2 * Math.PI * phi * 2 ** j)]);
       b.barrier();
       qft(b, t, true);
@@ -421,14 +473,17 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       for (let j = 0; j < d; j++) {
         const pattern = syndromeOf(j);
         const zeros = pattern.map((v, i) => (v ? -1 : d + i)).filter((q) => q >= 0);
-        b.x(...zeros).mcx([...Array.from({ length: s }, (_, i) => d + i), j]).x(...zeros);
+        b.x(...zeros)
+          .mcx([...Array.from({ length: s }, (_, i) => d + i), j])
+          .x(...zeros);
       }
       b.barrier();
       for (let q = 0; q < d + s; q++) b.measure(q, q);
       let value = (1 << d) - 1;
-      if (errorQubit !== null) syndromeOf(errorQubit).forEach((v, i) => {
-        value |= v << (d + i);
-      });
+      if (errorQubit !== null)
+        syndromeOf(errorQubit).forEach((v, i) => {
+          value |= v << (d + i);
+        });
       return {
         circuit: b.c,
         ideal: { [key(value, d + s)]: 1 },

@@ -26,8 +26,22 @@ export type CircuitTask =
 export type CircuitKind = CircuitTask['kind'];
 
 export const CIRCUIT_KINDS: readonly CircuitKind[] = [
-  'bell', 'ghz', 'w', 'uniform', 'basis', 'qft', 'grover', 'deutsch-jozsa', 'bernstein-vazirani',
-  'phase-estimation', 'teleportation', 'superdense', 'adder', 'swap-test', 'repetition', 'ansatz',
+  'bell',
+  'ghz',
+  'w',
+  'uniform',
+  'basis',
+  'qft',
+  'grover',
+  'deutsch-jozsa',
+  'bernstein-vazirani',
+  'phase-estimation',
+  'teleportation',
+  'superdense',
+  'adder',
+  'swap-test',
+  'repetition',
+  'ansatz',
 ];
 
 /** Largest register the offline engine builds (it simulates every answer before sending it). */

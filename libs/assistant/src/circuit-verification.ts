@@ -43,7 +43,8 @@ export function verifyCircuitSource(source: string, expectation?: Expectation): 
 
 export function verifyCircuit(circuit: Circuit, expectation?: Expectation): VerificationReport {
   const report: VerificationReport = { parsed: true, simulated: false, qubits: circuit.numQubits, circuit };
-  if (circuit.numQubits > MAX_VERIFY_QUBITS) return { ...report, error: `the circuit has ${circuit.numQubits} qubits; answers are simulated up to ${MAX_VERIFY_QUBITS}` };
+  if (circuit.numQubits > MAX_VERIFY_QUBITS)
+    return { ...report, error: `the circuit has ${circuit.numQubits} qubits; answers are simulated up to ${MAX_VERIFY_QUBITS}` };
   try {
     report.distribution = measuredDistribution(circuit);
     report.simulated = true;
@@ -61,7 +62,8 @@ export function verifyCircuit(circuit: Circuit, expectation?: Expectation): Veri
     const state = unitaryState(circuit);
     if (state && state.length === expectation.idealState.length) {
       report.stateFidelity = overlap(state, expectation.idealState);
-      if (report.stateFidelity < FIDELITY_THRESHOLD) report.error = `the prepared state differs from the requested one (state fidelity ${report.stateFidelity.toFixed(4)})`;
+      if (report.stateFidelity < FIDELITY_THRESHOLD)
+        report.error = `the prepared state differs from the requested one (state fidelity ${report.stateFidelity.toFixed(4)})`;
     }
   }
   return report;
@@ -124,7 +126,10 @@ function overlap(a: Float64Array, b: Float64Array): number {
 
 function top(d: Distribution): string {
   const entries = Object.entries(d).sort((x, y) => y[1] - x[1]);
-  const shown = entries.slice(0, 4).map(([k, v]) => `${k}: ${v.toFixed(3)}`).join(', ');
+  const shown = entries
+    .slice(0, 4)
+    .map(([k, v]) => `${k}: ${v.toFixed(3)}`)
+    .join(', ');
   return `{${shown}${entries.length > 4 ? `, … (${entries.length} outcomes)` : ''}}`;
 }
 

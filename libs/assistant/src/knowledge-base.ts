@@ -27,7 +27,9 @@ export interface KnowledgeHit extends KnowledgeSection {
 const K1 = 1.2;
 const B = 0.75;
 const STOPWORDS = new Set(
-  'a an and are as at be by can do does for from how i in into is it its me of on or please show tell that the their there these this to use used using was what when where which who why will with you your explain describe define briefly brief short simple simply about give qdc s work works mean means one line sentence word words detail terms summary summarize overview quick quickly exactly'.split(' '),
+  'a an and are as at be by can do does for from how i in into is it its me of on or please show tell that the their there these this to use used using was what when where which who why will with you your explain describe define briefly brief short simple simply about give qdc s work works mean means one line sentence word words detail terms summary summarize overview quick quickly exactly'.split(
+    ' ',
+  ),
 );
 // "qdc" is a stopword for ranking only: nearly every QDC page mentions it; the subject is the rest.
 // Words about the answer's form ("in one line", "briefly", "how does … work") say nothing about its subject.
@@ -78,7 +80,12 @@ export function splitSections(doc: KnowledgeDocument): KnowledgeSection[] {
   return sections;
 }
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9 -]/g, '').trim().replace(/\s+/g, '-');
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .trim()
+    .replace(/\s+/g, '-');
 
 export class KnowledgeBase {
   private readonly sections: KnowledgeSection[];

@@ -8,12 +8,18 @@ import { OFFLINE_TASKS } from './offline-task-list.js';
 import { detectKind, parseRequest } from './request-parser.js';
 
 const knowledge = new KnowledgeBase([
-  { path: 'docs/knowledge/gates.md', text: '# Gates\n\n## T gate\n\nThe T gate is the π/4 phase gate, diag(1, e^{iπ/4}); T² = S.\n\n## Hadamard gate\n\nH maps |0⟩ to |+⟩ and |1⟩ to |−⟩.\n' },
+  {
+    path: 'docs/knowledge/gates.md',
+    text: '# Gates\n\n## T gate\n\nThe T gate is the π/4 phase gate, diag(1, e^{iπ/4}); T² = S.\n\n## Hadamard gate\n\nH maps |0⟩ to |+⟩ and |1⟩ to |−⟩.\n',
+  },
   { path: 'docs/knowledge/qubits.md', text: '# Qubits\n\n## What is a qubit\n\nA qubit is a two-level quantum system with states α|0⟩ + β|1⟩.\n' },
 ]);
 
 function factory(codeMode: CodeMode = 'inline') {
-  return { sut: (content: string, history: string[] = []) => answerOffline([...history.map((h) => ({ role: 'user' as const, content: h })), { role: 'user', content }], { codeMode, knowledge }) };
+  return {
+    sut: (content: string, history: string[] = []) =>
+      answerOffline([...history.map((h) => ({ role: 'user' as const, content: h })), { role: 'user', content }], { codeMode, knowledge }),
+  };
 }
 
 describe('answerOffline', () => {

@@ -64,13 +64,17 @@ export function answerOffline(messages: ChatMessage[], options: { codeMode: Code
   const users = messages.filter((m) => m.role === 'user');
   const current = users.at(-1)?.content.trim() ?? '';
   if (!current) return fallback('');
-  const request = resolveCircuitRequest(current, users.slice(0, -1).map((m) => m.content));
+  const request = resolveCircuitRequest(
+    current,
+    users.slice(0, -1).map((m) => m.content),
+  );
   if (request) {
     try {
       const parsed = parseRequest(request);
       if (parsed) return circuitAnswer(parsed.task, parsed.framework, options.codeMode);
     } catch (error) {
-      if (error instanceof UnsupportedRequest) return { kind: 'fallback', text: `I can't build that one offline: ${error.message}.`, files: [], verification: null };
+      if (error instanceof UnsupportedRequest)
+        return { kind: 'fallback', text: `I can't build that one offline: ${error.message}.`, files: [], verification: null };
       throw error;
     }
   }
@@ -107,7 +111,9 @@ function circuitAnswer(task: Parameters<typeof synthesize>[0], framework: Framew
   const expectation = { ideal, idealState: built.idealState };
   // Qiskit, Cirq and OpenQASM answers are checked from their own text; PennyLane and Braket (no front end) through the OpenQASM 3 of the same circuit.
   const report: VerificationReport =
-    framework === 'pennylane' || framework === 'braket' ? verifyCircuit(parseCircuit(checkableSource(built.circuit)).circuit, expectation) : verifyCircuitSource(code, expectation);
+    framework === 'pennylane' || framework === 'braket'
+      ? verifyCircuit(parseCircuit(checkableSource(built.circuit)).circuit, expectation)
+      : verifyCircuitSource(code, expectation);
   const label = FRAMEWORK_LABEL[framework];
   if (!report.parsed || !report.simulated || report.error) {
     return {
@@ -122,7 +128,10 @@ function circuitAnswer(task: Parameters<typeof synthesize>[0], framework: Framew
   const path = `${built.stem}.${lang.extension}`;
   const checked = `Checked with QDC's simulator before sending: the code ${framework === 'pennylane' || framework === 'braket' ? 'was generated from a circuit whose OpenQASM 3 form parses' : 'parses'}, and its exact output distribution matches the ideal one (Hellinger fidelity ${(report.fidelity ?? 1).toFixed(4)}${report.stateFidelity !== undefined ? `, state fidelity ${report.stateFidelity.toFixed(4)}` : ''}). Most likely outcomes (qubit/bit 0 rightmost): ${topOutcomes(report.distribution ?? {})}.`;
   const intro = codeMode === 'file' ? `Here is a ${built.title} in ${label}, in \`${path}\`.` : `Here is a ${built.title} in ${label}:`;
-  const body = codeMode === 'file' ? `${intro}\n\n${built.explanation}\n\n${checked}` : `${intro}\n\n\`\`\`${lang.fence}\n${code.trimEnd()}\n\`\`\`\n\n${built.explanation}\n\n${checked}`;
+  const body =
+    codeMode === 'file'
+      ? `${intro}\n\n${built.explanation}\n\n${checked}`
+      : `${intro}\n\n\`\`\`${lang.fence}\n${code.trimEnd()}\n\`\`\`\n\n${built.explanation}\n\n${checked}`;
   return {
     kind: 'circuit',
     text: body,

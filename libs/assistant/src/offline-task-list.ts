@@ -27,14 +27,17 @@ function grover(n: number, marked: string[]): Distribution {
   const theta = Math.asin(Math.sqrt(marked.length / N));
   const k = Math.max(1, Math.floor(Math.PI / (4 * theta)));
   const p = Math.sin((2 * k + 1) * theta) ** 2;
-  return Object.fromEntries(Array.from({ length: N }, (_, i) => pad(i, n)).map((s) => [s, marked.includes(s) ? p / marked.length : (1 - p) / (N - marked.length)]));
+  return Object.fromEntries(
+    Array.from({ length: N }, (_, i) => pad(i, n)).map((s) => [s, marked.includes(s) ? p / marked.length : (1 - p) / (N - marked.length)]),
+  );
 }
 /** Phase estimation with t counting bits: |(1/T) Σ_j e^{2πij(φ−k/T)}|². */
 function qpe(phi: number, t: number): Distribution {
   const T = 1 << t;
   const out: Distribution = {};
   for (let k = 0; k < T; k++) {
-    let re = 0, im = 0;
+    let re = 0,
+      im = 0;
     for (let j = 0; j < T; j++) {
       re += Math.cos(2 * Math.PI * j * (phi - k / T));
       im += Math.sin(2 * Math.PI * j * (phi - k / T));
@@ -135,6 +138,11 @@ export const OFFLINE_TASKS: OfflineTaskCase[] = [
   // Hardware-efficient ansatz
   { request: 'Build a hardware-efficient ansatz on 4 qubits with 2 layers', kind: 'ansatz', framework: 'qiskit', ideal: null },
   { request: 'make a parameterised hardware efficient ansatz for 3 qubits, 1 layer, in Cirq', kind: 'ansatz', framework: 'cirq', ideal: null },
-  { request: 'write a variational circuit (hardware-efficient ansatz) with 6 qubits and 3 layers in OpenQASM 3', kind: 'ansatz', framework: 'openqasm3', ideal: null },
+  {
+    request: 'write a variational circuit (hardware-efficient ansatz) with 6 qubits and 3 layers in OpenQASM 3',
+    kind: 'ansatz',
+    framework: 'openqasm3',
+    ideal: null,
+  },
   { request: 'hardware-efficient ansatz with 5 qubits in braket', kind: 'ansatz', framework: 'braket', ideal: null },
 ];

@@ -21,12 +21,32 @@ const head = (text: string): string => text.slice(0, MAX_REQUEST_CHARS);
 /** A request the engine recognised but cannot build as asked (too large, inconsistent). */
 export class UnsupportedRequest extends Error {}
 
-const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16 };
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+};
 
 const KIND_PATTERNS: [RegExp, CircuitTask['kind']][] = [
   [/\bbernstein[\s–-]*vazirani\b|\bbv\b/i, 'bernstein-vazirani'],
   [/\bdeutsch(?:[\s–-]*jozsa)?\b|\bdj\b/i, 'deutsch-jozsa'],
-  [/\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\s+(?:the\s+)?(?:marked\s+)?(?:(?:states?|items?|bitstrings?|strings?)\s+)?\|?[01]{2,}/i, 'grover'],
+  [
+    /\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\s+(?:the\s+)?(?:marked\s+)?(?:(?:states?|items?|bitstrings?|strings?)\s+)?\|?[01]{2,}/i,
+    'grover',
+  ],
   [/\bphase estimation\b|\bqpe\b/i, 'phase-estimation'],
   [/\bteleport/i, 'teleportation'],
   [/\bsuper\s*-?dense\b|\bdense coding\b/i, 'superdense'],
@@ -44,7 +64,8 @@ const KIND_PATTERNS: [RegExp, CircuitTask['kind']][] = [
 ];
 
 /** Verbs and nouns that make a message a request for code rather than a question about a concept. */
-const BUILD_INTENT = /\b(build|make|create|write|generate|construct|prepare|implement|give me|show me|code|circuit|program|sketch|produce|design|encode|simulate|run|demonstrate|teleport|send|search for|find|add|compute|estimate the phase|in (qiskit|cirq|pennylane|braket|qasm|openqasm))\b/i;
+const BUILD_INTENT =
+  /\b(build|make|create|write|generate|construct|prepare|implement|give me|show me|code|circuit|program|sketch|produce|design|encode|simulate|run|demonstrate|teleport|send|search for|find|add|compute|estimate the phase|in (qiskit|cirq|pennylane|braket|qasm|openqasm))\b/i;
 const CONCEPT_QUESTION = /^\s*(what|why|how does|how do|explain|define|describe|tell me about|what's|whats)\b/i;
 
 export function detectKind(text: string): CircuitTask['kind'] | undefined {
@@ -118,7 +139,8 @@ function singleStates(text: string): SingleQubitState[] {
 
 function checkQubits(n: number, what: string): void {
   if (!Number.isInteger(n) || n < 1) throw new UnsupportedRequest(`${what} needs a positive whole number of qubits; got ${n}`);
-  if (n > MAX_OFFLINE_QUBITS) throw new UnsupportedRequest(`the offline engine builds and simulates circuits of up to ${MAX_OFFLINE_QUBITS} qubits; ${what} would need ${n}`);
+  if (n > MAX_OFFLINE_QUBITS)
+    throw new UnsupportedRequest(`the offline engine builds and simulates circuits of up to ${MAX_OFFLINE_QUBITS} qubits; ${what} would need ${n}`);
 }
 
 /** A phase given as 0.25, 1/8, "pi/4" (→ 1/8 of a turn) or "0.3". */
@@ -160,7 +182,7 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       break;
     }
     case 'basis': {
-      const b = bits[0] ?? (/\|\s*([01])\s*[⟩>]/.exec(text)?.[1]);
+      const b = bits[0] ?? /\|\s*([01])\s*[⟩>]/.exec(text)?.[1];
       if (!b) throw new UnsupportedRequest('which basis state? write it as a bitstring, e.g. |0110⟩ (qubit 0 is the rightmost character)');
       checkQubits(b.length, `the basis state |${b}⟩`);
       task = { kind, bits: b };
@@ -168,7 +190,7 @@ export function parseRequest(text: string): ParsedRequest | undefined {
     }
     case 'qft': {
       const inverse = /\b(inverse|inv\.?)\b|\biqft\b|†|dagger/i.test(text);
-      const size = n ?? (bits[0]?.length ?? 3);
+      const size = n ?? bits[0]?.length ?? 3;
       checkQubits(size, 'the QFT');
       const input = bits[0] ? parseInt(bits[0], 2) % (1 << size) : inverse ? Math.min(5, (1 << size) - 1) : Math.min(1, (1 << size) - 1);
       task = { kind, n: size, inverse, input };
@@ -181,8 +203,10 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       if (size < 2) throw new UnsupportedRequest('Grover search needs at least 2 qubits');
       checkQubits(size, 'this Grover search');
       const padded = [...new Set(marked.map((m) => m.padStart(size, '0')))];
-      if (padded.some((m) => m.length !== size)) throw new UnsupportedRequest(`the marked bitstrings (${marked.join(', ')}) are longer than the ${size} qubits asked for`);
-      if (padded.length * 2 > 1 << size) throw new UnsupportedRequest(`Grover search amplifies a minority of states; ${padded.length} marked out of ${1 << size} is too many`);
+      if (padded.some((m) => m.length !== size))
+        throw new UnsupportedRequest(`the marked bitstrings (${marked.join(', ')}) are longer than the ${size} qubits asked for`);
+      if (padded.length * 2 > 1 << size)
+        throw new UnsupportedRequest(`Grover search amplifies a minority of states; ${padded.length} marked out of ${1 << size} is too many`);
       task = { kind, n: size, marked: padded };
       break;
     }
@@ -256,7 +280,8 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       const noError = /\b(no|without)\s+(an?\s+)?errors?\b/i.test(text);
       const em = /\berror\s+(?:on|in|at)\s+(?:qubit\s*)?(?:q\s*)?(\d+)\b|\bqubit\s*(\d+)\s+(?:flipped|has an error)/i.exec(text);
       const errorQubit = noError ? null : em ? Number(em[1] ?? em[2]) : 1;
-      if (errorQubit !== null && errorQubit >= distance) throw new UnsupportedRequest(`the data qubits are 0…${distance - 1}; an error on qubit ${errorQubit} is outside the code`);
+      if (errorQubit !== null && errorQubit >= distance)
+        throw new UnsupportedRequest(`the data qubits are 0…${distance - 1}; an error on qubit ${errorQubit} is outside the code`);
       task = { kind, flavor, distance, errorQubit };
       break;
     }

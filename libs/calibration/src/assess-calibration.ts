@@ -89,42 +89,90 @@ function judge(family: CalibrationFamily, fit: FamilyFit, series: CalibrationSer
     case 'rabi-time': {
       const what = family === 'rabi-amplitude' ? 'amplitude' : 'duration';
       const f = p.rabi_rate!.value;
-      if (weak || f * span < 0.3) return { status: 'no-signal', nextStep: `No Rabi oscillation is visible. Check the drive frequency (run qubit spectroscopy) and increase the ${what} range.` };
-      if (key > xMax) return { status: 'needs-adjustment', nextStep: `The π-pulse ${what} (${u(key)}) lies beyond the scan (max ${u(xMax)}); extend the ${what} range to at least ${u(2 * key)}.` };
-      if (f * step > 0.25) return { status: 'needs-adjustment', nextStep: `Fewer than four points per Rabi period; reduce the ${what} step below ${u(1 / (8 * f))}.` };
+      if (weak || f * span < 0.3)
+        return {
+          status: 'no-signal',
+          nextStep: `No Rabi oscillation is visible. Check the drive frequency (run qubit spectroscopy) and increase the ${what} range.`,
+        };
+      if (key > xMax)
+        return {
+          status: 'needs-adjustment',
+          nextStep: `The π-pulse ${what} (${u(key)}) lies beyond the scan (max ${u(xMax)}); extend the ${what} range to at least ${u(2 * key)}.`,
+        };
+      if (f * step > 0.25)
+        return { status: 'needs-adjustment', nextStep: `Fewer than four points per Rabi period; reduce the ${what} step below ${u(1 / (8 * f))}.` };
       return { status: 'success', nextStep: `Set the π-pulse ${what} to ${u(key)} (π/2: ${u(key / 2)}), then run Ramsey to fine-tune the qubit frequency.` };
     }
     case 'ramsey': {
-      if (weak) return { status: 'no-signal', nextStep: 'No Ramsey fringes are visible. Check the π/2 pulse (Rabi) and the qubit frequency (spectroscopy), and shorten the delays.' };
-      if (key * span < 1) return { status: 'needs-adjustment', nextStep: `Less than one fringe in the scan (detuning ${fmt(key)} per ${xUnit || 'x unit'}); increase the deliberate detuning or the delay range.` };
-      if (key * step > 0.4) return { status: 'needs-adjustment', nextStep: 'Fringes are near the sampling limit (aliasing risk); reduce the delay step or the detuning.' };
+      if (weak)
+        return {
+          status: 'no-signal',
+          nextStep: 'No Ramsey fringes are visible. Check the π/2 pulse (Rabi) and the qubit frequency (spectroscopy), and shorten the delays.',
+        };
+      if (key * span < 1)
+        return {
+          status: 'needs-adjustment',
+          nextStep: `Less than one fringe in the scan (detuning ${fmt(key)} per ${xUnit || 'x unit'}); increase the deliberate detuning or the delay range.`,
+        };
+      if (key * step > 0.4)
+        return { status: 'needs-adjustment', nextStep: 'Fringes are near the sampling limit (aliasing risk); reduce the delay step or the detuning.' };
       const t2 = p.t2_star?.value;
-      return { status: 'success', nextStep: `Detuning ${fmt(key)}${xUnit ? ` 1/${xUnit}` : ''}: correct the qubit frequency by this amount (sign from the set detuning)${t2 && t2 < 1e300 ? `; T2* ≈ ${u(t2)}` : ''}.` };
+      return {
+        status: 'success',
+        nextStep: `Detuning ${fmt(key)}${xUnit ? ` 1/${xUnit}` : ''}: correct the qubit frequency by this amount (sign from the set detuning)${t2 && t2 < 1e300 ? `; T2* ≈ ${u(t2)}` : ''}.`,
+      };
     }
     case 't1':
     case 't2-echo': {
       const name = family === 't1' ? 'T1' : 'T2';
-      if (fit.summary.parameters.amplitude!.value === 0 || weak) return { status: 'no-signal', nextStep: `No decay is visible. Check the π pulse (Rabi) and readout, and extend the delays.` };
-      if (key > 1e300 || key <= 0) return { status: 'failed', nextStep: `The signal does not decay (fitted rate ≤ 0); the data do not look like a ${name} measurement.` };
-      if (span < 2 * key) return { status: 'needs-adjustment', nextStep: `${name} ≈ ${u(key)} but the scan covers only ${u(span)}; extend the delays to about ${u(5 * key)} for a reliable fit.` };
-      if (key < 3 * step) return { status: 'needs-adjustment', nextStep: `${name} ≈ ${u(key)} is shorter than three delay steps; use a finer delay step (≤ ${u(key / 5)}).` };
+      if (fit.summary.parameters.amplitude!.value === 0 || weak)
+        return { status: 'no-signal', nextStep: `No decay is visible. Check the π pulse (Rabi) and readout, and extend the delays.` };
+      if (key > 1e300 || key <= 0)
+        return { status: 'failed', nextStep: `The signal does not decay (fitted rate ≤ 0); the data do not look like a ${name} measurement.` };
+      if (span < 2 * key)
+        return {
+          status: 'needs-adjustment',
+          nextStep: `${name} ≈ ${u(key)} but the scan covers only ${u(span)}; extend the delays to about ${u(5 * key)} for a reliable fit.`,
+        };
+      if (key < 3 * step)
+        return { status: 'needs-adjustment', nextStep: `${name} ≈ ${u(key)} is shorter than three delay steps; use a finer delay step (≤ ${u(key / 5)}).` };
       return { status: 'success', nextStep: `${name} = ${u(key)}. Use delays up to about ${u(5 * key)} for future ${name} scans.` };
     }
     case 'drag': {
       const dm = Math.abs(p.slope_1!.value - p.slope_2!.value);
       const dmErr = Math.hypot(p.slope_1!.stderr, p.slope_2!.stderr);
-      if (dm < 3 * dmErr || fit.summary.r_squared < MIN_R_SQUARED) return { status: 'no-signal', nextStep: 'The two series do not cross with a resolvable angle; widen the DRAG range or increase the number of pulse repetitions.' };
-      if (key < xMin || key > xMax) return { status: 'needs-adjustment', nextStep: `The lines cross at ${u(key)}, outside the scanned range [${u(xMin)}, ${u(xMax)}]; re-centre the scan on the crossing.` };
+      if (dm < 3 * dmErr || fit.summary.r_squared < MIN_R_SQUARED)
+        return {
+          status: 'no-signal',
+          nextStep: 'The two series do not cross with a resolvable angle; widen the DRAG range or increase the number of pulse repetitions.',
+        };
+      if (key < xMin || key > xMax)
+        return {
+          status: 'needs-adjustment',
+          nextStep: `The lines cross at ${u(key)}, outside the scanned range [${u(xMin)}, ${u(xMax)}]; re-centre the scan on the crossing.`,
+        };
       return { status: 'success', nextStep: `Set the DRAG parameter to the crossing, ${u(key)}, then repeat with more pulse repetitions to refine it.` };
     }
     case 'resonator-spectroscopy':
     case 'qubit-spectroscopy': {
       const fwhm = p.fwhm!.value;
       const what = family === 'resonator-spectroscopy' ? 'resonance' : 'qubit transition';
-      if (weak) return { status: 'no-signal', nextStep: `No ${what} is visible; widen the frequency range or raise the ${family === 'resonator-spectroscopy' ? 'readout' : 'drive'} power.` };
-      if (key < xMin || key > xMax || key - xMin < fwhm / 2 || xMax - key < fwhm / 2) return { status: 'needs-adjustment', nextStep: `The ${what} (${u(key)}) is at or beyond the edge of the scan; re-centre the sweep on it.` };
-      if (fwhm < 2 * step) return { status: 'needs-adjustment', nextStep: `The line (FWHM ${u(fwhm)}) is narrower than two frequency steps; use a finer step around ${u(key)}.` };
-      return { status: 'success', nextStep: family === 'resonator-spectroscopy' ? `Set the readout frequency to ${u(key)} (linewidth ${u(fwhm)}).` : `Set the qubit drive frequency to ${u(key)}, then run a Rabi experiment.` };
+      if (weak)
+        return {
+          status: 'no-signal',
+          nextStep: `No ${what} is visible; widen the frequency range or raise the ${family === 'resonator-spectroscopy' ? 'readout' : 'drive'} power.`,
+        };
+      if (key < xMin || key > xMax || key - xMin < fwhm / 2 || xMax - key < fwhm / 2)
+        return { status: 'needs-adjustment', nextStep: `The ${what} (${u(key)}) is at or beyond the edge of the scan; re-centre the sweep on it.` };
+      if (fwhm < 2 * step)
+        return { status: 'needs-adjustment', nextStep: `The line (FWHM ${u(fwhm)}) is narrower than two frequency steps; use a finer step around ${u(key)}.` };
+      return {
+        status: 'success',
+        nextStep:
+          family === 'resonator-spectroscopy'
+            ? `Set the readout frequency to ${u(key)} (linewidth ${u(fwhm)}).`
+            : `Set the qubit drive frequency to ${u(key)}, then run a Rabi experiment.`,
+      };
     }
   }
 }
@@ -188,11 +236,25 @@ export function assessCalibration(input: CalibrationSeries[], context: Calibrati
   }
   let assessment: CalibrationAssessment;
   if (!fit || !Object.values(fit.summary.parameters).every((p) => Number.isFinite(p.value))) {
-    assessment = { experiment: family, status: 'failed', fit: null, reliability: 0, next_step: `The ${TITLES[family]} model could not be fitted to the data; check that the data are a ${TITLES[family]} measurement.`, series: series.length };
+    assessment = {
+      experiment: family,
+      status: 'failed',
+      fit: null,
+      reliability: 0,
+      next_step: `The ${TITLES[family]} model could not be fitted to the data; check that the data are a ${TITLES[family]} measurement.`,
+      series: series.length,
+    };
   } else {
     const verdict = judge(family, fit, series, xUnit);
     const summary: FitSummary = { ...fit.summary, r_squared: Math.round(fit.summary.r_squared * 1e6) / 1e6 };
-    assessment = { experiment: family, status: verdict.status, fit: summary, reliability: reliabilityOf(family, fit, verdict.status), next_step: verdict.nextStep, series: series.length };
+    assessment = {
+      experiment: family,
+      status: verdict.status,
+      fit: summary,
+      reliability: reliabilityOf(family, fit, verdict.status),
+      next_step: verdict.nextStep,
+      series: series.length,
+    };
   }
   return { assessment, content: summarise(assessment, family), curves: fit?.curves ?? [], familySource: source };
 }

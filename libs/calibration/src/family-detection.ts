@@ -43,7 +43,8 @@ export function familyFromText(context: CalibrationContext): CalibrationFamily |
     // A swept pulse duration is Rabi's axis (Ramsey, T1 and echo sweep a delay): a weak vote.
     if (/pulse (duration|length|width)|\bduration\b/.test(text)) add('rabi-time', 0.5 * weight);
     if (/resonator|readout|cavity|transmission|\bs21\b|punch/.test(text)) add('resonator-spectroscopy', 2 * weight);
-    if (/qubit spec|two[- ]tone|qubit freq|spectroscopy/.test(text)) add(/resonator|readout|cavity/.test(text) ? 'resonator-spectroscopy' : 'qubit-spectroscopy', 1.5 * weight);
+    if (/qubit spec|two[- ]tone|qubit freq|spectroscopy/.test(text))
+      add(/resonator|readout|cavity/.test(text) ? 'resonator-spectroscopy' : 'qubit-spectroscopy', 1.5 * weight);
   };
   scan(strong, 2);
   scan(xLabel, 1);
@@ -87,7 +88,8 @@ export function familyFromShape(series: CalibrationSeries[]): CalibrationFamily 
     const dip = lor.summary.parameters.amplitude!.value < 0;
     const centre = lor.summary.parameters.frequency!.value;
     const inside = centre - main.x[0]! > fwhm && main.x[n - 1]! - centre > fwhm;
-    if (fwhm < span / 2 && inside) candidates.push({ family: dip ? 'resonator-spectroscopy' : 'qubit-spectroscopy', score: bic(ssrOf(lor.curves[0]!), n, 4) - 2 });
+    if (fwhm < span / 2 && inside)
+      candidates.push({ family: dip ? 'resonator-spectroscopy' : 'qubit-spectroscopy', score: bic(ssrOf(lor.curves[0]!), n, 4) - 2 });
   }
   candidates.sort((a, b) => a.score - b.score);
   return candidates[0]?.family ?? 't1';

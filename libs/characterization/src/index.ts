@@ -3,7 +3,15 @@
 // `#qdc/characterization/training` (evaluation/index.ts, training/index.ts).
 export { ModelInputError } from './model-input-error.js';
 export { MODEL_CATALOGUE, findModel } from './model-catalogue.js';
-export { requireShape, type ModelSpec, type ModelEntry, type ArrayModelEntry, type TraceModelEntry, type PlotFunction, type PlotOptions } from './model-entry.js';
+export {
+  requireShape,
+  type ModelSpec,
+  type ModelEntry,
+  type ArrayModelEntry,
+  type TraceModelEntry,
+  type PlotFunction,
+  type PlotOptions,
+} from './model-entry.js';
 export { renderHeatmapSvg, type HeatmapSpec, type HeatmapSegment, type HeatmapPoint, type HeatmapBox } from './plot/heatmap.svg.js';
 export { renderLinePlotSvg, svgDataUri, type LinePlotSpec, type PlotMarker, type PlotBar } from './plot/line-plot.svg.js';
 export { runModel, runModelBatch, renderPlot, type ModelInput } from './model-runner.js';

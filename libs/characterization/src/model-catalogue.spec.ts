@@ -13,7 +13,16 @@ import { DECODING_ENTRIES } from './decoding/index.js';
 
 describe('model catalogue', () => {
   it('lists every family entry once, in family order, with unique ids', () => {
-    const families = [COULOMB_PEAK_ENTRIES, RESONATOR_ENTRIES, ONE_D_ENTRIES, CHARGE_STABILITY_ENTRIES, COULOMB_DIAMOND_ENTRIES, ANTICROSSING_ENTRIES, ELECTRON_UNLOADING_ENTRIES, DECODING_ENTRIES];
+    const families = [
+      COULOMB_PEAK_ENTRIES,
+      RESONATOR_ENTRIES,
+      ONE_D_ENTRIES,
+      CHARGE_STABILITY_ENTRIES,
+      COULOMB_DIAMOND_ENTRIES,
+      ANTICROSSING_ENTRIES,
+      ELECTRON_UNLOADING_ENTRIES,
+      DECODING_ENTRIES,
+    ];
     const ids = MODEL_CATALOGUE.map((m) => m.id);
     expect(ids).toEqual(families.flat().map((e) => e.spec.id));
     expect(new Set(ids).size).toBe(ids.length);

@@ -68,9 +68,7 @@ export type ModelEntry = TraceModelEntry | ArrayModelEntry;
  */
 export function requireShape(input: ModelInput, expected: readonly (number | { min: number })[], what: string): void {
   const shape = input.shape;
-  const ok =
-    shape.length === expected.length &&
-    expected.every((e, i) => (typeof e === 'number' ? shape[i] === e : shape[i]! >= e.min));
+  const ok = shape.length === expected.length && expected.every((e, i) => (typeof e === 'number' ? shape[i] === e : shape[i]! >= e.min));
   if (!ok) throw new ModelInputError(`expected ${what}; got shape [${shape.join(', ')}]`);
 }
 

@@ -48,7 +48,9 @@ describe(runModel.name, () => {
     const buffer = new Float64Array(300);
     buffer.set(trace, 100);
     const view = buffer.subarray(100, 228);
-    expect(runModel('coulomb-blockade-peak-detector-v2', { shape: [128], data: view })).toEqual(runModel('coulomb-blockade-peak-detector-v2', { shape: [128], data: trace }));
+    expect(runModel('coulomb-blockade-peak-detector-v2', { shape: [128], data: view })).toEqual(
+      runModel('coulomb-blockade-peak-detector-v2', { shape: [128], data: trace }),
+    );
   });
 
   it('rejects unknown ids and mismatched data lengths', () => {
@@ -91,9 +93,13 @@ describe(renderPlot.name, () => {
   });
 
   it('plots constant and very large traces', () => {
-    expect(() => svgOf(renderPlot('resonator-dip-finder-v0', { shape: [10], data: new Float64Array(10).fill(-3) }, { dip_indices: [] }, { darkMode: false }))).not.toThrow();
+    expect(() =>
+      svgOf(renderPlot('resonator-dip-finder-v0', { shape: [10], data: new Float64Array(10).fill(-3) }, { dip_indices: [] }, { darkMode: false })),
+    ).not.toThrow();
     const long = Float64Array.from({ length: 20000 }, (_, i) => Math.sin(i / 50));
-    const svg = svgOf(renderPlot('coulomb-blockade-peak-detector-v1', { shape: [20000], data: long }, { peak_indices: [5, 19999, 30000] }, { darkMode: false }));
+    const svg = svgOf(
+      renderPlot('coulomb-blockade-peak-detector-v1', { shape: [20000], data: long }, { peak_indices: [5, 19999, 30000] }, { darkMode: false }),
+    );
     expect(svg.length).toBeLessThan(200_000);
     expect((svg.match(/<circle/g) ?? []).length).toBe(2);
   });

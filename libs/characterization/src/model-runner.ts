@@ -66,7 +66,9 @@ export function renderPlot(id: string, input: ModelInput, output: Record<string,
   let bars: PlotBar[] = [];
   let legend: string;
   if (entry.plot === 'peaks') {
-    markers = numbers(output['peak_indices']).filter(inRange).map((i) => ({ index: i, value: trace[i]! }));
+    markers = numbers(output['peak_indices'])
+      .filter(inRange)
+      .map((i) => ({ index: i, value: trace[i]! }));
     legend = `${markers.length} peak${markers.length === 1 ? '' : 's'}`;
   } else {
     const indices = numbers(output['dip_indices']);

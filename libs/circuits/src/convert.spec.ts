@@ -35,7 +35,8 @@ describe('round trips', () => {
   });
 
   it('keeps measurements, resets and conditions through the QASM and Qiskit round trips', () => {
-    const src = 'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[2] q;\nbit[1] m;\nbit[2] c;\nh q[0];\nm[0] = measure q[0];\nif (m == 1) { x q[1]; }\nreset q[0];\nc = measure q;\n';
+    const src =
+      'OPENQASM 3.0;\ninclude "stdgates.inc";\nqubit[2] q;\nbit[1] m;\nbit[2] c;\nh q[0];\nm[0] = measure q[0];\nif (m == 1) { x q[1]; }\nreset q[0];\nc = measure q;\n';
     const reference = simulate(parseCircuit(src).circuit, { shots: 2000, seed: 3 }).counts;
     for (const target of ['openqasm2', 'openqasm3', 'qiskit'] as const) {
       const back = parseCircuit(transpile(src, target).code).circuit;

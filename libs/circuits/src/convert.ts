@@ -16,7 +16,14 @@ import { emitBraket, emitCirq, emitPennyLane, emitQiskit } from './emitters/pyth
 export const TARGET_FRAMEWORKS = ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'] as const;
 export type TargetFramework = (typeof TARGET_FRAMEWORKS)[number];
 
-const TARGET_ALIASES: Record<string, TargetFramework> = { qasm2: 'openqasm2', qasm3: 'openqasm3', qasm: 'openqasm3', openqasm: 'openqasm3', 'amazon-braket': 'braket', amazon_braket: 'braket' };
+const TARGET_ALIASES: Record<string, TargetFramework> = {
+  qasm2: 'openqasm2',
+  qasm3: 'openqasm3',
+  qasm: 'openqasm3',
+  openqasm: 'openqasm3',
+  'amazon-braket': 'braket',
+  amazon_braket: 'braket',
+};
 
 /** The canonical target name for what a caller wrote (`QASM3`, `openqasm3`, …), or an error listing the choices. */
 export function targetFramework(name: string): TargetFramework {
@@ -46,7 +53,10 @@ export function parseCircuit(source: string, options: ParseOptions = {}): Parsed
 function parseDetected(source: string, options: ParseOptions): ParsedSource {
   const framework = detectFramework(source);
   if (options.entryPoint !== undefined && (framework === 'openqasm2' || framework === 'openqasm3')) {
-    throw new CircuitError('semantic', `entry_point '${options.entryPoint}' names a Python function, but the source is ${framework === 'openqasm2' ? 'OpenQASM 2' : 'OpenQASM 3'}; functions found: none`);
+    throw new CircuitError(
+      'semantic',
+      `entry_point '${options.entryPoint}' names a Python function, but the source is ${framework === 'openqasm2' ? 'OpenQASM 2' : 'OpenQASM 3'}; functions found: none`,
+    );
   }
   switch (framework) {
     case 'openqasm2':
@@ -77,7 +87,11 @@ export function emitCircuit(circuit: Circuit, target: TargetFramework): string {
   }
 }
 
-export function transpile(source: string, target: string, options: ParseOptions = {}): { sourceFramework: SourceFramework; targetFramework: TargetFramework; code: string } {
+export function transpile(
+  source: string,
+  target: string,
+  options: ParseOptions = {},
+): { sourceFramework: SourceFramework; targetFramework: TargetFramework; code: string } {
   const t = targetFramework(target);
   const { framework, circuit } = parseCircuit(source, options);
   return { sourceFramework: framework, targetFramework: t, code: emitCircuit(circuit, t) };

@@ -9,7 +9,18 @@
 import { emitCircuit, parseCircuit } from './convert.js';
 import { CircuitError } from './errors.js';
 import type { Circuit } from './ir/circuit.js';
-import { corpusPrograms, hellingerFidelity, loadCorpus, loadRefused, parseProgram, programDistribution, exactDistribution, isDynamic, type CorpusProgram, type Distribution } from '../test/corpus.js';
+import {
+  corpusPrograms,
+  hellingerFidelity,
+  loadCorpus,
+  loadRefused,
+  parseProgram,
+  programDistribution,
+  exactDistribution,
+  isDynamic,
+  type CorpusProgram,
+  type Distribution,
+} from '../test/corpus.js';
 
 const MIN_FIDELITY = 0.99;
 const entries = loadCorpus();
@@ -18,7 +29,22 @@ const refused = loadRefused();
 const READABLE_TARGETS = ['qiskit', 'cirq', 'openqasm2', 'openqasm3'] as const;
 const WRITE_ONLY_TARGETS = ['pennylane', 'braket'] as const;
 const BRAKET_DYNAMIC = 'Amazon Braket circuits measure at the end only: mid-circuit measurement, reset and classical conditions cannot be converted';
-const ALGORITHMS = ['adders', 'bernstein_vazirani', 'deutsch_jozsa', 'grover', 'hadamard_test', 'hhl_matrix_gates', 'qaoa', 'qft_qpe', 'simon', 'state_preparation', 'superdense', 'swap_test', 'teleportation', 'vqe'];
+const ALGORITHMS = [
+  'adders',
+  'bernstein_vazirani',
+  'deutsch_jozsa',
+  'grover',
+  'hadamard_test',
+  'hhl_matrix_gates',
+  'qaoa',
+  'qft_qpe',
+  'simon',
+  'state_preparation',
+  'superdense',
+  'swap_test',
+  'teleportation',
+  'vqe',
+];
 
 const parsed = new Map<string, { circuit: Circuit; distribution: Distribution }>();
 function accepted(program: CorpusProgram): { circuit: Circuit; distribution: Distribution } {

@@ -18,7 +18,9 @@ export interface RandomCircuitOptions {
 
 /** Device-native gates (gpi, gpi2, ms) are left out of the default pool so existing seeds keep their circuits. */
 const DEVICE_NATIVE = new Set(['gpi', 'gpi2', 'ms']);
-const DEFAULT_GATES = [...STANDARD_GATES.values()].filter((g) => g.qubits >= 1 && g.qubits <= 3 && g.name !== 'id' && !DEVICE_NATIVE.has(g.name)).map((g) => g.name);
+const DEFAULT_GATES = [...STANDARD_GATES.values()]
+  .filter((g) => g.qubits >= 1 && g.qubits <= 3 && g.name !== 'id' && !DEVICE_NATIVE.has(g.name))
+  .map((g) => g.name);
 
 export function randomCircuit(options: RandomCircuitOptions): Circuit {
   const rng = createRng(options.seed);

@@ -60,9 +60,14 @@ export function corpusDir(): string {
 
 export function loadCorpus(dir = corpusDir()): CorpusEntry[] {
   const entries: CorpusEntry[] = [];
-  for (const algorithm of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+  for (const algorithm of readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
     const folder = join(dir, algorithm);
-    for (const file of readdirSync(folder).filter((f) => f.endsWith('.expected.json')).sort()) {
+    for (const file of readdirSync(folder)
+      .filter((f) => f.endsWith('.expected.json'))
+      .sort()) {
       const name = file.slice(0, -'.expected.json'.length);
       const expected = JSON.parse(readFileSync(join(folder, file), 'utf8')) as Expected;
       const sources = { qiskit: readFileSync(join(folder, `${name}.qiskit.py`), 'utf8'), cirq: readFileSync(join(folder, `${name}.cirq.py`), 'utf8') };

@@ -8,7 +8,10 @@ export const CircuitTargetFramework = z.enum(['qiskit', 'cirq', 'openqasm2', 'op
 export type CircuitTargetFramework = z.infer<typeof CircuitTargetFramework>;
 
 /** Source code limit (the HTTP JSON body is limited to 1 MiB anyway). */
-const Code = z.string().min(1).max(1024 * 1024);
+const Code = z
+  .string()
+  .min(1)
+  .max(1024 * 1024);
 /** `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
 export const CircuitEntryPoint = z.string().min(1).max(200);
 
@@ -65,7 +68,11 @@ export const CircuitsResourcesResponse = z.object({
 });
 export type CircuitsResourcesResponse = z.infer<typeof CircuitsResourcesResponse>;
 
-export const CircuitsSplitRequest = z.object({ code: Code, maxSubcircuitQubits: z.number().int().min(1).max(64).optional(), entryPoint: CircuitEntryPoint.optional() });
+export const CircuitsSplitRequest = z.object({
+  code: Code,
+  maxSubcircuitQubits: z.number().int().min(1).max(64).optional(),
+  entryPoint: CircuitEntryPoint.optional(),
+});
 export type CircuitsSplitRequest = z.infer<typeof CircuitsSplitRequest>;
 /** The split description is passed through as built by libs/circuits (already JSON). */
 export const CircuitsSplitResponse = z.record(z.string(), z.unknown());

@@ -9,6 +9,10 @@ describe(natsServerOptions.name, () => {
   });
 
   it('keeps the port when the password starts with digits (nats.js read the first `:<digits>` as the port)', () => {
-    expect(natsServerOptions('nats://qdc-services:4YaN3tt_x-1@127.0.0.1:33079')).toEqual({ servers: ['nats://127.0.0.1:33079'], user: 'qdc-services', pass: '4YaN3tt_x-1' });
+    expect(natsServerOptions('nats://qdc-services:4YaN3tt_x-1@127.0.0.1:33079')).toEqual({
+      servers: ['nats://127.0.0.1:33079'],
+      user: 'qdc-services',
+      pass: '4YaN3tt_x-1',
+    });
   });
 });

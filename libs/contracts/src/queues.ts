@@ -22,4 +22,3 @@ export const qpuDeviceQueueName = (deviceId: string): string => `qpu-${deviceId}
 export const QPU_POLL_QUEUE = 'qpu-poll';
 /** BullMQ job ids of QPU jobs derive from the QPU job id, so a re-enqueued job never runs twice. */
 export const qpuRunJobId = (jobId: string): string => `qpu-${jobId}`;
-

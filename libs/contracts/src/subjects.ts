@@ -81,7 +81,10 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
  * `qdc lab add` generates one): the credentials never reach its parser.
  */
 export function natsServerOptions(url: string): { servers: string[]; user?: string; pass?: string } {
-  const servers = url.split(',').map((server) => server.trim()).filter(Boolean);
+  const servers = url
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean);
   let credentials: { user?: string; pass?: string } = {};
   try {
     const first = new URL(servers[0] ?? '');

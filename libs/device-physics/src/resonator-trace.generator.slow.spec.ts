@@ -8,7 +8,23 @@ describe(generateRealisticResonatorTrace.name, () => {
   });
 
   it('samples every documented variation over 300 tuning seeds', () => {
-    const seen = { reflection: 0, notch: 0, dB: 0, linear: 0, zoomed: 0, kerr: 0, steps: 0, ripple: 0, coarse: 0, long: 0, uneven: 0, multi: 0, none: 0, overCoupled: 0, underCoupled: 0 };
+    const seen = {
+      reflection: 0,
+      notch: 0,
+      dB: 0,
+      linear: 0,
+      zoomed: 0,
+      kerr: 0,
+      steps: 0,
+      ripple: 0,
+      coarse: 0,
+      long: 0,
+      uneven: 0,
+      multi: 0,
+      none: 0,
+      overCoupled: 0,
+      underCoupled: 0,
+    };
     for (const seed of tuningSeeds(300, 100)) {
       const t = generateRealisticResonatorTrace(seed);
       seen[t.mode]++;
@@ -44,8 +60,30 @@ describe(generateRealisticResonatorTrace.name, () => {
   });
 
   it('puts the label at the bottom of the noiseless lineshape: off fr for a Fano dip, at fr for φ = 0', () => {
-    const fano = generateRealisticResonatorTrace(7, { dipCount: 1, phi: 0.5, length: 2001, zoomed: true, fill: 0.1, kerr: false, snrRange: [1e5, 1e5], ripple: false, steps: false, grid: 'uniform' });
-    const symmetric = generateRealisticResonatorTrace(7, { dipCount: 1, phi: 0, length: 2001, zoomed: true, fill: 0.1, kerr: false, snrRange: [1e5, 1e5], ripple: false, steps: false, grid: 'uniform' });
+    const fano = generateRealisticResonatorTrace(7, {
+      dipCount: 1,
+      phi: 0.5,
+      length: 2001,
+      zoomed: true,
+      fill: 0.1,
+      kerr: false,
+      snrRange: [1e5, 1e5],
+      ripple: false,
+      steps: false,
+      grid: 'uniform',
+    });
+    const symmetric = generateRealisticResonatorTrace(7, {
+      dipCount: 1,
+      phi: 0,
+      length: 2001,
+      zoomed: true,
+      fill: 0.1,
+      kerr: false,
+      snrRange: [1e5, 1e5],
+      ripple: false,
+      steps: false,
+      grid: 'uniform',
+    });
     expect(Math.abs(symmetric.dips[0]!.index - symmetric.dips[0]!.centre)).toBeLessThanOrEqual(1);
     expect(Math.abs(fano.dips[0]!.index - fano.dips[0]!.centre)).toBeGreaterThan(5);
   });

@@ -198,7 +198,8 @@ export function generateRealisticResonatorTrace(seed: number, options: Realistic
   const mode: ResonatorMode = options.mode ?? (random.chance(0.3) ? 'reflection' : 'notch');
   const zoomed = options.zoomed ?? random.chance(0.3);
   const fill = options.fill ?? random.between(0.1, 0.8);
-  const requested = options.dipCount ?? (zoomed ? (fill < 0.3 && random.chance(0.25) ? 2 : 1) : random.chance(0.08) ? 0 : random.integer(1, REALISTIC_MAX_DIPS));
+  const requested =
+    options.dipCount ?? (zoomed ? (fill < 0.3 && random.chance(0.25) ? 2 : 1) : random.chance(0.08) ? 0 : random.integer(1, REALISTIC_MAX_DIPS));
   const [snrLow, snrHigh] = options.snrRange ?? [REALISTIC_RESONATOR_SNR_MIN, REALISTIC_RESONATOR_SNR_MAX];
   const snr = random.logBetween(snrLow, snrHigh);
   const kerrTrace = typeof options.kerr === 'number' ? options.kerr !== 0 : (options.kerr ?? random.chance(0.12));
@@ -234,7 +235,9 @@ export function generateRealisticResonatorTrace(seed: number, options: Realistic
     if (!(high > low)) continue;
     const bottom = random.between(low, high);
     const centre = bottom - bottomOffset;
-    const clash = planned.some((p) => Math.abs(p.centre + (p.yMin / 2) * p.kappa - bottom) < REALISTIC_MIN_DIP_SEPARATION_WIDTHS * Math.max((p.widthY / 2) * p.kappa, width));
+    const clash = planned.some(
+      (p) => Math.abs(p.centre + (p.yMin / 2) * p.kappa - bottom) < REALISTIC_MIN_DIP_SEPARATION_WIDTHS * Math.max((p.widthY / 2) * p.kappa, width),
+    );
     if (clash) continue;
     planned.push({ centre, kappa, couplingRatio, qiOverQc, phi, kerr, widthY: shape.widthY, yMin: shape.yMin, depth: shape.depth });
   }

@@ -61,11 +61,74 @@ describe(maxWeightMatching.name, () => {
   it('handles the textbook blossom cases (nested blossoms, S-blossom relabelled as T, expansion)', () => {
     // Cases from van Rantwijk's test suite of mwmatching.py.
     const e = (list: [number, number, number][]): WeightedEdge[] => list.map(([u, v, weight]) => ({ u, v, weight }));
-    expect(Array.from(maxWeightMatching(5, e([[1, 2, 8], [1, 3, 9], [2, 3, 10], [3, 4, 7]]), false))).toEqual([-1, 2, 1, 4, 3]);
-    expect(Array.from(maxWeightMatching(7, e([[1, 2, 9], [1, 3, 8], [2, 3, 10], [1, 4, 5], [4, 5, 4], [1, 6, 3]]), false))).toEqual([-1, 6, 3, 2, 5, 4, 1]);
-    expect(Array.from(maxWeightMatching(9, e([[1, 2, 23], [1, 5, 22], [1, 6, 15], [2, 3, 25], [3, 4, 22], [4, 5, 25], [4, 8, 14], [5, 7, 13]]), false))).toEqual([-1, 6, 3, 2, 8, 7, 1, 5, 4]);
     expect(
-      Array.from(maxWeightMatching(11, e([[1, 2, 40], [1, 3, 40], [2, 3, 60], [2, 4, 55], [3, 5, 55], [4, 5, 50], [1, 8, 15], [5, 7, 30], [7, 6, 10], [8, 10, 10], [4, 9, 30]]), false)),
+      Array.from(
+        maxWeightMatching(
+          5,
+          e([
+            [1, 2, 8],
+            [1, 3, 9],
+            [2, 3, 10],
+            [3, 4, 7],
+          ]),
+          false,
+        ),
+      ),
+    ).toEqual([-1, 2, 1, 4, 3]);
+    expect(
+      Array.from(
+        maxWeightMatching(
+          7,
+          e([
+            [1, 2, 9],
+            [1, 3, 8],
+            [2, 3, 10],
+            [1, 4, 5],
+            [4, 5, 4],
+            [1, 6, 3],
+          ]),
+          false,
+        ),
+      ),
+    ).toEqual([-1, 6, 3, 2, 5, 4, 1]);
+    expect(
+      Array.from(
+        maxWeightMatching(
+          9,
+          e([
+            [1, 2, 23],
+            [1, 5, 22],
+            [1, 6, 15],
+            [2, 3, 25],
+            [3, 4, 22],
+            [4, 5, 25],
+            [4, 8, 14],
+            [5, 7, 13],
+          ]),
+          false,
+        ),
+      ),
+    ).toEqual([-1, 6, 3, 2, 8, 7, 1, 5, 4]);
+    expect(
+      Array.from(
+        maxWeightMatching(
+          11,
+          e([
+            [1, 2, 40],
+            [1, 3, 40],
+            [2, 3, 60],
+            [2, 4, 55],
+            [3, 5, 55],
+            [4, 5, 50],
+            [1, 8, 15],
+            [5, 7, 30],
+            [7, 6, 10],
+            [8, 10, 10],
+            [4, 9, 30],
+          ]),
+          false,
+        ),
+      ),
     ).toEqual([-1, 2, 1, 5, 9, 3, 7, 6, 10, 4, 8]);
   });
 });
@@ -80,8 +143,12 @@ describe(minWeightPerfectMatching.name, () => {
       const got = check(n, edges, sut);
       expect(got.size).toBe(n / 2);
       const top = Math.max(...edges.map((x) => x.weight)) + 1;
-      const best = bruteForce(n, edges.map((x) => ({ ...x, weight: top - x.weight })), true);
-      expect(got.weight).toBe(n / 2 * top - best.weight);
+      const best = bruteForce(
+        n,
+        edges.map((x) => ({ ...x, weight: top - x.weight })),
+        true,
+      );
+      expect(got.weight).toBe((n / 2) * top - best.weight);
     }
   });
 

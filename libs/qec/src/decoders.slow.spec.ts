@@ -1,6 +1,12 @@
 import { DEFAULT_DECODING_WEIGHTS, edgeLengths, matchingLengths, spatialGraph } from './decoding-graph.js';
 import { MAX_EXACT_COMPONENT, matchDetectionEvents, matchingDecoder } from './matching.decoder.js';
-import { emptyPhenomenologicalFaults, sampleMemoryExperiment, writePhenomenologicalShot, type MemorySamples, type PhenomenologicalFaults } from './pauli-frame.sampler.js';
+import {
+  emptyPhenomenologicalFaults,
+  sampleMemoryExperiment,
+  writePhenomenologicalShot,
+  type MemorySamples,
+  type PhenomenologicalFaults,
+} from './pauli-frame.sampler.js';
 import { rotatedSurfaceCode, type RotatedSurfaceCode } from './rotated-surface-code.js';
 import { seededRandom } from './seeded-random.js';
 import type { SyndromeDecoder } from './syndrome-decoder.js';
@@ -35,7 +41,14 @@ function decodedExactly(code: RotatedSurfaceCode, type: 0 | 1, error: Uint8Array
 
 function shotOf(code: RotatedSurfaceCode, T: number, faults: PhenomenologicalFaults): MemorySamples {
   const d = code.distance;
-  const out: MemorySamples = { distance: d, rounds: T, shots: 1, syndromes: new Uint8Array(4 * T * d * d), logicalFlips: new Uint8Array(2), dataErrors: new Uint8Array(2 * d * d) };
+  const out: MemorySamples = {
+    distance: d,
+    rounds: T,
+    shots: 1,
+    syndromes: new Uint8Array(4 * T * d * d),
+    logicalFlips: new Uint8Array(2),
+    dataErrors: new Uint8Array(2 * d * d),
+  };
   writePhenomenologicalShot(code, T, faults, out, 0);
   return out;
 }
@@ -102,7 +115,11 @@ describe('surface-code decoders', () => {
         const code = rotatedSurfaceCode(d);
         const sut = make(code);
         const T = 4;
-        for (const noise of [{ kind: 'code-capacity', p: 0.15 }, { kind: 'phenomenological', p: 0.06, q: 0.06 }, { kind: 'circuit-level', p: 0.01 }] as const) {
+        for (const noise of [
+          { kind: 'code-capacity', p: 0.15 },
+          { kind: 'phenomenological', p: 0.06, q: 0.06 },
+          { kind: 'circuit-level', p: 0.01 },
+        ] as const) {
           const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise, shots: 40, seed: d });
           const tensor = readSyndromeTensor([40, 4, T, d, d], samples.syndromes);
           for (let shot = 0; shot < 40; shot++) {
@@ -201,7 +218,8 @@ describe(matchDetectionEvents.name, () => {
       const count = 1 + Math.floor(random() * 14);
       const stab = Array.from({ length: count }, () => Math.floor(random() * graph.m));
       const round = Array.from({ length: count }, () => Math.floor(random() * T));
-      const dist = (i: number, j: number): number => lengths.space * graph.hops[stab[i]! * graph.m + stab[j]!]! + lengths.time * Math.abs(round[i]! - round[j]!);
+      const dist = (i: number, j: number): number =>
+        lengths.space * graph.hops[stab[i]! * graph.m + stab[j]!]! + lengths.time * Math.abs(round[i]! - round[j]!);
       const bdist = (i: number): number => lengths.space * graph.boundaryHops[stab[i]!]!;
       const sut = matchDetectionEvents(count, dist, bdist);
       let weight = 0;
@@ -234,7 +252,9 @@ describe(readSyndromeTensor.name, () => {
   it('rejects a mask that does not fit D, naming the channel, sample, round and cell', () => {
     const wrong = Float32Array.from(sample.syndromes);
     wrong[(4 + 3) * T * d * d + 1 * d * d + 4] = 1; // Z mask of sample 1, round 1, centre cell
-    expect(() => readSyndromeTensor([2, 4, T, d, d], wrong)).toThrow('expected the Z-stabilizer mask (channel 3) of a distance-3 rotated surface code (SPEC layout) or all zeros; got 1 at batch 1, round 1, cell (1, 1)');
+    expect(() => readSyndromeTensor([2, 4, T, d, d], wrong)).toThrow(
+      'expected the Z-stabilizer mask (channel 3) of a distance-3 rotated surface code (SPEC layout) or all zeros; got 1 at batch 1, round 1, cell (1, 1)',
+    );
     const d5 = sampleMemoryExperiment({ distance: 5, rounds: 1, noise: { kind: 'code-capacity', p: 0 }, shots: 1, seed: 1 }).syndromes;
     // A d = 5 layout cropped to 3 × 3 is not the d = 3 layout.
     const cropped = new Float32Array(4 * 9);

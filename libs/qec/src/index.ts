@@ -15,7 +15,15 @@ export {
   type CircuitNoise,
 } from './pauli-frame.sampler.js';
 export { maxWeightMatching, minWeightPerfectMatching, type WeightedEdge } from './blossom.matching.js';
-export { DEFAULT_DECODING_WEIGHTS, edgeLengths, matchingLengths, spatialGraph, type DecodingWeights, type MatchingLengths, type SpatialGraph } from './decoding-graph.js';
+export {
+  DEFAULT_DECODING_WEIGHTS,
+  edgeLengths,
+  matchingLengths,
+  spatialGraph,
+  type DecodingWeights,
+  type MatchingLengths,
+  type SpatialGraph,
+} from './decoding-graph.js';
 export { matchingDecoder, matchDetectionEvents, MAX_EXACT_COMPONENT, type MatchingDecoder, type MatchingDecoderOptions } from './matching.decoder.js';
 export { unionFindDecoder, MAX_LOCAL_COMPONENT, type UnionFindOptions } from './union-find.decoder.js';
 export type { SyndromeDecoder } from './syndrome-decoder.js';

@@ -29,7 +29,11 @@ export interface MatchingDecoderOptions {
   mergeBoundary?: boolean;
 }
 
-export function matchingDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS, options: MatchingDecoderOptions = {}): MatchingDecoder {
+export function matchingDecoder(
+  code: RotatedSurfaceCode,
+  weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS,
+  options: MatchingDecoderOptions = {},
+): MatchingDecoder {
   const lengths = matchingLengths(weights, options);
   const graphs: [SpatialGraph, SpatialGraph] = [spatialGraph(code, 0, lengths), spatialGraph(code, 1, lengths)];
   let fallback: SyndromeDecoder | undefined;
@@ -66,7 +70,14 @@ export function matchingDecoder(code: RotatedSurfaceCode, weights: DecodingWeigh
 }
 
 /** Writes the correction of a pairing (partner index or -1 = boundary) of events at stabilizers `stab`; returns the logical flip. */
-export function applyMatching(code: RotatedSurfaceCode, graph: SpatialGraph, type: StabilizerType, stab: readonly number[], partner: Int32Array, correction: Uint8Array): number {
+export function applyMatching(
+  code: RotatedSurfaceCode,
+  graph: SpatialGraph,
+  type: StabilizerType,
+  stab: readonly number[],
+  partner: Int32Array,
+  correction: Uint8Array,
+): number {
   correction.fill(0);
   const apply = (path: readonly number[]): void => {
     for (const q of path) correction[q]! ^= 1;
@@ -140,8 +151,18 @@ export interface MatchOptions {
  * component exceeds `options.maxComponent`.
  */
 export function matchDetectionEvents(count: number, distance: (i: number, j: number) => number, boundary: (i: number) => number): Int32Array;
-export function matchDetectionEvents(count: number, distance: (i: number, j: number) => number, boundary: (i: number) => number, options: MatchOptions): Int32Array | undefined;
-export function matchDetectionEvents(count: number, distance: (i: number, j: number) => number, boundary: (i: number) => number, options: MatchOptions = {}): Int32Array | undefined {
+export function matchDetectionEvents(
+  count: number,
+  distance: (i: number, j: number) => number,
+  boundary: (i: number) => number,
+  options: MatchOptions,
+): Int32Array | undefined;
+export function matchDetectionEvents(
+  count: number,
+  distance: (i: number, j: number) => number,
+  boundary: (i: number) => number,
+  options: MatchOptions = {},
+): Int32Array | undefined {
   const partner = new Int32Array(count).fill(-1);
   const bdist = Int32Array.from({ length: count }, (_, i) => boundary(i));
   let maxBoundary = 0;

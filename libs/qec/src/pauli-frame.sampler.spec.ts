@@ -21,7 +21,9 @@ const emptySamples = (d: number, T: number): MemorySamples => ({
 const eventsOf = (s: MemorySamples): string[] => {
   const n = s.distance ** 2;
   const found: string[] = [];
-  for (const type of [0, 1]) for (let t = 0; t < s.rounds; t++) for (let cell = 0; cell < n; cell++) if (s.syndromes[(type * s.rounds + t) * n + cell]) found.push(`${type}:${t}:${cell}`);
+  for (const type of [0, 1])
+    for (let t = 0; t < s.rounds; t++)
+      for (let cell = 0; cell < n; cell++) if (s.syndromes[(type * s.rounds + t) * n + cell]) found.push(`${type}:${t}:${cell}`);
   return found.sort();
 };
 
@@ -83,7 +85,11 @@ describe(sampleMemoryExperiment.name, () => {
     const d = 5;
     const T = 4;
     const code = rotatedSurfaceCode(d);
-    for (const noise of [{ kind: 'code-capacity', p: 0.1 }, { kind: 'phenomenological', p: 0.05, q: 0.1 }, { kind: 'circuit-level', p: 0.01 }] as const) {
+    for (const noise of [
+      { kind: 'code-capacity', p: 0.1 },
+      { kind: 'phenomenological', p: 0.05, q: 0.1 },
+      { kind: 'circuit-level', p: 0.01 },
+    ] as const) {
       const s = sampleMemoryExperiment({ distance: d, rounds: T, noise, shots: 50, seed: 7 });
       let events = 0;
       for (let shot = 0; shot < 50; shot++) {
@@ -122,38 +128,49 @@ describe(sampleMemoryExperiment.name, () => {
   });
 
   it('is deterministic for a seed and differs between seeds', () => {
-    const run = (seed: number) => sampleMemoryExperiment({ distance: 3, rounds: 3, noise: { kind: 'phenomenological', p: 0.1, q: 0.1 }, shots: 20, seed }).syndromes;
+    const run = (seed: number) =>
+      sampleMemoryExperiment({ distance: 3, rounds: 3, noise: { kind: 'phenomenological', p: 0.1, q: 0.1 }, shots: 20, seed }).syndromes;
     expect(run(5)).toEqual(run(5));
     expect(run(5)).not.toEqual(run(6));
   });
 });
 
 describe(runCircuitShot.name, () => {
-  it.each([3, 5])('d = %i: a noiseless circuit gives no events; every single fault gives at most two events per type, and never an undetectable logical', (d) => {
-    const code = rotatedSurfaceCode(d);
-    const circuit = surfaceCodeCircuit(code);
-    const T = 3;
-    const silent = emptySamples(d, T);
-    const locations = runCircuitShot(code, circuit, T, () => 0, silent, 0);
-    expect(eventsOf(silent).filter((e) => !e.startsWith('2') && !e.startsWith('3'))).toEqual([]);
-    const kinds: string[] = [];
-    runCircuitShot(code, circuit, T, (_l, kind) => {
-      kinds.push(kind);
-      return 0;
-    }, emptySamples(d, T), 0);
-    for (let location = 0; location < locations; location++) {
-      const choices = kinds[location] === 'dep1' ? 3 : kinds[location] === 'dep2' ? 15 : 1;
-      for (let pauli = 1; pauli <= choices; pauli++) {
-        const out = emptySamples(d, T);
-        runCircuitShot(code, circuit, T, (l) => (l === location ? pauli : 0), out, 0);
-        const events = eventsOf(out).filter((e) => e.startsWith('0') || e.startsWith('1'));
-        expect(events.filter((e) => e.startsWith('0')).length).toBeLessThanOrEqual(2);
-        expect(events.filter((e) => e.startsWith('1')).length).toBeLessThanOrEqual(2);
-        // A single fault is never a logical error without events (distance ≥ 3 is kept by the hook-safe order).
-        if (events.length === 0) expect(Array.from(out.logicalFlips)).toEqual([0, 0]);
+  it.each([3, 5])(
+    'd = %i: a noiseless circuit gives no events; every single fault gives at most two events per type, and never an undetectable logical',
+    (d) => {
+      const code = rotatedSurfaceCode(d);
+      const circuit = surfaceCodeCircuit(code);
+      const T = 3;
+      const silent = emptySamples(d, T);
+      const locations = runCircuitShot(code, circuit, T, () => 0, silent, 0);
+      expect(eventsOf(silent).filter((e) => !e.startsWith('2') && !e.startsWith('3'))).toEqual([]);
+      const kinds: string[] = [];
+      runCircuitShot(
+        code,
+        circuit,
+        T,
+        (_l, kind) => {
+          kinds.push(kind);
+          return 0;
+        },
+        emptySamples(d, T),
+        0,
+      );
+      for (let location = 0; location < locations; location++) {
+        const choices = kinds[location] === 'dep1' ? 3 : kinds[location] === 'dep2' ? 15 : 1;
+        for (let pauli = 1; pauli <= choices; pauli++) {
+          const out = emptySamples(d, T);
+          runCircuitShot(code, circuit, T, (l) => (l === location ? pauli : 0), out, 0);
+          const events = eventsOf(out).filter((e) => e.startsWith('0') || e.startsWith('1'));
+          expect(events.filter((e) => e.startsWith('0')).length).toBeLessThanOrEqual(2);
+          expect(events.filter((e) => e.startsWith('1')).length).toBeLessThanOrEqual(2);
+          // A single fault is never a logical error without events (distance ≥ 3 is kept by the hook-safe order).
+          if (events.length === 0) expect(Array.from(out.logicalFlips)).toEqual([0, 0]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('hook errors lie perpendicular to the logicals: every two-qubit-gate fault leaves a data error that, up to one stabilizer, has weight ≤ 1 along each logical direction', () => {
     const d = 5;
@@ -161,10 +178,17 @@ describe(runCircuitShot.name, () => {
     const circuit = surfaceCodeCircuit(code);
     const T = 2;
     const kinds: string[] = [];
-    const locations = runCircuitShot(code, circuit, T, (_l, kind) => {
-      kinds.push(kind);
-      return 0;
-    }, emptySamples(d, T), 0);
+    const locations = runCircuitShot(
+      code,
+      circuit,
+      T,
+      (_l, kind) => {
+        kinds.push(kind);
+        return 0;
+      },
+      emptySamples(d, T),
+      0,
+    );
     // Z errors lined up along a row (type 0) or X errors along a column (type 1) would shorten the logical paths.
     const worstLine = (error: Uint8Array, type: 0 | 1): number => {
       let worst = 0;

@@ -14,10 +14,7 @@
 import { rotatedSurfaceCode, standardMask, type RotatedSurfaceCode } from './rotated-surface-code.js';
 import { flipBernoulli, seededRandom, type Random } from './seeded-random.js';
 
-export type NoiseModel =
-  | { kind: 'code-capacity'; p: number }
-  | { kind: 'phenomenological'; p: number; q: number }
-  | { kind: 'circuit-level'; p: number };
+export type NoiseModel = { kind: 'code-capacity'; p: number } | { kind: 'phenomenological'; p: number; q: number } | { kind: 'circuit-level'; p: number };
 
 export interface MemoryExperiment {
   distance: number;
@@ -193,7 +190,14 @@ export function randomCircuitNoise(p: number, random: Random): CircuitNoise {
  * Runs one shot of the circuit: T rounds, the last one noiseless, writing the SPEC tensor, the logical flips and
  * the net data error. Returns the number of fault locations visited (the same for every shot).
  */
-export function runCircuitShot(code: RotatedSurfaceCode, circuit: SurfaceCodeCircuit, T: number, noise: CircuitNoise, out: MemorySamples, shot: number): number {
+export function runCircuitShot(
+  code: RotatedSurfaceCode,
+  circuit: SurfaceCodeCircuit,
+  T: number,
+  noise: CircuitNoise,
+  out: MemorySamples,
+  shot: number,
+): number {
   const n = code.dataQubits;
   const x = new Uint8Array(circuit.qubits);
   const z = new Uint8Array(circuit.qubits);

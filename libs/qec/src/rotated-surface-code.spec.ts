@@ -26,16 +26,19 @@ describe(rotatedSurfaceCode.name, () => {
     expect(Array.from(standardMask(sut, 1))).toEqual([1, 1, 0, 1, 0, 1, 0, 0, 0]);
   });
 
-  it.each([3, 5, 7, 11])('d = %i: every X stabilizer commutes with every Z stabilizer; the logicals commute with the stabilizers and anticommute with each other', (d) => {
-    const sut = rotatedSurfaceCode(d);
-    for (const x of sut.stabilizers[0]) for (const z of sut.stabilizers[1]) expect(overlap(x.qubits, z.qubits) % 2).toBe(0);
-    const [xLogical, zLogical] = sut.logicalSupport;
-    for (const z of sut.stabilizers[1]) expect(overlap(xLogical, z.qubits) % 2).toBe(0);
-    for (const x of sut.stabilizers[0]) expect(overlap(zLogical, x.qubits) % 2).toBe(0);
-    expect(overlap(xLogical, zLogical) % 2).toBe(1);
-    expect(xLogical).toHaveLength(d);
-    expect(zLogical).toHaveLength(d);
-  });
+  it.each([3, 5, 7, 11])(
+    'd = %i: every X stabilizer commutes with every Z stabilizer; the logicals commute with the stabilizers and anticommute with each other',
+    (d) => {
+      const sut = rotatedSurfaceCode(d);
+      for (const x of sut.stabilizers[0]) for (const z of sut.stabilizers[1]) expect(overlap(x.qubits, z.qubits) % 2).toBe(0);
+      const [xLogical, zLogical] = sut.logicalSupport;
+      for (const z of sut.stabilizers[1]) expect(overlap(xLogical, z.qubits) % 2).toBe(0);
+      for (const x of sut.stabilizers[0]) expect(overlap(zLogical, x.qubits) % 2).toBe(0);
+      expect(overlap(xLogical, zLogical) % 2).toBe(1);
+      expect(xLogical).toHaveLength(d);
+      expect(zLogical).toHaveLength(d);
+    },
+  );
 
   it('every data qubit lies in one or two stabilizers of each type', () => {
     const sut = rotatedSurfaceCode(5);

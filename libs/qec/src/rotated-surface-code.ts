@@ -60,10 +60,7 @@ export function rotatedSurfaceCode(distance: number): RotatedSurfaceCode {
       stabilizers[type].push({ type, r, c, cell: Math.max(r, 0) * d + Math.max(c, 0), qubits: corners.filter((q) => q >= 0), corners });
     }
   }
-  const qubitStabilizers: [number[][], number[][]] = [
-    Array.from({ length: d * d }, () => []),
-    Array.from({ length: d * d }, () => []),
-  ];
+  const qubitStabilizers: [number[][], number[][]] = [Array.from({ length: d * d }, () => []), Array.from({ length: d * d }, () => [])];
   const cellStabilizer: [Int32Array, Int32Array] = [new Int32Array(d * d).fill(-1), new Int32Array(d * d).fill(-1)];
   for (const type of [0, 1] as const) {
     stabilizers[type].forEach((s, k) => {

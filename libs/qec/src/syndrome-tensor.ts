@@ -43,7 +43,10 @@ export function readSyndromeTensor(shape: readonly number[], data: ArrayLike<num
   const d = rows;
   const n = d * d;
   const code = rotatedSurfaceCode(d);
-  const events: [Uint8Array, Uint8Array] = [new Uint8Array(batch * rounds * code.stabilizers[0].length), new Uint8Array(batch * rounds * code.stabilizers[1].length)];
+  const events: [Uint8Array, Uint8Array] = [
+    new Uint8Array(batch * rounds * code.stabilizers[0].length),
+    new Uint8Array(batch * rounds * code.stabilizers[1].length),
+  ];
   for (let b = 0; b < batch; b++) {
     for (const type of [0, 1] as const) {
       const cells = code.cellStabilizer[type];
@@ -109,7 +112,11 @@ export function decodeSyndromeTensor(tensor: SyndromeTensor, variant: DecoderVar
     const before = inexact();
     for (const type of [0, 1] as const) {
       const size = rounds * code.stabilizers[type].length;
-      logicalFlips[b * 2 + type] = decoder.decode(type, tensor.events[type].subarray(b * size, (b + 1) * size), corrections.subarray((b * 2 + type) * n, (b * 2 + type + 1) * n));
+      logicalFlips[b * 2 + type] = decoder.decode(
+        type,
+        tensor.events[type].subarray(b * size, (b + 1) * size),
+        corrections.subarray((b * 2 + type) * n, (b * 2 + type + 1) * n),
+      );
     }
     if (inexact() > before) inexactShots.push(b);
   }

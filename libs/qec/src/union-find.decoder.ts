@@ -10,7 +10,15 @@
 // on weighted graphs and application to XZZX surface code", arXiv:2211.03288, and the clustering step of
 // Higgott & Gidney's sparse blossom, arXiv:2303.15933). A cluster whose matching component would exceed
 // MAX_LOCAL_COMPONENT events (far above threshold) is peeled instead, so the work per shot stays near-linear.
-import { DEFAULT_DECODING_WEIGHTS, edgeLengths, matchingLengths, pathBetween, spatialGraph, type DecodingWeights, type SpatialGraph } from './decoding-graph.js';
+import {
+  DEFAULT_DECODING_WEIGHTS,
+  edgeLengths,
+  matchingLengths,
+  pathBetween,
+  spatialGraph,
+  type DecodingWeights,
+  type SpatialGraph,
+} from './decoding-graph.js';
 import { matchDetectionEvents } from './matching.decoder.js';
 import type { RotatedSurfaceCode, StabilizerType } from './rotated-surface-code.js';
 import type { SyndromeDecoder } from './syndrome-decoder.js';
@@ -123,7 +131,11 @@ export interface UnionFindOptions {
   localMatching?: boolean;
 }
 
-export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS, options: UnionFindOptions = {}): SyndromeDecoder {
+export function unionFindDecoder(
+  code: RotatedSurfaceCode,
+  weights: DecodingWeights = DEFAULT_DECODING_WEIGHTS,
+  options: UnionFindOptions = {},
+): SyndromeDecoder {
   const lengths = edgeLengths(weights);
   const localMatching = options.localMatching ?? true;
   const matchLengths = matchingLengths(weights);
@@ -148,7 +160,14 @@ export function unionFindDecoder(code: RotatedSurfaceCode, weights: DecodingWeig
    * Matches the events of every cluster among themselves, writes their paths into `correction` and clears their
    * defects; returns the number of events left for peeling (clusters above MAX_LOCAL_COMPONENT).
    */
-  const matchClusters = (type: StabilizerType, events: Uint8Array, find: (i: number) => number, work: Workspace, defect: Uint8Array, correction: Uint8Array): number => {
+  const matchClusters = (
+    type: StabilizerType,
+    events: Uint8Array,
+    find: (i: number) => number,
+    work: Workspace,
+    defect: Uint8Array,
+    correction: Uint8Array,
+  ): number => {
     const graph = spatial[type];
     const m = graph.m;
     const flipPath = (path: readonly number[]): void => {

@@ -52,7 +52,11 @@ describe(CalibrationAgent.name, () => {
     expect(answer.model).toBe(BUILT_IN_MODEL);
     expect(answer.assessment.experiment).toBe('ramsey');
     expect(answer.assessment.fit!.parameters.detuning!.unit).toBe('1/µs');
-    expect(answer.usage).toEqual({ prompt_tokens: 2, completion_tokens: Math.ceil([...answer.content].length / 4), total_tokens: 2 + Math.ceil([...answer.content].length / 4) });
+    expect(answer.usage).toEqual({
+      prompt_tokens: 2,
+      completion_tokens: Math.ceil([...answer.content].length / 4),
+      total_tokens: 2 + Math.ceil([...answer.content].length / 4),
+    });
   });
 
   it('fits every row of a 2-D y as its own series (DRAG)', async () => {
@@ -67,7 +71,12 @@ describe(CalibrationAgent.name, () => {
     const { sut } = setup();
     const x = Array.from({ length: 50_000 }, (_, i) => i);
     const error = await sut.run({ data: { x, y: x.map((v) => Math.sin(v / 100)) } }).catch((e: unknown) => e);
-    expect(error).toEqual(new RpcError('invalid_input', 'expected at most 4096 points in all (x values × y series); got 50000 × 1 = 50000: bin or decimate the sweep', { loc: ['body', 'data'], type: 'value_error' }));
+    expect(error).toEqual(
+      new RpcError('invalid_input', 'expected at most 4096 points in all (x values × y series); got 50000 × 1 = 50000: bin or decimate the sweep', {
+        loc: ['body', 'data'],
+        type: 'value_error',
+      }),
+    );
     const rows = await sut.run({ data: { x: x.slice(0, 100), y: Array.from({ length: 41 }, () => x.slice(0, 100)) } }).catch((e: unknown) => e);
     expect((rows as RpcError).message).toBe('expected at most 4096 points in all (x values × y series); got 100 × 41 = 4100: bin or decimate the sweep');
   });
@@ -121,10 +130,14 @@ describe(CalibrationAgent.name, () => {
       const failing = await fakeVlm(() => ({ status: 500, json: { error: { message: 'CUDA out of memory' } } }));
       const slow = await fakeVlm(() => ({ status: 200, json: completion('late'), delayMs: 500 }));
       try {
-        const error = await setup({ QDC_VLM_BASE_URL: failing.url, QDC_VLM_MODEL: 'm' }).sut.run({ image_base64: DRAG_PNG }).catch((e: unknown) => e);
+        const error = await setup({ QDC_VLM_BASE_URL: failing.url, QDC_VLM_MODEL: 'm' })
+          .sut.run({ image_base64: DRAG_PNG })
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RpcError);
         expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('answered HTTP 500: {"error":{"message":"CUDA out of memory"}}') });
-        await expect(setup({ QDC_VLM_BASE_URL: slow.url, QDC_VLM_MODEL: 'm', QDC_VLM_TIMEOUT_MS: '100' }).sut.run({ image_base64: DRAG_PNG })).rejects.toMatchObject({ code: 'timeout' });
+        await expect(
+          setup({ QDC_VLM_BASE_URL: slow.url, QDC_VLM_MODEL: 'm', QDC_VLM_TIMEOUT_MS: '100' }).sut.run({ image_base64: DRAG_PNG }),
+        ).rejects.toMatchObject({ code: 'timeout' });
       } finally {
         await failing.close();
         await slow.close();

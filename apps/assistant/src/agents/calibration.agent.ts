@@ -30,7 +30,8 @@ export interface CalibrationAnswer {
   disagreements?: string[];
 }
 
-const invalid = (loc: (string | number)[], message: string, type = 'value_error'): RpcError => new RpcError('invalid_input', message, { loc: ['body', ...loc], type });
+const invalid = (loc: (string | number)[], message: string, type = 'value_error'): RpcError =>
+  new RpcError('invalid_input', message, { loc: ['body', ...loc], type });
 
 /**
  * `ising-calibration-v1` (SPEC §6): arrays are fitted directly; an image is read by the built-in plot reader
@@ -46,7 +47,11 @@ export class CalibrationAgent {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const got = issue.path.length ? '' : ` (got ${rawBody === null ? 'null' : Array.isArray(rawBody) ? 'an array' : typeof rawBody})`;
-      throw invalid(issue.path as (string | number)[], `${issue.message}${got}; expected {image_base64?, prompt?, max_tokens?, data?: {experiment?, x, y, x_label?, y_label?, units?}} with at least one of image_base64 and data`, issue.code);
+      throw invalid(
+        issue.path as (string | number)[],
+        `${issue.message}${got}; expected {image_base64?, prompt?, max_tokens?, data?: {experiment?, x, y, x_label?, y_label?, units?}} with at least one of image_base64 and data`,
+        issue.code,
+      );
     }
     const body = parsed.data;
     const prompt = body.prompt ?? '';
@@ -81,15 +86,22 @@ export class CalibrationAgent {
     const content = body.max_tokens ? truncateToTokens(summary, body.max_tokens) : summary;
     const promptTokens = approximateTokens(prompt);
     const completionTokens = approximateTokens(content);
-    return { content, model: BUILT_IN_MODEL, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens }, assessment };
+    return {
+      content,
+      model: BUILT_IN_MODEL,
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      assessment,
+    };
   }
 
   private imageOf(text: string): { bytes: Uint8Array; base64: string; mime: string } {
     const match = /^data:(image\/[\w.+-]+);base64,/i.exec(text);
     const base64 = (match ? text.slice(match[0].length) : text).replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw invalid(['image_base64'], 'expected base64 (optionally a data: URL) of a PNG or JPEG image; got characters outside the base64 alphabet');
+    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64))
+      throw invalid(['image_base64'], 'expected base64 (optionally a data: URL) of a PNG or JPEG image; got characters outside the base64 alphabet');
     const bytes = new Uint8Array(Buffer.from(base64, 'base64'));
-    const mime = bytes[0] === 0x89 && bytes[1] === 0x50 ? 'image/png' : bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : (match?.[1] ?? 'application/octet-stream');
+    const mime =
+      bytes[0] === 0x89 && bytes[1] === 0x50 ? 'image/png' : bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : (match?.[1] ?? 'application/octet-stream');
     if (mime !== 'image/png' && mime !== 'image/jpeg') {
       throw invalid(['image_base64'], `expected a PNG or JPEG image; got ${bytes.length} bytes starting ${Buffer.from(bytes.subarray(0, 8)).toString('hex')}`);
     }
@@ -105,7 +117,14 @@ export class CalibrationAgent {
       throw error;
     }
     if (reading.series.length === 0) {
-      const assessment: CalibrationAssessment = { experiment: 'unknown', status: 'failed', fit: null, reliability: 0, next_step: `No data series could be read from the image (${reading.notes.join('; ') || 'no plot frame found'}); send the measured arrays as \`data\` instead.`, series: 0 };
+      const assessment: CalibrationAssessment = {
+        experiment: 'unknown',
+        status: 'failed',
+        fit: null,
+        reliability: 0,
+        next_step: `No data series could be read from the image (${reading.notes.join('; ') || 'no plot frame found'}); send the measured arrays as \`data\` instead.`,
+        series: 0,
+      };
       return { assessment, content: `Experiment: unknown. Status: failed.\nNext step: ${assessment.next_step}` };
     }
     const context: CalibrationContext = { prompt, title: reading.title, xLabel: reading.xLabel, yLabel: reading.yLabel };
@@ -120,7 +139,10 @@ export class CalibrationAgent {
     // and every other assistant request waited): bounded before fitting.
     const points = data.x.length * rows.length;
     if (points > MAX_CALIBRATION_POINTS) {
-      throw invalid(['data'], `expected at most ${MAX_CALIBRATION_POINTS} points in all (x values × y series); got ${data.x.length} × ${rows.length} = ${points}: bin or decimate the sweep`);
+      throw invalid(
+        ['data'],
+        `expected at most ${MAX_CALIBRATION_POINTS} points in all (x values × y series); got ${data.x.length} × ${rows.length} = ${points}: bin or decimate the sweep`,
+      );
     }
     rows.forEach((row, i) => {
       if (row.length !== data.x.length) {
@@ -130,7 +152,15 @@ export class CalibrationAgent {
     const units = typeof data.units === 'string' ? { x: data.units } : (data.units ?? {});
     return {
       series: rows.map((y, i) => ({ x: data.x, y, label: `series ${i}` })),
-      context: { experiment: data.experiment, prompt, title: data.title, xLabel: data.x_label, yLabel: data.y_label, xUnit: units.x ?? unitFromLabel(data.x_label), yUnit: units.y ?? unitFromLabel(data.y_label) },
+      context: {
+        experiment: data.experiment,
+        prompt,
+        title: data.title,
+        xLabel: data.x_label,
+        yLabel: data.y_label,
+        xUnit: units.x ?? unitFromLabel(data.x_label),
+        yUnit: units.y ?? unitFromLabel(data.y_label),
+      },
     };
   }
 }

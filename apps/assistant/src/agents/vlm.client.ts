@@ -56,7 +56,10 @@ export class VlmClient {
       }
       const cause = causeOf(error);
       this.logger.warn(`VLM ${base} unreachable: ${cause}`);
-      throw new RpcError('unavailable', `The configured VLM (${model} at ${base}) is not reachable (${cause}); unset QDC_VLM_BASE_URL to use the built-in reader only`);
+      throw new RpcError(
+        'unavailable',
+        `The configured VLM (${model} at ${base}) is not reachable (${cause}); unset QDC_VLM_BASE_URL to use the built-in reader only`,
+      );
     }
     const text = await response.text();
     if (!response.ok) {
@@ -75,7 +78,11 @@ export class VlmClient {
     return {
       text: content,
       model: typeof json.model === 'string' && json.model ? json.model : model,
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: Math.trunc(Number(json.usage?.total_tokens ?? promptTokens + completionTokens)) || promptTokens + completionTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: Math.trunc(Number(json.usage?.total_tokens ?? promptTokens + completionTokens)) || promptTokens + completionTokens,
+      },
     };
   }
 }

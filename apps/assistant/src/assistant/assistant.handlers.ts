@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AssistantRunControl, AssistantRunStartRequest, Events, Subjects, type AssistantAgentsListResponse, type AssistantRunStartResponse } from '#qdc/contracts';
+import {
+  AssistantRunControl,
+  AssistantRunStartRequest,
+  Events,
+  Subjects,
+  type AssistantAgentsListResponse,
+  type AssistantRunStartResponse,
+} from '#qdc/contracts';
 import { EventHandler, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
 import { RunManager } from './run-manager.service.js';
 
@@ -25,7 +32,7 @@ export class AssistantHandlers {
   agents(): AssistantAgentsListResponse {
     const engine = this.config.QDC_LLM_BASE_URL
       ? `Answers with the configured language model (${this.config.QDC_LLM_MODEL ?? 'provider default'}) and QDC's tools`
-      : 'Runs offline (no language model configured): builds circuits for the documented request kinds and answers concept questions from QDC\'s knowledge base';
+      : "Runs offline (no language model configured): builds circuits for the documented request kinds and answers concept questions from QDC's knowledge base";
     return {
       agents: [
         {

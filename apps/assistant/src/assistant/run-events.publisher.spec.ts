@@ -16,7 +16,9 @@ describe(RunEventSink.name, () => {
     const { sut, mocks } = newSink();
     sut.emit({ type: 'a' });
     sut.emit({ type: 'b' });
-    const indices = mocks.publish.mock.calls.map((call) => ((call as unknown[])[2] as { headers: { get(k: string): string } }).headers.get(ASSISTANT_EVENT_INDEX_HEADER));
+    const indices = mocks.publish.mock.calls.map((call) =>
+      ((call as unknown[])[2] as { headers: { get(k: string): string } }).headers.get(ASSISTANT_EVENT_INDEX_HEADER),
+    );
     expect(indices).toEqual(['1', '2']);
     let flushed = false;
     const flushing = sut.flush().then(() => (flushed = true));

@@ -24,13 +24,22 @@ function factory(engineRun: (run: EngineRun) => Promise<Awaited<ReturnType<Assis
     engine: { run: jest.fn(engineRun) },
     publisher: { sink: jest.fn(() => ({ emit: (e: Record<string, unknown>) => events.push(e), flush: async () => flushed() })) },
     threads: {
-      openThread: jest.fn(async () => [{ role: 'user' as const, content: 'earlier' }, { role: 'assistant' as const, content: 'answer' }]),
+      openThread: jest.fn(async () => [
+        { role: 'user' as const, content: 'earlier' },
+        { role: 'assistant' as const, content: 'answer' },
+      ]),
       createThread: jest.fn(async () => undefined),
       append: jest.fn(async () => undefined),
       recordUsage: jest.fn(async () => undefined),
     },
   };
-  const sut = new RunManager(mocks.engine, mocks.publisher as unknown as RunEventsPublisher, mocks.threads as unknown as ThreadsRepository, { QDC_ASSISTANT_DETACH_GRACE_MS: graceMs, QDC_SSE_KEEPALIVE_MS: 15_000 } as QdcConfig, { isConnected: true, publish: async () => undefined } as unknown as NatsService);
+  const sut = new RunManager(
+    mocks.engine,
+    mocks.publisher as unknown as RunEventsPublisher,
+    mocks.threads as unknown as ThreadsRepository,
+    { QDC_ASSISTANT_DETACH_GRACE_MS: graceMs, QDC_SSE_KEEPALIVE_MS: 15_000 } as QdcConfig,
+    { isConnected: true, publish: async () => undefined } as unknown as NatsService,
+  );
   return { sut, mocks, events, done: () => done.then(() => new Promise((r) => setTimeout(r, 5))) };
 }
 
@@ -50,7 +59,10 @@ describe(RunManager.name, () => {
     expect(events.at(-1)).toMatchObject({ thread_id: 't-1', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, verification: null });
     // The engine saw the stored history followed by the new message.
     expect(mocks.engine.run.mock.calls[0][0].messages.map((m: { content: string }) => m.content)).toEqual(['earlier', 'answer', 'hello']);
-    expect(mocks.threads.append).toHaveBeenLastCalledWith(OWNER, 't-1', expect.any(String), [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'Hi there' }]);
+    expect(mocks.threads.append).toHaveBeenLastCalledWith(OWNER, 't-1', expect.any(String), [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'Hi there' },
+    ]);
     expect(mocks.threads.recordUsage).toHaveBeenCalledWith(expect.objectContaining({ status: 'completed', ownerId: OWNER, threadId: 't-1' }));
   });
 
@@ -105,7 +117,10 @@ describe(RunManager.name, () => {
 });
 
 describe(newMessages.name, () => {
-  const history = [{ role: 'user' as const, content: 'a' }, { role: 'assistant' as const, content: 'b' }];
+  const history = [
+    { role: 'user' as const, content: 'a' },
+    { role: 'assistant' as const, content: 'b' },
+  ];
   it('keeps only the new turn when the client resends the whole conversation', () => {
     expect(newMessages(history, [...history, { role: 'user', content: 'c' }])).toEqual([{ role: 'user', content: 'c' }]);
   });

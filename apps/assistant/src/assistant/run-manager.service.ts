@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Events, assistantAliveIntervalMs, type AssistantChatMessage, type AssistantRunControl, type AssistantRunStartRequest, type AssistantRunStartResponse, type AssistantRunsAlive } from '#qdc/contracts';
+import {
+  Events,
+  assistantAliveIntervalMs,
+  type AssistantChatMessage,
+  type AssistantRunControl,
+  type AssistantRunStartRequest,
+  type AssistantRunStartResponse,
+  type AssistantRunsAlive,
+} from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineResult } from './assistant-engine.js';
 import { RunEventsPublisher } from './run-events.publisher.js';
@@ -55,10 +63,12 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
     const run: ActiveRun = { abort: new AbortController() };
     this.runs.set(request.runId, run);
     // Started on the next turn of the event loop, so the start reply goes out before the engine's work.
-    run.finished = new Promise<void>((r) => setImmediate(r)).then(() => this.execute(request, threadId, run)).finally(() => {
-      clearTimeout(run.detachTimer);
-      this.runs.delete(request.runId);
-    });
+    run.finished = new Promise<void>((r) => setImmediate(r))
+      .then(() => this.execute(request, threadId, run))
+      .finally(() => {
+        clearTimeout(run.detachTimer);
+        this.runs.delete(request.runId);
+      });
     return { runId: request.runId, threadId };
   }
 
@@ -125,7 +135,10 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     // A failed or cancelled turn keeps the user's messages in the thread.
-    if (fresh.length) await opening.then(() => this.threads.append(request.ownerId, threadId, request.runId, fresh)).catch((error: Error) => this.logger.error(`run ${request.runId}: messages not stored: ${error.message}`));
+    if (fresh.length)
+      await opening
+        .then(() => this.threads.append(request.ownerId, threadId, request.runId, fresh))
+        .catch((error: Error) => this.logger.error(`run ${request.runId}: messages not stored: ${error.message}`));
     try {
       await sink.flush();
     } catch (error) {

@@ -33,7 +33,10 @@ export class ThreadsRepository {
         `INSERT INTO assistant_threads (owner_id, id) VALUES ($1, $2) ON CONFLICT (owner_id, id) DO UPDATE SET updated_at = CURRENT_TIMESTAMP`,
         [ownerId, threadId],
       ),
-      this.prisma.pool.query<{ role: AssistantChatMessage['role']; content: string }>(`SELECT role, content FROM assistant_messages WHERE owner_id = $1 AND thread_id = $2 ORDER BY id`, [ownerId, threadId]),
+      this.prisma.pool.query<{ role: AssistantChatMessage['role']; content: string }>(
+        `SELECT role, content FROM assistant_messages WHERE owner_id = $1 AND thread_id = $2 ORDER BY id`,
+        [ownerId, threadId],
+      ),
     ]);
     return rows.rows.map((r) => ({ role: r.role, content: r.content }));
   }

@@ -22,7 +22,11 @@ export class AdminKeysController {
     const parsed = KeysCreateRequest.safeParse({ name: raw.name, ownerName: raw.owner ?? raw.name, scopes: raw.scopes ?? ['control', 'coda'] });
     if (!parsed.success) {
       throw new ValidationFailed(
-        parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (p === 'ownerName' ? 'owner' : typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),
+        parsed.error.issues.map((i) => ({
+          loc: ['body', ...i.path.map((p) => (p === 'ownerName' ? 'owner' : typeof p === 'number' ? p : String(p)))],
+          msg: i.message,
+          type: i.code,
+        })),
       );
     }
     return this.nats.request(Subjects.KeysCreate, parsed.data);

@@ -23,7 +23,9 @@ export class AdminLabStreamsController {
   create(@Body() body: unknown): Promise<LabStreamDto> {
     const parsed = LabStreamCreateRequest.safeParse(typeof body === 'object' && body !== null ? body : {});
     if (!parsed.success) {
-      throw new ValidationFailed(parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })));
+      throw new ValidationFailed(
+        parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),
+      );
     }
     return this.nats.request(Subjects.LabStreamCreate, parsed.data);
   }

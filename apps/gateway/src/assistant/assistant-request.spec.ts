@@ -5,12 +5,32 @@ describe(parseAssistantRequest.name, () => {
   const sut = parseAssistantRequest;
 
   it('accepts the documented fields and the deprecated mode and fast with any value', () => {
-    const body = sut({ messages: [{ role: 'user', content: 'hi' }], thread_id: 't', budget: 'low', code_mode: 'file', mode: 'whatever-old', fast: 'yes', extra: 1 });
+    const body = sut({
+      messages: [{ role: 'user', content: 'hi' }],
+      thread_id: 't',
+      budget: 'low',
+      code_mode: 'file',
+      mode: 'whatever-old',
+      fast: 'yes',
+      extra: 1,
+    });
     expect(body).toMatchObject({ messages: [{ role: 'user', content: 'hi' }], thread_id: 't', budget: 'low', code_mode: 'file' });
   });
 
   it('joins OpenAI-style content parts', () => {
-    expect(sut({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }] }).messages[0].content).toBe('ab');
+    expect(
+      sut({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
+        ],
+      }).messages[0].content,
+    ).toBe('ab');
   });
 
   it.each([

@@ -13,7 +13,9 @@ const Content = z.union([
  */
 export const AssistantRequestBody = z.object({
   messages: z
-    .array(z.object({ role: z.enum(['user', 'assistant', 'system'], { error: 'role must be one of user, assistant, system' }), content: Content }), { error: 'messages is required: a list of {role, content}' })
+    .array(z.object({ role: z.enum(['user', 'assistant', 'system'], { error: 'role must be one of user, assistant, system' }), content: Content }), {
+      error: 'messages is required: a list of {role, content}',
+    })
     .min(1, 'messages must hold at least one message')
     .max(500, 'messages may hold at most 500 messages')
     .refine((m) => m.some((x) => x.role === 'user' && x.content.trim().length > 0), 'messages must include a non-empty user message'),
@@ -28,7 +30,13 @@ export type AssistantRequestBody = z.infer<typeof AssistantRequestBody>;
 /** Parses the body or throws a FastAPI-style 422 naming each bad field and what came. */
 export function parseAssistantRequest(body: unknown): AssistantRequestBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ValidationFailed([{ loc: ['body'], msg: `expected a JSON object with messages; got ${body === null || body === undefined ? 'no body' : Array.isArray(body) ? 'an array' : typeof body}`, type: 'type_error' }]);
+    throw new ValidationFailed([
+      {
+        loc: ['body'],
+        msg: `expected a JSON object with messages; got ${body === null || body === undefined ? 'no body' : Array.isArray(body) ? 'an array' : typeof body}`,
+        type: 'type_error',
+      },
+    ]);
   }
   const parsed = AssistantRequestBody.safeParse(body);
   if (parsed.success) return parsed.data;

@@ -69,7 +69,14 @@ export class AssistantStreamService implements OnApplicationBootstrap {
 
   private relay(reply: FastifyReply, runId: string, seen: number): SseRelay {
     const opened = Date.now();
-    const relay = new SseRelay(reply, runId, seen, this.config.QDC_SSE_KEEPALIVE_MS, () => this.control(runId, 'detach'), () => this.runAlive(runId, opened));
+    const relay = new SseRelay(
+      reply,
+      runId,
+      seen,
+      this.config.QDC_SSE_KEEPALIVE_MS,
+      () => this.control(runId, 'detach'),
+      () => this.runAlive(runId, opened),
+    );
     relay.onEnd(() => this.alive.delete(runId));
     return relay;
   }
@@ -108,11 +115,17 @@ export class AssistantStreamService implements OnApplicationBootstrap {
     const m = LAST_EVENT_ID.exec(lastEventId);
     if (!m) throw new RpcError('invalid_input', `Last-Event-ID must be an event id this server sent ('<run id>:<n>'); got '${lastEventId.slice(0, 80)}'`);
     const [, runId, seen] = m;
-    const notFound = () => new ApiError(404, `run ${runId} is unknown or older than the replay window (${Math.round(this.config.QDC_ASSISTANT_RUN_RETENTION_MS / 1000)} s); send the request again without Last-Event-ID`);
+    const notFound = () =>
+      new ApiError(
+        404,
+        `run ${runId} is unknown or older than the replay window (${Math.round(this.config.QDC_ASSISTANT_RUN_RETENTION_MS / 1000)} s); send the request again without Last-Event-ID`,
+      );
     let iterator: AsyncIterator<{ data: Uint8Array; headers?: Msg['headers']; subject: string }>;
     let stop: () => void;
     try {
-      const consumer = await this.nats.jetstream().consumers.get(assistantRunStream(this.config.QDC_NAMESPACE), { filter_subjects: this.nats.subject(assistantRunEventsSubject(runId)) });
+      const consumer = await this.nats
+        .jetstream()
+        .consumers.get(assistantRunStream(this.config.QDC_NAMESPACE), { filter_subjects: this.nats.subject(assistantRunEventsSubject(runId)) });
       const messages = await consumer.consume();
       stop = () => void messages.close();
       iterator = messages[Symbol.asyncIterator]() as typeof iterator;
@@ -197,15 +210,18 @@ class SseRelay {
       gone();
       return;
     }
-    this.keepalive = setInterval(() => {
-      if (!this.runAlive()) {
-        // The process running it died: end with an error instead of keeping the client waiting forever.
-        this.write(`data: ${JSON.stringify({ type: 'error', error: `the assistant stopped answering (run ${this.runId}); please retry` })}\n\n`);
-        this.close();
-        return;
-      }
-      if (Date.now() - this.lastWrite >= this.keepaliveMs) this.write(': keepalive\n\n');
-    }, Math.max(10, Math.floor(this.keepaliveMs / 2)));
+    this.keepalive = setInterval(
+      () => {
+        if (!this.runAlive()) {
+          // The process running it died: end with an error instead of keeping the client waiting forever.
+          this.write(`data: ${JSON.stringify({ type: 'error', error: `the assistant stopped answering (run ${this.runId}); please retry` })}\n\n`);
+          this.close();
+          return;
+        }
+        if (Date.now() - this.lastWrite >= this.keepaliveMs) this.write(': keepalive\n\n');
+      },
+      Math.max(10, Math.floor(this.keepaliveMs / 2)),
+    );
     const queued = this.queue;
     this.queue = [];
     for (const msg of queued) this.push(msg);

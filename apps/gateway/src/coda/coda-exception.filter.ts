@@ -12,7 +12,10 @@ export class CodaExceptionFilter extends ApiExceptionFilter {
   protected override render(body: unknown, exception: unknown): unknown {
     const { detail, error_id } = (body ?? {}) as { detail?: unknown; error_id?: string };
     const error = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((d: { msg?: string }) => d.msg).join('; ') : 'Bad Request';
-    const where = exception instanceof RpcError && exception.code === 'invalid_input' ? ((exception.details ?? {}) as { line?: number | null; construct?: string | null }) : {};
+    const where =
+      exception instanceof RpcError && exception.code === 'invalid_input'
+        ? ((exception.details ?? {}) as { line?: number | null; construct?: string | null })
+        : {};
     return {
       success: false,
       error,

@@ -14,7 +14,11 @@ import {
 } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 
-const code = (field: string) => z.string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` }).trim().min(1, `${field} must not be empty`);
+const code = (field: string) =>
+  z
+    .string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` })
+    .trim()
+    .min(1, `${field} must not be empty`);
 /** Optional `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
 export const entryPointField = z
   .string({ error: 'entry_point must be a string: the name of a function defined in the code' })
@@ -26,7 +30,9 @@ export const withEntryPoint = (entryPoint: string | null | undefined) => (entryP
 
 const TranspileBody = z.object({
   source_code: code('source_code'),
-  target: z.string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` }).min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`),
+  target: z
+    .string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` })
+    .min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`),
   entry_point: entryPointField,
 });
 const SimulateBody = z.object({
@@ -41,7 +47,25 @@ const CodeBody = z.object({ code: code('code'), entry_point: entryPointField });
 const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number().int().min(1).max(64).nullish(), entry_point: entryPointField });
 
 /** Simulator names clients send; all run on the built-in statevector simulator. */
-const BACKENDS = ['auto', 'default', 'local', 'simulator', 'statevector', 'statevector_simulator', 'qasm_simulator', 'aer_simulator', 'aer_simulator_statevector', 'qiskit', 'qiskit_aer', 'cirq', 'cirq_simulator', 'default.qubit', 'lightning.qubit', 'braket_sv', 'local_simulator'];
+const BACKENDS = [
+  'auto',
+  'default',
+  'local',
+  'simulator',
+  'statevector',
+  'statevector_simulator',
+  'qasm_simulator',
+  'aer_simulator',
+  'aer_simulator_statevector',
+  'qiskit',
+  'qiskit_aer',
+  'cirq',
+  'cirq_simulator',
+  'default.qubit',
+  'lightning.qubit',
+  'braket_sv',
+  'local_simulator',
+];
 /** Simulations may take the whole simulation timeout; the NATS request waits a little longer. */
 const SIMULATE_REPLY_MARGIN_MS = 5_000;
 
@@ -64,7 +88,11 @@ export class CodaToolsService {
 
   async transpile(body: unknown, requestId: string) {
     const { source_code, target, entry_point } = parse(TranspileBody, body);
-    const r = await this.nats.request<CircuitsTranspileResponse>(Subjects.CircuitsTranspile, { code: source_code, target, ...withEntryPoint(entry_point) }, { requestId });
+    const r = await this.nats.request<CircuitsTranspileResponse>(
+      Subjects.CircuitsTranspile,
+      { code: source_code, target, ...withEntryPoint(entry_point) },
+      { requestId },
+    );
     return { success: true, source_framework: r.sourceFramework, target_framework: r.targetFramework, converted_code: r.code };
   }
 
@@ -73,7 +101,14 @@ export class CodaToolsService {
     if (!BACKENDS.includes(b.backend)) throw new RpcError('invalid_input', `backend '${b.backend}' is not available; use one of ${BACKENDS.join(', ')}`);
     const r = await this.nats.request<CircuitsSimulateResponse>(
       Subjects.CircuitsSimulate,
-      { code: b.code, method: b.method, shots: b.shots, backend: b.backend, ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }), ...withEntryPoint(b.entry_point) },
+      {
+        code: b.code,
+        method: b.method,
+        shots: b.shots,
+        backend: b.backend,
+        ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }),
+        ...withEntryPoint(b.entry_point),
+      },
       { requestId, timeoutMs: Math.max(this.config.QDC_SIM_TIMEOUT_MS + SIMULATE_REPLY_MARGIN_MS, this.config.QDC_NATS_TIMEOUT_MS) },
     );
     return {
@@ -116,12 +151,22 @@ export class CodaToolsService {
 
   async split(body: unknown, requestId: string) {
     const b = parse(SplitBody, body);
-    const r = (await this.nats.request<CircuitsSplitResponse>(Subjects.CircuitsSplit, { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) }, { requestId })) as Record<string, unknown>;
+    const r = (await this.nats.request<CircuitsSplitResponse>(
+      Subjects.CircuitsSplit,
+      { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) },
+      { requestId },
+    )) as Record<string, unknown>;
     if (typeof r.splitError === 'string') {
       // Well formed, but not splittable under the limit: 200 with success false (SPEC §6).
-      return { success: false, error: r.splitError, original_qubit_count: r.originalQubitCount, max_subcircuit_qubits: r.maxSubcircuitQubits, source_framework: r.sourceFramework };
+      return {
+        success: false,
+        error: r.splitError,
+        original_qubit_count: r.originalQubitCount,
+        max_subcircuit_qubits: r.maxSubcircuitQubits,
+        source_framework: r.sourceFramework,
+      };
     }
-    return { success: true, ...snakeCase(r) as Record<string, unknown> };
+    return { success: true, ...(snakeCase(r) as Record<string, unknown>) };
   }
 }
 
@@ -129,7 +174,9 @@ export class CodaToolsService {
 function snakeCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCase);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [/^[0-9+]|^[A-Z]$|^\+i$/.test(k) ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [/^[0-9+]|^[A-Z]$|^\+i$/.test(k) ? k : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCase(v)]),
+    );
   }
   return value;
 }

@@ -14,12 +14,15 @@ export class ValidationFailed extends HttpException {
   }
 }
 
-export const invalid = (loc: (string | number)[], msg: string, type = 'value_error'): ValidationFailed =>
-  new ValidationFailed([{ loc, msg, type }]);
+export const invalid = (loc: (string | number)[], msg: string, type = 'value_error'): ValidationFailed => new ValidationFailed([{ loc, msg, type }]);
 
 /** `{"detail": "..."}` with any status. */
 export class ApiError extends HttpException {
-  constructor(status: number, detail: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super({ detail }, status);
   }
 }

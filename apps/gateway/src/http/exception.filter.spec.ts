@@ -26,14 +26,29 @@ describe(ApiExceptionFilter.name, () => {
 
   it.each([
     ['an ApiError', new ApiError(404, 'Model not found'), 404, { detail: 'Model not found' }],
-    ['a validation failure', invalid(['body', 'model'], 'Field required', 'missing'), 422, { detail: [{ loc: ['body', 'model'], msg: 'Field required', type: 'missing' }] }],
+    [
+      'a validation failure',
+      invalid(['body', 'model'], 'Field required', 'missing'),
+      422,
+      { detail: [{ loc: ['body', 'model'], msg: 'Field required', type: 'missing' }] },
+    ],
     ['an unknown route', new NotFoundException(), 404, { detail: 'Not Found' }],
     ['an HttpException', new HttpException('Payload Too Large', 413), 413, { detail: 'Payload Too Large' }],
-    ['invalid_input from a service', new RpcError('invalid_input', 'expected finite values; got NaN', { type: 'value_error' }), 422, { detail: [{ loc: ['body', 'data'], msg: 'expected finite values; got NaN', type: 'value_error' }] }],
+    [
+      'invalid_input from a service',
+      new RpcError('invalid_input', 'expected finite values; got NaN', { type: 'value_error' }),
+      422,
+      { detail: [{ loc: ['body', 'data'], msg: 'expected finite values; got NaN', type: 'value_error' }] },
+    ],
     ['not_found from a service', new RpcError('not_found', 'Model result not found'), 404, { detail: 'Model result not found' }],
     ['forbidden from a service', new RpcError('forbidden', 'no'), 403, { detail: 'no' }],
     ['a Fastify body limit', { statusCode: 413, message: 'request file too large' }, 413, { detail: 'Request body too large: request file too large' }],
-    ['malformed JSON', { statusCode: 400, message: 'Unexpected token' }, 422, { detail: [{ loc: ['body'], msg: 'Unexpected token', type: 'value_error.body' }] }],
+    [
+      'malformed JSON',
+      { statusCode: 400, message: 'Unexpected token' },
+      422,
+      { detail: [{ loc: ['body'], msg: 'Unexpected token', type: 'value_error.body' }] },
+    ],
   ])('answers %s with its status and FastAPI-style body', (_, exception, status, body) => {
     const { answer, mocks } = newFilter(ApiExceptionFilter);
     expect(answer(exception)).toEqual({ status, body });
@@ -81,7 +96,10 @@ describe(CodaExceptionFilter.name, () => {
   it('answers {success: false, error} with the line and construct of a parse error', () => {
     const { answer } = newFilter(CodaExceptionFilter);
     const parseError = new RpcError('invalid_input', "unsupported call 'os.system'", { line: 3, construct: 'os.system' });
-    expect(answer(parseError)).toEqual({ status: 422, body: { success: false, error: "unsupported call 'os.system'", detail: "unsupported call 'os.system'", line: 3, construct: 'os.system' } });
+    expect(answer(parseError)).toEqual({
+      status: 422,
+      body: { success: false, error: "unsupported call 'os.system'", detail: "unsupported call 'os.system'", line: 3, construct: 'os.system' },
+    });
   });
 
   it('keeps the status and error id of a server error', () => {

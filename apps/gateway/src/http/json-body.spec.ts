@@ -18,7 +18,21 @@ describe(boundedJsonParser.name, () => {
   };
 
   it('parses ordinary JSON as Fastify does', async () => {
-    expect(await post('{"data": {"x": [1, 2], "y": [[1, 2], [3, 4]]}, "s": "[[[[\\"{{"}')).toEqual({ status: 200, body: { got: { data: { x: [1, 2], y: [[1, 2], [3, 4]] }, s: '[[[["{{' } } });
+    expect(await post('{"data": {"x": [1, 2], "y": [[1, 2], [3, 4]]}, "s": "[[[[\\"{{"}')).toEqual({
+      status: 200,
+      body: {
+        got: {
+          data: {
+            x: [1, 2],
+            y: [
+              [1, 2],
+              [3, 4],
+            ],
+          },
+          s: '[[[["{{',
+        },
+      },
+    });
     expect((await post('{"a": 1', 'application/json; charset=utf-8')).status).toBe(400);
     expect((await post('{"__proto__": {"x": 1}}')).status).toBe(400);
   });

@@ -13,7 +13,11 @@ export interface MultipartUpload {
  */
 export async function readMultipart(request: FastifyRequest, fileField: string): Promise<MultipartUpload> {
   if (!request.isMultipart()) {
-    throw invalid(['body'], `expected a multipart/form-data body with fields 'model' and '${fileField}'; got content-type '${request.headers['content-type'] ?? 'none'}'`, 'value_error.content_type');
+    throw invalid(
+      ['body'],
+      `expected a multipart/form-data body with fields 'model' and '${fileField}'; got content-type '${request.headers['content-type'] ?? 'none'}'`,
+      'value_error.content_type',
+    );
   }
   const upload: MultipartUpload = { fields: {} };
   try {

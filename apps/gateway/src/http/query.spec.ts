@@ -15,7 +15,11 @@ describe('query parsing', () => {
   it('parses bounded integers with FastAPI-style errors', () => {
     expect(intQuery(undefined, 'limit', 100, 1, 1000)).toBe(100);
     expect(intQuery('7', 'limit', 100, 1, 1000)).toBe(7);
-    expect(issue(() => intQuery('0', 'limit', 100, 1, 1000))).toEqual({ loc: ['query', 'limit'], msg: 'expected limit ≥ 1; got 0', type: 'greater_than_equal' });
+    expect(issue(() => intQuery('0', 'limit', 100, 1, 1000))).toEqual({
+      loc: ['query', 'limit'],
+      msg: 'expected limit ≥ 1; got 0',
+      type: 'greater_than_equal',
+    });
     expect(issue(() => intQuery('1001', 'limit', 100, 1, 1000)).type).toBe('less_than_equal');
     expect(issue(() => intQuery('1.5', 'skip', 0, 0, 10)).type).toBe('int_parsing');
   });
@@ -38,7 +42,14 @@ describe('query parsing', () => {
   });
 
   it('reads form booleans as true/false/1/0', () => {
-    expect([boolField('true', []), boolField('1', []), boolField('TRUE', []), boolField('false', []), boolField('0', []), boolField(undefined, [])]).toEqual([true, true, true, false, false, false]);
+    expect([boolField('true', []), boolField('1', []), boolField('TRUE', []), boolField('false', []), boolField('0', []), boolField(undefined, [])]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(issue(() => boolField('yes', ['body', 'plot']))).toMatchObject({ loc: ['body', 'plot'], type: 'bool_parsing' });
   });
 });

@@ -28,7 +28,11 @@ describe(registerResponseHeaders.name, () => {
     const res = await sut.inject({ method: 'GET', url: '/v0/health', headers: { origin: 'https://console.lab.example' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await sut.inject({ method: 'OPTIONS', url: '/v0/health', headers: { origin: 'https://console.lab.example', 'access-control-request-method': 'GET' } });
+    const preflight = await sut.inject({
+      method: 'OPTIONS',
+      url: '/v0/health',
+      headers: { origin: 'https://console.lab.example', 'access-control-request-method': 'GET' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
   });
@@ -45,7 +49,12 @@ describe(registerResponseHeaders.name, () => {
   it('sends the security headers everywhere and the strict CSP on API answers only', async () => {
     const sut = await newServer('');
     const api = await sut.inject({ method: 'GET', url: '/v0/health' });
-    expect(api.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'x-request-id': 'req-1' });
+    expect(api.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'x-request-id': 'req-1',
+    });
     expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     const docs = await sut.inject({ method: 'GET', url: '/docs' });
     expect(docs.headers['content-security-policy']).toBeUndefined();

@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { zipSync } from 'fflate';
 import { basename } from 'node:path';
-import {
-  Subjects,
-  type MaskedResultDto,
-  type ModelResultDto,
-  type Principal,
-  type ResultsDownloadResponse,
-  type VoteDto,
-} from '#qdc/contracts';
+import { Subjects, type MaskedResultDto, type ModelResultDto, type Principal, type ResultsDownloadResponse, type VoteDto } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
 import { invalid } from '../http/api-errors.js';
 
@@ -61,7 +54,11 @@ export class ModelResultsService {
 
 function parseVote(body: unknown): { vote: 1 | -1; feedback: string | null } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalid(['body'], `expected a JSON object {"vote": 1 | -1, "feedback": "optional text"}; got ${JSON.stringify(body) ?? 'nothing'}`, 'model_attributes_type');
+    throw invalid(
+      ['body'],
+      `expected a JSON object {"vote": 1 | -1, "feedback": "optional text"}; got ${JSON.stringify(body) ?? 'nothing'}`,
+      'model_attributes_type',
+    );
   }
   const { vote, feedback } = body as Record<string, unknown>;
   if (vote === undefined) throw invalid(['body', 'vote'], 'Field required: vote (1 or -1)', 'missing');

@@ -30,7 +30,15 @@ describe(ModelRunService.name, () => {
     const { sut, mocks } = newModelRunService();
     expect(await sut.run(request({ requestId: 'frame-17', meta: { traceparent: '00-abc-def-01' } }))).toBe(mocks.response);
     const [data, jobId] = mocks.producer.run.mock.calls[0] as [InferenceJobData, string];
-    expect(data).toEqual({ ...request(), flags: undefined, batch: false, plot: false, darkMode: false, requestId: 'frame-17', meta: { traceparent: '00-abc-def-01' } });
+    expect(data).toEqual({
+      ...request(),
+      flags: undefined,
+      batch: false,
+      plot: false,
+      darkMode: false,
+      requestId: 'frame-17',
+      meta: { traceparent: '00-abc-def-01' },
+    });
     expect(jobId).toBe(jobIdFor(data));
   });
 
@@ -63,7 +71,9 @@ describe(ModelRunService.name, () => {
   it('refuses an unknown model and a batch of a model that does not batch before anything is queued', async () => {
     const { sut, mocks } = newModelRunService();
     await expect(sut.run(request({ model: 'nope' }))).rejects.toMatchObject({ code: 'not_found' });
-    await expect(sut.run(request({ model: MODEL_CATALOGUE.find((m) => !m.batch)!.id, flags: { batch: true, plot: false, darkMode: false } }))).rejects.toMatchObject({
+    await expect(
+      sut.run(request({ model: MODEL_CATALOGUE.find((m) => !m.batch)!.id, flags: { batch: true, plot: false, darkMode: false } })),
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       details: { loc: ['body', 'model'], type: 'value_error.batch' },
     });

@@ -17,7 +17,10 @@ function newModelsService() {
   const resultBytes = Buffer.from('{"id":"r","output":{}}');
   const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: resultBytes.toString('base64') } };
   const nats = {
-    toBinaryRefWithDigest: jest.fn(async (bytes: Uint8Array) => ({ ref: { inline: Buffer.from(bytes).toString('base64') } as BinaryRef, sha256: createHash('sha256').update(bytes).digest('hex') })),
+    toBinaryRefWithDigest: jest.fn(async (bytes: Uint8Array) => ({
+      ref: { inline: Buffer.from(bytes).toString('base64') } as BinaryRef,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    })),
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
   };
   const producer = { run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response), isRedisReady: jest.fn(async () => true) };

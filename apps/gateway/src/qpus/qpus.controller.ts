@@ -53,7 +53,16 @@ export class QpusController {
     @Query('status') status?: string,
     @Query('device') device?: string,
   ) {
-    return this.qpus.jobs(caller, { skip: intParam(skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER), limit: intParam(limit, 'limit', 100, 1, 1000), status: status || undefined, device: device || undefined }, request.id);
+    return this.qpus.jobs(
+      caller,
+      {
+        skip: intParam(skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER),
+        limit: intParam(limit, 'limit', 100, 1, 1000),
+        status: status || undefined,
+        device: device || undefined,
+      },
+      request.id,
+    );
   }
 }
 

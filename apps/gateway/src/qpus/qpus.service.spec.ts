@@ -56,7 +56,11 @@ describe(QpusService.name, () => {
     it('forwards a valid body as the broker contract’s message', async () => {
       const { sut, mocks } = newQpusService();
       await sut.estimate(caller, { ...valid, braket_execution_mode_hint: 'x'.repeat(64) }, 'r');
-      expect(mocks.nats.request).toHaveBeenCalledWith(Subjects.QpuEstimate, { ownerId: caller.ownerId, job: { ...valid, braketExecutionModeHint: 'x'.repeat(64) } }, { requestId: 'r' });
+      expect(mocks.nats.request).toHaveBeenCalledWith(
+        Subjects.QpuEstimate,
+        { ownerId: caller.ownerId, job: { ...valid, braketExecutionModeHint: 'x'.repeat(64) } },
+        { requestId: 'r' },
+      );
     });
 
     it('every hostile body is either refused as invalid input or forwarded as a message the broker’s schema accepts', async () => {
@@ -78,7 +82,8 @@ describe(QpusService.name, () => {
   describe('submit', () => {
     it('every hostile body is either refused as invalid input or forwarded as a message the broker’s schema accepts', async () => {
       const { sut, mocks } = newQpusService();
-      for (const body of HOSTILE) expect(['forwarded', 'invalid_input']).toContain(await outcome(() => sut.submit(caller, { ...body, accept_overage: true }, undefined, 'r')));
+      for (const body of HOSTILE)
+        expect(['forwarded', 'invalid_input']).toContain(await outcome(() => sut.submit(caller, { ...body, accept_overage: true }, undefined, 'r')));
       expect(mocks.nats.request.mock.calls.length).toBeGreaterThan(0);
       for (const [, payload] of mocks.nats.request.mock.calls) expect(QpuSubmitRequest.safeParse(payload).error?.issues).toBeUndefined();
     });

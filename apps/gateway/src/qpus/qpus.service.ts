@@ -24,19 +24,43 @@ const JobBody = z.object({
     .trim()
     .min(1, 'code must not be empty')
     .max(L.codeChars, `code must be at most ${L.codeChars} characters`),
-  source_framework: z.string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' }).max(L.sourceFrameworkChars, `source_framework must be at most ${L.sourceFrameworkChars} characters (qiskit, cirq, openqasm2, openqasm3)`).nullish(),
-  backend: z.string({ error: 'backend is required: a device id from GET /qpus' }).trim().min(1, 'backend must not be empty').max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`),
-  shots: z.number({ error: 'shots must be an integer' }).int('shots must be an integer').min(1, 'shots must be at least 1').max(MAX_QPU_SHOTS, `shots must be at most ${MAX_QPU_SHOTS}`).default(100),
-  braket_execution_mode_hint: z.string({ error: 'braket_execution_mode_hint must be a string' }).max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`).nullish(),
+  source_framework: z
+    .string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' })
+    .max(L.sourceFrameworkChars, `source_framework must be at most ${L.sourceFrameworkChars} characters (qiskit, cirq, openqasm2, openqasm3)`)
+    .nullish(),
+  backend: z
+    .string({ error: 'backend is required: a device id from GET /qpus' })
+    .trim()
+    .min(1, 'backend must not be empty')
+    .max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`),
+  shots: z
+    .number({ error: 'shots must be an integer' })
+    .int('shots must be an integer')
+    .min(1, 'shots must be at least 1')
+    .max(MAX_QPU_SHOTS, `shots must be at most ${MAX_QPU_SHOTS}`)
+    .default(100),
+  braket_execution_mode_hint: z
+    .string({ error: 'braket_execution_mode_hint must be a string' })
+    .max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`)
+    .nullish(),
   entry_point: entryPointField,
 });
 const SubmitBody = JobBody.extend({ accept_overage: z.boolean({ error: 'accept_overage must be true or false' }).default(false) });
-const JobIdBody = z.object({ job_id: z.string({ error: 'job_id is required: the id POST /qpus answered' }).trim().min(1, 'job_id must not be empty').max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)') });
-const BudgetBody = z.object({ budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable() });
+const JobIdBody = z.object({
+  job_id: z
+    .string({ error: 'job_id is required: the id POST /qpus answered' })
+    .trim()
+    .min(1, 'job_id must not be empty')
+    .max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)'),
+});
+const BudgetBody = z.object({
+  budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable(),
+});
 
 /** Validates a body; a bad one is the caller's fault (422 saying what was expected and what came). */
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RpcError('invalid_input', `expected a JSON object body; got ${JSON.stringify(body) ?? 'nothing'}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new RpcError('invalid_input', `expected a JSON object body; got ${JSON.stringify(body) ?? 'nothing'}`);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

@@ -38,6 +38,9 @@ export class DocsController {
   async asset(@Param('file') file: string, @Res() reply: FastifyReply) {
     const type = ASSETS[file];
     if (!type) throw new ApiError(404, 'Not Found');
-    await reply.header('content-type', type).header('cache-control', 'public, max-age=86400').send(await readFile(join(SWAGGER_DIR, file)));
+    await reply
+      .header('content-type', type)
+      .header('cache-control', 'public, max-age=86400')
+      .send(await readFile(join(SWAGGER_DIR, file)));
   }
 }

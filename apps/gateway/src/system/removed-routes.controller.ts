@@ -9,6 +9,9 @@ export class RemovedRoutesController {
   @Post(['search', 'fetch'])
   @HttpCode(410)
   gone(): never {
-    throw new ApiError(410, 'This endpoint was removed from the API and is no longer available (POST /search and /fetch are gone; use GET /model-results to find results).');
+    throw new ApiError(
+      410,
+      'This endpoint was removed from the API and is no longer available (POST /search and /fetch are gone; use GET /model-results to find results).',
+    );
   }
 }

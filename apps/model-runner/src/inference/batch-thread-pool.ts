@@ -91,7 +91,10 @@ export class BatchThreadPool {
         });
       }),
     );
-    return `[${parts.map((part) => part.slice(1, -1)).filter((inner) => inner.length > 0).join(',')}]`;
+    return `[${parts
+      .map((part) => part.slice(1, -1))
+      .filter((inner) => inner.length > 0)
+      .join(',')}]`;
   }
 
   async close(): Promise<void> {

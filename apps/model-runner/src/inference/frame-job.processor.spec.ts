@@ -2,7 +2,14 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { encodeNpy } from '#qdc/arrays';
 import { runModel } from '#qdc/characterization';
-import { Subjects, type BinaryRef, type FrameJobData, type FrameJobModelOutcome, type ResultsCreateManyRequest, type ResultsCreateManyResponse } from '#qdc/contracts';
+import {
+  Subjects,
+  type BinaryRef,
+  type FrameJobData,
+  type FrameJobModelOutcome,
+  type ResultsCreateManyRequest,
+  type ResultsCreateManyResponse,
+} from '#qdc/contracts';
 import { generateChargeStabilityDiagram, generatePinchOffTrace } from '#qdc/device-physics';
 import { NatsService, loadConfig } from '#qdc/platform';
 import { FrameJobProcessor } from './frame-job.processor.js';
@@ -18,7 +25,9 @@ function newProcessor() {
   const nats = new NatsService(config, 'inference-worker');
   const store = jest.fn(async (_subject: string, body: unknown): Promise<unknown> => {
     const request = body as ResultsCreateManyRequest;
-    return { results: request.items.map((i) => ({ jobId: i.jobId, id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z' })) } satisfies ResultsCreateManyResponse;
+    return {
+      results: request.items.map((i) => ({ jobId: i.jobId, id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z' })),
+    } satisfies ResultsCreateManyResponse;
   });
   const sut = new FrameJobProcessor(nats, config, store as never);
   return { sut, mocks: { store } };
@@ -102,7 +111,9 @@ describe(FrameJobProcessor.name, () => {
     const { sut, mocks } = newProcessor();
     // 2-D: the pinch-off models refuse it; the charge-stability segmenter takes it.
     const map = generateChargeStabilityDiagram(900, { rows: 128 });
-    const results = await answer(await sut.process(job(encodeNpy({ shape: [128, 128], data: map.data }), [CLASSIFIER, 'charge-stability-diagram-segmenter-v0'])));
+    const results = await answer(
+      await sut.process(job(encodeNpy({ shape: [128, 128], data: map.data }), [CLASSIFIER, 'charge-stability-diagram-segmenter-v0'])),
+    );
     expect(results[0]).toEqual({ model: CLASSIFIER, error: { code: 'invalid_input', message: 'expected a 1-D trace of length ≥ 32; got shape [128, 128]' } });
     expect(results[1]).toMatchObject({ model: 'charge-stability-diagram-segmenter-v0', resultId: expect.any(String) });
     const [, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];

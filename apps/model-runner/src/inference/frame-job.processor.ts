@@ -39,7 +39,12 @@ export class FrameJobProcessor {
 
   /** The BullMQ handler: metrics, the outcome on NATS for the waiting producer, then BullMQ completes the job. */
   run(job: Job<FrameJobData, FrameJobOutcome>): Promise<FrameJobOutcome> {
-    return timeJob(QueueName.Inference, 'analyse-frame', () => publishJobOutcome(this.nats, QueueName.Inference, job, 'frame analysis', () => this.process(job)), job.data);
+    return timeJob(
+      QueueName.Inference,
+      'analyse-frame',
+      () => publishJobOutcome(this.nats, QueueName.Inference, job, 'frame analysis', () => this.process(job)),
+      job.data,
+    );
   }
 
   process(job: Pick<Job<FrameJobData, FrameJobOutcome>, 'data'>): Promise<FrameJobOutcome> {
@@ -56,9 +61,15 @@ export class FrameJobProcessor {
       const request: ResultsCreateManyRequest = {
         ownerId: data.ownerId,
         inputs: data.frames.map((f) => ({ inputFileName: f.inputFileName, inputFileSize: f.inputFileSize, input: f.input })),
-        items: await Promise.all(ran.map(async (o) => ({ jobId: o.resultJobId, model: o.model, input: o.input, output: await this.nats.toBinaryRef(Buffer.from(o.outputJson)) }))),
+        items: await Promise.all(
+          ran.map(async (o) => ({ jobId: o.resultJobId, model: o.model, input: o.input, output: await this.nats.toBinaryRef(Buffer.from(o.outputJson)) })),
+        ),
       };
-      const response = await this.store<ResultsCreateManyResponse>(Subjects.ResultsCreateMany, request, data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS);
+      const response = await this.store<ResultsCreateManyResponse>(
+        Subjects.ResultsCreateMany,
+        request,
+        data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS,
+      );
       for (const r of response.results) stored.set(r.jobId, r.id);
     }
     const results: FrameJobModelOutcome[][] = perFrame.map((outcomes) =>

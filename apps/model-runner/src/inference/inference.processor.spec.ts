@@ -37,7 +37,8 @@ const job = (data: Partial<InferenceJobData> & { input: BinaryRef }) => ({
   } satisfies InferenceJobData,
 });
 
-const createRequest = (request: jest.Mock) => request.mock.calls.find(([subject]) => subject === Subjects.ResultsCreate)?.[1] as ResultsCreateRequest | undefined;
+const createRequest = (request: jest.Mock) =>
+  request.mock.calls.find(([subject]) => subject === Subjects.ResultsCreate)?.[1] as ResultsCreateRequest | undefined;
 
 describe(InferenceProcessor.name, () => {
   it('runs the model, persists its output and answers with the result bytes around that output', async () => {
@@ -121,7 +122,12 @@ describe(InferenceProcessor.name, () => {
     });
     const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 400 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service is answering results\.result\.create\.v1\); retry$/) });
+    expect(error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(
+        /^the results service did not store the result \(tried for \d+\.\d s: no service is answering results\.result\.create\.v1\); retry$/,
+      ),
+    });
     expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
   });
 
@@ -131,8 +137,13 @@ describe(InferenceProcessor.name, () => {
       if (subject === Subjects.ResultsCreate) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
       return {} as never;
     });
-    const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 })).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service/) });
+    const error = await sut
+      .process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 }))
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service/),
+    });
     expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
   });
 
@@ -141,7 +152,9 @@ describe(InferenceProcessor.name, () => {
     mocks.request.mockImplementation(async () => {
       throw new RpcError('internal', 'internal error');
     });
-    await expect(sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }))).rejects.toMatchObject({ code: 'internal' });
+    await expect(sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }))).rejects.toMatchObject({
+      code: 'internal',
+    });
     expect(mocks.request).toHaveBeenCalledTimes(1);
   });
 
@@ -152,6 +165,11 @@ describe(InferenceProcessor.name, () => {
     await sut.process(job({ input: { objectKey: 'k1', size: bytes.length } }));
     const subjects = (mocks.request as jest.Mock).mock.calls.map(([subject]) => subject);
     expect(subjects).toEqual([Subjects.ResultsStageInput, Subjects.ResultsCreate]);
-    expect((mocks.request as jest.Mock).mock.calls[0]![1]).toEqual({ jobId: 'run-0123', inputFileName: 'trace.npy', inputFileSize: 1, input: { objectKey: 'k1', size: bytes.length } });
+    expect((mocks.request as jest.Mock).mock.calls[0]![1]).toEqual({
+      jobId: 'run-0123',
+      inputFileName: 'trace.npy',
+      inputFileSize: 1,
+      input: { objectKey: 'k1', size: bytes.length },
+    });
   });
 });

@@ -73,12 +73,17 @@ export class InferenceProcessor implements OnModuleDestroy {
         job.name === JobName.AnalyseFrame
           ? (this.frames.run(job as unknown as Job<FrameJobData, FrameJobOutcome>) as unknown as Promise<InferenceOutcome>)
           : // After the caller has its answer: a large job's buffers (upload, decoded array, outputs) go back to the system.
-            timeJob(QueueName.Inference, job.data.model, () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)), job.data).finally(() =>
-              this.releaseMemory(job.data),
-            ),
+            timeJob(
+              QueueName.Inference,
+              job.data.model,
+              () => publishJobOutcome(this.nats, QueueName.Inference, job, 'inference', () => this.process(job)),
+              job.data,
+            ).finally(() => this.releaseMemory(job.data)),
       workerOptions(this.config),
     );
-    worker.on('failed', (job, error: Error) => withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)));
+    worker.on('failed', (job, error: Error) =>
+      withRequestId(job?.data.requestId ?? '-', () => this.logger.error(`job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`)),
+    );
     worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
     this.worker = worker;
     await this.nats.connect();
@@ -136,7 +141,15 @@ export class InferenceProcessor implements OnModuleDestroy {
     };
     await staging;
     const stored = await this.persist(create, data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS);
-    const row = { id: stored.id, model: data.model, createdAt: stored.createdAt, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, batchSize, userVote: stored.userVote };
+    const row = {
+      id: stored.id,
+      model: data.model,
+      createdAt: stored.createdAt,
+      inputFileName: data.inputFileName,
+      inputFileSize: data.inputFileSize,
+      batchSize,
+      userVote: stored.userVote,
+    };
     const result = await this.nats.toBinaryRef(Buffer.from(resultJsonText(row, outputJson)));
     const ms = (a: number, b: number) => (b - a).toFixed(1);
     this.logger.debug(`${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
@@ -169,7 +182,10 @@ export class InferenceProcessor implements OnModuleDestroy {
         const retryable = error instanceof RpcError && (error.code === 'unavailable' || error.code === 'timeout');
         if (!retryable) throw error;
         if (Date.now() + pause >= deadline) {
-          throw new RpcError('unavailable', `the results service did not store the result (tried for ${((Date.now() - started) / 1000).toFixed(1)} s: ${error.message}); retry`);
+          throw new RpcError(
+            'unavailable',
+            `the results service did not store the result (tried for ${((Date.now() - started) / 1000).toFixed(1)} s: ${error.message}); retry`,
+          );
         }
         this.logger.warn(`storing the result failed (${error.message}); trying again in ${pause} ms`);
         await new Promise((resolve) => setTimeout(resolve, pause));
@@ -185,19 +201,18 @@ export class InferenceProcessor implements OnModuleDestroy {
   /** Hands the input to results (idempotent by job id); a failure only means results stores it with the result. */
   private async stageInput(jobId: string, data: InferenceJobData): Promise<void> {
     const stage: ResultsStageInputRequest = { jobId, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
-    const sent = this.nats
-      .request(Subjects.ResultsStageInput, stage)
-      .then(
-        () => undefined,
-        (error: Error) => this.logger.warn(`staging the input failed (results stores it with the result): ${error.message}`),
-      );
+    const sent = this.nats.request(Subjects.ResultsStageInput, stage).then(
+      () => undefined,
+      (error: Error) => this.logger.warn(`staging the input failed (results stores it with the result): ${error.message}`),
+    );
     await new Promise<void>((resolve) => setImmediate(resolve)); // let the request leave before the model takes the CPU
     return sent;
   }
 
   /** A full collection after a job that left more than RELEASE_MEMORY_THRESHOLD_BYTES in array buffers (an idle worker would keep them). */
   private releaseMemory(data: InferenceJobData): void {
-    if (releaseJobMemory()) withRequestId(data.requestId, () => this.logger.debug(`released the memory of a ${data.inputFileSize}-byte ${data.batch ? 'batch' : 'run'}`));
+    if (releaseJobMemory())
+      withRequestId(data.requestId, () => this.logger.debug(`released the memory of a ${data.inputFileSize}-byte ${data.batch ? 'batch' : 'run'}`));
   }
 
   async isRedisReady(): Promise<boolean> {

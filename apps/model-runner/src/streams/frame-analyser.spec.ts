@@ -18,7 +18,9 @@ function newAnalyser(jobsInFlight = 2, hold = false) {
   const held: (() => void)[] = [];
   const run = jest.fn(async (data: FrameJobData, _jobId: string): Promise<FrameJobResponse> => {
     if (hold) await new Promise<void>((r) => held.push(r));
-    const results: FrameJobModelOutcome[][] = data.frames.map((f) => f.models.map(({ model }) => ({ model, resultId: randomUUID(), output: { classification: true, file: f.inputFileName } })));
+    const results: FrameJobModelOutcome[][] = data.frames.map((f) =>
+      f.models.map(({ model }) => ({ model, resultId: randomUUID(), output: { classification: true, file: f.inputFileName } })),
+    );
     return { results: inline(results) };
   });
   const sut = new FrameAnalyser(nats, { run } as unknown as FrameAnalysisProducer, { QDC_STREAM_JOBS_IN_FLIGHT: jobsInFlight });
@@ -74,11 +76,19 @@ describe(FrameAnalyser.name, () => {
     mocks.release();
     await answers[0];
     await tick();
-    expect(mocks.run.mock.calls.map(([data]) => data.frames.map((f) => f.inputFileName))).toEqual([['pinchoff-a.npy'], ['pinchoff-b.npy', 'pinchoff-c.npy', 'pinchoff-d.npy']]);
+    expect(mocks.run.mock.calls.map(([data]) => data.frames.map((f) => f.inputFileName))).toEqual([
+      ['pinchoff-a.npy'],
+      ['pinchoff-b.npy', 'pinchoff-c.npy', 'pinchoff-d.npy'],
+    ]);
     expect(mocks.run.mock.calls[1]![0].requestId).toBe('stream:lab-a/pinchoff/b..d');
     mocks.release();
     const outcomes = await Promise.all(answers);
-    expect(outcomes.map((o) => (o[0] as unknown as { output: { file: string } }).output.file)).toEqual(['pinchoff-a.npy', 'pinchoff-b.npy', 'pinchoff-c.npy', 'pinchoff-d.npy']);
+    expect(outcomes.map((o) => (o[0] as unknown as { output: { file: string } }).output.file)).toEqual([
+      'pinchoff-a.npy',
+      'pinchoff-b.npy',
+      'pinchoff-c.npy',
+      'pinchoff-d.npy',
+    ]);
   });
 
   it('keeps large frames (maps) out of shared jobs: at most 64 KiB of input per job, a first frame always', async () => {
@@ -101,7 +111,9 @@ describe(FrameAnalyser.name, () => {
 
   it('passes a model’s refusal through as its error entry, and rejects every frame of a failed job (each is retried)', async () => {
     const { sut, mocks } = newAnalyser();
-    mocks.run.mockResolvedValueOnce({ results: inline([[{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected 100 values; got 3' } }]]) });
+    mocks.run.mockResolvedValueOnce({
+      results: inline([[{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected 100 values; got 3' } }]]),
+    });
     const outcomes = await sut.analyse({ ...stream, models: ['pinch-off-classifier-v0'] }, frame());
     expect(outcomes).toEqual([{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected 100 values; got 3' } }]);
     mocks.run.mockRejectedValueOnce(new RpcError('timeout', 'frame analysis did not finish within 300000 ms'));

@@ -55,7 +55,10 @@ export class FrameAnalyser {
 
   async analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]> {
     const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(frame.bytes);
-    const models = stream.models.map((model) => ({ model, resultJobId: jobIdFrom('stream', [stream.ownerId, stream.lab, stream.name, frame.frameId, model, sha256]) }));
+    const models = stream.models.map((model) => ({
+      model,
+      resultJobId: jobIdFrom('stream', [stream.ownerId, stream.lab, stream.name, frame.frameId, model, sha256]),
+    }));
     const job: FrameJobFrame = { inputFileName: frame.fileName, inputFileSize: frame.bytes.length, input: ref as BinaryRef, inputSha256: sha256, models };
     const key = `${stream.lab}/${stream.name}`;
     const jobs = this.streams.get(key) ?? { inFlight: 0, waiting: [] };

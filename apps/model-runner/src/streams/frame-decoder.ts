@@ -20,7 +20,10 @@ const MAX_FRAME_VALUES = 1 << 22;
 /** The numbers of a JSON `data` field: a trace (`[x, …]`) or a map (rows of equal length), as a C-order array. */
 export function arrayFromJson(data: unknown): { shape: number[]; values: number[] } {
   const what = (v: unknown) => (Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v);
-  if (!Array.isArray(data) || data.length === 0) throw new FrameError(`expected "data" to be a non-empty array of numbers (1-D trace) or of equal-length rows (2-D map); got ${what(data)}${Array.isArray(data) ? ' with no elements' : ''}`);
+  if (!Array.isArray(data) || data.length === 0)
+    throw new FrameError(
+      `expected "data" to be a non-empty array of numbers (1-D trace) or of equal-length rows (2-D map); got ${what(data)}${Array.isArray(data) ? ' with no elements' : ''}`,
+    );
   if (data.every((v) => typeof v === 'number')) {
     if (data.length > MAX_FRAME_VALUES) throw new FrameError(`expected at most ${MAX_FRAME_VALUES} values; got ${data.length}`);
     return { shape: [data.length], values: data as number[] };
@@ -61,10 +64,14 @@ export function decodeFrame(data: Uint8Array, headerFrameId: string | undefined,
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
   } catch {
-    throw new FrameError(`expected a frame as .npy bytes, .pt bytes or a JSON object {"data": [...], "axes": [...]}; got ${data.length} bytes that are none of these`);
+    throw new FrameError(
+      `expected a frame as .npy bytes, .pt bytes or a JSON object {"data": [...], "axes": [...]}; got ${data.length} bytes that are none of these`,
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new FrameError(`expected a JSON object {"frame_id", "data", "axes"}; got ${Array.isArray(json) ? 'a bare array (wrap it: {"data": [...]})' : json === null ? 'null' : typeof json}`);
+    throw new FrameError(
+      `expected a JSON object {"frame_id", "data", "axes"}; got ${Array.isArray(json) ? 'a bare array (wrap it: {"data": [...]})' : json === null ? 'null' : typeof json}`,
+    );
   }
   const parsed = LabFrame.safeParse(json);
   if (!parsed.success) {

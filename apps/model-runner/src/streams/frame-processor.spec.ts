@@ -200,7 +200,17 @@ describe('FrameProcessor', () => {
     mocks.ok('good');
     await sut.pipeline.idle();
     expect(mocks.published.map((p) => p.event)).toEqual([
-      { type: 'error', lab: 'lab-a', stream: 'pinchoff', frame_id: 'bad', seq: 1, error: { code: 'invalid_input', message: 'expected "data" to be a non-empty array of numbers (1-D trace) or of equal-length rows (2-D map); got string' } },
+      {
+        type: 'error',
+        lab: 'lab-a',
+        stream: 'pinchoff',
+        frame_id: 'bad',
+        seq: 1,
+        error: {
+          code: 'invalid_input',
+          message: 'expected "data" to be a non-empty array of numbers (1-D trace) or of equal-length rows (2-D map); got string',
+        },
+      },
       expect.objectContaining({ type: 'result', frame_id: 'good', seq: 2 }),
     ]);
     expect(mocks.analyse).toHaveBeenCalledTimes(1);
@@ -211,7 +221,9 @@ describe('FrameProcessor', () => {
     const { sut, mocks } = newProcessor();
     await sut.admit(frame(1, trace('nan')));
     await tick();
-    mocks.pending.get('nan')!.resolve([{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected finite values; got NaN at 3' } }]);
+    mocks.pending
+      .get('nan')!
+      .resolve([{ model: 'pinch-off-classifier-v0', error: { code: 'invalid_input', message: 'expected finite values; got NaN at 3' } }]);
     await sut.pipeline.idle();
     expect(mocks.published[0]!.event).toEqual({
       type: 'error',
@@ -234,7 +246,15 @@ describe('FrameProcessor', () => {
     await sut.pipeline.idle();
     expect(mocks.analyse).toHaveBeenCalledTimes(2);
     expect(mocks.sleep).toHaveBeenCalledWith(200);
-    expect(mocks.published[0]!.event).toEqual({ type: 'dropped', reason: 'failed', lab: 'lab-a', stream: 'pinchoff', frame_id: 't', seq: 1, message: 'analysis failed 2 times; last: Redis is not ready' });
+    expect(mocks.published[0]!.event).toEqual({
+      type: 'dropped',
+      reason: 'failed',
+      lab: 'lab-a',
+      stream: 'pinchoff',
+      frame_id: 't',
+      seq: 1,
+      message: 'analysis failed 2 times; last: Redis is not ready',
+    });
   });
 
   it('drops a frame that waited longer than max_lag_ms (reason stale) without analysing it', async () => {
@@ -242,7 +262,15 @@ describe('FrameProcessor', () => {
     await sut.admit(frame(4, trace('old'), { 'Nats-Msg-Id': 'old' }, 500));
     await sut.pipeline.idle();
     expect(mocks.analyse).not.toHaveBeenCalled();
-    expect(mocks.published[0]!.event).toEqual({ type: 'dropped', reason: 'stale', lab: 'lab-a', stream: 'pinchoff', frame_id: 'old', seq: 4, message: "frame waited 505 ms, more than the stream's max_lag_ms 100" });
+    expect(mocks.published[0]!.event).toEqual({
+      type: 'dropped',
+      reason: 'stale',
+      lab: 'lab-a',
+      stream: 'pinchoff',
+      frame_id: 'old',
+      seq: 4,
+      message: "frame waited 505 ms, more than the stream's max_lag_ms 100",
+    });
   });
 
   it('also answers on the frame’s Qdc-Reply-To inbox, but only on an inbox of its own lab', async () => {
@@ -250,13 +278,30 @@ describe('FrameProcessor', () => {
     await sut.admit(frame(1, { data: 'x' }, { 'Qdc-Reply-To': '_INBOX_lab-a.abc' }));
     await sut.admit(frame(2, { data: 'x' }, { 'Qdc-Reply-To': '_INBOX_lab-b.abc' }));
     await sut.pipeline.idle();
-    expect(mocks.published.map((p) => p.subject)).toEqual(['qdc.lab.lab-a.streams.pinchoff.results', '_INBOX_lab-a.abc', 'qdc.lab.lab-a.streams.pinchoff.results']);
+    expect(mocks.published.map((p) => p.subject)).toEqual([
+      'qdc.lab.lab-a.streams.pinchoff.results',
+      '_INBOX_lab-a.abc',
+      'qdc.lab.lab-a.streams.pinchoff.results',
+    ]);
   });
 });
 
 describe('decodeFrame', () => {
   it('turns a JSON map into a float64 .npy of its shape and takes the frame id from Nats-Msg-Id first', () => {
-    const decoded = decodeFrame(new TextEncoder().encode(JSON.stringify({ frame_id: 'json-id', data: [[1, 2, 3], [4, 5, 6]] })), 'hdr-id', 9, 'map');
+    const decoded = decodeFrame(
+      new TextEncoder().encode(
+        JSON.stringify({
+          frame_id: 'json-id',
+          data: [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        }),
+      ),
+      'hdr-id',
+      9,
+      'map',
+    );
     expect(decoded.frameId).toBe('hdr-id');
     expect(decoded.fileName).toBe('map-hdr-id.npy');
     const array = decodeNpy(decoded.bytes);

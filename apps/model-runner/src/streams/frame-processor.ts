@@ -60,7 +60,8 @@ export class FrameProcessor {
       key: (msg) => msg.seq,
       run: (msg) => this.process(msg),
       emit: (msg, event) => this.emit(msg, event),
-      onError: (msg, error) => this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'failed', message: `analysis failed: ${(error as Error).message}` }),
+      onError: (msg, error) =>
+        this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'failed', message: `analysis failed: ${(error as Error).message}` }),
     });
   }
 
@@ -84,7 +85,11 @@ export class FrameProcessor {
   async process(msg: FrameMessage): Promise<LabStreamEvent> {
     const waited = this.deps.now() - msg.storedAtMs;
     if (this.stream.max_lag_ms !== null && waited > this.stream.max_lag_ms) {
-      return this.event(msg, this.frameIdOf(msg), { type: 'dropped', reason: 'stale', message: `frame waited ${Math.round(waited)} ms, more than the stream's max_lag_ms ${this.stream.max_lag_ms}` });
+      return this.event(msg, this.frameIdOf(msg), {
+        type: 'dropped',
+        reason: 'stale',
+        message: `frame waited ${Math.round(waited)} ms, more than the stream's max_lag_ms ${this.stream.max_lag_ms}`,
+      });
     }
     let frame: DecodedFrame;
     try {
@@ -136,7 +141,9 @@ export class FrameProcessor {
       } catch (error) {
         // The frame stays unacked (redelivered after the ack wait) only if JetStream keeps refusing.
         if (attempt >= this.options.attempts) throw error;
-        this.deps.warn(`stream ${this.stream.lab}/${this.stream.name} frame ${event.frame_id}: storing the event failed (${(error as Error).message}); retrying`);
+        this.deps.warn(
+          `stream ${this.stream.lab}/${this.stream.name} frame ${event.frame_id}: storing the event failed (${(error as Error).message}); retrying`,
+        );
         await this.deps.sleep(100 * attempt);
       }
     }

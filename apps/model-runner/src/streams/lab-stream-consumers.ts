@@ -61,7 +61,10 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     const kv = await this.registry.kv();
-    this.leases = new Kvm(this.nats.rawConnection).create(labStreamLeasesBucket(this.config.QDC_NAMESPACE), { history: 1, ttl: this.streams.QDC_STREAM_LEASE_MS });
+    this.leases = new Kvm(this.nats.rawConnection).create(labStreamLeasesBucket(this.config.QDC_NAMESPACE), {
+      history: 1,
+      ttl: this.streams.QDC_STREAM_LEASE_MS,
+    });
     await this.leases;
     const watch = await kv.watch();
     void (async () => {
@@ -132,7 +135,9 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
       dto,
       {
         analyse: (stream, frame) => this.analyser.analyse(stream, frame),
-        publishEvent: async (event: LabStreamEvent, msgId: string) => ({ duplicate: (await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId })).duplicate }),
+        publishEvent: async (event: LabStreamEvent, msgId: string) => ({
+          duplicate: (await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId })).duplicate,
+        }),
         reply: (subject, event: LabStreamEvent) => this.nats.rawConnection.publish(subject, this.encoder.encode(JSON.stringify(event))),
         holds: () => lease.holds(),
         now: () => Date.now(),

@@ -49,7 +49,11 @@ export class LabStreamRegistry {
   @RpcHandler(Subjects.LabStreamCreate, LabStreamCreateRequest)
   async create(request: LabStreamCreateRequest): Promise<LabStreamDto> {
     const unknown = request.models.filter((id) => !findModel(id));
-    if (unknown.length) throw new RpcError('invalid_input', `unknown model(s) ${unknown.join(', ')}; GET /v0/models lists the models`, { loc: ['body', 'models'], type: 'value_error' });
+    if (unknown.length)
+      throw new RpcError('invalid_input', `unknown model(s) ${unknown.join(', ')}; GET /v0/models lists the models`, {
+        loc: ['body', 'models'],
+        type: 'value_error',
+      });
     const ns = this.config.QDC_NAMESPACE;
     // The results of a lab's stream belong to the owner named as the lab (its keys: `qdc keys create --owner <lab>`).
     const owner = await this.nats.request<OwnerEnsureResponse>(Subjects.OwnerEnsure, { name: request.lab });

@@ -27,7 +27,13 @@ export async function runStreamCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { owner: { type: 'string' }, name: { type: 'string' }, models: { type: 'string' }, 'max-in-flight': { type: 'string' }, 'max-lag-ms': { type: 'string' } },
+    options: {
+      owner: { type: 'string' },
+      name: { type: 'string' },
+      models: { type: 'string' },
+      'max-in-flight': { type: 'string' },
+      'max-lag-ms': { type: 'string' },
+    },
   });
   const command = positionals[0];
   if (command !== 'create' && command !== 'list' && command !== 'delete') throw new StreamUsageError('expected stream create, stream list or stream delete');
@@ -40,7 +46,10 @@ export async function runStreamCommand(argv: string[]): Promise<number> {
       const dto = await nats.request<LabStreamDto>(Subjects.LabStreamCreate, {
         lab: values.owner,
         name: values.name,
-        models: values.models!.split(',').map((m) => m.trim()).filter(Boolean),
+        models: values
+          .models!.split(',')
+          .map((m) => m.trim())
+          .filter(Boolean),
         max_in_flight: intOption(values['max-in-flight'], '--max-in-flight'),
         max_lag_ms: intOption(values['max-lag-ms'], '--max-lag-ms'),
       });

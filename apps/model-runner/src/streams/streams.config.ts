@@ -7,7 +7,11 @@ const StreamsConfigSchema = z.object({
   /** Unanalysed frames a stream keeps; beyond it JetStream refuses the instrument's publish at once (never blocks). */
   QDC_STREAM_MAX_BACKLOG: z.coerce.number().int().positive().default(10_000),
   /** JetStream duplicate window: a frame id (`Nats-Msg-Id`) seen within it is stored once. */
-  QDC_STREAM_DEDUP_WINDOW_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  QDC_STREAM_DEDUP_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
   /** A frame whose consumer stopped answering for this long is delivered again (the analysis is idempotent). */
   QDC_STREAM_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   /**

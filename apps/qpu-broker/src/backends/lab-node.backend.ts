@@ -97,7 +97,9 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
 
   private recordSeen(deviceId: string, at: number): void {
     this.lastSeen.set(deviceId, Math.max(at, this.lastSeen.get(deviceId) ?? 0));
-    void this.liveness?.put(deviceId, JSON.stringify({ at })).catch((error: Error) => this.logger.warn(`could not record the heartbeat of ${deviceId}: ${error.message}`));
+    void this.liveness
+      ?.put(deviceId, JSON.stringify({ at }))
+      .catch((error: Error) => this.logger.warn(`could not record the heartbeat of ${deviceId}: ${error.message}`));
   }
 
   /** Reads every registration (at boot, and when another replica says one changed or was removed). */
@@ -250,7 +252,9 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     }
     const message: LabJobMessage = { job_id: job.id, device_id: device.id, seed: seedOfJob(job.id), circuit };
     try {
-      await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), { msgID: job.id });
+      await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), {
+        msgID: job.id,
+      });
     } catch (error) {
       // The stream may be gone (a NATS server without persistence restarted): create it again next time.
       this.preparedStreams.delete(`${entry.lab}/${device.id}`);

@@ -62,7 +62,8 @@ export class SimulatedBackend implements QpuBackend, OnModuleDestroy {
     const queued = await (await this.queue(device)).getJob(qpuRunJobId(job.id));
     if (!queued) return { state: 'lost' };
     const state = await queued.getState();
-    if (state === 'failed') return { state: 'failed', error: `execution failed after ${queued.attemptsMade} attempt(s): ${queued.failedReason ?? 'unknown error'}` };
+    if (state === 'failed')
+      return { state: 'failed', error: `execution failed after ${queued.attemptsMade} attempt(s): ${queued.failedReason ?? 'unknown error'}` };
     // Completed in the queue but not in the database cannot happen (the worker reports before completing).
     if (state === 'completed') return { state: 'failed', error: 'the execution finished without reporting its result' };
     return { state: 'pending' };

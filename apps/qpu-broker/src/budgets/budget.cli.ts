@@ -23,7 +23,11 @@ const show = (b: QpuBudgetDto): string =>
 
 /** Runs `budget <command>`; the database is already migrated by the caller. Returns the exit code. */
 export async function runBudgetCommand(argv: string[]): Promise<number> {
-  const config = { args: argv, allowPositionals: true, options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } } } as const;
+  const config = {
+    args: argv,
+    allowPositionals: true,
+    options: { owner: { type: 'string' }, cents: { type: 'string' }, unlimited: { type: 'boolean' } },
+  } as const;
   let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
     parsed = parseArgs(config);
@@ -40,7 +44,8 @@ export async function runBudgetCommand(argv: string[]): Promise<number> {
       case 'set': {
         if (values.unlimited === (values.cents !== undefined)) throw new BudgetUsageError('budget set needs exactly one of --cents <n> and --unlimited');
         const cents = values.unlimited ? null : Number(values.cents);
-        if (cents !== null && !(Number.isInteger(cents) && cents >= 0)) throw new BudgetUsageError(`--cents must be a non-negative integer; got '${values.cents}'`);
+        if (cents !== null && !(Number.isInteger(cents) && cents >= 0))
+          throw new BudgetUsageError(`--cents must be a non-negative integer; got '${values.cents}'`);
         console.log(show(await budgets.set(values.owner, cents)));
         return 0;
       }

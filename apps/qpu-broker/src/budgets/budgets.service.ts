@@ -21,6 +21,12 @@ export class BudgetsService {
 
   async get(ownerName: string): Promise<QpuBudgetDto> {
     const budget = await this.jobs.budget(await this.ownerId(ownerName));
-    return { owner: ownerName, budget_cents: budget.budgetCents, spent_cents: budget.spentCents, reserved_cents: budget.reservedCents, remaining_cents: remainingCents(budget) };
+    return {
+      owner: ownerName,
+      budget_cents: budget.budgetCents,
+      spent_cents: budget.spentCents,
+      reserved_cents: budget.reservedCents,
+      remaining_cents: remainingCents(budget),
+    };
   }
 }

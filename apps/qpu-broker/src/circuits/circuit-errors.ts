@@ -6,7 +6,8 @@ export function asRpc<T>(fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof CircuitError) throw new RpcError('invalid_input', error.message, { kind: error.kind, line: error.line ?? null, construct: error.construct ?? null });
+    if (error instanceof CircuitError)
+      throw new RpcError('invalid_input', error.message, { kind: error.kind, line: error.line ?? null, construct: error.construct ?? null });
     throw error;
   }
 }

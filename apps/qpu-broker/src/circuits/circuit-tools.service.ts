@@ -1,6 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CircuitError, emitQasm3, estimateResources, parseCircuit, simulationCost, splitCircuit, transpile } from '#qdc/circuits';
-import { RpcError, type CircuitsCodeRequest, type CircuitsResourcesResponse, type CircuitsSimulateRequest, type CircuitsSimulateResponse, type CircuitsSplitRequest, type CircuitsSplitResponse, type CircuitsToQasm3Response, type CircuitsTranspileRequest, type CircuitsTranspileResponse } from '#qdc/contracts';
+import {
+  RpcError,
+  type CircuitsCodeRequest,
+  type CircuitsResourcesResponse,
+  type CircuitsSimulateRequest,
+  type CircuitsSimulateResponse,
+  type CircuitsSplitRequest,
+  type CircuitsSplitResponse,
+  type CircuitsToQasm3Response,
+  type CircuitsTranspileRequest,
+  type CircuitsTranspileResponse,
+} from '#qdc/contracts';
 import { asRpc } from './circuit-errors.js';
 import { runSimulation } from '../simulation/run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from '../simulation/simulation.config.js';
@@ -57,7 +68,11 @@ export class CircuitToolsService {
     if (cost.bytes > this.sim.QDC_SIM_MEMORY_LIMIT_BYTES) {
       // Refused before queueing: no worker could run it either.
       const mib = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;
-      throw new RpcError('invalid_input', `simulating ${cost.qubits} qubits needs ${mib(cost.bytes)} of state vector; the limit is ${mib(this.sim.QDC_SIM_MEMORY_LIMIT_BYTES)}`, { kind: 'memory' });
+      throw new RpcError(
+        'invalid_input',
+        `simulating ${cost.qubits} qubits needs ${mib(cost.bytes)} of state vector; the limit is ${mib(this.sim.QDC_SIM_MEMORY_LIMIT_BYTES)}`,
+        { kind: 'memory' },
+      );
     }
     const inline = cost.qubits <= this.sim.QDC_SIM_INLINE_MAX_QUBITS && cost.work <= this.sim.QDC_SIM_INLINE_MAX_WORK;
     if (inline) return runSimulation(msg, this.sim, 'inline');

@@ -26,8 +26,12 @@ describe(loadDeviceFiles.name, () => {
 
   it('names the file and the problem of a bad file', () => {
     expect(() => loadDeviceFiles(dirWith({ 'a.json': '{"id": ' }))).toThrow(/a\.json is not JSON/);
-    expect(() => loadDeviceFiles(dirWith({ 'b.json': { ...line5(), pricing: { per_task_cents: -1, per_shot_cents: 0 } } }))).toThrow(/b\.json: pricing\.per_task_cents/);
-    expect(() => loadDeviceFiles(dirWith({ 'c.json': { ...line5(), coupling_map: [[0, 7]] } }))).toThrow(/c\.json: device file: coupling_map\[0\] must be two different qubits in 0\.\.4; got \[0,7\]/);
+    expect(() => loadDeviceFiles(dirWith({ 'b.json': { ...line5(), pricing: { per_task_cents: -1, per_shot_cents: 0 } } }))).toThrow(
+      /b\.json: pricing\.per_task_cents/,
+    );
+    expect(() => loadDeviceFiles(dirWith({ 'c.json': { ...line5(), coupling_map: [[0, 7]] } }))).toThrow(
+      /c\.json: device file: coupling_map\[0\] must be two different qubits in 0\.\.4; got \[0,7\]/,
+    );
     expect(() => loadDeviceFiles(dirWith({ 'd.json': { ...line5(), noise: undefined } }))).toThrow(/d\.json: .*noise/);
     expect(() => loadDeviceFiles(dirWith({ 'e.json': line5(), 'f.json': line5() }))).toThrow(/f\.json: device id 'qdc-sim-line-5' is used twice/);
   });

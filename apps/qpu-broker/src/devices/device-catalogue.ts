@@ -29,7 +29,9 @@ export class DeviceCatalogue {
 export function loadDeviceFiles(dir: string): DeviceFile[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return [];
     throw error;

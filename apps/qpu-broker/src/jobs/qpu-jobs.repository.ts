@@ -159,7 +159,22 @@ export class QpuJobsRepository {
            INSERT INTO qpu_idempotency_keys (owner_id, key, body_hash, job_id) SELECT owner_id, $13, $14, id FROM job WHERE $13::text IS NOT NULL
            ON CONFLICT (owner_id, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, job_id = EXCLUDED.job_id, created_at = now())
          SELECT * FROM job`,
-        [job.id, job.ownerId, job.deviceId, job.source, job.sourceFramework, job.shots, JSON.stringify(job.compiled), JSON.stringify(job.compiledStats), job.initialLayout, job.finalLayout, job.estimatedCostCents, reason, idempotency?.key ?? null, idempotency?.bodyHash ?? null],
+        [
+          job.id,
+          job.ownerId,
+          job.deviceId,
+          job.source,
+          job.sourceFramework,
+          job.shots,
+          JSON.stringify(job.compiled),
+          JSON.stringify(job.compiledStats),
+          job.initialLayout,
+          job.finalLayout,
+          job.estimatedCostCents,
+          reason,
+          idempotency?.key ?? null,
+          idempotency?.bodyHash ?? null,
+        ],
       );
       return { decision, job: toRow(inserted.rows[0]) };
     });
@@ -187,14 +202,18 @@ export class QpuJobsRepository {
            error = COALESCE($7, j.error),
            backend_job_id = COALESCE($8, j.backend_job_id)
          FROM cur WHERE j.id = cur.id AND cur.status = ANY($3::text[])
-         RETURNING ${JOB_COLUMNS.split(',').map((c) => `j.${c.trim()}`).join(', ')}, cur.status AS from_status),
+         RETURNING ${JOB_COLUMNS.split(',')
+           .map((c) => `j.${c.trim()}`)
+           .join(', ')}, cur.status AS from_status),
        event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, from_status, $2, $5 FROM upd),
        spend AS (
          INSERT INTO qpu_owner_budgets (owner_id, spent_cents) SELECT owner_id, cost_cents FROM upd WHERE $2 = 'completed' AND cost_cents > 0
          ON CONFLICT (owner_id) DO UPDATE SET spent_cents = qpu_owner_budgets.spent_cents + EXCLUDED.spent_cents, updated_at = now())
        SELECT true AS applied, upd.* FROM upd
        UNION ALL
-       SELECT false, ${JOB_COLUMNS.split(',').map((c) => (c.trim() === 'status' ? 'cur.status' : `j.${c.trim()}`)).join(', ')}, cur.status
+       SELECT false, ${JOB_COLUMNS.split(',')
+         .map((c) => (c.trim() === 'status' ? 'cur.status' : `j.${c.trim()}`))
+         .join(', ')}, cur.status
        FROM qpu_jobs j JOIN cur ON cur.id = j.id WHERE NOT EXISTS (SELECT 1 FROM upd)`,
       [jobId, to, from, terminal, reason, patch.counts ? JSON.stringify(patch.counts) : null, patch.error ?? null, patch.backendJobId ?? null],
     );
@@ -240,7 +259,9 @@ export class QpuJobsRepository {
 
   /** Queued and running jobs per device. */
   async queueDepths(): Promise<Map<string, number>> {
-    const r = await this.prisma.pool.query<{ device_id: string; n: number }>(`SELECT device_id, count(*)::int AS n FROM qpu_jobs WHERE status IN ('queued', 'running') GROUP BY device_id`);
+    const r = await this.prisma.pool.query<{ device_id: string; n: number }>(
+      `SELECT device_id, count(*)::int AS n FROM qpu_jobs WHERE status IN ('queued', 'running') GROUP BY device_id`,
+    );
     return new Map(r.rows.map((row) => [row.device_id, row.n]));
   }
 

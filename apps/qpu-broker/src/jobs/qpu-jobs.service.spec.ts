@@ -16,7 +16,10 @@ const device: DeviceFile = {
   provider: 'qdc-sim',
   num_qubits: 3,
   native_gates: ['rz', 'sx', 'x', 'cz'],
-  coupling_map: [[0, 1], [1, 2]],
+  coupling_map: [
+    [0, 1],
+    [1, 2],
+  ],
   status: 'online',
   pricing: { per_task_cents: 30, per_shot_cents: 0.1 },
   max_shots: 1000,
@@ -73,9 +76,15 @@ function factory() {
     compile: jest.fn(() => ({ sourceFramework: 'qiskit', circuit: { circuit: 'native' }, initialLayout: [0, 1], finalLayout: [0, 1], stats })),
   };
   const nats = { publish: jest.fn(async () => undefined) };
-  const sut = new QpuJobsService(repository as unknown as QpuJobsRepository, registry as unknown as BackendRegistry, toolchain as unknown as DeviceToolchain, nats as unknown as NatsService, {
-    QDC_QPU_QUEUE_TIMEOUT: 60_000,
-  });
+  const sut = new QpuJobsService(
+    repository as unknown as QpuJobsRepository,
+    registry as unknown as BackendRegistry,
+    toolchain as unknown as DeviceToolchain,
+    nats as unknown as NatsService,
+    {
+      QDC_QPU_QUEUE_TIMEOUT: 60_000,
+    },
+  );
   return { sut, mocks: { backend: backend as unknown as QpuBackend & typeof backend, repository, registry, toolchain, nats } };
 }
 
@@ -88,8 +97,17 @@ describe(QpuJobsService.name, () => {
     it('persists, publishes the first event, then hands the job to its backend', async () => {
       const { sut, mocks } = factory();
       mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'create', replacesExpiredKey: false }) as never);
-      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({ job_id: JOB, status: 'queued', estimated_cost_cents: 40, idempotent_replay: false });
-      const [newJob, idempotency, acceptOverage] = mocks.repository.submit.mock.calls[0] as unknown as [{ estimatedCostCents: number; deviceId: string }, { key: string; bodyHash: string }, boolean];
+      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({
+        job_id: JOB,
+        status: 'queued',
+        estimated_cost_cents: 40,
+        idempotent_replay: false,
+      });
+      const [newJob, idempotency, acceptOverage] = mocks.repository.submit.mock.calls[0] as unknown as [
+        { estimatedCostCents: number; deviceId: string },
+        { key: string; bodyHash: string },
+        boolean,
+      ];
       expect([newJob.estimatedCostCents, newJob.deviceId, idempotency.key, idempotency.bodyHash.length, acceptOverage]).toEqual([40, 'line-3', 'k', 64, false]);
       expect(mocks.nats.publish).toHaveBeenCalledWith('qpu.job.status-changed.v1', expect.objectContaining({ jobId: JOB, from: null, to: 'queued' }));
       expect(mocks.backend.submit).toHaveBeenCalledTimes(1);
@@ -106,7 +124,12 @@ describe(QpuJobsService.name, () => {
       const { sut, mocks } = factory();
       mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'replay', jobId: JOB }, null) as never);
       mocks.repository.find.mockResolvedValue(row({ status: 'completed' }));
-      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({ job_id: JOB, status: 'completed', estimated_cost_cents: 40, idempotent_replay: true });
+      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({
+        job_id: JOB,
+        status: 'completed',
+        estimated_cost_cents: 40,
+        idempotent_replay: true,
+      });
       expect(mocks.backend.submit).not.toHaveBeenCalled();
       expect(mocks.nats.publish).not.toHaveBeenCalled();
     });
@@ -116,15 +139,24 @@ describe(QpuJobsService.name, () => {
       mocks.repository.submit.mockResolvedValueOnce(submitWith({ kind: 'conflict', message: 'different body' }, null) as never);
       await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).rejects.toMatchObject({ code: 'conflict' });
       mocks.repository.submit.mockResolvedValueOnce(submitWith({ kind: 'over-budget', message: 'too much', remainingCents: 3 }, null) as never);
-      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false })).rejects.toMatchObject({ code: 'payment_required', details: { remaining_cents: 3, estimated_cost_cents: 40 } });
+      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false })).rejects.toMatchObject({
+        code: 'payment_required',
+        details: { remaining_cents: 3, estimated_cost_cents: 40 },
+      });
       expect(mocks.backend.submit).not.toHaveBeenCalled();
     });
 
     it('refuses unknown devices (404), too many shots, circuit errors and a wrong source_framework (422) before persisting', async () => {
       const { sut, mocks } = factory();
-      await expect(sut.submit({ ownerId: OWNER, job: { ...spec, backend: 'nope' }, acceptOverage: false })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/available devices: line-3/) });
+      await expect(sut.submit({ ownerId: OWNER, job: { ...spec, backend: 'nope' }, acceptOverage: false })).rejects.toMatchObject({
+        code: 'not_found',
+        message: expect.stringMatching(/available devices: line-3/),
+      });
       await expect(sut.submit({ ownerId: OWNER, job: { ...spec, shots: 1001 }, acceptOverage: false })).rejects.toMatchObject({ code: 'invalid_input' });
-      await expect(sut.submit({ ownerId: OWNER, job: { ...spec, sourceFramework: 'cirq' }, acceptOverage: false })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/is qiskit/) });
+      await expect(sut.submit({ ownerId: OWNER, job: { ...spec, sourceFramework: 'cirq' }, acceptOverage: false })).rejects.toMatchObject({
+        code: 'invalid_input',
+        message: expect.stringMatching(/is qiskit/),
+      });
       mocks.toolchain.compile.mockImplementation(() => {
         throw new CircuitError('syntax', 'unknown gate foo', 4);
       });
@@ -163,7 +195,13 @@ describe(QpuJobsService.name, () => {
     it('starts a queued job (queued → running) with a seed derived from its id', async () => {
       const { sut, mocks } = factory();
       mocks.repository.transition.mockResolvedValue(transitioned(true, 'queued', 'running') as never);
-      await expect(sut.executionStart({ jobId: JOB, attempt: 0 })).resolves.toEqual({ run: true, deviceId: 'line-3', shots: 100, seed: seedOfJob(JOB), compiled: { circuit: 'native' } });
+      await expect(sut.executionStart({ jobId: JOB, attempt: 0 })).resolves.toEqual({
+        run: true,
+        deviceId: 'line-3',
+        shots: 100,
+        seed: seedOfJob(JOB),
+        compiled: { circuit: 'native' },
+      });
     });
 
     it('re-runs a running job (a retry after a crash) without a new transition, and never runs a cancelled one', async () => {
@@ -181,8 +219,13 @@ describe(QpuJobsService.name, () => {
       const { sut, mocks } = factory();
       mocks.repository.find.mockResolvedValue(row({ status: 'running' }));
       mocks.repository.transition.mockResolvedValue(transitioned(true, 'running', 'completed') as never);
-      await expect(sut.executionComplete({ jobId: JOB, counts: { '00': 60, '11': 40 }, method: 'density-matrix', elapsedMs: 3 })).resolves.toEqual({ status: 'completed', applied: true });
-      await expect(sut.executionComplete({ jobId: JOB, counts: { '00': 60 }, method: 'density-matrix', elapsedMs: 3 })).rejects.toMatchObject({ code: 'internal' });
+      await expect(sut.executionComplete({ jobId: JOB, counts: { '00': 60, '11': 40 }, method: 'density-matrix', elapsedMs: 3 })).resolves.toEqual({
+        status: 'completed',
+        applied: true,
+      });
+      await expect(sut.executionComplete({ jobId: JOB, counts: { '00': 60 }, method: 'density-matrix', elapsedMs: 3 })).rejects.toMatchObject({
+        code: 'internal',
+      });
       expect(mocks.repository.transition).toHaveBeenCalledTimes(1);
     });
   });
@@ -195,7 +238,8 @@ describe(QpuJobsService.name, () => {
       const pending = row({ id: '00000000-0000-4000-8000-0000000000b3' });
       const orphan = row({ id: '00000000-0000-4000-8000-0000000000b4', deviceId: 'gone' });
       mocks.repository.active.mockResolvedValue([lost, dead, pending, orphan]);
-      mocks.backend.poll.mockImplementation((async (job: QpuJobRow) => (job === lost ? { state: 'lost' } : job === dead ? { state: 'failed', error: 'exhausted' } : { state: 'pending' })) as never);
+      mocks.backend.poll.mockImplementation((async (job: QpuJobRow) =>
+        job === lost ? { state: 'lost' } : job === dead ? { state: 'failed', error: 'exhausted' } : { state: 'pending' }) as never);
       mocks.repository.transition.mockResolvedValue(transitioned(true, 'running', 'failed') as never);
       await expect(sut.recover()).resolves.toEqual({ resubmitted: 1, failed: 2 });
       expect(mocks.backend.submit).toHaveBeenCalledWith(lost, device);

@@ -101,7 +101,8 @@ export class QpuJobsService {
       compiled = this.toolchain.compile(spec.code, device, { entryPoint: spec.entryPoint });
       backend.refuseUnsupported?.(compiled.circuit, device);
     } catch (error) {
-      if (error instanceof CircuitError) throw new RpcError('invalid_input', error.message, { kind: error.kind, line: error.line ?? null, construct: error.construct ?? null });
+      if (error instanceof CircuitError)
+        throw new RpcError('invalid_input', error.message, { kind: error.kind, line: error.line ?? null, construct: error.construct ?? null });
       throw error;
     }
     if (declared && FRAMEWORK_FAMILY[declared] !== FRAMEWORK_FAMILY[compiled.sourceFramework]) {
@@ -113,7 +114,14 @@ export class QpuJobsService {
   async estimate(msg: QpuEstimateRequest): Promise<QpuEstimateResponse> {
     const { device, compiled, estimate } = this.prepare(msg.job);
     const budget = await this.jobs.budget(msg.ownerId);
-    return { estimated_cost_cents: estimate, device: device.id, shots: msg.job.shots, compiled: compiled.stats, budget_cents: budget.budgetCents, remaining_cents: remainingCents(budget) };
+    return {
+      estimated_cost_cents: estimate,
+      device: device.id,
+      shots: msg.job.shots,
+      compiled: compiled.stats,
+      budget_cents: budget.budgetCents,
+      remaining_cents: remainingCents(budget),
+    };
   }
 
   async submit(msg: QpuSubmitRequest): Promise<QpuSubmitResponse> {
@@ -154,7 +162,9 @@ export class QpuJobsService {
     const created = job!;
     this.publish(created, null, 'queued', 'submitted');
     // Persisted first: if handing it to the backend fails, the recovery sweep hands it over later.
-    await backend.submit(created, device).catch((error: Error) => this.logger.error(`job ${created.id}: dispatch to ${device.id} failed (the sweep retries): ${error.message}`));
+    await backend
+      .submit(created, device)
+      .catch((error: Error) => this.logger.error(`job ${created.id}: dispatch to ${device.id} failed (the sweep retries): ${error.message}`));
     return { job_id: created.id, status: created.status, estimated_cost_cents: created.estimatedCostCents, idempotent_replay: false };
   }
 
@@ -176,7 +186,8 @@ export class QpuJobsService {
 
   async cancel(ref: QpuJobRef): Promise<QpuCancelResponse> {
     const job = await this.ownJob(ref);
-    if (isTerminal(job.status)) throw new RpcError('conflict', `job ${job.id} is already ${job.status}; only queued or running jobs can be cancelled`, { status: job.status });
+    if (isTerminal(job.status))
+      throw new RpcError('conflict', `job ${job.id} is already ${job.status}; only queued or running jobs can be cancelled`, { status: job.status });
     const result = await this.transition(job.id, 'cancelled', `cancelled by the owner while ${job.status}`);
     if (!result.applied) {
       // It ended between the read and the lock.
@@ -184,7 +195,8 @@ export class QpuJobsService {
       throw new RpcError('conflict', `job ${job.id} is already ${now}; only queued or running jobs can be cancelled`, { status: now });
     }
     const found = this.backends.device(job.deviceId);
-    if (found) await found.backend.cancel(result.job!, found.device).catch((error: Error) => this.logger.warn(`job ${job.id}: backend cancel failed: ${error.message}`));
+    if (found)
+      await found.backend.cancel(result.job!, found.device).catch((error: Error) => this.logger.warn(`job ${job.id}: backend cancel failed: ${error.message}`));
     return { job_id: job.id, status: 'cancelled' };
   }
 
@@ -223,7 +235,9 @@ export class QpuJobsService {
 
   private publish(job: QpuJobRow, from: QpuJobStatus | null, to: QpuJobStatus, reason: string): void {
     const event: QpuJobStatusChangedEvent = { jobId: job.id, ownerId: job.ownerId, device: job.deviceId, from, to, reason, at: new Date().toISOString() };
-    void this.nats.publish(Events.QpuJobStatusChanged, event).catch((error: Error) => this.logger.warn(`could not publish ${job.id} → ${to}: ${error.message}`));
+    void this.nats
+      .publish(Events.QpuJobStatusChanged, event)
+      .catch((error: Error) => this.logger.warn(`could not publish ${job.id} → ${to}: ${error.message}`));
   }
 
   /**
@@ -236,7 +250,14 @@ export class QpuJobsService {
     for (const job of await this.jobs.active()) {
       const found = this.backends.device(job.deviceId);
       if (!found) {
-        if ((await this.transition(job.id, 'failed', 'device no longer configured', { error: `device ${job.deviceId} is not configured on this broker any more` })).applied) failed += 1;
+        if (
+          (
+            await this.transition(job.id, 'failed', 'device no longer configured', {
+              error: `device ${job.deviceId} is not configured on this broker any more`,
+            })
+          ).applied
+        )
+          failed += 1;
         continue;
       }
       // SPEC §6: jobs of a device that is not online wait queued until it returns or until QDC_QPU_QUEUE_TIMEOUT.

@@ -48,7 +48,12 @@ describe(submissionBodyHash.name, () => {
   const job = { code: 'OPENQASM 2.0;', backend: 'd', shots: 100, sourceFramework: 'openqasm2' };
   it('is the same for the same normalised body and differs for any field', () => {
     expect(submissionBodyHash(job, false)).toBe(submissionBodyHash({ ...job }, false));
-    for (const other of [{ ...job, shots: 101 }, { ...job, backend: 'e' }, { ...job, code: 'x' }, { ...job, sourceFramework: undefined }]) {
+    for (const other of [
+      { ...job, shots: 101 },
+      { ...job, backend: 'e' },
+      { ...job, code: 'x' },
+      { ...job, sourceFramework: undefined },
+    ]) {
       expect(submissionBodyHash(other, false)).not.toBe(submissionBodyHash(job, false));
     }
     expect(submissionBodyHash(job, true)).not.toBe(submissionBodyHash(job, false));

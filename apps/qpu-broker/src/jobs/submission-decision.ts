@@ -8,7 +8,15 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 /** SHA-256 of the normalised body (defaults applied, fixed key order): what "same body" means. */
 export function submissionBodyHash(job: QpuJobSpec, acceptOverage: boolean): string {
   // entry_point joins the hash only when given, so hashes of bodies without it are unchanged.
-  const canonical = [job.code, job.sourceFramework ?? null, job.backend, job.shots, job.braketExecutionModeHint ?? null, acceptOverage, ...(job.entryPoint ? [job.entryPoint] : [])];
+  const canonical = [
+    job.code,
+    job.sourceFramework ?? null,
+    job.backend,
+    job.shots,
+    job.braketExecutionModeHint ?? null,
+    acceptOverage,
+    ...(job.entryPoint ? [job.entryPoint] : []),
+  ];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
@@ -37,7 +45,10 @@ export function decideSubmission(ctx: SubmissionContext): SubmissionDecision {
   const live = ctx.existing && ctx.now.getTime() - ctx.existing.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS ? ctx.existing : null;
   if (live) {
     if (live.bodyHash === ctx.bodyHash) return { kind: 'replay', jobId: live.jobId };
-    return { kind: 'conflict', message: `Idempotency-Key was already used within 24 h for a different request (job ${live.jobId}); use a new key for a new job` };
+    return {
+      kind: 'conflict',
+      message: `Idempotency-Key was already used within 24 h for a different request (job ${live.jobId}); use a new key for a new job`,
+    };
   }
   const remaining = remainingCents(ctx.budget);
   if (remaining !== null && ctx.estimateCents > remaining && !ctx.acceptOverage) {

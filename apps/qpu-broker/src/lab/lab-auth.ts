@@ -3,7 +3,15 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { nkeys } from '@nats-io/transport-node';
-import { LAB_ID_PATTERN, Subjects, labDeviceConsumer, labJobStream, labStreamWildcards, type LabRemoveDevicesResponse, type LabStreamDeleteResponse } from '#qdc/contracts';
+import {
+  LAB_ID_PATTERN,
+  Subjects,
+  labDeviceConsumer,
+  labJobStream,
+  labStreamWildcards,
+  type LabRemoveDevicesResponse,
+  type LabStreamDeleteResponse,
+} from '#qdc/contracts';
 import { NatsService, loadConfig } from '#qdc/platform';
 
 /**
@@ -121,7 +129,8 @@ async function removeLabStreams(lab: string): Promise<string[]> {
     const { devices, failedJobs } = await nats.request<LabRemoveDevicesResponse>(Subjects.LabRemoveDevices, { lab });
     if (devices.length) removed.push(`device(s) ${devices.join(', ')}${failedJobs ? ` (${failedJobs} queued job(s) failed)` : ''}`);
     const jsm = await nats.jetstreamManager();
-    if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false)) removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
+    if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false))
+      removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
     const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab });
     for (const name of deleted) removed.push(`stream ${name}`);
     return removed;
@@ -147,7 +156,8 @@ export async function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = pro
       if (!values.owner) throw new LabUsageError('lab remove needs --owner <lab>');
       if (!LAB_ID_PATTERN.test(values.owner)) throw new LabUsageError(`lab '${values.owner}' must be lower-case letters, digits, dashes and underscores`);
       const revoked = removeLab(dir, namespace, values.owner);
-      if (revoked) console.log(`lab ${values.owner}: NATS user removed from ${revoked.authConf} (apply: nats-server --signal reload); credentials file deleted`);
+      if (revoked)
+        console.log(`lab ${values.owner}: NATS user removed from ${revoked.authConf} (apply: nats-server --signal reload); credentials file deleted`);
       else console.log(`lab ${values.owner} has no credentials in ${dir}`);
       const removed = await removeLabStreams(values.owner);
       console.log(`lab ${values.owner}: removed ${removed.length ? removed.join(', ') : 'no JetStream streams'}`);

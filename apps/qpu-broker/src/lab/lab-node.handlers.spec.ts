@@ -65,7 +65,9 @@ describe(LabNodeHandlers.name, () => {
   it('refuses a report for a job of another device', async () => {
     const { sut, mocks } = makeSut();
     mocks.repository.find.mockResolvedValue({ id: JOB, deviceId: 'other', shots: 10, compiled: compiledBell });
-    await expect(sut.report('lab-a', { ...base, type: 'completed', counts: { '00': 10 }, elapsed_ms: 1 })).rejects.toThrow(`report rejected: job ${JOB} is not a job of device chip`);
+    await expect(sut.report('lab-a', { ...base, type: 'completed', counts: { '00': 10 }, elapsed_ms: 1 })).rejects.toThrow(
+      `report rejected: job ${JOB} is not a job of device chip`,
+    );
     expect(mocks.jobs.executionComplete).not.toHaveBeenCalled();
   });
 

@@ -110,7 +110,8 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
     if (this.backend.heartbeat(lab, beat.node_id, beat.device_id, at)) return;
     // Heartbeats are queue-grouped: this replica may not have read a registration another replica just stored
     // (re-read at most once a second, so that a flood of unknown heartbeats costs no database load).
-    const ignored = () => this.logger.warn(`ignored heartbeat for device ${beat.device_id} from lab ${lab} node ${beat.node_id}: not the node that registered it`);
+    const ignored = () =>
+      this.logger.warn(`ignored heartbeat for device ${beat.device_id} from lab ${lab} node ${beat.node_id}: not the node that registered it`);
     if (at - this.lastHeartbeatReload < 1000) {
       ignored();
       return;

@@ -46,7 +46,11 @@ export class QpuDeviceProcessor implements OnModuleDestroy {
     for (const device of catalogue.all().filter((d) => d.provider === SIMULATED_PROVIDER)) {
       const queue = qpuDeviceQueueName(device.id);
       // Timed (qdc_job_duration_seconds) and, with tracing on, a span that continues the submitting request's trace.
-      const worker = new Worker<QpuSimulationJobData, QpuExecutionOutcome>(queue, (job) => timeJob(queue, JobName.RunQpuJob, () => this.process(job), job.data), { ...workerOptions(config), concurrency: 1 });
+      const worker = new Worker<QpuSimulationJobData, QpuExecutionOutcome>(
+        queue,
+        (job) => timeJob(queue, JobName.RunQpuJob, () => this.process(job), job.data),
+        { ...workerOptions(config), concurrency: 1 },
+      );
       worker.on('failed', (job, error: Error) => this.logger.error(`QPU job ${job?.data.jobId} attempt ${job?.attemptsMade} failed: ${error.message}`));
       worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
       this.workers.push(worker);

@@ -13,6 +13,9 @@ let reply: SimulationThreadReply;
 try {
   reply = { ok: true, response: runSimulation(data, config, 'queue') };
 } catch (error) {
-  reply = error instanceof RpcError ? { ok: false, rpc: error.toBody() } : { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  reply =
+    error instanceof RpcError
+      ? { ok: false, rpc: error.toBody() }
+      : { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }
 parentPort!.postMessage(reply);

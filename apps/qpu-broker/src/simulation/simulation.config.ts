@@ -9,7 +9,10 @@ const SimulationConfigSchema = z.object({
   QDC_SIM_MEMORY_LIMIT_BYTES: z.coerce.number().int().positive().default(DEFAULT_MEMORY_LIMIT_BYTES),
   QDC_SIM_INLINE_MAX_QUBITS: z.coerce.number().int().nonnegative().default(20),
   /** Amplitude updates (2^n × instructions × trajectories) the broker may do inline; ~0.5 s. */
-  QDC_SIM_INLINE_MAX_WORK: z.coerce.number().positive().default(2 ** 28),
+  QDC_SIM_INLINE_MAX_WORK: z.coerce
+    .number()
+    .positive()
+    .default(2 ** 28),
   QDC_SIM_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
 });
 

@@ -1,7 +1,18 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
 import { QueueName, RpcError, SimulationJobData } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, isRedisReady, publishJobOutcome, releaseJobMemory, timeJob, requireRedisReady, waitForDependencies, workerOptions, type QdcConfig } from '#qdc/platform';
+import {
+  NatsService,
+  QDC_CONFIG,
+  isRedisReady,
+  publishJobOutcome,
+  releaseJobMemory,
+  timeJob,
+  requireRedisReady,
+  waitForDependencies,
+  workerOptions,
+  type QdcConfig,
+} from '#qdc/platform';
 import { runSimulationInThread } from './simulation-thread-runner.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from './simulation.config.js';
 import type { SimulationOutcome } from './simulation-outcome.js';
@@ -23,8 +34,20 @@ export class SimulationProcessor implements OnModuleDestroy {
   ) {
     // The simulation runs in a thread (runSimulationInThread), so the normal job lock is renewed while it runs and a
     // killed worker's job is retried within QDC_JOB_LOCK_MS, not after the longest simulation could take.
-    this.worker = new Worker(QueueName.Simulation, (job) => timeJob(QueueName.Simulation, 'simulate', () => publishJobOutcome(this.nats, QueueName.Simulation, job, 'the simulation', () => this.process(job)), job.data), workerOptions(config));
-    this.worker.on('failed', (job, error: Error) => this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`));
+    this.worker = new Worker(
+      QueueName.Simulation,
+      (job) =>
+        timeJob(
+          QueueName.Simulation,
+          'simulate',
+          () => publishJobOutcome(this.nats, QueueName.Simulation, job, 'the simulation', () => this.process(job)),
+          job.data,
+        ),
+      workerOptions(config),
+    );
+    this.worker.on('failed', (job, error: Error) =>
+      this.logger.error(`[${job?.data.requestId}] job ${job?.id} attempt ${job?.attemptsMade} failed: ${error.message}`),
+    );
     this.worker.on('error', (error: Error) => this.logger.error(`worker error: ${error.message}`));
   }
 

@@ -30,9 +30,7 @@ export class KeysRepository {
   }
 
   async revoke(idOrPrefix: string) {
-    const key = UUID.test(idOrPrefix)
-      ? await this.prisma.apiKey.findUnique({ where: { id: idOrPrefix }, include: { owner: true } })
-      : null;
+    const key = UUID.test(idOrPrefix) ? await this.prisma.apiKey.findUnique({ where: { id: idOrPrefix }, include: { owner: true } }) : null;
     if (!key) return null;
     if (key.revokedAt) return key;
     return this.prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() }, include: { owner: true } });

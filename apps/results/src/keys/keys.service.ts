@@ -1,13 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  Events,
-  RpcError,
-  Scope,
-  type ApiKeyDto,
-  type CreatedApiKeyDto,
-  type KeysCreateRequest,
-  type Principal,
-} from '#qdc/contracts';
+import { Events, RpcError, Scope, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest, type Principal } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, apiKeyHint, generateApiKey, hashApiKey, type QdcConfig } from '#qdc/platform';
 import { KeysRepository } from './keys.repository.js';
 

@@ -60,9 +60,33 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
     const [owner, items] = mocks.repository.createManyWithRuns.mock.calls[0]!;
     expect(owner).toBe(OWNER);
     expect(items).toEqual([
-      { id: expect.any(String), jobId: 'a-clf', model: 'clf', outputJson: '{"of":"a-clf"}', inputFileName: 'f0.npy', inputFileSize: 2, inputBytes: bytes('f0') },
-      { id: expect.any(String), jobId: 'a-ext', model: 'ext', outputJson: '{"of":"a-ext"}', inputFileName: 'f0.npy', inputFileSize: 2, inputBytes: bytes('f0') },
-      { id: expect.any(String), jobId: 'b-clf', model: 'clf', outputJson: '{"of":"b-clf"}', inputFileName: 'f1.npy', inputFileSize: 2, inputBytes: bytes('f1') },
+      {
+        id: expect.any(String),
+        jobId: 'a-clf',
+        model: 'clf',
+        outputJson: '{"of":"a-clf"}',
+        inputFileName: 'f0.npy',
+        inputFileSize: 2,
+        inputBytes: bytes('f0'),
+      },
+      {
+        id: expect.any(String),
+        jobId: 'a-ext',
+        model: 'ext',
+        outputJson: '{"of":"a-ext"}',
+        inputFileName: 'f0.npy',
+        inputFileSize: 2,
+        inputBytes: bytes('f0'),
+      },
+      {
+        id: expect.any(String),
+        jobId: 'b-clf',
+        model: 'clf',
+        outputJson: '{"of":"b-clf"}',
+        inputFileName: 'f1.npy',
+        inputFileSize: 2,
+        inputBytes: bytes('f1'),
+      },
     ]);
     expect(answer.results.map((r) => [r.jobId, r.id, r.createdAt])).toEqual(items.map((i) => [i.jobId, i.id, AT.toISOString()]));
     expect(mocks.nats.publish.mock.calls).toEqual([

@@ -20,7 +20,6 @@ export interface NewResult {
 /** Staged input files not linked to a result after this long belong to failed jobs and are deleted. */
 export const STAGED_INPUT_TTL_MS = 60 * 60 * 1000;
 
-
 /** The staged input file of a job disappeared between the check and the link (swept): store it again. */
 export class StagedInputMissing extends Error {
   constructor(readonly jobId: string) {
@@ -178,7 +177,9 @@ export class ResultsRepository {
 
   /** Deletes staged input files older than `ttlMs` that never got a result (their job failed). */
   async sweepStagedInputs(ttlMs: number): Promise<number> {
-    const swept = await this.prisma.pool.query(`DELETE FROM input_files WHERE result_id IS NULL AND staged_at < now() - make_interval(secs => $1)`, [ttlMs / 1000]);
+    const swept = await this.prisma.pool.query(`DELETE FROM input_files WHERE result_id IS NULL AND staged_at < now() - make_interval(secs => $1)`, [
+      ttlMs / 1000,
+    ]);
     return swept.rowCount ?? 0;
   }
 

@@ -50,7 +50,9 @@ describe(ResultsService.name, () => {
       const { sut, mocks } = newResultsService();
       const answer = await sut.create(request(inline('bytes')));
       expect(answer).toEqual({ id: expect.any(String), createdAt: '2026-11-25T12:00:00.000Z', userVote: null });
-      expect(mocks.repository.createWithRun).toHaveBeenCalledWith(expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, inputBytes: new Uint8Array(Buffer.from('bytes')) }));
+      expect(mocks.repository.createWithRun).toHaveBeenCalledWith(
+        expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, inputBytes: new Uint8Array(Buffer.from('bytes')) }),
+      );
       expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
       expect(mocks.nats.publish).toHaveBeenCalledWith(Events.RunRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
     });
@@ -114,7 +116,24 @@ describe(ResultsService.name, () => {
   it('returns a stored result in the API shape with the caller’s vote', async () => {
     const { sut, mocks } = newResultsService();
     const createdAt = new Date('2026-03-01T00:00:00Z');
-    mocks.repository.findOwned.mockResolvedValue({ id: 'r', model: 'm', createdAt, inputFileName: 'a.npy', inputFileSize: 5, batchSize: null, output: { x: 1 }, votes: [{ vote: -1 }] });
-    expect(await sut.get('o', 'r')).toEqual({ id: 'r', model: 'm', created_at: '2026-03-01T00:00:00.000Z', input_file_name: 'a.npy', input_file_size: 5, output: { x: 1 }, user_vote: -1 });
+    mocks.repository.findOwned.mockResolvedValue({
+      id: 'r',
+      model: 'm',
+      createdAt,
+      inputFileName: 'a.npy',
+      inputFileSize: 5,
+      batchSize: null,
+      output: { x: 1 },
+      votes: [{ vote: -1 }],
+    });
+    expect(await sut.get('o', 'r')).toEqual({
+      id: 'r',
+      model: 'm',
+      created_at: '2026-03-01T00:00:00.000Z',
+      input_file_name: 'a.npy',
+      input_file_size: 5,
+      output: { x: 1 },
+      user_vote: -1,
+    });
   });
 });

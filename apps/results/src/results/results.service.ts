@@ -91,7 +91,9 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         });
         void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
         const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
-        this.logger.debug(`stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`);
+        this.logger.debug(
+          `stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`,
+        );
         return { id, createdAt: createdAt.toISOString(), userVote: null };
       } catch (error) {
         if (error instanceof StagedInputMissing && !inputBytes) {

@@ -89,7 +89,10 @@ function halfPeriodExtremum(f: number, phi: number, fErr: number, phiErr: number
   return { value, stderr };
 }
 
-export function fitOscillation(series: CalibrationSeries, options: { damped: boolean; keyName: string; xUnit: string; yUnit: string; kind: 'rabi' | 'ramsey' }): FamilyFit | null {
+export function fitOscillation(
+  series: CalibrationSeries,
+  options: { damped: boolean; keyName: string; xUnit: string; yUnit: string; kind: 'rabi' | 'ramsey' },
+): FamilyFit | null {
   const { x, y } = series;
   const span = Math.abs(x[x.length - 1]! - x[0]!) || 1;
   const starts = cosineStarts(x, y).flatMap((start) => (options.damped ? [0.3 / span, 1 / span, 3 / span].map((rate) => [...start, rate]) : [start]));

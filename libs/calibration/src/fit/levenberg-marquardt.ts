@@ -76,7 +76,13 @@ function invert(a: number[][]): number[][] | null {
 }
 
 /** Fits `model` to (x, y) from the start `p0`; `maxIterations` bounds the work (short runs screen many starts). */
-export function levenbergMarquardt(model: ModelFunction, x: ArrayLike<number>, y: ArrayLike<number>, p0: readonly number[], maxIterations = MAX_ITERATIONS): LeastSquaresFit {
+export function levenbergMarquardt(
+  model: ModelFunction,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  p0: readonly number[],
+  maxIterations = MAX_ITERATIONS,
+): LeastSquaresFit {
   const n = x.length;
   const k = p0.length;
   let p = p0.slice();

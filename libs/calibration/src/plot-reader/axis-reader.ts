@@ -47,7 +47,10 @@ function strokeCentres(from: number, to: number, probe: (k: number) => number, t
 /** Typical distance between neighbouring ticks (median, so one stray stroke does not shrink it). */
 function tickSpacing(ticks: number[], fallback: number): number {
   if (ticks.length < 2) return fallback;
-  const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!).sort((a, b) => a - b);
+  const gaps = ticks
+    .slice(1)
+    .map((t, i) => t - ticks[i]!)
+    .sort((a, b) => a - b);
   return gaps[gaps.length >> 1]!;
 }
 
@@ -156,7 +159,10 @@ export function readXAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
     for (const label of labelsByTick(glyphsOf(lines[li]!), ticks, spacing)) {
       const box = boxOf(label);
       const centre = (box.x0 + box.x1) / 2;
-      const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
+      const tick = ticks.reduce<number | null>(
+        (best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best),
+        null,
+      );
       const value = parseNumber(readGlyphs(planes, label, NUMBER_CHARS));
       if (tick !== null && value !== null) found.push({ pixel: tick, value });
     }
@@ -231,7 +237,10 @@ export function readYAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
     }
     if (box.y1 - box.y0 > spacing * 1.2) continue;
     const centre = (box.y0 + box.y1) / 2;
-    const tick = ticks.reduce<number | null>((best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best), null);
+    const tick = ticks.reduce<number | null>(
+      (best, t) => (Math.abs(t - centre) < spacing / 2 && (best === null || Math.abs(t - centre) < Math.abs(best - centre)) ? t : best),
+      null,
+    );
     const value = parseNumber(readGlyphs(planes, glyphsOf(label), NUMBER_CHARS));
     if (tick !== null && value !== null) pairs.push({ pixel: tick, value });
   }
@@ -239,7 +248,14 @@ export function readYAxis(planes: PixelPlanes, frame: PlotFrame): AxisReading {
   if (!map) notes.push(`y axis: ${ticks.length} ticks, ${pairs.length} readable labels — not enough to calibrate`);
   // The y offset ("1e−6", "+0.5") sits above the frame's top-left corner.
   if (map) {
-    const above = textLines(inkComponents(planes, { x0: Math.max(0, frame.x0 - 30), x1: frame.x0 + Math.round((frame.x1 - frame.x0) * 0.3), y0: Math.max(0, frame.y0 - 40), y1: frame.y0 - 1 }));
+    const above = textLines(
+      inkComponents(planes, {
+        x0: Math.max(0, frame.x0 - 30),
+        x1: frame.x0 + Math.round((frame.x1 - frame.x0) * 0.3),
+        y0: Math.max(0, frame.y0 - 40),
+        y1: frame.y0 - 1,
+      }),
+    );
     const line = above.sort((a, b) => boxOf(b).y1 - boxOf(a).y1)[0];
     const first = line ? labelsOf(glyphsOf(line), true)[0] : undefined;
     const offset = first ? parseAxisOffset(readGlyphs(planes, first, NUMBER_CHARS)) : null;

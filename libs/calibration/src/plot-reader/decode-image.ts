@@ -20,5 +20,7 @@ export function decodeImage(bytes: Uint8Array): RasterImage {
     }
     return { width: decoded.width, height: decoded.height, rgb };
   }
-  throw new ImageDecodeError(`expected a PNG or JPEG image; got ${bytes.length} bytes starting ${Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('')}`);
+  throw new ImageDecodeError(
+    `expected a PNG or JPEG image; got ${bytes.length} bytes starting ${Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('')}`,
+  );
 }

@@ -34,7 +34,10 @@ describe(readPlot.name, () => {
     const key = result.assessment.fit!.parameters[keyParameterOf(fixture.family)]!;
     const scale = fixture.family === 'drag' ? (fixture.xRange[1] - fixture.xRange[0]) / 2 : Math.abs(fixture.truth.value);
     // The reader reproduces the data: the same fit on the generated arrays agrees within 3 %.
-    const trace = generateCalibrationTrace(fixture.family, fixture.seed, { relativeNoise: fixture.relativeNoise, ...(fixture.style === 'drag-with-fits' ? { points: 60 } : {}) });
+    const trace = generateCalibrationTrace(fixture.family, fixture.seed, {
+      relativeNoise: fixture.relativeNoise,
+      ...(fixture.style === 'drag-with-fits' ? { points: 60 } : {}),
+    });
     const onData = assessCalibration(trace.series, { experiment: fixture.family }).assessment.fit!.parameters[keyParameterOf(fixture.family)]!.value;
     expect(Math.abs(key.value - onData)).toBeLessThanOrEqual(0.03 * scale);
     // And the truth: within 5 %, or within 3 stated standard errors where the noise allows no better.

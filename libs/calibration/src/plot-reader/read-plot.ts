@@ -30,7 +30,14 @@ export function readPlot(image: RasterImage): PlotReading {
   const y = readYAxis(planes, frame);
   const title = normaliseOcrText(readTitle(planes, frame));
   const notes = [...x.notes, ...y.notes];
-  const reading = { ...empty, frame: { x0: frame.x0, y0: frame.y0, x1: frame.x1, y1: frame.y1 }, title, xLabel: normaliseOcrText(x.label), yLabel: normaliseOcrText(y.label), notes };
+  const reading = {
+    ...empty,
+    frame: { x0: frame.x0, y0: frame.y0, x1: frame.x1, y1: frame.y1 },
+    title,
+    xLabel: normaliseOcrText(x.label),
+    yLabel: normaliseOcrText(y.label),
+    notes,
+  };
   if (!x.map || !y.map) return reading;
   const pixelSeries = extractSeries(planes, frame).filter((s) => s.points.length >= MIN_POINTS);
   const markers = pixelSeries.filter((s) => s.kind === 'markers');
@@ -45,7 +52,28 @@ export function readPlot(image: RasterImage): PlotReading {
 }
 
 /** Words of calibration plots that OCR slips are corrected towards (one edit for short words, two for long). */
-const VOCABULARY = ['rabi', 'ramsey', 'drag', 'echo', 'hahn', 'resonator', 'qubit', 'spectroscopy', 'relaxation', 'amplitude', 'duration', 'delay', 'frequency', 'detuning', 'inverse', 'coefficient', 'calibration', 'population', 'time', 'pulse'];
+const VOCABULARY = [
+  'rabi',
+  'ramsey',
+  'drag',
+  'echo',
+  'hahn',
+  'resonator',
+  'qubit',
+  'spectroscopy',
+  'relaxation',
+  'amplitude',
+  'duration',
+  'delay',
+  'frequency',
+  'detuning',
+  'inverse',
+  'coefficient',
+  'calibration',
+  'population',
+  'time',
+  'pulse',
+];
 
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);

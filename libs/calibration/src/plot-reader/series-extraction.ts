@@ -125,7 +125,8 @@ function seriesOf(planes: PixelPlanes, box: Box, mask: (i: number) => boolean, h
       if (count <= 1) points.push({ px: c.cx, py: c.cy });
       else points.push(...columnPoints(width, c.pixels, count));
       const pad = Math.ceil(size / 2) + 2;
-      for (let y = Math.max(0, c.y0 - pad); y < Math.min(planes.height, c.y1 + pad); y++) for (let x = Math.max(0, c.x0 - pad); x < Math.min(width, c.x1 + pad); x++) taken[y * width + x] = 1;
+      for (let y = Math.max(0, c.y0 - pad); y < Math.min(planes.height, c.y1 + pad); y++)
+        for (let x = Math.max(0, c.x0 - pad); x < Math.min(width, c.x1 + pad); x++) taken[y * width + x] = 1;
     }
     out.push({ kind: 'markers', hue, points });
   }

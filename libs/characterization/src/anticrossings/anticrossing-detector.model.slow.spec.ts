@@ -6,7 +6,11 @@ import { anticrossingScore, countAnticrossingMatches, emptyAnticrossingCounts } 
 
 const ID = 'anticrossing-detector-v0';
 const SHAPE = [2, 801, 127];
-const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({ x: a.x, y: a.y, splitting: a.splittingPx ?? a.splitting_px ?? 0 });
+const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({
+  x: a.x,
+  y: a.y,
+  splitting: a.splittingPx ?? a.splitting_px ?? 0,
+});
 
 function lcgNoise(length: number, seed = 7): Float64Array {
   let state = seed;
@@ -56,6 +60,8 @@ describe('anticrossing-detector-v0', () => {
 
   it('rejects a wrong shape with ModelInputError', () => {
     expect(() => runModel(ID, { shape: [801, 127], data: new Float64Array(801 * 127) })).toThrow(ModelInputError);
-    expect(() => runModel(ID, { shape: [2, 800, 127], data: new Float64Array(2 * 800 * 127) })).toThrow(/expected a \(2, 801, 127\) spectroscopy map.*got shape \[2, 800, 127\]/);
+    expect(() => runModel(ID, { shape: [2, 800, 127], data: new Float64Array(2 * 800 * 127) })).toThrow(
+      /expected a \(2, 801, 127\) spectroscopy map.*got shape \[2, 800, 127\]/,
+    );
   });
 });

@@ -114,7 +114,7 @@ function parabolicPeak(values: Float64Array, i: number, stride: number, offset: 
 /** Dressed-mode offset from f_r for detuning Δ = f_q − f_r: branch 0 resonator-like, 1 qubit-like. */
 function dressedOffset(delta: number, g: number, branch: 0 | 1): number {
   const root = Math.sqrt(g * g + 0.25 * delta * delta);
-  return (delta >= 0) === (branch === 0) ? 0.5 * delta - root : 0.5 * delta + root;
+  return delta >= 0 === (branch === 0) ? 0.5 * delta - root : 0.5 * delta + root;
 }
 
 interface FitPoint {
@@ -358,7 +358,8 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
       let secondSeen = false;
       for (let c = Math.max(0, a - 1); c <= Math.min(cols - 1, b + 1); c++) {
         const so = track.secondOffset[c]!;
-        if (Number.isFinite(so) && Math.sign(so) !== Math.sign(d[c]!) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) secondSeen = true;
+        if (Number.isFinite(so) && Math.sign(so) !== Math.sign(d[c]!) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!)
+          secondSeen = true;
       }
       const strongFlip = Math.min(Math.abs(da), Math.abs(db)) >= Math.max(STRONG_FLIP_MIN_ROWS, 2 * threshold);
       if (!secondSeen && !strongFlip) continue;
@@ -381,10 +382,14 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
     for (let c = Math.max(0, e.a - FIT_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + FIT_HALF_COLUMNS); c++) {
       if (Number.isFinite(d[c]!)) points.push({ column: c, offset: d[c]!, branch: 0 });
       const so = track.secondOffset[c]!;
-      if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) points.push({ column: c, offset: so, branch: 1 });
+      if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!)
+        points.push({ column: c, offset: so, branch: 1 });
     }
     const fit = fitCrossing(points, e.a, e.b, e.sign);
-    fits.push({ crossing: { x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) }, costPerPoint: fit.cost / Math.max(1, points.length) });
+    fits.push({
+      crossing: { x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) },
+      costPerPoint: fit.cost / Math.max(1, points.length),
+    });
   }
   // Chains of fits closer than MERGE_COLUMNS: one crossing, the best-fitting one.
   const found: Anticrossing[] = [];

@@ -8,7 +8,11 @@ import type { Anticrossing } from './anticrossing-detector.model.js';
 import { anticrossingScore, countAnticrossingMatches, emptyAnticrossingCounts } from './anticrossing-score.js';
 
 const ID = 'anticrossing-detector-v0';
-const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({ x: a.x, y: a.y, splitting: a.splittingPx ?? a.splitting_px ?? 0 });
+const point = (a: { x: number; y: number; splittingPx?: number; splitting_px?: number }) => ({
+  x: a.x,
+  y: a.y,
+  splitting: a.splittingPx ?? a.splitting_px ?? 0,
+});
 
 function run(sweetSpotOverG?: readonly [number, number]) {
   const counts = emptyAnticrossingCounts();

@@ -23,7 +23,12 @@ export function emptyAnticrossingCounts(): AnticrossingCounts {
   return { truePositives: 0, falsePositives: 0, falseNegatives: 0, positionErrorSum: 0, splittingErrorSum: 0 };
 }
 
-export function countAnticrossingMatches(detected: readonly CrossingPoint[], truth: readonly CrossingPoint[], ignored: readonly CrossingPoint[] = [], into = emptyAnticrossingCounts()): AnticrossingCounts {
+export function countAnticrossingMatches(
+  detected: readonly CrossingPoint[],
+  truth: readonly CrossingPoint[],
+  ignored: readonly CrossingPoint[] = [],
+  into = emptyAnticrossingCounts(),
+): AnticrossingCounts {
   const distance = (a: CrossingPoint, b: CrossingPoint): number => Math.hypot(a.x - b.x, a.y - b.y);
   const pairs: [number, number, number][] = [];
   detected.forEach((d, i) => {
@@ -49,9 +54,22 @@ export function countAnticrossingMatches(detected: readonly CrossingPoint[], tru
   return into;
 }
 
-export function anticrossingScore(c: AnticrossingCounts): { precision: number; recall: number; f1: number; meanPositionError: number; meanSplittingError: number } {
+export function anticrossingScore(c: AnticrossingCounts): {
+  precision: number;
+  recall: number;
+  f1: number;
+  meanPositionError: number;
+  meanSplittingError: number;
+} {
   const precision = c.truePositives / Math.max(1, c.truePositives + c.falsePositives);
   const recall = c.truePositives / Math.max(1, c.truePositives + c.falseNegatives);
-  const f1 = c.truePositives + c.falsePositives + c.falseNegatives === 0 ? 1 : (2 * c.truePositives) / (2 * c.truePositives + c.falsePositives + c.falseNegatives);
-  return { precision, recall, f1, meanPositionError: c.positionErrorSum / Math.max(1, c.truePositives), meanSplittingError: c.splittingErrorSum / Math.max(1, c.truePositives) };
+  const f1 =
+    c.truePositives + c.falsePositives + c.falseNegatives === 0 ? 1 : (2 * c.truePositives) / (2 * c.truePositives + c.falsePositives + c.falseNegatives);
+  return {
+    precision,
+    recall,
+    f1,
+    meanPositionError: c.positionErrorSum / Math.max(1, c.truePositives),
+    meanSplittingError: c.splittingErrorSum / Math.max(1, c.truePositives),
+  };
 }

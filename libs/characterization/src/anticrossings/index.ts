@@ -5,7 +5,14 @@ import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 import { detectAnticrossings, type Anticrossing } from './anticrossing-detector.model.js';
 
 export { detectAnticrossings, type Anticrossing, type AnticrossingDetection } from './anticrossing-detector.model.js';
-export { countAnticrossingMatches, anticrossingScore, emptyAnticrossingCounts, ANTICROSSING_MATCH_PX, type AnticrossingCounts, type CrossingPoint } from './anticrossing-score.js';
+export {
+  countAnticrossingMatches,
+  anticrossingScore,
+  emptyAnticrossingCounts,
+  ANTICROSSING_MATCH_PX,
+  type AnticrossingCounts,
+  type CrossingPoint,
+} from './anticrossing-score.js';
 
 const ROWS = 801;
 const COLS = 127;

@@ -19,7 +19,11 @@ const LATTICE_FIT_REACH = 3;
  * clipped evidence, refined to sub-pixel by parabolas and reduced (Lagrange–Gauss) to a short basis, then fitted by
  * least squares to the peaks near m·u1 + n·u2. Null when no peak reaches LATTICE_MIN_CORRELATION.
  */
-export function chargeLattice(values: Float64Array, rows: number, cols: number): { u1: [number, number]; u2: [number, number] | null; correlation: number } | null {
+export function chargeLattice(
+  values: Float64Array,
+  rows: number,
+  cols: number,
+): { u1: [number, number]; u2: [number, number] | null; correlation: number } | null {
   let size = 1;
   while (size < 2 * Math.max(rows, cols)) size <<= 1;
   const re = new Float64Array(size * size);
@@ -27,12 +31,26 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
   let mean = 0;
   for (let i = 0; i < rows * cols; i++) mean += values[i]! / (rows * cols);
   for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) re[y * size + x] = values[y * cols + x]! - mean;
-  fft2(re, im, size, false, (y) => y < rows, () => true);
+  fft2(
+    re,
+    im,
+    size,
+    false,
+    (y) => y < rows,
+    () => true,
+  );
   for (let i = 0; i < re.length; i++) {
     re[i] = re[i]! * re[i]! + im[i]! * im[i]!;
     im[i] = 0;
   }
-  fft2(re, im, size, true, () => true, (y) => y <= rows >> 1 || y >= size - (rows >> 1));
+  fft2(
+    re,
+    im,
+    size,
+    true,
+    () => true,
+    (y) => y <= rows >> 1 || y >= size - (rows >> 1),
+  );
   const zero = re[0]! / (size * size) / (rows * cols);
   if (!(zero > 0)) return null;
   const reachX = cols >> 1;
@@ -68,7 +86,12 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
     return [p.dx + Math.max(-0.5, Math.min(0.5, ox)), p.dy + Math.max(-0.5, Math.min(0.5, oy))];
   };
   let u1 = refine(first);
-  const second = peaks.find((p) => p !== first && p.v >= LATTICE_MIN_CORRELATION && Math.abs(p.dx * first.dy - p.dy * first.dx) >= 0.34 * Math.hypot(p.dx, p.dy) * Math.hypot(first.dx, first.dy));
+  const second = peaks.find(
+    (p) =>
+      p !== first &&
+      p.v >= LATTICE_MIN_CORRELATION &&
+      Math.abs(p.dx * first.dy - p.dy * first.dx) >= 0.34 * Math.hypot(p.dx, p.dy) * Math.hypot(first.dx, first.dy),
+  );
   let u2 = second ? refine(second) : null;
   if (u2) {
     // Lagrange–Gauss reduction: the shortest basis of the same lattice.
@@ -133,7 +156,14 @@ export function chargeLattice(values: Float64Array, rows: number, cols: number):
 }
 
 /** Mean of `values` (bilinear) over the lattice translates p + m·u1 + n·u2, |m|, |n| ≤ reach, that fall inside the map. */
-export function latticeAverage(values: Float64Array, rows: number, cols: number, u1: [number, number], u2: [number, number] | null, reach: number): Float64Array {
+export function latticeAverage(
+  values: Float64Array,
+  rows: number,
+  cols: number,
+  u1: [number, number],
+  u2: [number, number] | null,
+  reach: number,
+): Float64Array {
   const sum = new Float64Array(rows * cols);
   const count = new Float64Array(rows * cols);
   for (let m = -reach; m <= reach; m++) {

@@ -75,7 +75,12 @@ function whiteNoiseSigma(flat: Float64Array, rows: number, cols: number): number
 }
 
 /** Step 2: evidence in noise units and the read-out. */
-export function boundaryEvidence(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): { evidence: Float64Array; readout: 'sensor' | 'transport' } {
+export function boundaryEvidence(
+  data: Float64Array,
+  rows: number,
+  cols: number,
+  options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS,
+): { evidence: Float64Array; readout: 'sensor' | 'transport' } {
   const n = rows * cols;
   const flat = flattenMap(data, rows, cols);
   const sigma = Math.max(whiteNoiseSigma(flat, rows, cols), 1e-300);
@@ -157,7 +162,8 @@ export function localLineLevel(evidence: Float64Array, rows: number, cols: numbe
       const i0 = Math.floor(fx);
       const i1 = Math.min(bx - 1, i0 + 1);
       const tx = fx - i0;
-      out[y * cols + x] = (1 - ty) * ((1 - tx) * grid[j0 * bx + i0]! + tx * grid[j0 * bx + i1]!) + ty * ((1 - tx) * grid[j1 * bx + i0]! + tx * grid[j1 * bx + i1]!);
+      out[y * cols + x] =
+        (1 - ty) * ((1 - tx) * grid[j0 * bx + i0]! + tx * grid[j0 * bx + i1]!) + ty * ((1 - tx) * grid[j1 * bx + i0]! + tx * grid[j1 * bx + i1]!);
     }
   }
   return out;

@@ -107,7 +107,12 @@ function rowBoundaryRuns(labels: Int32Array, rows: number, cols: number, k: numb
   return runs;
 }
 
-export function segmentChargeRegions(data: Float64Array, rows: number, cols: number, options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS): ChargeRegionSegmentation {
+export function segmentChargeRegions(
+  data: Float64Array,
+  rows: number,
+  cols: number,
+  options: ChargeRegionOptions = CHARGE_REGION_DEFAULTS,
+): ChargeRegionSegmentation {
   const n = rows * cols;
   const { evidence, readout } = boundaryEvidence(data, rows, cols, options);
   // Line strength varies over a map (a sensor's sensitivity along its Coulomb-peak flank): thresholds are set
@@ -128,7 +133,10 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   const interior = new Uint8Array(n);
   for (let i = 0; i < n; i++) interior[i] = relative[i]! < options.interiorFraction ? 1 : 0;
   const distance = chamferDistance(interior, rows, cols);
-  let { labels: markers, count } = options.markerDynamics > 0 ? distanceMarkers(distance, rows, cols, options.markerDepth, options.markerDynamics) : thresholdMarkers(distance, rows, cols, options.markerDepth);
+  let { labels: markers, count } =
+    options.markerDynamics > 0
+      ? distanceMarkers(distance, rows, cols, options.markerDepth, options.markerDynamics)
+      : thresholdMarkers(distance, rows, cols, options.markerDepth);
   if (count === 0) {
     // No plateau interior at all: one marker at the weakest evidence.
     let best = 0;
@@ -145,7 +153,12 @@ export function segmentChargeRegions(data: Float64Array, rows: number, cols: num
   // A short weak line between two large cells is a neck (an invisible short transition), not an over-split.
   const floodedArea = new Int32Array(k);
   for (let i = 0; i < n; i++) floodedArea[flooded[i]!]!++;
-  const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({ a: Math.floor(key / k), b: key % k, strength: quantile(list, 0.5), length: list.length }));
+  const pairs = [...boundaryPairs(flooded, relative, rows, cols, parent, k)].map(([key, list]) => ({
+    a: Math.floor(key / k),
+    b: key % k,
+    strength: quantile(list, 0.5),
+    length: list.length,
+  }));
   pairs.sort((p, q) => p.strength - q.strength || p.a - q.a || p.b - q.b);
   // Sensor charge jumps and telegraph switches shift whole stretches of the fast sweep: their edges run along one
   // row boundary for tens of pixels, which no charge transition does (the shallowest lines climb a row every ~12 px).

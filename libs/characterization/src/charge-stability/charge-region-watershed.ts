@@ -65,7 +65,12 @@ export function distanceMarkers(distance: Float64Array, rows: number, cols: numb
     const y = Math.floor(p / cols);
     const x = p - y * cols;
     seen.length = 0;
-    for (const [dy, dx] of [[0, -1], [0, 1], [-1, 0], [1, 0]] as const) {
+    for (const [dy, dx] of [
+      [0, -1],
+      [0, 1],
+      [-1, 0],
+      [1, 0],
+    ] as const) {
       const yy = y + dy;
       const xx = x + dx;
       if (yy < 0 || yy >= rows || xx < 0 || xx >= cols) continue;

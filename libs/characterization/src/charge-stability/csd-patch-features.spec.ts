@@ -4,7 +4,9 @@ import { generateChargeStabilityDiagram, tuningSeeds } from '#qdc/device-physics
 import { createPatchWorkspace, removePlane, removeSensorJumps } from './csd-patch-features.js';
 
 const SIZE = 16;
-const patches = tuningSeeds(60, 9_000).map((seed) => generateChargeStabilityDiagram(seed, { rows: SIZE, cols: SIZE, kind: 'none', readout: 'sensor', nuisances: false }));
+const patches = tuningSeeds(60, 9_000).map((seed) =>
+  generateChargeStabilityDiagram(seed, { rows: SIZE, cols: SIZE, kind: 'none', readout: 'sensor', nuisances: false }),
+);
 
 function planeRemoved(data: Float64Array): { ws: ReturnType<typeof createPatchWorkspace>; flat: Float64Array } {
   const ws = createPatchWorkspace(SIZE, SIZE);

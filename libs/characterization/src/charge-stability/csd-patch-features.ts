@@ -45,7 +45,18 @@ export interface PatchWorkspace {
 
 export function createPatchWorkspace(rows: number, cols: number): PatchWorkspace {
   const n = rows * cols;
-  return { rows, cols, flat: new Float64Array(n), gx: new Float64Array(n), gy: new Float64Array(n), scratch: new Float64Array(n), rowDiff: new Float64Array(n), rowDiffPrefix: new Float64Array(rows * (cols + 1)), histogram: new Float64Array(ORIENTATION_BINS), folded: new Float64Array(ORIENTATION_BINS / 2) };
+  return {
+    rows,
+    cols,
+    flat: new Float64Array(n),
+    gx: new Float64Array(n),
+    gy: new Float64Array(n),
+    scratch: new Float64Array(n),
+    rowDiff: new Float64Array(n),
+    rowDiffPrefix: new Float64Array(rows * (cols + 1)),
+    histogram: new Float64Array(ORIENTATION_BINS),
+    folded: new Float64Array(ORIENTATION_BINS / 2),
+  };
 }
 
 /** Plane-subtracted copy of a rows × cols block of `data` (row stride `stride`, starting at `offset`) into ws.flat. */
@@ -114,7 +125,7 @@ export function removeSensorJumps(ws: PatchWorkspace): number {
         scratch[count++] = Math.abs(v);
       }
     }
-    const sigmaV = (MAD_TO_SIGMA * selectInPlace(scratch, count, count >> 1)) || 1e-300;
+    const sigmaV = MAD_TO_SIGMA * selectInPlace(scratch, count, count >> 1) || 1e-300;
     for (let y = 1; y < rows; y++) {
       let sum = 0;
       rowDiffPrefix[y * (cols + 1)] = 0;
@@ -172,7 +183,9 @@ export function sobel(ws: PatchWorkspace): void {
     for (let x = 1; x < cols - 1; x++) {
       const i = y * cols + x;
       const f = ws.flat;
-      flat[i] = (4 * f[i]! + 2 * (f[i - 1]! + f[i + 1]! + f[i - cols]! + f[i + cols]!) + f[i - cols - 1]! + f[i - cols + 1]! + f[i + cols - 1]! + f[i + cols + 1]!) / 16;
+      flat[i] =
+        (4 * f[i]! + 2 * (f[i - 1]! + f[i + 1]! + f[i - cols]! + f[i + cols]!) + f[i - cols - 1]! + f[i - cols + 1]! + f[i + cols - 1]! + f[i + cols + 1]!) /
+        16;
     }
   }
   gx.fill(0);
@@ -272,7 +285,18 @@ export function familyMasses(histogram: Float64Array, minSeparationDegrees = 30)
 /** Positions of the scalar features after the aligned (ORIENTATION_BINS) and folded (ORIENTATION_BINS / 2) histograms. */
 export const PATCH_FEATURE = (() => {
   const base = ORIENTATION_BINS + ORIENTATION_BINS / 2;
-  return { firstFamily: base, secondFamily: base + 1, separation: base + 2, nearSecondFamily: base + 3, nearSeparation: base + 4, edgeEnergy: base + 5, edgeFraction: base + 6, rowJumpShare: base + 7, contrast: base + 8, sensorJumps: base + 9 } as const;
+  return {
+    firstFamily: base,
+    secondFamily: base + 1,
+    separation: base + 2,
+    nearSecondFamily: base + 3,
+    nearSeparation: base + 4,
+    edgeEnergy: base + 5,
+    edgeFraction: base + 6,
+    rowJumpShare: base + 7,
+    contrast: base + 8,
+    sensorJumps: base + 9,
+  } as const;
 })();
 export const PATCH_FEATURE_COUNT = PATCH_FEATURE.sensorJumps + 1;
 

@@ -58,7 +58,7 @@ export function denseLogit(net: PackedNetwork, input: Float64Array, ws: DenseWor
       let s = b[o]!;
       const base = o * nIn;
       for (let i = 0; i < nIn; i++) s += w[base + i]! * inp[i]!;
-      out[o] = l < L - 1 ? (Math.max(s , 0)) : s;
+      out[o] = l < L - 1 ? Math.max(s, 0) : s;
     }
   }
   return ws.activations[L]![0]!;

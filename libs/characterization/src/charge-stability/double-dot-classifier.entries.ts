@@ -140,4 +140,6 @@ export const LISTED_CLASSIFIER_IDS: readonly string[] = [
   'charge-stability-diagram-binary-classifier-v1-48x48',
 ];
 
-export const CLASSIFIER_ENTRIES: readonly ArrayModelEntry[] = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map(classifierEntry);
+export const CLASSIFIER_ENTRIES: readonly ArrayModelEntry[] = DOUBLE_DOT_CLASSIFIER_VERSIONS.filter((v) => LISTED_CLASSIFIER_IDS.includes(v.id)).map(
+  classifierEntry,
+);

@@ -18,24 +18,27 @@ const BOUNDS: Record<string, { accuracy: number; missRate: number }> = {
 const boundsOf = (id: string): { accuracy: number; missRate: number } => BOUNDS[id] ?? { accuracy: 0.95, missRate: 0.04 };
 
 describe('double-dot classifiers', () => {
-  it.each(LISTED_CLASSIFIER_IDS.map((id) => [id, boundsOf(id).accuracy, boundsOf(id).missRate] as const))('%s: accuracy ≥ %s and miss rate ≤ %s on tuning seeds 9001–9200', (id, minAccuracy, maxMissRate) => {
-    const size = sizeOf(id);
-    let correct = 0;
-    let positives = 0;
-    let misses = 0;
-    const seeds = tuningSeeds(200, 9_000); // 100 double-dot patches: a miss rate resolved to 0.01
-    seeds.forEach((seed, k) => {
-      const d = generateChargeStabilityDiagram(seed, { rows: size, cols: size, kind: KINDS[k % 4]! });
-      const yes = runModel(id, { shape: [size, size], data: d.data })['classification'] === true;
-      if (yes === (d.label === 'double')) correct++;
-      if (d.label === 'double') {
-        positives++;
-        if (!yes) misses++;
-      }
-    });
-    expect(correct / seeds.length).toBeGreaterThanOrEqual(minAccuracy);
-    expect(misses / positives).toBeLessThanOrEqual(maxMissRate);
-  });
+  it.each(LISTED_CLASSIFIER_IDS.map((id) => [id, boundsOf(id).accuracy, boundsOf(id).missRate] as const))(
+    '%s: accuracy ≥ %s and miss rate ≤ %s on tuning seeds 9001–9200',
+    (id, minAccuracy, maxMissRate) => {
+      const size = sizeOf(id);
+      let correct = 0;
+      let positives = 0;
+      let misses = 0;
+      const seeds = tuningSeeds(200, 9_000); // 100 double-dot patches: a miss rate resolved to 0.01
+      seeds.forEach((seed, k) => {
+        const d = generateChargeStabilityDiagram(seed, { rows: size, cols: size, kind: KINDS[k % 4]! });
+        const yes = runModel(id, { shape: [size, size], data: d.data })['classification'] === true;
+        if (yes === (d.label === 'double')) correct++;
+        if (d.label === 'double') {
+          positives++;
+          if (!yes) misses++;
+        }
+      });
+      expect(correct / seeds.length).toBeGreaterThanOrEqual(minAccuracy);
+      expect(misses / positives).toBeLessThanOrEqual(maxMissRate);
+    },
+  );
 
   it.each(LISTED_CLASSIFIER_IDS)('%s: pure noise, constants and huge values give false, deterministically', (id) => {
     const size = sizeOf(id);

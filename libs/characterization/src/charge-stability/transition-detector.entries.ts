@@ -65,4 +65,6 @@ export function transitionDetectorEntry(version: TransitionDetectorVersion): Arr
   };
 }
 
-export const TRANSITION_ENTRIES: readonly ModelEntry[] = TRANSITION_DETECTOR_VERSIONS.filter((v) => LISTED_TRANSITION_IDS.includes(v.id)).map(transitionDetectorEntry);
+export const TRANSITION_ENTRIES: readonly ModelEntry[] = TRANSITION_DETECTOR_VERSIONS.filter((v) => LISTED_TRANSITION_IDS.includes(v.id)).map(
+  transitionDetectorEntry,
+);

@@ -31,12 +31,13 @@ export function background(data: Float64Array, rows: number, cols: number, level
   let sy = 0;
   let sxx = 0;
   let syy = 0;
-  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
-    const v = out[y * cols + x]!;
-    sum += v;
-    sx += v * (x - cx);
-    sy += v * (y - cy);
-  }
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      const v = out[y * cols + x]!;
+      sum += v;
+      sx += v * (x - cx);
+      sy += v * (y - cy);
+    }
   for (let x = 0; x < cols; x++) sxx += (x - cx) ** 2;
   for (let y = 0; y < rows; y++) syy += (y - cy) ** 2;
   const mean = sum / (rows * cols);
@@ -99,10 +100,11 @@ export function looksLikeTransport(flat: Float64Array): boolean {
 export function whiteNoiseSigma(flat: Float64Array, rows: number, cols: number): number {
   const lap = new Float64Array((rows - 2) * (cols - 2));
   let c = 0;
-  for (let y = 1; y < rows - 1; y++) for (let x = 1; x < cols - 1; x++) {
-    const i = y * cols + x;
-    lap[c++] = Math.abs(4 * flat[i]! - flat[i - 1]! - flat[i + 1]! - flat[i - cols]! - flat[i + cols]!);
-  }
+  for (let y = 1; y < rows - 1; y++)
+    for (let x = 1; x < cols - 1; x++) {
+      const i = y * cols + x;
+      lap[c++] = Math.abs(4 * flat[i]! - flat[i - 1]! - flat[i + 1]! - flat[i - cols]! - flat[i + cols]!);
+    }
   // Var(Laplacian) = 20 σ² for white noise; 1.4826 · median|·| is σ for a Gaussian.
   return (1.4826 * median(lap)) / Math.sqrt(20);
 }

@@ -42,7 +42,16 @@ import { gaussianBlur } from './gaussian-blur.js';
 import type { TransitionFamilyOptions } from './transition-family-options.js';
 import { background, hasRowJumps, looksLikeTransport, removeRowJumps, whiteNoiseSigma } from './transition-family-background.js';
 import { angleGap, crossResponse, derivatives, familyDirections, JUMP_EXCLUDED_DEGREES } from './transition-family-directions.js';
-import { chainDirection, chainSegment, chains, segLength, splitAtTriplePoints, touchesBorder, type FamilySegment, type LinePixel } from './transition-family-chains.js';
+import {
+  chainDirection,
+  chainSegment,
+  chains,
+  segLength,
+  splitAtTriplePoints,
+  touchesBorder,
+  type FamilySegment,
+  type LinePixel,
+} from './transition-family-chains.js';
 
 export {
   TRANSITION_FAMILY_CLASSICAL,
@@ -105,9 +114,10 @@ function acrossContrast(value: Float64Array, rows: number, cols: number, theta: 
   const nx = -Math.sin(theta) * ACROSS_OFFSET;
   const ny = Math.cos(theta) * ACROSS_OFFSET;
   const out = new Float64Array(rows * cols);
-  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
-    out[y * cols + x] = value[y * cols + x]! - 0.5 * (bilinear(value, rows, cols, x + nx, y + ny) + bilinear(value, rows, cols, x - nx, y - ny));
-  }
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      out[y * cols + x] = value[y * cols + x]! - 0.5 * (bilinear(value, rows, cols, x + nx, y + ny) + bilinear(value, rows, cols, x - nx, y - ny));
+    }
   return out;
 }
 
@@ -138,13 +148,22 @@ function isBroadCrest(members: LinePixel[], avg: Float64Array, rows: number, col
   let sides = 0;
   for (const p of members) {
     centre += bilinear(avg, rows, cols, p.x, p.y);
-    sides += bilinear(avg, rows, cols, p.x + CREST_OFFSET * nx, p.y + CREST_OFFSET * ny) + bilinear(avg, rows, cols, p.x - CREST_OFFSET * nx, p.y - CREST_OFFSET * ny);
+    sides +=
+      bilinear(avg, rows, cols, p.x + CREST_OFFSET * nx, p.y + CREST_OFFSET * ny) + bilinear(avg, rows, cols, p.x - CREST_OFFSET * nx, p.y - CREST_OFFSET * ny);
   }
   return (0.5 * sides) / centre > limit;
 }
 
 /** Step 4 for one family: thin, thresholded line pixels with sub-pixel offsets, and the signed oriented evidence. */
-function familyPixels(response: Float64Array, rows: number, cols: number, theta: number, transport: boolean, noise: number, options: TransitionFamilyOptions): { pixels: LinePixel[]; avg: Float64Array } {
+function familyPixels(
+  response: Float64Array,
+  rows: number,
+  cols: number,
+  theta: number,
+  transport: boolean,
+  noise: number,
+  options: TransitionFamilyOptions,
+): { pixels: LinePixel[]; avg: Float64Array } {
   const avg = averageAlong(response, rows, cols, theta, options.alongHalfLength);
   const n = rows * cols;
   // Steps (sensor) of either sign; only bright ridges (transport), whose negative flanks are not lines.
@@ -181,16 +200,17 @@ function familyPixels(response: Float64Array, rows: number, cols: number, theta:
       const j = stack.pop()!;
       const jy = Math.floor(j / cols);
       const jx = j - jy * cols;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const yy = jy + dy;
-        const xx = jx + dx;
-        if (yy < 0 || yy >= rows || xx < 0 || xx >= cols) continue;
-        const k = yy * cols + xx;
-        if (!keep[k] && candidate[k]! > 0) {
-          keep[k] = 1;
-          stack.push(k);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = jy + dy;
+          const xx = jx + dx;
+          if (yy < 0 || yy >= rows || xx < 0 || xx >= cols) continue;
+          const k = yy * cols + xx;
+          if (!keep[k] && candidate[k]! > 0) {
+            keep[k] = 1;
+            stack.push(k);
+          }
         }
-      }
     }
   }
   const pixels: LinePixel[] = [];
@@ -247,7 +267,17 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
   const d = derivatives(gaussianBlur(flat, rows, cols, smoothing), rows, cols);
   const scale = transport ? Math.max(smoothing, DIRECTION_SCALE.transport) : DIRECTION_SCALE.sensor;
   const jumpy = options.robust && hasRowJumps(data, rows, cols, whiteNoiseSigma(data, rows, cols));
-  const directions = familyDirections(scale === smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols), rows, cols, transport, jumpy, options.histogramPower, options.familyShare, options.familySeparation[transport ? 0 : 1], options.robust);
+  const directions = familyDirections(
+    scale === smoothing ? d : derivatives(gaussianBlur(flat, rows, cols, scale), rows, cols),
+    rows,
+    cols,
+    transport,
+    jumpy,
+    options.histogramPower,
+    options.familyShare,
+    options.familySeparation[transport ? 0 : 1],
+    options.robust,
+  );
   const sigma = whiteNoiseSigma(flat, rows, cols);
   const response = new Float64Array(rows * cols);
   let found: FamilySegment[] = [];
@@ -309,6 +339,9 @@ export function detectTransitionFamilies(data: Float64Array, rows: number, cols:
     return 0;
   });
   found = found.filter((f) => f.strength >= options.relative * references[f.family]!);
-  if (options.splitAtTriplePoints) found = splitAtTriplePoints(found, (piece) => (options.borderMinLength > 0 && touchesBorder(piece, rows, cols) ? options.borderMinLength : options.minLength));
+  if (options.splitAtTriplePoints)
+    found = splitAtTriplePoints(found, (piece) =>
+      options.borderMinLength > 0 && touchesBorder(piece, rows, cols) ? options.borderMinLength : options.minLength,
+    );
   return { segments: found, directions, readout: transport ? 'transport' : 'sensor' };
 }

@@ -58,7 +58,17 @@ export function crossResponse(d: Derivatives, theta: number, transport: boolean,
  * Coarse family directions (step 3): peaks of the orientation histogram of the Hessian's dominant eigenvector
  * (across a ridge or across the flanks of a step; unlike the gradient it ignores the sensor's smooth ramp).
  */
-export function familyDirections(d: Derivatives, rows: number, cols: number, transport: boolean, excludeHorizontal: boolean, histogramPower: number, familyShare: number, separationDegrees: number, robust: boolean): number[] {
+export function familyDirections(
+  d: Derivatives,
+  rows: number,
+  cols: number,
+  transport: boolean,
+  excludeHorizontal: boolean,
+  histogramPower: number,
+  familyShare: number,
+  separationDegrees: number,
+  robust: boolean,
+): number[] {
   const separation = (separationDegrees * Math.PI) / 180;
   const n = rows * cols;
   const strength = new Float64Array(n);
@@ -81,7 +91,7 @@ export function familyDirections(d: Derivatives, rows: number, cols: number, tra
   }
   // Orientations of pixels above 3 × the median strength; when curvature is everywhere (a sensor map whose cells are
   // all flank; `robust`) no pixel passes that, so the strongest 10 % are used instead.
-  const level = robust ? Math.min(median(strength), quantile(strength, 0.9) / 3 * (1 - 1e-9)) : median(strength);
+  const level = robust ? Math.min(median(strength), (quantile(strength, 0.9) / 3) * (1 - 1e-9)) : median(strength);
   const hist = new Float64Array(ORIENTATION_BINS);
   for (let i = 0; i < n; i++) {
     const s = strength[i]!;
@@ -120,12 +130,16 @@ export function familyDirections(d: Derivatives, rows: number, cols: number, tra
   // The refinement keeps out of the excluded band too, and a family that still ends up in it is dropped: a peak
   // just outside the band would otherwise be pulled onto the jump edges along the fast axis by their strength.
   const band = excludeHorizontal ? (JUMP_EXCLUDED_DEGREES * Math.PI) / 180 : 0;
-  return chosen.map((theta) => refineDirection(strength, orientation, theta, level, band)).filter((theta) => angleGap(theta, 0) >= band)
-    // Sensor: two peaks ≥ 12° apart that the refinement (15° window) pulls within 12° of each other are one family
-    // seen twice (its segments would be reported twice, once at a wrong angle); the weaker is dropped. Not for
-    // transport, whose two families can be only 20–25° apart and whose broad ridges pull both refinements together
-    // (docs/models/charge-stability.md, tuning history).
-    .filter((theta, k, all) => transport || all.slice(0, k).every((u) => angleGap(u, theta) >= separation));
+  return (
+    chosen
+      .map((theta) => refineDirection(strength, orientation, theta, level, band))
+      .filter((theta) => angleGap(theta, 0) >= band)
+      // Sensor: two peaks ≥ 12° apart that the refinement (15° window) pulls within 12° of each other are one family
+      // seen twice (its segments would be reported twice, once at a wrong angle); the weaker is dropped. Not for
+      // transport, whose two families can be only 20–25° apart and whose broad ridges pull both refinements together
+      // (docs/models/charge-stability.md, tuning history).
+      .filter((theta, k, all) => transport || all.slice(0, k).every((u) => angleGap(u, theta) >= separation))
+  );
 }
 
 /**

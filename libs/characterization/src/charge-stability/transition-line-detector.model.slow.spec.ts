@@ -35,7 +35,7 @@ describe('transition-line detectors', () => {
     expect(v3.f1).toBeGreaterThanOrEqual(v0.f1);
   });
 
-  it('scores a truth segment below the visibility criterion as don\'t-care, and counts it with minVisibility 0', () => {
+  it("scores a truth segment below the visibility criterion as don't-care, and counts it with minVisibility 0", () => {
     const truth: TruthSegment[] = [
       { x1: 0, y1: 10, x2: 40, y2: 10, kind: 'dot1', visibility: 20 },
       { x1: 0, y1: 30, x2: 40, y2: 30, kind: 'dot2', visibility: 0.5 * MIN_TRUTH_VISIBILITY },
@@ -47,28 +47,45 @@ describe('transition-line detectors', () => {
   });
 
   it('a clean sensor map is found almost completely by v3 (F1 ≥ 0.9)', () => {
-    const d = generateChargeStabilityDiagram(tuningSeeds(1, 6_100)[0]!, { rows: 128, cols: 128, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
+    const d = generateChargeStabilityDiagram(tuningSeeds(1, 6_100)[0]!, {
+      rows: 128,
+      cols: 128,
+      kind: 'double',
+      readout: 'sensor',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
     expect(lineF1(countLineMatches(transitionLineSegments(TRANSITION_DETECTOR_VERSIONS[3]!, d.data, 128, 128), d.segments)).f1).toBeGreaterThanOrEqual(0.9);
   });
 
-  it.each(TRANSITION_DETECTOR_VERSIONS.map((v) => v.id))('%s: noise and constants give no lines; other sizes keep caller coordinates; bad shapes are 422-style errors', (id) => {
-    const entry = transitionDetectorEntry(TRANSITION_DETECTOR_VERSIONS.find((v) => v.id === id)!);
-    let state = 7;
-    const noise = Float64Array.from({ length: 128 * 128 }, () => {
-      state = (state * 1103515245 + 12345) % 2 ** 31;
-      return state / 2 ** 31;
-    });
-    expect(entry.run({ shape: [128, 128], data: noise })['transition_lines']).toEqual([]);
-    expect(entry.run({ shape: [64, 64], data: new Float64Array(64 * 64).fill(3) })['transition_lines']).toEqual([]);
+  it.each(TRANSITION_DETECTOR_VERSIONS.map((v) => v.id))(
+    '%s: noise and constants give no lines; other sizes keep caller coordinates; bad shapes are 422-style errors',
+    (id) => {
+      const entry = transitionDetectorEntry(TRANSITION_DETECTOR_VERSIONS.find((v) => v.id === id)!);
+      let state = 7;
+      const noise = Float64Array.from({ length: 128 * 128 }, () => {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        return state / 2 ** 31;
+      });
+      expect(entry.run({ shape: [128, 128], data: noise })['transition_lines']).toEqual([]);
+      expect(entry.run({ shape: [64, 64], data: new Float64Array(64 * 64).fill(3) })['transition_lines']).toEqual([]);
 
-    const wide = generateChargeStabilityDiagram(tuningSeeds(1, 6_101)[0]!, { rows: 48, cols: 160, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
-    const lines = entry.run({ shape: [48, 160], data: wide.data })['transition_lines'] as number[][];
-    expect(lines.length).toBeGreaterThan(0);
-    const inside = (v: number, size: number): boolean => v >= -1 && v <= size;
-    expect(lines.every(([x1, y1, x2, y2]) => inside(x1!, 160) && inside(x2!, 160) && inside(y1!, 48) && inside(y2!, 48))).toBe(true);
-    expect(entry.run({ shape: [48, 160], data: wide.data })).toEqual({ transition_lines: lines });
+      const wide = generateChargeStabilityDiagram(tuningSeeds(1, 6_101)[0]!, {
+        rows: 48,
+        cols: 160,
+        kind: 'double',
+        readout: 'sensor',
+        snrRange: [30, 40],
+        nuisances: false,
+      });
+      const lines = entry.run({ shape: [48, 160], data: wide.data })['transition_lines'] as number[][];
+      expect(lines.length).toBeGreaterThan(0);
+      const inside = (v: number, size: number): boolean => v >= -1 && v <= size;
+      expect(lines.every(([x1, y1, x2, y2]) => inside(x1!, 160) && inside(x2!, 160) && inside(y1!, 48) && inside(y2!, 48))).toBe(true);
+      expect(entry.run({ shape: [48, 160], data: wide.data })).toEqual({ transition_lines: lines });
 
-    expect(() => entry.run({ shape: [16, 128], data: new Float64Array(16 * 128) })).toThrow(ModelInputError);
-    expect(() => entry.run({ shape: [128 * 128], data: new Float64Array(128 * 128) })).toThrow(/at least \(32, 32\).*got shape \[16384\]/);
-  });
+      expect(() => entry.run({ shape: [16, 128], data: new Float64Array(16 * 128) })).toThrow(ModelInputError);
+      expect(() => entry.run({ shape: [128 * 128], data: new Float64Array(128 * 128) })).toThrow(/at least \(32, 32\).*got shape \[16384\]/);
+    },
+  );
 });

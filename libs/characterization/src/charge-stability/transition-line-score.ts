@@ -35,7 +35,9 @@ export interface LineCounts {
 
 /** Whether a truth segment is scored (a dot transition, ≥ MIN_TRUTH_LENGTH px, visible) rather than don't-care. */
 export function isCountedTruth(t: TruthSegment, minVisibility = MIN_TRUTH_VISIBILITY): boolean {
-  return t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH && !((t.visibility ?? Infinity) < minVisibility);
+  return (
+    t.kind !== 'interdot' && t.kind !== 'other' && Math.hypot(t.x2 - t.x1, t.y2 - t.y1) >= MIN_TRUTH_LENGTH && !((t.visibility ?? Infinity) < minVisibility)
+  );
 }
 
 function matchDistance(d: Segment, t: TruthSegment): number {

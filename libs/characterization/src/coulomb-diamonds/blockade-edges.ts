@@ -208,7 +208,19 @@ function smoothProfile(profile: Float64Array, passes: number): Float64Array {
  * `level` exceeds `threshold`, then returns the half-rise of the growth-normalised step (current maps: `growth` given)
  * or the sub-pixel maximum of `evidence` near it (conductance maps), or NaN if none.
  */
-function walkToEdge(level: Float64Array, evidence: Float64Array, rows: number, cols: number, x: number, start: number, step: number, threshold: number, evidenceNoise: number, rowScale: Float64Array, growth: Float64Array | null): [number, number] {
+function walkToEdge(
+  level: Float64Array,
+  evidence: Float64Array,
+  rows: number,
+  cols: number,
+  x: number,
+  start: number,
+  step: number,
+  threshold: number,
+  evidenceNoise: number,
+  rowScale: Float64Array,
+  growth: Float64Array | null,
+): [number, number] {
   for (let y = start; y >= 0 && y < rows; y += step) {
     if (level[y * cols + x]! <= threshold) continue;
     // The edge is the first local maximum of the conductance at or beyond the first significant point (a
@@ -365,7 +377,8 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   let large = 0;
   for (let i = 0; i < n; i++) if (Math.abs(smooth[i]! - middle) > LARGE_FRACTION_OF_TAIL * Math.max(hi, lo)) large++;
   const parity = biasParity(smooth, rows, cols, middle, rawNoise);
-  const readout: DiamondReadoutGuess = parity ?? ((Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n) ? 'conductance' : 'current');
+  const readout: DiamondReadoutGuess =
+    parity ?? (Math.min(hi, lo) < ONE_SIGNED_RATIO * Math.max(hi, lo) && large < SPARSE_FRACTION * n ? 'conductance' : 'current');
 
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
@@ -429,7 +442,8 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const y0 = Math.max(0, Math.min(rows - 1, Math.round(zeroBiasRow)));
   const band = new Float64Array(cols * 5);
   let k = 0;
-  for (let y = Math.max(0, y0 - 2); y <= Math.min(rows - 1, y0 + 2); y++) for (let x = 0; x < cols; x++) band[k++] = readout === 'current' ? smooth[y * cols + x]! - offset : level[y * cols + x]!;
+  for (let y = Math.max(0, y0 - 2); y <= Math.min(rows - 1, y0 + 2); y++)
+    for (let x = 0; x < cols; x++) band[k++] = readout === 'current' ? smooth[y * cols + x]! - offset : level[y * cols + x]!;
   const bandValues = band.subarray(0, k);
   const centre = median(bandValues);
   for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);

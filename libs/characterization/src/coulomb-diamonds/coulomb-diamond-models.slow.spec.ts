@@ -1,4 +1,12 @@
-import { generateCoulombDiamondMap, generateRealisticDiamondMap, pinkNoise, createSeededRandom, tuningSeeds, whiteNoise, type CoulombDiamondMap } from '#qdc/device-physics';
+import {
+  generateCoulombDiamondMap,
+  generateRealisticDiamondMap,
+  pinkNoise,
+  createSeededRandom,
+  tuningSeeds,
+  whiteNoise,
+  type CoulombDiamondMap,
+} from '#qdc/device-physics';
 import { renderPlot, runModel } from '../model-runner.js';
 import { ModelInputError } from '../model-input-error.js';
 import { detectDiamondsInMask, detectDiamondsV1, detectDiamondsV2 } from './coulomb-diamond-detectors.model.js';
@@ -95,7 +103,9 @@ describe('Coulomb-diamond models', () => {
     expect(v2['lever_arm']).toHaveLength(vertices.length);
     expect((runModel('coulomb-diamond-detector-v1', input)['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
     const big = maps(256, 12)[0]!;
-    expect((runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(big.blockade) })['diamond_vertices'] as unknown[]).length).toBeGreaterThan(0);
+    expect(
+      (runModel('coulomb-diamond-detector-v0', { shape: [256, 256], data: Float64Array.from(big.blockade) })['diamond_vertices'] as unknown[]).length,
+    ).toBeGreaterThan(0);
   });
 
   it('plot the diamonds as polygons with vertex markers, and the mask as tinted labels', () => {
@@ -160,7 +170,7 @@ describe('Coulomb-diamond models', () => {
     }
   });
 
-  it('accept non-square maps (500 bias × 70 gate): resampled, vertices in the caller\'s pixels, segmentation of the input shape', () => {
+  it("accept non-square maps (500 bias × 70 gate): resampled, vertices in the caller's pixels, segmentation of the input shape", () => {
     const none = { powerLaw: false, broadening: false, cotunnelling: false, saturation: false, gateJump: false, heightDrift: 0 };
     const counts = emptyDiamondCounts();
     for (const seed of tuningSeeds(12, 7100)) {
@@ -171,7 +181,9 @@ describe('Coulomb-diamond models', () => {
     // One working pixel is ≈ 3.9 bias rows here: vertices within 4 caller pixels are the stricter test.
     expect(diamondF1(counts).recall).toBeGreaterThanOrEqual(0.5);
     expect(diamondF1(counts).precision).toBeGreaterThanOrEqual(0.6);
-    const seg = runModel('coulomb-diamond-segmenter-v0', { shape: [500, 70], data: generateRealisticDiamondMap(7100, { rows: 500, cols: 70, ...none }).data })['segmentation'] as number[][];
+    const seg = runModel('coulomb-diamond-segmenter-v0', { shape: [500, 70], data: generateRealisticDiamondMap(7100, { rows: 500, cols: 70, ...none }).data })[
+      'segmentation'
+    ] as number[][];
     expect(seg).toHaveLength(500);
     expect(seg[0]).toHaveLength(70);
   });

@@ -78,7 +78,11 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
         return Array.from({ length: cols }, (_, x) => mask[wy * RAW + Math.min(RAW - 1, Math.floor(((x + 0.5) * RAW) / cols))]!);
       });
       const found = mask.some((v) => v > 0);
-      return { segmentation, readout: found ? edges.readout : null, zero_bias_row: found ? round(toCaller(lattice?.zeroBiasRow ?? edges.zeroBiasRow, rows)) : null };
+      return {
+        segmentation,
+        readout: found ? edges.readout : null,
+        zero_bias_row: found ? round(toCaller(lattice?.zeroBiasRow ?? edges.zeroBiasRow, rows)) : null,
+      };
     },
     plot: (input, output, options) => {
       const seg = (output['segmentation'] as number[][] | undefined) ?? [];
@@ -111,7 +115,11 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      requireShape(input, [{ min: MASK_MIN }, { min: MASK_MIN }], `a 2-D binary blockade mask of at least (${MASK_MIN}, ${MASK_MIN}) (axis 0 = bias, axis 1 = gate)`);
+      requireShape(
+        input,
+        [{ min: MASK_MIN }, { min: MASK_MIN }],
+        `a 2-D binary blockade mask of at least (${MASK_MIN}, ${MASK_MIN}) (axis 0 = bias, axis 1 = gate)`,
+      );
       const [rows, cols] = input.shape as [number, number];
       return { diamond_vertices: detectDiamondsInMask(input.data, rows, cols).diamonds.map(roundDiamond) };
     },
@@ -124,7 +132,7 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       name: 'Coulomb diamond detector v1',
       description:
         'Diamond vertices from a raw current or conductance map, no segmentation needed: per-column blockade edges at the first conductance peak on ' +
-        'each side of the zero-bias row (within the row\'s own scale, so power-law maps work), 3-column median, then the v0 parallelogram fit of each ' +
+        "each side of the zero-bias row (within the row's own scale, so power-law maps work), 3-column median, then the v0 parallelogram fit of each " +
         'diamond separately, left/right vertices pinned to the zero-bias row. Output: ' +
         `${VERTICES}.`,
       released: '2024-09-01T00:00:00Z',
@@ -147,7 +155,7 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       description:
         'More accurate vertices than v1: the per-column edges of the whole map are fitted by one lattice (shared zero-bias row, per-transition ' +
         'slopes tied to their neighbours, neighbouring diamonds touching at the degeneracy points; Levenberg–Marquardt with trimmed outliers); ' +
-        'v1\'s diamonds are reported with the lattice vertices where the lattice fits their edges, so noise averages over all diamonds. Output: ' +
+        "v1's diamonds are reported with the lattice vertices where the lattice fits their edges, so noise averages over all diamonds. Output: " +
         `${VERTICES}; charging_energy per diamond = bias half-height in rows (the addition energy in units of e·ΔV_bias per row); ` +
         'lever_arm per diamond = charging_energy / gate width of the diamond, in bias rows per gate column (α_g times the ratio of the gate ' +
         'step to the bias step); zero_bias_row.',

@@ -234,7 +234,8 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   const profile = new Float64Array(cols);
   for (let x = 0; x < cols; x++) {
     let s = 0;
-    for (let y = y0 - 1; y <= y0 + 1; y++) for (let dx = -1; dx <= 1; dx++) s += edges.evidence[y * cols + Math.max(0, Math.min(cols - 1, x + dx))]! * (dx === 0 ? 2 : 1);
+    for (let y = y0 - 1; y <= y0 + 1; y++)
+      for (let dx = -1; dx <= 1; dx++) s += edges.evidence[y * cols + Math.max(0, Math.min(cols - 1, x + dx))]! * (dx === 0 ? 2 : 1);
     profile[x] = s / 12;
   }
   const peak = Math.max(...profile);
@@ -283,7 +284,12 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
   if (degeneracy.length === 0) degeneracy.push(cols / 2);
   while (degeneracy[0]! > -0.5) degeneracy.unshift(degeneracy[0]! - spacing);
   while (degeneracy[degeneracy.length - 1]! < cols - 0.5) degeneracy.push(degeneracy[degeneracy.length - 1]! + spacing);
-  const shared = (d: number[], a: number, c: number): DiamondLattice => ({ zeroBiasRow: edges.zeroBiasRow, slopesA: d.map(() => a), slopesC: d.map(() => c), degeneracy: d });
+  const shared = (d: number[], a: number, c: number): DiamondLattice => ({
+    zeroBiasRow: edges.zeroBiasRow,
+    slopesA: d.map(() => a),
+    slopesC: d.map(() => c),
+    degeneracy: d,
+  });
   let fit = fitDiamondLattice(upper, lower, shared(degeneracy, slopeA, slopeC));
   // Spurious degeneracy points (noise closing the interval in a column or two): drop one when the fit without it
   // costs at most MERGE_TOLERANCE more.
@@ -293,7 +299,12 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
       const x = fit.degeneracy[k]!;
       if (x < 0 || x > cols - 1) continue;
       const keep = (_: number, j: number): boolean => j !== k;
-      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopesA: fit.slopesA.filter(keep), slopesC: fit.slopesC.filter(keep), degeneracy: fit.degeneracy.filter(keep) });
+      const trial = fitDiamondLattice(upper, lower, {
+        zeroBiasRow: fit.zeroBiasRow,
+        slopesA: fit.slopesA.filter(keep),
+        slopesC: fit.slopesC.filter(keep),
+        degeneracy: fit.degeneracy.filter(keep),
+      });
       if (trial.cost <= (1 + MERGE_TOLERANCE) * fit.cost && (!best || trial.cost < best.cost)) best = trial;
     }
     if (!best) break;
@@ -321,7 +332,12 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
       const at = fit.degeneracy.findIndex((x) => x > t);
       const j = at < 0 ? fit.degeneracy.length : at;
       const insert = (values: number[]): number[] => [...values.slice(0, j), values[Math.max(0, j - 1)]!, ...values.slice(j)];
-      const trial = fitDiamondLattice(upper, lower, { zeroBiasRow: fit.zeroBiasRow, slopesA: insert(fit.slopesA), slopesC: insert(fit.slopesC), degeneracy: insert(fit.degeneracy).map((x, i) => (i === j ? t : x)) });
+      const trial = fitDiamondLattice(upper, lower, {
+        zeroBiasRow: fit.zeroBiasRow,
+        slopesA: insert(fit.slopesA),
+        slopesC: insert(fit.slopesC),
+        degeneracy: insert(fit.degeneracy).map((x, i) => (i === j ? t : x)),
+      });
       if (trial.cost < best.cost) best = trial;
     }
     if (best === fit || best.cost > (1 - SPLIT_GAIN) * fit.cost) break;

@@ -58,7 +58,12 @@ export function detectCoulombPeaksV0(trace: Float64Array): PeakDetection {
   if (n < 3 || !(roughSigma > 0)) return { peakIndices: [], peakHeights: [] };
   const smooth = binomialSmooth(trace);
   const provisional = prominentMaxima(smooth, V0_PROVISIONAL_PROMINENCE_SIGMA * roughSigma).map((p) => p.index);
-  const sigma = quietDifferenceNoise(trace, provisional, provisional.map(() => 1), V0_QUIET_FRACTION);
+  const sigma = quietDifferenceNoise(
+    trace,
+    provisional,
+    provisional.map(() => 1),
+    V0_QUIET_FRACTION,
+  );
   const peaks = prominentMaxima(smooth, V0_MIN_PROMINENCE_SIGMA * sigma);
   return { peakIndices: peaks.map((p) => p.index), peakHeights: peaks.map((p) => p.prominence) };
 }

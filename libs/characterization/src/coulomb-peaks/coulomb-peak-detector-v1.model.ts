@@ -133,7 +133,13 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
   if (n < 3 || !(sigma > 0)) return { peakIndices: [], peakHeights: [], peakWidths: [] };
   const scales: Scale[] = options.kernelWidths.map((fwhm) => {
     const kernel = thermalPeakKernel(fwhm);
-    return { kernel, peakFwhm: Math.max(1, fwhm / KERNEL_PER_PEAK_FWHM), response: matchedResponse(trace, kernel, new Float64Array(n)), noise: sigma, enabled: true };
+    return {
+      kernel,
+      peakFwhm: Math.max(1, fwhm / KERNEL_PER_PEAK_FWHM),
+      response: matchedResponse(trace, kernel, new Float64Array(n)),
+      noise: sigma,
+      enabled: true,
+    };
   });
   const scratch = new Float64Array(n);
   for (let pass = 0; pass < V1_NOISE_PASSES; pass++) {

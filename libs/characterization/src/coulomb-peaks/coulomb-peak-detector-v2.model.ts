@@ -116,7 +116,7 @@ function pick(ws: PeakDetectorV2Workspace, n: number, threshold: number): void {
       const o = ws.kept[b]!;
       const other = SEPARATION[ws.candScale[o]!]!;
       const gap = ws.candFull[o]! - full;
-      if ((gap < 0 ? -gap : gap) < (Math.max(other , separation))) {
+      if ((gap < 0 ? -gap : gap) < Math.max(other, separation)) {
         clash = true;
         break;
       }

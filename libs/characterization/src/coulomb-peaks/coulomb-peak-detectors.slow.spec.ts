@@ -33,7 +33,10 @@ describe.each(MODELS)('$id', ({ id, nominal, anyLength, coloredNoiseFalsePeaks, 
     let spurious = 0;
     for (const seed of tuningSeeds(100, 3000)) {
       const random = createSeededRandom(seed);
-      spurious += peaks(id, Float64Array.from({ length: nominal }, () => random.normal())).length;
+      spurious += peaks(
+        id,
+        Float64Array.from({ length: nominal }, () => random.normal()),
+      ).length;
     }
     expect(spurious / 100).toBeLessThanOrEqual(0.1);
   });
@@ -63,11 +66,9 @@ describe.each(MODELS)('$id', ({ id, nominal, anyLength, coloredNoiseFalsePeaks, 
   });
 
   it('finds the mirrored peaks in a reversed trace', () => {
-    const score = scoreCoulombPeakDetector(
-      (trace) => peaks(id, trace.slice().reverse()).map((p) => nominal - 1 - p),
-      tuningSeeds(120, 3200),
-      { length: nominal },
-    );
+    const score = scoreCoulombPeakDetector((trace) => peaks(id, trace.slice().reverse()).map((p) => nominal - 1 - p), tuningSeeds(120, 3200), {
+      length: nominal,
+    });
     expect(score.f1).toBeGreaterThanOrEqual(0.96);
   });
 
@@ -75,9 +76,24 @@ describe.each(MODELS)('$id', ({ id, nominal, anyLength, coloredNoiseFalsePeaks, 
     for (const seed of tuningSeeds(10, 3400)) {
       const trace = generateCoulombPeakTrace(seed, { length: nominal }).trace;
       const reference = peaks(id, trace);
-      expect(peaks(id, trace.map((v) => v * 1e15))).toEqual(reference);
-      expect(peaks(id, trace.map((v) => v * 1e-15))).toEqual(reference);
-      expect(peaks(id, trace.map((v) => v - 1e3 * Math.abs(trace[0]!)))).toHaveLength(reference.length);
+      expect(
+        peaks(
+          id,
+          trace.map((v) => v * 1e15),
+        ),
+      ).toEqual(reference);
+      expect(
+        peaks(
+          id,
+          trace.map((v) => v * 1e-15),
+        ),
+      ).toEqual(reference);
+      expect(
+        peaks(
+          id,
+          trace.map((v) => v - 1e3 * Math.abs(trace[0]!)),
+        ),
+      ).toHaveLength(reference.length);
     }
   });
 
@@ -86,7 +102,10 @@ describe.each(MODELS)('$id', ({ id, nominal, anyLength, coloredNoiseFalsePeaks, 
       (trace) => {
         let max = 0;
         for (const v of trace) max = Math.max(max, Math.abs(v));
-        return peaks(id, trace.map((v) => Math.round((v / max) * 2000)));
+        return peaks(
+          id,
+          trace.map((v) => Math.round((v / max) * 2000)),
+        );
       },
       tuningSeeds(100, 3500),
       { length: nominal, snrRange: [15, 100] },
@@ -113,7 +132,13 @@ describe.each(MODELS)('$id', ({ id, nominal, anyLength, coloredNoiseFalsePeaks, 
       const lengths = [100, 128, 500, 777];
       const score = scoreCoulombPeakDetector(detect, tuningSeeds(240, 4000), (_, position) => ({ length: lengths[position % lengths.length]! }));
       expect(score.f1).toBeGreaterThanOrEqual(0.97);
-      for (const n of [1, 2, 3, 7, 20]) expect(() => peaks(id, new Float64Array(n).map((_, i) => i % 2))).not.toThrow();
+      for (const n of [1, 2, 3, 7, 20])
+        expect(() =>
+          peaks(
+            id,
+            new Float64Array(n).map((_, i) => i % 2),
+          ),
+        ).not.toThrow();
     });
   }
 });
@@ -125,14 +150,20 @@ describe('coulomb-blockade-peak-detector-v2 batch', () => {
     const length = 128;
     const seeds = tuningSeeds(64, 5000);
     const data = new Float64Array(seeds.length * length);
-    seeds.forEach((seed, i) => { data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length); });
+    seeds.forEach((seed, i) => {
+      data.set(generateCoulombPeakTrace(seed, { length }).trace, i * length);
+    });
     const batch = runModelBatch(id, { shape: [seeds.length, length], data });
     expect(batch).toHaveLength(seeds.length);
-    batch.forEach((row, i) => { expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) })); });
+    batch.forEach((row, i) => {
+      expect(row).toEqual(runModel(id, { shape: [length], data: data.slice(i * length, (i + 1) * length) }));
+    });
   });
 
   it('rejects 1-D input and models without batch support', () => {
-    expect(() => runModelBatch(id, { shape: [128], data: new Float64Array(128) })).toThrow(/expected a 2-D array \(batch_size, trace_length\); got shape \[128\]/);
+    expect(() => runModelBatch(id, { shape: [128], data: new Float64Array(128) })).toThrow(
+      /expected a 2-D array \(batch_size, trace_length\); got shape \[128\]/,
+    );
     expect(() => runModelBatch('coulomb-blockade-peak-detector-v0', { shape: [2, 100], data: new Float64Array(200) })).toThrow(ModelInputError);
   });
 });
@@ -142,7 +173,12 @@ describe.each(['coulomb-blockade-peak-detector-v1', 'coulomb-blockade-peak-detec
     const heightErrors: number[] = [];
     const widthErrors: number[] = [];
     for (const seed of tuningSeeds(60, 7000)) {
-      const truth = generateCoulombPeakTrace(seed, { length: 500, kind: 'peaks', snrRange: [40, 60], noiseMix: { white: 1, pink: 0, telegraph: 0, telegraphDwellSamples: 10 } });
+      const truth = generateCoulombPeakTrace(seed, {
+        length: 500,
+        kind: 'peaks',
+        snrRange: [40, 60],
+        noiseMix: { white: 1, pink: 0, telegraph: 0, telegraphDwellSamples: 10 },
+      });
       const out = runModel(id, { shape: [500], data: truth.trace }) as { peak_indices: number[]; peak_heights: number[]; peak_widths: number[] };
       truth.peakIndices.forEach((index, k) => {
         const found = out.peak_indices.findIndex((i) => Math.abs(i - index) <= 1);

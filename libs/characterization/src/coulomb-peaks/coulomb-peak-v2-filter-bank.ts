@@ -181,7 +181,7 @@ export function filterScale(ws: PeakDetectorV2Workspace, n: number, k: number): 
       continue;
     }
     const lo = i < h ? -i : -h;
-    const hi = Math.min(n - 1 - i , h);
+    const hi = Math.min(n - 1 - i, h);
     let sp = 0;
     let spp = 0;
     let spx = 0;

@@ -41,7 +41,8 @@ function v2Workspace(length: number): PeakDetectorV2Workspace {
   return workspace;
 }
 
-const PEAK_OUTPUT = 'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units, 4 significant digits), ';
+const PEAK_OUTPUT =
+  'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units, 4 significant digits), ';
 
 export const COULOMB_PEAK_ENTRIES: readonly TraceModelEntry[] = [
   {

@@ -3,4 +3,9 @@ export { COULOMB_PEAK_ENTRIES } from './coulomb-peak.entries.js';
 export { detectCoulombPeaksV0, type PeakDetection } from './coulomb-peak-detector-v0.model.js';
 export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './coulomb-peak-detector-v1.model.js';
 export { detectCoulombPeaksV1Mini } from './coulomb-peak-detector-v1-mini.model.js';
-export { detectCoulombPeaksV2, detectCoulombPeaksV2Batch, createPeakDetectorV2Workspace, type PeakDetectorV2Workspace } from './coulomb-peak-detector-v2.model.js';
+export {
+  detectCoulombPeaksV2,
+  detectCoulombPeaksV2Batch,
+  createPeakDetectorV2Workspace,
+  type PeakDetectorV2Workspace,
+} from './coulomb-peak-detector-v2.model.js';

@@ -39,7 +39,14 @@ function decodingOutput(result: BatchDecoding): Record<string, unknown> {
     ),
   );
   const logicalFlips = Array.from({ length: result.batch }, (_, b) => [result.logicalFlips[b * 2]!, result.logicalFlips[b * 2 + 1]!]);
-  const output: Record<string, unknown> = { logits, logical_flips: logicalFlips, variant: result.variant, batch_size: result.batch, distance: result.distance, rounds: result.rounds };
+  const output: Record<string, unknown> = {
+    logits,
+    logical_flips: logicalFlips,
+    variant: result.variant,
+    batch_size: result.batch,
+    distance: result.distance,
+    rounds: result.rounds,
+  };
   if (result.variant === 'accurate') output['inexact_shots'] = result.inexactShots;
   return output;
 }
@@ -49,7 +56,9 @@ function run(variant: DecoderVariant, input: ModelInput): Record<string, unknown
   if (shape.length === 5) {
     const cells = shape[0]! * shape[2]! * shape[3]! * shape[4]!;
     if (cells > MAX_DECODING_CELLS) {
-      throw new ModelInputError(`expected at most ${MAX_DECODING_CELLS} cells B·T·D² per request (split the batch); got ${cells} for shape [${shape.join(', ')}]`);
+      throw new ModelInputError(
+        `expected at most ${MAX_DECODING_CELLS} cells B·T·D² per request (split the batch); got ${cells} for shape [${shape.join(', ')}]`,
+      );
     }
   }
   let tensor: SyndromeTensor;
@@ -66,7 +75,8 @@ function decodingPlot(input: ModelInput, output: Record<string, unknown>, option
   const n = d * d;
   // Shot 0: detection events per cell summed over rounds and both types; the corrections drawn on top.
   const values = new Float64Array(n);
-  for (const channel of [0, 1]) for (let t = 0; t < rounds; t++) for (let cell = 0; cell < n; cell++) values[cell]! += input.data[(channel * rounds + t) * n + cell]! > 0.5 ? 1 : 0;
+  for (const channel of [0, 1])
+    for (let t = 0; t < rounds; t++) for (let cell = 0; cell < n; cell++) values[cell]! += input.data[(channel * rounds + t) * n + cell]! > 0.5 ? 1 : 0;
   const logits = (Array.isArray(output['logits']) ? output['logits'][0] : undefined) as number[][][] | undefined;
   const points: { x: number; y: number; label: string }[] = [];
   for (let r = 0; r < d; r++) {

@@ -155,7 +155,12 @@ function growRegions(feature: Float64Array, rows: number, cols: number, seed: nu
       mark(i);
       const r = Math.floor(i / cols);
       const c = i % cols;
-      for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]] as const) {
+      for (const [nr, nc] of [
+        [r - 1, c],
+        [r + 1, c],
+        [r, c - 1],
+        [r, c + 1],
+      ] as const) {
         if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
         const j = nr * cols + nc;
         if (!visited[j] && feature[j]! >= grow) {
@@ -174,7 +179,10 @@ export function textureKinds(data: Float64Array, rows: number, cols: number): Ui
   const { step, switching, sigma } = textureFeatures(data, rows, cols);
   if (!(sigma > 0)) return kinds;
   // Step bands: grow down to a fraction of the strongest steps (the filter's tails reach past the thermal step).
-  const stepGrow = Math.max(STEP_GROW_Z, STEP_RELATIVE_GROW * orderStatistic(step, Math.min(step.length - 1, Math.floor(STEP_STRENGTH_QUANTILE * step.length))));
+  const stepGrow = Math.max(
+    STEP_GROW_Z,
+    STEP_RELATIVE_GROW * orderStatistic(step, Math.min(step.length - 1, Math.floor(STEP_STRENGTH_QUANTILE * step.length))),
+  );
   growRegions(step, rows, cols, Math.max(STEP_SEED_Z, stepGrow), stepGrow, (i) => (kinds[i] = 1));
   growRegions(switching, rows, cols, TELEGRAPH_SEED_Z, TELEGRAPH_GROW_Z, (i) => (kinds[i] = 2));
   // 3×3 majority vote against isolated pixels.
@@ -183,7 +191,8 @@ export function textureKinds(data: Float64Array, rows: number, cols: number): Ui
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       votes[0] = votes[1] = votes[2] = 0;
-      for (let rr = Math.max(0, r - 1); rr <= Math.min(rows - 1, r + 1); rr++) for (let cc = Math.max(0, c - 1); cc <= Math.min(cols - 1, c + 1); cc++) votes[kinds[rr * cols + cc]!]!++;
+      for (let rr = Math.max(0, r - 1); rr <= Math.min(rows - 1, r + 1); rr++)
+        for (let cc = Math.max(0, c - 1); cc <= Math.min(cols - 1, c + 1); cc++) votes[kinds[rr * cols + cc]!]!++;
       const own = kinds[r * cols + c]!;
       let best = own;
       for (let k = 0; k < 3; k++) if (votes[k]! > votes[best]!) best = k;
@@ -205,7 +214,12 @@ export function textureKinds(data: Float64Array, rows: number, cols: number): Ui
         members.push(i);
         const r = Math.floor(i / cols);
         const c = i % cols;
-        for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]] as const) {
+        for (const [nr, nc] of [
+          [r - 1, c],
+          [r + 1, c],
+          [r, c - 1],
+          [r, c + 1],
+        ] as const) {
           if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
           const j = nr * cols + nc;
           if (voted[j] === 2) touches = true;
@@ -239,7 +253,12 @@ export function detectTextureClusters(data: Float64Array, rows: number, cols: nu
       members.push(i);
       const r = Math.floor(i / cols);
       const c = i % cols;
-      for (const [nr, nc] of [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]] as const) {
+      for (const [nr, nc] of [
+        [r - 1, c],
+        [r + 1, c],
+        [r, c - 1],
+        [r, c + 1],
+      ] as const) {
         if (nr < 0 || nr >= rows || nc < 0 || nc >= cols) continue;
         const j = nr * cols + nc;
         if (!labels[j] && kinds[j] === kind) {

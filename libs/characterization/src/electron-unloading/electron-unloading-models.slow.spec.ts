@@ -32,7 +32,8 @@ describe('electron-unload-detector-v0', () => {
   });
 
   it('answers maps without transitions, uniform noise and constant input with no indices', () => {
-    for (const seed of SEEDS.slice(0, 20)) expect(runModel(ID, { shape: SHAPE, data: generateElectronUnloadingMap(seed, { transitions: 0 }).data })['unload_indices']).toEqual([]);
+    for (const seed of SEEDS.slice(0, 20))
+      expect(runModel(ID, { shape: SHAPE, data: generateElectronUnloadingMap(seed, { transitions: 0 }).data })['unload_indices']).toEqual([]);
     expect(runModel(ID, { shape: SHAPE, data: lcgNoise(101 * 51) })['unload_indices']).toEqual([]);
     expect(runModel(ID, { shape: SHAPE, data: new Float64Array(101 * 51).fill(2) })['unload_indices']).toEqual([]);
   });

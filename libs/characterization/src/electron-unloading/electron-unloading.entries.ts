@@ -41,8 +41,16 @@ function texturePlot(input: ModelInput, output: Record<string, unknown>, options
     cols: COLS,
     values: input.data,
     labels,
-    boxes: shown.map((c) => ({ x: c.bbox[0] - 0.5, y: c.bbox[1] - 0.5, width: c.bbox[2] - c.bbox[0] + 1, height: c.bbox[3] - c.bbox[1] + 1, label: `${c.label} ${c.kind}` })),
-    legend: clusters.length ? `clusters: ${count('flat')} flat, ${count('step')} step (red), ${count('telegraph')} telegraph (green)` : 'no texture structure found',
+    boxes: shown.map((c) => ({
+      x: c.bbox[0] - 0.5,
+      y: c.bbox[1] - 0.5,
+      width: c.bbox[2] - c.bbox[0] + 1,
+      height: c.bbox[3] - c.bbox[1] + 1,
+      label: `${c.label} ${c.kind}`,
+    })),
+    legend: clusters.length
+      ? `clusters: ${count('flat')} flat, ${count('step')} step (red), ${count('telegraph')} telegraph (green)`
+      : 'no texture structure found',
     minSidePx: 360,
     ...AXES,
     darkMode: options.darkMode,

@@ -18,7 +18,9 @@ describe(countDetections.name, () => {
 
 describe(scoreDetections.name, () => {
   it('computes precision, recall and F1', () => {
-    const sut = scoreDetections(addDetectionCounts({ truePositives: 8, falsePositives: 1, falseNegatives: 0 }, { truePositives: 0, falsePositives: 1, falseNegatives: 2 }));
+    const sut = scoreDetections(
+      addDetectionCounts({ truePositives: 8, falsePositives: 1, falseNegatives: 0 }, { truePositives: 0, falsePositives: 1, falseNegatives: 2 }),
+    );
     expect(sut.precision).toBeCloseTo(0.8);
     expect(sut.recall).toBeCloseTo(0.8);
     expect(sut.f1).toBeCloseTo(0.8);

@@ -16,7 +16,14 @@ export {
 } from '../charge-stability/transition-line-score.js';
 export { regionIoUs, meanRegionIoU, MIN_TRUTH_REGION_AREA } from '../charge-stability/charge-region-score.js';
 export { kindMapOf, addTextureIou, textureIouScore, emptyTextureIouCounts, type TextureIouCounts } from '../electron-unloading/texture-score.js';
-export { countAnticrossingMatches, anticrossingScore, emptyAnticrossingCounts, ANTICROSSING_MATCH_PX, type AnticrossingCounts, type CrossingPoint } from '../anticrossings/anticrossing-score.js';
+export {
+  countAnticrossingMatches,
+  anticrossingScore,
+  emptyAnticrossingCounts,
+  ANTICROSSING_MATCH_PX,
+  type AnticrossingCounts,
+  type CrossingPoint,
+} from '../anticrossings/anticrossing-score.js';
 export {
   countDiamondMatches,
   addDiamondCounts,

@@ -49,7 +49,13 @@ export function peakStatistics(detection: PeakDetection, sigma: number): PeakSta
   const second = order[1] ? order[1][0] / sigma : 0;
   const widths = detection.peakWidths;
   const widthSpread = widths && order[1] ? Math.abs(Math.log(widths[order[0]![1]]! / widths[order[1][1]]!)) : 0;
-  return { count: detection.peakIndices.length, first, second, counted: detection.peakHeights.filter((h) => h >= COUNTED_PEAK_SIGMA * sigma).length, widthSpread };
+  return {
+    count: detection.peakIndices.length,
+    first,
+    second,
+    counted: detection.peakHeights.filter((h) => h >= COUNTED_PEAK_SIGMA * sigma).length,
+    widthSpread,
+  };
 }
 
 const logSigma = (x: number): number => Math.min(LOG_CAP, Math.log10(1 + Math.max(0, x)));
@@ -75,7 +81,14 @@ function shapeFeatures(trace: Float64Array, sigma: number): [number, number] {
 }
 
 function detectorFeatures(stats: PeakStatistics): number[] {
-  return [Math.min(stats.count, 6), Math.min(stats.counted, 6), logSigma(stats.first), logSigma(stats.second), stats.first > 0 ? stats.second / stats.first : 0, Math.min(2, stats.widthSpread)];
+  return [
+    Math.min(stats.count, 6),
+    Math.min(stats.counted, 6),
+    logSigma(stats.first),
+    logSigma(stats.second),
+    stats.first > 0 ? stats.second / stats.first : 0,
+    Math.min(2, stats.widthSpread),
+  ];
 }
 
 /** v2 features: v1's decision, the matched-filter detector's peak statistics and the trace shape. */

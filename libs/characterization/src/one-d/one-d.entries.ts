@@ -2,12 +2,19 @@
 // detected peaks (blockade classifiers) or the extracted indices (pinch-off, turn-on) marked, verdict in the legend.
 import type { ModelInput, PlotOptions, TraceModelEntry } from '../model-entry.js';
 import { renderLinePlotSvg, svgDataUri, type PlotMarker } from '../plot/line-plot.svg.js';
-import { classifyCoulombBlockadeV0, classifyCoulombBlockadeV1, classifyCoulombBlockadeV2, classifyCoulombBlockadeV3 } from './coulomb-blockade-classifiers.model.js';
+import {
+  classifyCoulombBlockadeV0,
+  classifyCoulombBlockadeV1,
+  classifyCoulombBlockadeV2,
+  classifyCoulombBlockadeV3,
+} from './coulomb-blockade-classifiers.model.js';
 import { classifyPinchOff, extractPinchOffParameters } from './pinch-off.model.js';
 import { classifyTurnOn, extractTurnOnThreshold } from './turn-on.model.js';
 
 function markersAt(trace: Float64Array, indices: unknown[]): PlotMarker[] {
-  return indices.filter((i): i is number => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < trace.length).map((i) => ({ index: i, value: trace[i]! }));
+  return indices
+    .filter((i): i is number => typeof i === 'number' && Number.isInteger(i) && i >= 0 && i < trace.length)
+    .map((i) => ({ index: i, value: trace[i]! }));
 }
 
 function verdict(output: Record<string, unknown>): string {
@@ -17,7 +24,16 @@ function verdict(output: Record<string, unknown>): string {
 
 function plotWith(id: string, legend: (output: Record<string, unknown>) => string, indices: (output: Record<string, unknown>) => unknown[]) {
   return (input: ModelInput, output: Record<string, unknown>, options: PlotOptions): string =>
-    svgDataUri(renderLinePlotSvg({ title: id, values: input.data, markers: markersAt(input.data, indices(output)), bars: [], legend: legend(output), darkMode: options.darkMode }));
+    svgDataUri(
+      renderLinePlotSvg({
+        title: id,
+        values: input.data,
+        markers: markersAt(input.data, indices(output)),
+        bars: [],
+        legend: legend(output),
+        darkMode: options.darkMode,
+      }),
+    );
 }
 
 const peaksOf = (o: Record<string, unknown>): unknown[] => (Array.isArray(o['peak_indices']) ? (o['peak_indices'] as unknown[]) : []);
@@ -59,7 +75,7 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
     spec: spec(
       'coulomb-blockade-classifier-v2',
       'Coulomb blockade classifier v2',
-      'Logistic regression on v1\'s decision, matched-filter peak statistics and trace shape, trained on simulated traces: score ∈ [0, 1] is the ' +
+      "Logistic regression on v1's decision, matched-filter peak statistics and trace shape, trained on simulated traces: score ∈ [0, 1] is the " +
         'calibrated probability of blockade, classification = score ≥ 0.5. Traces longer than 128 are also scored in windows of 128 ' +
         `(stride 64), the best window counts. ${BLOCKADE_OUTPUT}, score, window [first, last] index of the deciding window.`,
       '2025-01-15T00:00:00Z',
@@ -90,10 +106,14 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
         'closed plateau at zero current, both plateaus inside the sweep, monotonic, R² ≥ 0.8. Either sweep direction and current sign. ' +
         'Output: classification, failed_gates, fit (centre, width, amplitude, offset, slope, r_squared, nrmse, snr, closing).',
       '2024-03-01T00:00:00Z',
-      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
+      "(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller's samples)",
     ),
     lengths: { nominal: 100, anyLength: true, min: 32 },
-    plot: plotWith('pinch-off-classifier-v0', (o) => `pinch-off: ${verdict(o)}`, () => []),
+    plot: plotWith(
+      'pinch-off-classifier-v0',
+      (o) => `pinch-off: ${verdict(o)}`,
+      () => [],
+    ),
     run: classifyPinchOff,
   },
   {
@@ -104,10 +124,14 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
         'saturation at the d²I/dV² extrema (tanh u = ∓1/√3), cut-off on the side nearer zero current. null when no significant step ' +
         'is found or the index falls outside the sweep. Also classification and fit.',
       '2024-03-01T00:00:00Z',
-      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
+      "(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller's samples)",
     ),
     lengths: { nominal: 100, anyLength: true, min: 32 },
-    plot: plotWith('pinch-off-parameter-extractor-v0', (o) => `cut-off ${o['cut_off_index']}, transition ${o['transition_index']}, saturation ${o['saturation_index']}`, (o) => [o['cut_off_index'], o['transition_index'], o['saturation_index']]),
+    plot: plotWith(
+      'pinch-off-parameter-extractor-v0',
+      (o) => `cut-off ${o['cut_off_index']}, transition ${o['transition_index']}, saturation ${o['saturation_index']}`,
+      (o) => [o['cut_off_index'], o['transition_index'], o['saturation_index']],
+    ),
     run: extractPinchOffParameters,
   },
   {
@@ -118,10 +142,14 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
         'asymmetric tanh fit (sharp onset, slow saturation) + leakage slope, gated on swing ≥ 5 σ, floor at zero current and visible, ' +
         'steepest point inside the sweep, monotonic, R² ≥ 0.8. Either sweep direction. Output: classification, sweep_direction, failed_gates, fit.',
       '2024-03-01T00:00:00Z',
-      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
+      "(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller's samples)",
     ),
     lengths: { nominal: 100, anyLength: true, min: 32 },
-    plot: plotWith('turn-on-classifier-v0', (o) => `turns on: ${verdict(o)}`, () => []),
+    plot: plotWith(
+      'turn-on-classifier-v0',
+      (o) => `turns on: ${verdict(o)}`,
+      () => [],
+    ),
     run: classifyTurnOn,
   },
   {
@@ -131,10 +159,14 @@ export const ONE_D_MODEL_ENTRIES: readonly TraceModelEntry[] = [
       'threshold_index: first index, from the floor side, where the fitted turn-on curve (asymmetric tanh, leakage slope removed) ' +
         'exceeds floor + 5 % of its swing; null when no significant step is found or its floor is more than 30 % of the swing from zero current. Also classification, sweep_direction, fit.',
       '2024-03-01T00:00:00Z',
-      '(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller\'s samples)',
+      "(100,) nominal; any 1-D length ≥ 32 (traces longer than 1024 are fitted on block means; indices in the caller's samples)",
     ),
     lengths: { nominal: 100, anyLength: true, min: 32 },
-    plot: plotWith('turn-on-parameter-extractor-v0', (o) => `threshold ${o['threshold_index']}`, (o) => [o['threshold_index']]),
+    plot: plotWith(
+      'turn-on-parameter-extractor-v0',
+      (o) => `threshold ${o['threshold_index']}`,
+      (o) => [o['threshold_index']],
+    ),
     run: extractTurnOnThreshold,
   },
 ];

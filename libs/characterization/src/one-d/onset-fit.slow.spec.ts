@@ -17,7 +17,8 @@ function onsetCurve(seed: number, m: number, p: number, snr: number) {
   return { y, kink, amplitude, crossing: kink + (0.05 / amplitude) ** (1 / p) };
 }
 
-const threshold = (trace: Float64Array): number | null => runModel('turn-on-parameter-extractor-v0', { shape: [trace.length], data: trace })['threshold_index'] as number | null;
+const threshold = (trace: Float64Array): number | null =>
+  runModel('turn-on-parameter-extractor-v0', { shape: [trace.length], data: trace })['threshold_index'] as number | null;
 
 describe('onset fit (power-law / linear onset with a kink)', () => {
   it('recovers kink, exponent and amplitude of a noiseless onset on a sloping baseline', () => {
@@ -48,7 +49,12 @@ describe('onset fit (power-law / linear onset with a kink)', () => {
 
   it('returns null on a window shorter than 8 samples or with no rising onset', () => {
     expect(fitOnset(Float64Array.from([0, 0, 1, 2, 3, 4, 5]), 6)).toBeNull();
-    expect(fitOnset(Float64Array.from({ length: 40 }, (_, k) => -Math.max(0, k - 10)), 39)).toBeNull();
+    expect(
+      fitOnset(
+        Float64Array.from({ length: 40 }, (_, k) => -Math.max(0, k - 10)),
+        39,
+      ),
+    ).toBeNull();
   });
 });
 

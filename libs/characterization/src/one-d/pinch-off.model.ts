@@ -85,7 +85,8 @@ const indexInside = (x: number, n: number): number | null => {
 export function extractPinchOffParameters(trace: Float64Array): Record<string, unknown> {
   const p = fitPinchOff(trace);
   const n = trace.length;
-  const found = p.analysis.snr >= PINCH_OFF_MIN_SNR && p.analysis.fit.rSquared >= PINCH_OFF_MIN_R_SQUARED && p.analysis.closedLevelRatio <= PINCH_OFF_MAX_CLOSED_LEVEL;
+  const found =
+    p.analysis.snr >= PINCH_OFF_MIN_SNR && p.analysis.fit.rSquared >= PINCH_OFF_MIN_R_SQUARED && p.analysis.closedLevelRatio <= PINCH_OFF_MAX_CLOSED_LEVEL;
   return {
     cut_off_index: found ? indexInside(p.cutOff, n) : null,
     transition_index: found ? indexInside(p.transition, n) : null,

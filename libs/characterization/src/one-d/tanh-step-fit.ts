@@ -127,7 +127,11 @@ function gridSeed(trace: Float64Array, symmetric: boolean): Float64Array {
   const prefixT = new Float64Array(size + 1);
   const prefixDT = new Float64Array(size + 1);
   const prefixTT = new Float64Array(size + 1);
-  let sumY = 0, sumSY = 0, sumYY = 0, sumS = 0, sumSS = 0;
+  let sumY = 0,
+    sumSY = 0,
+    sumYY = 0,
+    sumS = 0,
+    sumSS = 0;
   for (let i = 0; i < n; i++) {
     const si = (i - n / 2) / n;
     const y = trace[i]!;
@@ -167,7 +171,13 @@ function gridSeed(trace: Float64Array, symmetric: boolean): Float64Array {
         const c = (sumY * (stt * sss - sts * sts) - s1t * (bt * sss - sts * sumSY) + sumS * (bt * sts - stt * sumSY)) / det;
         const a = (s11 * (bt * sss - sumSY * sts) - sumY * (s1t * sss - sts * sumS) + sumS * (s1t * sumSY - bt * sumS)) / det;
         const kk = (s11 * (stt * sumSY - sts * bt) - s1t * (s1t * sumSY - bt * sumS) + sumY * (s1t * sts - stt * sumS)) / det;
-        rss = sumYY - 2 * (c * sumY + a * bt + kk * sumSY) + c * c * s11 + a * a * (stt - 1e-12 * s11) + kk * kk * (sss - 1e-12 * s11) + 2 * (c * a * s1t + c * kk * sumS + a * kk * sts);
+        rss =
+          sumYY -
+          2 * (c * sumY + a * bt + kk * sumSY) +
+          c * c * s11 +
+          a * a * (stt - 1e-12 * s11) +
+          kk * kk * (sss - 1e-12 * s11) +
+          2 * (c * a * s1t + c * kk * sumS + a * kk * sts);
       }
       if (rss < best) {
         best = rss;

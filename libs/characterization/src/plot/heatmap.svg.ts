@@ -128,7 +128,9 @@ export function renderHeatmapSvgDocument(spec: HeatmapSpec): string {
   const png = Buffer.from(encodeRgbPng(cols, rows, heatmapRgb(spec))).toString('base64');
 
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${fixed(W)}" height="${fixed(H)}" viewBox="0 0 ${fixed(W)} ${fixed(H)}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${fixed(W)}" height="${fixed(H)}" viewBox="0 0 ${fixed(W)} ${fixed(H)}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="${theme.background}"/>`);
   parts.push(`<text x="${fixed(W / 2)}" y="24" text-anchor="middle" font-size="16" fill="${theme.foreground}">${escapeXml(spec.title)}</text>`);
   parts.push(
@@ -139,20 +141,27 @@ export function renderHeatmapSvgDocument(spec: HeatmapSpec): string {
     parts.push(
       `<rect x="${fixed(MARGIN.left + box.x * scaleX)}" y="${fixed(MARGIN.top + box.y * scaleY)}" width="${fixed(box.width * scaleX)}" height="${fixed(box.height * scaleY)}" fill="none" stroke="${theme.box}" stroke-width="2"/>`,
     );
-    if (box.label) parts.push(`<text x="${fixed(MARGIN.left + box.x * scaleX + 2)}" y="${fixed(MARGIN.top + box.y * scaleY - 3)}" fill="${theme.box}">${escapeXml(box.label)}</text>`);
+    if (box.label)
+      parts.push(
+        `<text x="${fixed(MARGIN.left + box.x * scaleX + 2)}" y="${fixed(MARGIN.top + box.y * scaleY - 3)}" fill="${theme.box}">${escapeXml(box.label)}</text>`,
+      );
   }
   for (const line of spec.polylines ?? []) {
     parts.push(`<polyline fill="none" stroke="${theme.overlay}" stroke-width="2" points="${line.map((p) => `${px(p.x)},${py(p.y)}`).join(' ')}"/>`);
   }
   for (const s of spec.segments ?? []) {
-    parts.push(`<line x1="${px(s.x1)}" y1="${py(s.y1)}" x2="${px(s.x2)}" y2="${py(s.y2)}" stroke="${theme.overlay}" stroke-width="2.5" stroke-linecap="round"/>`);
+    parts.push(
+      `<line x1="${px(s.x1)}" y1="${py(s.y1)}" x2="${px(s.x2)}" y2="${py(s.y2)}" stroke="${theme.overlay}" stroke-width="2.5" stroke-linecap="round"/>`,
+    );
   }
   for (const p of spec.points ?? []) {
     parts.push(`<circle cx="${px(p.x)}" cy="${py(p.y)}" r="5" fill="none" stroke="${theme.point}" stroke-width="2"/>`);
     parts.push(`<circle cx="${px(p.x)}" cy="${py(p.y)}" r="6.5" fill="none" stroke="${theme.overlay}" stroke-width="1"/>`);
     if (p.label) parts.push(`<text x="${fixed(Number(px(p.x)) + 8)}" y="${fixed(Number(py(p.y)) - 6)}" fill="${theme.point}">${escapeXml(p.label)}</text>`);
   }
-  parts.push(`<text x="${fixed(MARGIN.left + width / 2)}" y="${fixed(H - 30)}" text-anchor="middle" fill="${theme.foreground}">${escapeXml(spec.xLabel ?? 'x (column index)')}</text>`);
+  parts.push(
+    `<text x="${fixed(MARGIN.left + width / 2)}" y="${fixed(H - 30)}" text-anchor="middle" fill="${theme.foreground}">${escapeXml(spec.xLabel ?? 'x (column index)')}</text>`,
+  );
   parts.push(
     `<text x="16" y="${fixed(MARGIN.top + height / 2)}" text-anchor="middle" transform="rotate(-90 16 ${fixed(MARGIN.top + height / 2)})" fill="${theme.foreground}">${escapeXml(spec.yLabel ?? 'y (row index)')}</text>`,
   );

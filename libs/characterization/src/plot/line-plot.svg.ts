@@ -79,13 +79,17 @@ export function renderLinePlotSvg(spec: LinePlotSpec): string {
   const y = (v: number): number => MARGIN.top + (1 - (v - yAxis.low) / (yAxis.high - yAxis.low)) * plotHeight;
 
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH_PX}" height="${HEIGHT_PX}" viewBox="0 0 ${WIDTH_PX} ${HEIGHT_PX}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH_PX}" height="${HEIGHT_PX}" viewBox="0 0 ${WIDTH_PX} ${HEIGHT_PX}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="${theme.background}"/>`);
   parts.push(`<text x="${WIDTH_PX / 2}" y="24" text-anchor="middle" font-size="16" fill="${theme.foreground}">${escapeXml(spec.title)}</text>`);
   for (const t of xAxis.ticks) {
     const px = fixed(x(t));
     parts.push(`<line x1="${px}" y1="${MARGIN.top}" x2="${px}" y2="${MARGIN.top + plotHeight}" stroke="${theme.grid}"/>`);
-    parts.push(`<text x="${px}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle" fill="${theme.foreground}">${escapeXml(formatTick(t, xAxis.step))}</text>`);
+    parts.push(
+      `<text x="${px}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle" fill="${theme.foreground}">${escapeXml(formatTick(t, xAxis.step))}</text>`,
+    );
   }
   for (const t of yAxis.ticks) {
     const py = fixed(y(t));
@@ -94,7 +98,9 @@ export function renderLinePlotSvg(spec: LinePlotSpec): string {
   }
   parts.push(`<rect x="${MARGIN.left}" y="${MARGIN.top}" width="${plotWidth}" height="${plotHeight}" fill="none" stroke="${theme.foreground}"/>`);
   parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT_PX - 10}" text-anchor="middle" fill="${theme.foreground}">sample index</text>`);
-  parts.push(`<text x="16" y="${MARGIN.top + plotHeight / 2}" text-anchor="middle" transform="rotate(-90 16 ${MARGIN.top + plotHeight / 2})" fill="${theme.foreground}">value</text>`);
+  parts.push(
+    `<text x="16" y="${MARGIN.top + plotHeight / 2}" text-anchor="middle" transform="rotate(-90 16 ${MARGIN.top + plotHeight / 2})" fill="${theme.foreground}">value</text>`,
+  );
   if (n > 0) {
     parts.push(`<polyline fill="none" stroke="${theme.line}" stroke-width="1.5" points="${tracePoints(values, x, y, plotWidth)}"/>`);
   }
@@ -103,7 +109,8 @@ export function renderLinePlotSvg(spec: LinePlotSpec): string {
     const x2 = fixed(x(bar.centre + bar.width / 2));
     const py = fixed(y(bar.value));
     parts.push(`<line x1="${x1}" y1="${py}" x2="${x2}" y2="${py}" stroke="${theme.bar}" stroke-width="2"/>`);
-    for (const px of [x1, x2]) parts.push(`<line x1="${px}" y1="${fixed(y(bar.value) - 5)}" x2="${px}" y2="${fixed(y(bar.value) + 5)}" stroke="${theme.bar}" stroke-width="2"/>`);
+    for (const px of [x1, x2])
+      parts.push(`<line x1="${px}" y1="${fixed(y(bar.value) - 5)}" x2="${px}" y2="${fixed(y(bar.value) + 5)}" stroke="${theme.bar}" stroke-width="2"/>`);
   }
   for (const marker of spec.markers) {
     parts.push(`<circle cx="${fixed(x(marker.index))}" cy="${fixed(y(marker.value))}" r="5" fill="none" stroke="${theme.marker}" stroke-width="2"/>`);

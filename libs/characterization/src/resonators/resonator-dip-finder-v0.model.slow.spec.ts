@@ -1,6 +1,12 @@
 // Metric tests of resonator-dip-finder-v0 through the catalogue runner, on tuning seeds only: the original notch
 // simulator, the realistic one (issue #16), and synthetic reproductions of the shapes that failed on measured traces.
-import { createSeededRandom, generateRealisticResonatorTrace, generateResonatorNotchTrace, tuningSeeds, type RealisticResonatorTraceOptions } from '#qdc/device-physics';
+import {
+  createSeededRandom,
+  generateRealisticResonatorTrace,
+  generateResonatorNotchTrace,
+  tuningSeeds,
+  type RealisticResonatorTraceOptions,
+} from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
 import { ModelInputError } from '../model-input-error.js';
 import { countDetections, scoreDetections, type DetectionCounts } from '../evaluation/detection-score.js';
@@ -29,7 +35,11 @@ function realisticF1(seeds: number[], options: RealisticResonatorTraceOptions = 
   for (const [k, seed] of seeds.entries()) {
     const truth = generateRealisticResonatorTrace(seed, { length: SPEC_LENGTHS[k % SPEC_LENGTHS.length]!, ...options });
     const c = countDetections(dips(truth.trace), { indices: truth.dips.map((d) => d.index), tolerance: truth.dips.map((d) => Math.max(1, d.width / 2)) });
-    counts = { truePositives: counts.truePositives + c.truePositives, falsePositives: counts.falsePositives + c.falsePositives, falseNegatives: counts.falseNegatives + c.falseNegatives };
+    counts = {
+      truePositives: counts.truePositives + c.truePositives,
+      falsePositives: counts.falsePositives + c.falsePositives,
+      falseNegatives: counts.falseNegatives + c.falseNegatives,
+    };
   }
   return scoreDetections(counts).f1;
 }
@@ -117,7 +127,18 @@ describe(ID, () => {
     let total = 0;
     for (const phi of [0.5, -0.5]) {
       for (const seed of tuningSeeds(6, 7300)) {
-        const truth = generateRealisticResonatorTrace(seed, { dipCount: 1, phi, qiOverQc: 2, zoomed: true, fill: 0.2, length: 1001, snrRange: [200, 2000], kerr: false, steps: false, ripple: false });
+        const truth = generateRealisticResonatorTrace(seed, {
+          dipCount: 1,
+          phi,
+          qiOverQc: 2,
+          zoomed: true,
+          fill: 0.2,
+          length: 1001,
+          snrRange: [200, 2000],
+          kerr: false,
+          steps: false,
+          ripple: false,
+        });
         const found = dips(truth.trace);
         expect(found).toHaveLength(1);
         const dip = truth.dips[0]!;
@@ -138,7 +159,19 @@ describe(ID, () => {
 
   it('reports one resonance for a broad critically coupled dip whose flat bottom is noisy', () => {
     for (const seed of tuningSeeds(6, 7500)) {
-      const truth = generateRealisticResonatorTrace(seed, { dipCount: 1, qiOverQc: 1, phi: 0, zoomed: true, fill: 0.3, length: 1500, snrRange: [8, 15], kerr: false, steps: false, mode: 'reflection', format: 'linear' });
+      const truth = generateRealisticResonatorTrace(seed, {
+        dipCount: 1,
+        qiOverQc: 1,
+        phi: 0,
+        zoomed: true,
+        fill: 0.3,
+        length: 1500,
+        snrRange: [8, 15],
+        kerr: false,
+        steps: false,
+        mode: 'reflection',
+        format: 'linear',
+      });
       const found = dips(truth.trace);
       expect(found).toHaveLength(1);
       expect(Math.abs(found[0]! - truth.dips[0]!.index)).toBeLessThanOrEqual(truth.dips[0]!.width / 2);
@@ -151,7 +184,17 @@ describe(ID, () => {
     // the magnitude's Rician noise floor does not fill its bottom (a 5σ-deep notch that nearly reaches zero is
     // shallower than 5σ in |S21|).
     for (const [k, seed] of tuningSeeds(20, 7600).entries()) {
-      const truth = generateRealisticResonatorTrace(seed, { dipCount: 1, snrRange: [5, 5], steps: false, kerr: false, length: 300, zoomed: true, fill: 0.01 + 0.09 * (k / 19), qiOverQc: 0.5, mode: 'notch' });
+      const truth = generateRealisticResonatorTrace(seed, {
+        dipCount: 1,
+        snrRange: [5, 5],
+        steps: false,
+        kerr: false,
+        length: 300,
+        zoomed: true,
+        fill: 0.01 + 0.09 * (k / 19),
+        qiOverQc: 0.5,
+        mode: 'notch',
+      });
       expect({ seed, found: dips(truth.trace).length > 0 }).toEqual({ seed, found: true });
     }
   });

@@ -239,7 +239,10 @@ function fitCandidate(work: Float64Array, c: Candidate): ResonanceFit | null {
     const slope = (right - left) / Math.max(1, to - from - edge);
     const baseline = Math.max(left + slope * (centre - from), work[bottom]! + 1e-12);
     const depth = Math.min(0.98, Math.max(0.02, 1 - work[bottom]! / (baseline || 1)));
-    const guess = fit && pass > 0 ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope } : { centre, linewidth, strength: depth, baseline, slope };
+    const guess =
+      fit && pass > 0
+        ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope }
+        : { centre, linewidth, strength: depth, baseline, slope };
     const next = fitResonanceMagnitude(work, from, to, guess);
     if (!next) return fit;
     fit = next;
@@ -283,7 +286,9 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
     fits++;
     const fit = fitCandidate(work, next);
     const verdict = fit ? judge(fit, sigma, n) : null;
-    const clash = fit && accepted.some((a) => Math.abs(a.at - fit.minimumAt) < Math.max(MIN_SEPARATION_SAMPLES, MIN_SEPARATION_FWHM * Math.max(a.fit.linewidth, fit.linewidth)));
+    const clash =
+      fit &&
+      accepted.some((a) => Math.abs(a.at - fit.minimumAt) < Math.max(MIN_SEPARATION_SAMPLES, MIN_SEPARATION_FWHM * Math.max(a.fit.linewidth, fit.linewidth)));
     if (!fit || !verdict || clash || next.z < DETECTION_SIGMA || !verdict.accept) {
       if (fit && verdict && !clash && verdict.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
         fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
@@ -341,7 +346,11 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   const margin = HYPOTHESIS_MIN_GAIN_SIGMA ** 2 * pointSigma2;
   // The fitted dip must rise back on both sides inside the sweep, and explain the window to within a fraction of its
   // depth (a dip fitted across other, narrower dips, or across a kinked baseline, does not).
-  const rise = Math.min(resonanceFitValue(fit, Math.max(0, fit.minimumAt - 2 * fit.linewidth)), resonanceFitValue(fit, Math.min(n - 1, fit.minimumAt + 2 * fit.linewidth))) - fit.minimum;
+  const rise =
+    Math.min(
+      resonanceFitValue(fit, Math.max(0, fit.minimumAt - 2 * fit.linewidth)),
+      resonanceFitValue(fit, Math.min(n - 1, fit.minimumAt + 2 * fit.linewidth)),
+    ) - fit.minimum;
   const misfit = Math.sqrt(Math.max(0, fit.rss / fit.points - pointSigma2)) / fit.depth;
   const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
   const notRipple =

@@ -21,7 +21,15 @@ export interface EdgePeakFit {
  * `span` samples from that end, with the centre at most `maxCentre` samples inward. Null if no fit with a
  * positive amplitude exists.
  */
-export function fitEdgePeak(trace: Float64Array, fromStart: boolean, nominalFwhm: number, span: number, maxCentre: number, offset = 0, length = trace.length - offset): EdgePeakFit | null {
+export function fitEdgePeak(
+  trace: Float64Array,
+  fromStart: boolean,
+  nominalFwhm: number,
+  span: number,
+  maxCentre: number,
+  offset = 0,
+  length = trace.length - offset,
+): EdgePeakFit | null {
   const count = Math.min(length, Math.max(3, Math.round(span)));
   const at = (j: number): number => trace[offset + (fromStart ? j : length - 1 - j)]!;
   let sy = 0;
@@ -33,32 +41,32 @@ export function fitEdgePeak(trace: Float64Array, fromStart: boolean, nominalFwhm
   let best: EdgePeakFit | null = null;
   let bestError = Infinity;
   for (const factor of WIDTH_FACTORS) {
-  const fwhm = factor * nominalFwhm;
-  const scale = fwhm / FWHM_PER_COSH_SCALE;
-  // c is measured inward from the end: c < 0 lies outside the window.
-  for (let c = -2 * fwhm - 2; c <= maxCentre; c += CENTRE_STEP_SAMPLES) {
-    let sp = 0;
-    let spp = 0;
-    let spy = 0;
-    for (let j = 0; j < count; j++) {
-      const ch = Math.cosh((j - c) / scale);
-      const p = 1 / (ch * ch);
-      sp += p;
-      spp += p * p;
-      spy += p * at(j);
+    const fwhm = factor * nominalFwhm;
+    const scale = fwhm / FWHM_PER_COSH_SCALE;
+    // c is measured inward from the end: c < 0 lies outside the window.
+    for (let c = -2 * fwhm - 2; c <= maxCentre; c += CENTRE_STEP_SAMPLES) {
+      let sp = 0;
+      let spp = 0;
+      let spy = 0;
+      for (let j = 0; j < count; j++) {
+        const ch = Math.cosh((j - c) / scale);
+        const p = 1 / (ch * ch);
+        sp += p;
+        spp += p * p;
+        spy += p * at(j);
+      }
+      const det = count * spp - sp * sp;
+      if (!(det > 1e-12 * count * spp)) continue;
+      const a = (count * spy - sp * sy) / det;
+      if (!(a > 0)) continue;
+      const b = (sy - a * sp) / count;
+      // Residual sum of squares of the least-squares solution: Σy² − a Σpy − b Σy.
+      const error = syy - a * spy - b * sy;
+      if (error < bestError) {
+        bestError = error;
+        best = { centre: fromStart ? c : length - 1 - c, amplitude: a };
+      }
     }
-    const det = count * spp - sp * sp;
-    if (!(det > 1e-12 * count * spp)) continue;
-    const a = (count * spy - sp * sy) / det;
-    if (!(a > 0)) continue;
-    const b = (sy - a * sp) / count;
-    // Residual sum of squares of the least-squares solution: Σy² − a Σpy − b Σy.
-    const error = syy - a * spy - b * sy;
-    if (error < bestError) {
-      bestError = error;
-      best = { centre: fromStart ? c : length - 1 - c, amplitude: a };
-    }
-  }
   }
   return best;
 }

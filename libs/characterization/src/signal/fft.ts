@@ -39,7 +39,14 @@ export function fft1(re: Float64Array, im: Float64Array, cos: Float64Array, sin:
 }
 
 /** 2-D FFT of a size × size array; only rows in `rowsIn` are transformed first (the others are zero) and only rows in `rowsOut` are transformed last. */
-export function fft2(re: Float64Array, im: Float64Array, size: number, inverse: boolean, rowsIn: (y: number) => boolean, rowsOut: (y: number) => boolean): void {
+export function fft2(
+  re: Float64Array,
+  im: Float64Array,
+  size: number,
+  inverse: boolean,
+  rowsIn: (y: number) => boolean,
+  rowsOut: (y: number) => boolean,
+): void {
   const cos = new Float64Array(size);
   const sin = new Float64Array(size);
   for (let k = 0; k < size; k++) {

@@ -30,6 +30,14 @@ describe('measurePeakShape', () => {
 
   it('finds nothing to measure on a flat trace or a sample that is not a maximum', () => {
     expect(measurePeakShape(new Float64Array(10).fill(2), 0, 10, 5, 3)).toBeUndefined();
-    expect(measurePeakShape(Float64Array.from({ length: 10 }, (_, i) => i), 0, 10, 5, 3)).toBeUndefined();
+    expect(
+      measurePeakShape(
+        Float64Array.from({ length: 10 }, (_, i) => i),
+        0,
+        10,
+        5,
+        3,
+      ),
+    ).toBeUndefined();
   });
 });

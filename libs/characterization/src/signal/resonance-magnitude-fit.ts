@@ -245,7 +245,14 @@ export function fitResonanceMagnitude(
       p[3] = Math.min(MAX_FANO_RAD, Math.max(-MAX_FANO_RAD, p[3]!));
     },
   };
-  const start = Float64Array.from([guess.centre, Math.max(0.5, guess.linewidth), Math.min(1.9, Math.max(0.01, guess.strength)), 0, guess.baseline, guess.slope]);
+  const start = Float64Array.from([
+    guess.centre,
+    Math.max(0.5, guess.linewidth),
+    Math.min(1.9, Math.max(0.01, guess.strength)),
+    0,
+    guess.baseline,
+    guess.slope,
+  ]);
   const result = levenbergMarquardt(problem, start);
   if (!Number.isFinite(result.cost)) return null;
   const [centre, linewidth, strength, phi, baseline, slope] = result.params as unknown as [number, number, number, number, number, number];

@@ -29,7 +29,12 @@ describe(quietDifferenceNoise.name, () => {
       for (let i = 0; i < n; i++) trace[i] = trace[i]! + 40 / Math.cosh((i - c) / 1.1) ** 2;
     }
     const rough = estimateWhiteNoiseStd(trace);
-    const quiet = quietDifferenceNoise(trace, centres, centres.map(() => 2), 0.4);
+    const quiet = quietDifferenceNoise(
+      trace,
+      centres,
+      centres.map(() => 2),
+      0.4,
+    );
     expect(rough).toBeGreaterThan(1.5);
     expect(Math.abs(quiet - 1)).toBeLessThan(0.35);
   });

@@ -161,7 +161,14 @@ describe(compileToDevice.name, () => {
     // chain 3-0-5-1-4-2 (a path) fits a 2×3 grid's snake
     const chain = emptyCircuit();
     addQreg(chain, 'q', 6);
-    for (const [a, b] of [[3, 0], [0, 5], [5, 1], [1, 4], [4, 2]]) chain.ops.push({ kind: 'gate', name: 'cx', qubits: [a, b], params: [] });
+    for (const [a, b] of [
+      [3, 0],
+      [0, 5],
+      [5, 1],
+      [1, 4],
+      [4, 2],
+    ])
+      chain.ops.push({ kind: 'gate', name: 'cx', qubits: [a, b], params: [] });
     expect(compileToDevice(chain, { numQubits: 6, nativeGates: ['rz', 'sx', 'cz'], couplingMap: gridCouplingMap(2, 3) }, { seed: 2 }).stats.swapCount).toBe(0);
   });
 
@@ -209,7 +216,16 @@ describe(compileToDevice.name, () => {
     expect(err(() => compileToDevice(cond, { numQubits: 2, nativeGates: ['rz', 'sx', 'cz'], couplingMap: null })).message).toMatch(/classically conditioned/);
     const bad = err(() => compileToDevice(randomSource(2, 1), { numQubits: 3, nativeGates: ['rz', 'sx', 'cz'], couplingMap: [[0, 5]] }));
     expect(bad.message).toMatch(/coupling map edge \[0, 5\]/);
-    const split = err(() => compileToDevice(randomSource(2, 1), { numQubits: 4, nativeGates: ['rz', 'sx', 'cz'], couplingMap: [[0, 1], [2, 3]] }));
+    const split = err(() =>
+      compileToDevice(randomSource(2, 1), {
+        numQubits: 4,
+        nativeGates: ['rz', 'sx', 'cz'],
+        couplingMap: [
+          [0, 1],
+          [2, 3],
+        ],
+      }),
+    );
     expect(split.message).toMatch(/not connected/);
   });
 
@@ -221,7 +237,9 @@ describe(compileToDevice.name, () => {
       expect(compiled.initialLayout).toEqual([5, 3, 1, 0]);
       expectUnitaryEquivalent(source, compiled);
     }
-    expect(() => compileToDevice(source, target, { initialLayout: [0, 0, 1, 2] })).toThrow('initialLayout must list 4 different physical qubits in 0..5; got [0,0,1,2]');
+    expect(() => compileToDevice(source, target, { initialLayout: [0, 0, 1, 2] })).toThrow(
+      'initialLayout must list 4 different physical qubits in 0..5; got [0,0,1,2]',
+    );
   });
 
   it('is reproducible for a seed', () => {

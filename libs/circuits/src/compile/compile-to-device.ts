@@ -84,7 +84,11 @@ export function nativeSet(gates: string[]): NativeSet {
   else if (has.has('rz') && has.has('ry')) oneQubit = 'rzry';
   else if (has.has('u') || has.has('u3')) oneQubit = 'u';
   const twoQubit = TWO_QUBIT_NATIVES.find((g) => has.has(g)) ?? null;
-  if (!oneQubit) throw new CircuitError('unsupported', `native gates [${gates.join(', ')}] have no one-qubit basis the compiler can synthesise into; supported: ${SUPPORTED_NATIVE_SETS}`);
+  if (!oneQubit)
+    throw new CircuitError(
+      'unsupported',
+      `native gates [${gates.join(', ')}] have no one-qubit basis the compiler can synthesise into; supported: ${SUPPORTED_NATIVE_SETS}`,
+    );
   return { oneQubit, allowX: has.has('x'), twoQubit };
 }
 
@@ -92,7 +96,8 @@ function validateTarget(target: DeviceTarget): void {
   if (!Number.isInteger(target.numQubits) || target.numQubits < 1 || target.numQubits > MAX_DEVICE_QUBITS) {
     throw new CircuitError('semantic', `device numQubits must be an integer in 1..${MAX_DEVICE_QUBITS}; got ${target.numQubits}`);
   }
-  if (!Array.isArray(target.nativeGates) || target.nativeGates.length === 0) throw new CircuitError('semantic', 'device nativeGates must be a non-empty list of gate names');
+  if (!Array.isArray(target.nativeGates) || target.nativeGates.length === 0)
+    throw new CircuitError('semantic', 'device nativeGates must be a non-empty list of gate names');
 }
 
 export function compileToDevice(source: Circuit, target: DeviceTarget, options: CompileOptions = {}): CompiledCircuit {
@@ -107,7 +112,10 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
 
   const logical = lowerToCx(expanded);
   if (!natives.twoQubit && logical.ops.some((op) => op.k === 'g2')) {
-    throw new CircuitError('unsupported', `the circuit needs two-qubit gates but the device's native gates [${target.nativeGates.join(', ')}] have no entangler (cx, cz, ecr, ms or rxx)`);
+    throw new CircuitError(
+      'unsupported',
+      `the circuit needs two-qubit gates but the device's native gates [${target.nativeGates.join(', ')}] have no entangler (cx, cz, ecr, ms or rxx)`,
+    );
   }
   peephole(logical);
 
@@ -117,7 +125,12 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
   const routed = route(
     logical.ops.filter((_, i) => !terminal.has(i)),
     coupling,
-    { router: options.router, seed: options.seed, trials: options.trials, layout: options.initialLayout && fullLayout(options.initialLayout, expanded.numQubits, target.numQubits) },
+    {
+      router: options.router,
+      seed: options.seed,
+      trials: options.trials,
+      layout: options.initialLayout && fullLayout(options.initialLayout, expanded.numQubits, target.numQubits),
+    },
   );
   for (const i of [...terminal].sort((a, b) => a - b)) {
     const m = logical.ops[i] as Extract<WorkOp, { k: 'measure' }>;
@@ -145,7 +158,8 @@ export function compileToDevice(source: Circuit, target: DeviceTarget, options: 
     const { steps, phase } = cxTranslation(natives.twoQubit!, reversedOnly);
     const q = [op.a, op.b];
     native.globalPhase += phase;
-    for (const s of steps) native.ops.push(s.k === 'u' ? { k: 'u', q: q[s.q], m: s.m } : { k: 'g2', name: s.name, a: q[s.a], b: q[s.b], params: [...s.params] });
+    for (const s of steps)
+      native.ops.push(s.k === 'u' ? { k: 'u', q: q[s.q], m: s.m } : { k: 'g2', name: s.name, a: q[s.a], b: q[s.b], params: [...s.params] });
   }
   peephole(native);
 
@@ -230,11 +244,15 @@ function withMeasureAll(c: Circuit): Circuit {
 export function circuitStats(c: Circuit): Omit<CompileStats, 'swapCount'> {
   const level = new Int32Array(c.numQubits);
   const level2 = new Int32Array(c.numQubits);
-  let nativeGateCount = 0, twoQubitGateCount = 0, depth = 0, twoQubitDepth = 0;
+  let nativeGateCount = 0,
+    twoQubitGateCount = 0,
+    depth = 0,
+    twoQubitDepth = 0;
   for (const op of c.ops) {
     if (op.kind === 'barrier') continue;
     const qubits = op.kind === 'gate' ? op.qubits : [op.qubit];
-    let l = 0, l2 = 0;
+    let l = 0,
+      l2 = 0;
     for (const q of qubits) {
       l = Math.max(l, level[q]);
       l2 = Math.max(l2, level2[q]);
@@ -256,4 +274,3 @@ export function circuitStats(c: Circuit): Omit<CompileStats, 'swapCount'> {
   }
   return { nativeGateCount, twoQubitGateCount, depth, twoQubitDepth };
 }
-

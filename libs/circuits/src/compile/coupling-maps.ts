@@ -24,7 +24,21 @@ export function gridCouplingMap(rows: number, cols: number): CouplingMap {
 /** The 16-qubit heavy-hex map (two hexagons with their 12 + 4 qubits). */
 export function heavyHex16CouplingMap(): CouplingMap {
   return [
-    [0, 1], [1, 2], [1, 4], [2, 3], [3, 5], [4, 7], [5, 8], [6, 7],
-    [7, 10], [8, 9], [8, 11], [10, 12], [11, 14], [12, 13], [12, 15], [13, 14],
+    [0, 1],
+    [1, 2],
+    [1, 4],
+    [2, 3],
+    [3, 5],
+    [4, 7],
+    [5, 8],
+    [6, 7],
+    [7, 10],
+    [8, 9],
+    [8, 11],
+    [10, 12],
+    [11, 14],
+    [12, 13],
+    [12, 15],
+    [13, 14],
   ];
 }

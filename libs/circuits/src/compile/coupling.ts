@@ -40,7 +40,8 @@ export function buildCoupling(numQubits: number, couplingMap: readonly (readonly
   const dist = new Int32Array(n * n).fill(-1);
   const queue = new Int32Array(n);
   for (let s = 0; s < n; s++) {
-    let head = 0, tail = 0;
+    let head = 0,
+      tail = 0;
     queue[tail++] = s;
     dist[s * n + s] = 0;
     while (head < tail) {

@@ -36,7 +36,8 @@ export function lowerToCx(circuit: Circuit): WorkCircuit {
   for (const op of circuit.ops) {
     switch (op.kind) {
       case 'gate':
-        if (op.condition) throw unsupported(op.line, 'if', 'classically conditioned gates cannot be compiled for a device (the simulated devices run without feed-forward)');
+        if (op.condition)
+          throw unsupported(op.line, 'if', 'classically conditioned gates cannot be compiled for a device (the simulated devices run without feed-forward)');
         lowerGate(canonicalizeControls(op), out, 0);
         break;
       case 'measure':
@@ -61,7 +62,8 @@ function lowerGate(op: GateOp, out: WorkCircuit, depth: number): void {
   if (!gate) throw new CircuitError('unsupported', `gate ${op.name} is not a standard gate and has no definition`, op.line);
   const extra = op.controls ?? 0;
   const params = paramValues(op);
-  if (new Set(op.qubits).size !== op.qubits.length) throw new CircuitError('semantic', `gate ${op.name} is applied to the same qubit twice (${op.qubits.join(', ')})`, op.line);
+  if (new Set(op.qubits).size !== op.qubits.length)
+    throw new CircuitError('semantic', `gate ${op.name} is applied to the same qubit twice (${op.qubits.join(', ')})`, op.line);
   if (op.name === 'gphase' && extra === 0) {
     out.globalPhase += params[0];
     return;
@@ -91,12 +93,21 @@ function lowerGate(op: GateOp, out: WorkCircuit, depth: number): void {
   throw new CircuitError('unsupported', `gate ${op.name}${extra ? ` with ${extra} extra control(s)` : ''} cannot be compiled to a device gate set`, op.line);
 }
 
-const gateOp = (name: string, qubits: number[], params: number[] = [], line?: number): GateOp => ({ kind: 'gate', name, qubits, params: params.map(num), line });
+const gateOp = (name: string, qubits: number[], params: number[] = [], line?: number): GateOp => ({
+  kind: 'gate',
+  name,
+  qubits,
+  params: params.map(num),
+  line,
+});
 
 /** C^k(U) on `target` under `controls` (k ≥ 1). */
 function controlledUnitary(controls: number[], target: number, m: Matrix, out: WorkCircuit, depth: number, line?: number): void {
   const k = controls.length;
-  const isX = Math.abs(m[2] - 1) < 1e-15 && Math.abs(m[4] - 1) < 1e-15 && Math.abs(m[0]) + Math.abs(m[1]) + Math.abs(m[3]) + Math.abs(m[5]) + Math.abs(m[6]) + Math.abs(m[7]) < 1e-15;
+  const isX =
+    Math.abs(m[2] - 1) < 1e-15 &&
+    Math.abs(m[4] - 1) < 1e-15 &&
+    Math.abs(m[0]) + Math.abs(m[1]) + Math.abs(m[3]) + Math.abs(m[5]) + Math.abs(m[6]) + Math.abs(m[7]) < 1e-15;
   if (k === 1) {
     if (isX) return void lowerGate(gateOp('cx', [controls[0], target], [], line), out, depth + 1);
     const { theta, phi, lambda, gamma } = eulerAngles(m);
@@ -126,7 +137,8 @@ export function sqrtUnitary(m: Matrix): Matrix {
   };
   for (const sign of [1, -1]) {
     const [sr0, si0] = sqrtC(detR, detI);
-    const sr = sign * sr0, si = sign * si0;
+    const sr = sign * sr0,
+      si = sign * si0;
     const [tr, ti] = sqrtC(ar + dr + 2 * sr, ai + di + 2 * si);
     const t2 = tr * tr + ti * ti;
     if (t2 < 1e-12) continue;

@@ -60,7 +60,8 @@ function cancels(a: G2, b: G2): number | undefined {
     const [a0, a1, ta] = a.name === 'ms' ? a.params : [0, 0, a.params[0]];
     let [b0, b1, tb] = b.name === 'ms' ? b.params : [0, 0, b.params[0]];
     if (swapped) [b0, b1] = [b1, b0];
-    const k0 = (b0 - a0) / Math.PI, k1 = (b1 - a1) / Math.PI;
+    const k0 = (b0 - a0) / Math.PI,
+      k1 = (b1 - a1) / Math.PI;
     if (Math.abs(k0 - Math.round(k0)) > 1e-9 || Math.abs(k1 - Math.round(k1)) > 1e-9) return undefined;
     const sign = (Math.round(k0) + Math.round(k1)) % 2 === 0 ? 1 : -1;
     const turns = (ta + sign * tb) / (2 * Math.PI);

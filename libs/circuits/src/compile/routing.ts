@@ -85,7 +85,8 @@ function mapOp(op: WorkOp, l2p: Int32Array): WorkOp {
 }
 
 function applySwap(l2p: Int32Array, p2l: Int32Array, p: number, q: number): void {
-  const a = p2l[p], b = p2l[q];
+  const a = p2l[p],
+    b = p2l[q];
   p2l[p] = b;
   p2l[q] = a;
   l2p[a] = q;

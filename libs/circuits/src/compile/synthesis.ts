@@ -60,12 +60,14 @@ export function phaseBetween(a: Matrix, b: Matrix, tol = 1e-9): number | undefin
     }
   }
   // ratio a_k / b_k
-  const br = b[k], bi = b[k + 1];
+  const br = b[k],
+    bi = b[k + 1];
   const rr = (a[k] * br + a[k + 1] * bi) / best;
   const ri = (a[k + 1] * br - a[k] * bi) / best;
   const mag = Math.hypot(rr, ri);
   if (Math.abs(mag - 1) > 1e-7) return undefined;
-  const pr = rr / mag, pi = ri / mag;
+  const pr = rr / mag,
+    pi = ri / mag;
   for (let i = 0; i < a.length; i += 2) {
     const xr = b[i] * pr - b[i + 1] * pi;
     const xi = b[i] * pi + b[i + 1] * pr;
@@ -134,7 +136,12 @@ export type TemplateStep = { k: 'u'; q: 0 | 1; m: Matrix } | { k: 'g2'; name: Tw
 const u = (q: 0 | 1, m: Matrix): TemplateStep => ({ k: 'u', q, m });
 
 /** ECR-based CX (control 0, target 1): Qiskit's equivalence rule, global phase checked at load time. */
-const CX_VIA_ECR: TemplateStep[] = [u(0, gate1('rz', [-Math.PI / 2])), u(0, gate1('ry', [Math.PI])), u(1, gate1('rx', [Math.PI / 2])), { k: 'g2', name: 'ecr', a: 0, b: 1, params: [] }];
+const CX_VIA_ECR: TemplateStep[] = [
+  u(0, gate1('rz', [-Math.PI / 2])),
+  u(0, gate1('ry', [Math.PI])),
+  u(1, gate1('rx', [Math.PI / 2])),
+  { k: 'g2', name: 'ecr', a: 0, b: 1, params: [] },
+];
 
 function cxTemplate(native: TwoQubitNative): TemplateStep[] {
   switch (native) {
@@ -146,8 +153,21 @@ function cxTemplate(native: TwoQubitNative): TemplateStep[] {
       return CX_VIA_ECR;
     case 'ms':
     case 'rxx': {
-      const entangler: TemplateStep = native === 'ms' ? { k: 'g2', name: 'ms', a: 0, b: 1, params: [0, 0, Math.PI / 2] } : { k: 'g2', name: 'rxx', a: 0, b: 1, params: [Math.PI / 2] };
-      return [u(1, H), u(0, H), u(1, H), u(0, Z), entangler, u(0, Z), u(0, H), u(1, H), u(0, gate1('rz', [Math.PI / 2])), u(1, gate1('rz', [Math.PI / 2])), u(1, H)];
+      const entangler: TemplateStep =
+        native === 'ms' ? { k: 'g2', name: 'ms', a: 0, b: 1, params: [0, 0, Math.PI / 2] } : { k: 'g2', name: 'rxx', a: 0, b: 1, params: [Math.PI / 2] };
+      return [
+        u(1, H),
+        u(0, H),
+        u(1, H),
+        u(0, Z),
+        entangler,
+        u(0, Z),
+        u(0, H),
+        u(1, H),
+        u(0, gate1('rz', [Math.PI / 2])),
+        u(1, gate1('rz', [Math.PI / 2])),
+        u(1, H),
+      ];
     }
   }
 }
@@ -182,7 +202,8 @@ function controlledFull(base: Matrix): Matrix {
   const out = kron2(I2, I2);
   for (let r = 0; r < 2; r++)
     for (let c = 0; c < 2; c++) {
-      const R = (r << 1) | 1, C = (c << 1) | 1;
+      const R = (r << 1) | 1,
+        C = (c << 1) | 1;
       out[2 * (R * 4 + C)] = base[2 * (r * 2 + c)];
       out[2 * (R * 4 + C) + 1] = base[2 * (r * 2 + c) + 1];
     }

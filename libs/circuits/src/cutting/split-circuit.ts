@@ -58,7 +58,8 @@ export function splitCircuit(circuit: Circuit, maxSubcircuitQubits: number): { p
         method: 'wire cutting by the Pauli identity channel decomposition (Peng et al., PRL 125, 150504, 2020)',
         numCuts: plan.cuts.length,
         terms: BASES.map((basis) => ({ basis, preparations: PREPARATION_TERMS[basis].map(([coefficient, state]) => ({ state, coefficient })) })),
-        normalisation: 'p(x) = 2^-K · Σ over (basis, preparation) per cut of Π coefficients · Π over subcircuits of T_f(x_f), T_f = Σ_m P_f(x_f, m) · Π(−1)^{m_k} over cut outputs measured in X, Y or Z (I counts +1)',
+        normalisation:
+          'p(x) = 2^-K · Σ over (basis, preparation) per cut of Π coefficients · Π over subcircuits of T_f(x_f), T_f = Σ_m P_f(x_f, m) · Π(−1)^{m_k} over cut outputs measured in X, Y or Z (I counts +1)',
         basisChange: { I: 'measure in Z, weight +1', Z: 'measure in Z', X: 'h, then measure', Y: 'sdg; h, then measure' },
         preparationCircuits: { '0': '', '1': 'x', '+': 'h', '+i': 'h; s' },
         subcircuitRuns: runs,

@@ -41,7 +41,9 @@ const reconstruct = (plan: CutPlan, shots?: number) =>
   reconstructDistribution(plan, (fi, preps, bases) => fragmentTensor(plan.fragments[fi], bases, fragmentProbabilities(plan, fi, preps, bases, shots, 17 + fi)));
 
 describe('wire cutting', () => {
-  const ghz6 = parseQasm('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[6];\ncreg c[6];\nh q[0];\ncx q[0],q[1];\ncx q[1],q[2];\ncx q[2],q[3];\ncx q[3],q[4];\ncx q[4],q[5];\nmeasure q -> c;').circuit;
+  const ghz6 = parseQasm(
+    'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[6];\ncreg c[6];\nh q[0];\ncx q[0],q[1];\ncx q[1],q[2];\ncx q[2],q[3];\ncx q[3],q[4];\ncx q[4],q[5];\nmeasure q -> c;',
+  ).circuit;
 
   it('cuts a 6-qubit GHZ chain once to fit 3- or 4-qubit subcircuits', () => {
     const plan = planWireCuts(ghz6, 4);
@@ -60,7 +62,12 @@ describe('wire cutting', () => {
   it('reconstructs the uncut distribution exactly from exact fragment distributions', () => {
     for (const [circuit, max] of [
       [ghz6, 3],
-      [parseQasm('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[5];\nh q;\ncx q[0],q[1];\ncrx(0.3) q[1],q[2];\nrzz(0.7) q[2],q[3];\ncz q[3],q[4];\nry(0.2) q[2];\ncx q[2],q[4];\nt q[4];\nrx(0.9) q[0];\ncx q[1],q[0];').circuit, 3],
+      [
+        parseQasm(
+          'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[5];\nh q;\ncx q[0],q[1];\ncrx(0.3) q[1],q[2];\nrzz(0.7) q[2],q[3];\ncz q[3],q[4];\nry(0.2) q[2];\ncx q[2],q[4];\nt q[4];\nrx(0.9) q[0];\ncx q[1],q[0];',
+        ).circuit,
+        3,
+      ],
     ] as const) {
       const plan = planWireCuts(circuit, max);
       expect(plan.cuts.length).toBeGreaterThan(0);
@@ -71,7 +78,9 @@ describe('wire cutting', () => {
   });
 
   it('reconstructs within statistical tolerance from sampled subcircuits', () => {
-    const circuit = parseQasm('OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[4];\nry(0.3) q[0];\nry(1.1) q[1];\nry(0.7) q[2];\nry(2.0) q[3];\ncx q[0],q[1];\ncx q[1],q[2];\nry(0.4) q[2];\ncx q[2],q[3];\nrz(0.5) q[3];\nh q[3];\ncz q[0],q[1];').circuit;
+    const circuit = parseQasm(
+      'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[4];\nry(0.3) q[0];\nry(1.1) q[1];\nry(0.7) q[2];\nry(2.0) q[3];\ncx q[0],q[1];\ncx q[1],q[2];\nry(0.4) q[2];\ncx q[2],q[3];\nrz(0.5) q[3];\nh q[3];\ncz q[0],q[1];',
+    ).circuit;
     const plan = planWireCuts(circuit, 3);
     expect(plan.cuts.length).toBeGreaterThan(0);
     const exact = exactProbabilities(circuit);

@@ -82,7 +82,12 @@ export function planWireCuts(circuit: Circuit, maxQubits: number): CutPlan {
   const c = expandCircuit(circuit);
   const { gates, measured } = unitaryAndMeasurements(c);
   for (const g of gates) {
-    if (g.qubits.length > maxQubits) throw new CircuitError('semantic', `gate ${g.name} acts on ${g.qubits.length} qubits, more than max_subcircuit_qubits = ${maxQubits}; wire cuts cannot split a gate`, g.line);
+    if (g.qubits.length > maxQubits)
+      throw new CircuitError(
+        'semantic',
+        `gate ${g.name} acts on ${g.qubits.length} qubits, more than max_subcircuit_qubits = ${maxQubits}; wire cuts cannot split a gate`,
+        g.line,
+      );
   }
   const wires: Wire[] = Array.from({ length: c.numQubits }, () => ({ multi: [] }));
   gates.forEach((g, i) => {
@@ -115,12 +120,14 @@ function unitaryAndMeasurements(c: Circuit): { gates: GateOp[]; measured: Map<nu
     if (op.condition) throw new CircuitError('unsupported', 'circuits with classical conditions cannot be cut', op.line);
     if (op.kind === 'reset') throw new CircuitError('unsupported', 'circuits with resets cannot be cut', op.line);
     if (op.kind === 'measure') {
-      if (measuredQubits.has(op.qubit) || measured.has(op.clbit)) throw new CircuitError('unsupported', 'cutting needs each qubit measured at most once, at the end', op.line);
+      if (measuredQubits.has(op.qubit) || measured.has(op.clbit))
+        throw new CircuitError('unsupported', 'cutting needs each qubit measured at most once, at the end', op.line);
       measured.set(op.clbit, op.qubit);
       measuredQubits.add(op.qubit);
       continue;
     }
-    if (op.qubits.some((q) => measuredQubits.has(q))) throw new CircuitError('unsupported', 'cutting needs measurements at the end (a gate acts on a measured qubit)', op.line);
+    if (op.qubits.some((q) => measuredQubits.has(q)))
+      throw new CircuitError('unsupported', 'cutting needs measurements at the end (a gate acts on a measured qubit)', op.line);
     if (op.qubits.length === 0) continue; // global phase
     gates.push(op);
   }
@@ -305,11 +312,15 @@ export function fragmentCircuit(f: Fragment, preparations: Map<number, Preparati
   const outs = [...f.outputs.entries()].sort((a, b) => a[0] - b[0]);
   if (results.length) {
     const reg = addCreg(c, 'out', results.length);
-    results.forEach(([, q], i) => { ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }); });
+    results.forEach(([, q], i) => {
+      ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i });
+    });
   }
   if (outs.length) {
     const reg = addCreg(c, 'cut', outs.length);
-    outs.forEach(([, q], i) => { ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i }); });
+    outs.forEach(([, q], i) => {
+      ops.push({ kind: 'measure', qubit: q, clbit: reg.offset + i });
+    });
   }
   c.ops = ops;
   return c;
@@ -344,7 +355,10 @@ export function fragmentTensor(f: Fragment, bases: Map<number, Basis>, probabili
  * Recombines fragment tensors into the uncut distribution over the original measured clbits
  * (index little-endian: bit j is plan.clbits[j]). `tensor(f, preparations, bases)` supplies T_f.
  */
-export function reconstructDistribution(plan: CutPlan, tensor: (fragment: number, preparations: Map<number, Preparation>, bases: Map<number, Basis>) => Float64Array): Float64Array {
+export function reconstructDistribution(
+  plan: CutPlan,
+  tensor: (fragment: number, preparations: Map<number, Preparation>, bases: Map<number, Basis>) => Float64Array,
+): Float64Array {
   const K = plan.cuts.length;
   const nOut = plan.clbits.length;
   const result = new Float64Array(1 << nOut);

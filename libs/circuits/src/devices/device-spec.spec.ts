@@ -11,7 +11,9 @@ const shipped = (): DeviceSpec[] =>
     .filter((f) => f.endsWith('.json'))
     .map((f) => validateDeviceSpec(JSON.parse(readFileSync(resolve(DIR, f), 'utf8'))));
 
-const ghz5 = parseQasm('OPENQASM 2.0; include "qelib1.inc"; qreg q[5]; creg c[5]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; measure q -> c;').circuit;
+const ghz5 = parseQasm(
+  'OPENQASM 2.0; include "qelib1.inc"; qreg q[5]; creg c[5]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; measure q -> c;',
+).circuit;
 
 describe(validateDeviceSpec.name, () => {
   it('accepts the three shipped simulated devices', () => {
@@ -47,7 +49,9 @@ describe(validateDeviceSpec.name, () => {
     const good = shipped().find((d) => d.id === 'qdc-sim-line-5')!;
     const copy = () => JSON.parse(JSON.stringify(good));
     expect(() => validateDeviceSpec({ ...copy(), num_qubits: 0 })).toThrow('device file: num_qubits must be a positive integer; got 0');
-    expect(() => validateDeviceSpec({ ...copy(), coupling_map: [[0, 9]] })).toThrow('device file: coupling_map[0] must be two different qubits in 0..4; got [0,9]');
+    expect(() => validateDeviceSpec({ ...copy(), coupling_map: [[0, 9]] })).toThrow(
+      'device file: coupling_map[0] must be two different qubits in 0..4; got [0,9]',
+    );
     expect(() => validateDeviceSpec({ ...copy(), native_gates: ['h', 'cz'] })).toThrow(/no one-qubit basis/);
     const noEdge = copy();
     noEdge.noise.edges.pop();

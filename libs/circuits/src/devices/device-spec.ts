@@ -44,11 +44,13 @@ function nonNegative(v: unknown, where: string): number {
 export function validateDeviceSpec(input: unknown): DeviceSpec {
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw bad('the file', 'a JSON object', input);
   const d = input as DeviceSpec;
-  if (typeof d.id !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(d.id)) throw bad('id', 'lower-case letters, digits, dots, dashes, underscores (≤ 64)', d.id);
+  if (typeof d.id !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(d.id))
+    throw bad('id', 'lower-case letters, digits, dots, dashes, underscores (≤ 64)', d.id);
   if (typeof d.name !== 'string' || !d.name) throw bad('name', 'a non-empty string', d.name);
   if (typeof d.provider !== 'string' || !d.provider) throw bad('provider', 'a non-empty string', d.provider);
   if (!Number.isInteger(d.num_qubits) || d.num_qubits < 1) throw bad('num_qubits', 'a positive integer', d.num_qubits);
-  if (!Array.isArray(d.native_gates) || d.native_gates.length === 0 || !d.native_gates.every((g) => typeof g === 'string')) throw bad('native_gates', 'a non-empty list of gate names', d.native_gates);
+  if (!Array.isArray(d.native_gates) || d.native_gates.length === 0 || !d.native_gates.every((g) => typeof g === 'string'))
+    throw bad('native_gates', 'a non-empty list of gate names', d.native_gates);
   nativeSet(d.native_gates);
   if (d.coupling_map !== null) {
     if (!Array.isArray(d.coupling_map)) throw bad('coupling_map', 'a list of [a, b] pairs or null', d.coupling_map);
@@ -69,7 +71,8 @@ export function validateDeviceSpec(input: unknown): DeviceSpec {
     if (noise.qubits.length !== d.num_qubits) throw bad('noise.qubits', `one entry per qubit (${d.num_qubits})`, `${noise.qubits.length} entries`);
     const known = new Set(noise.edges.map((e) => `${Math.min(...e.qubits)},${Math.max(...e.qubits)}`));
     const edges: [number, number][] = d.coupling_map ?? allPairs(d.num_qubits);
-    for (const [a, b] of edges) if (!known.has(`${Math.min(a, b)},${Math.max(a, b)}`)) throw bad('noise.edges', `a two_qubit_error for coupling edge [${a}, ${b}]`, 'none');
+    for (const [a, b] of edges)
+      if (!known.has(`${Math.min(a, b)},${Math.max(a, b)}`)) throw bad('noise.edges', `a two_qubit_error for coupling edge [${a}, ${b}]`, 'none');
   } else if (d.provider === 'qdc-sim') throw bad('noise', 'present for a simulated (qdc-sim) device', undefined);
   return d;
 }

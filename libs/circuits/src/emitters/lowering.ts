@@ -68,7 +68,10 @@ export function locate(regs: { offset: number; size: number }[], bit: number): {
 }
 
 /** The register a condition tests as a whole, or the single bit it tests, or neither. */
-export function conditionShape(regs: { offset: number; size: number }[], clbits: number[]): { kind: 'register'; reg: number } | { kind: 'bit'; reg: number; index: number } | { kind: 'other' } {
+export function conditionShape(
+  regs: { offset: number; size: number }[],
+  clbits: number[],
+): { kind: 'register'; reg: number } | { kind: 'bit'; reg: number; index: number } | { kind: 'other' } {
   if (clbits.length === 1) return { kind: 'bit', ...locate(regs, clbits[0]) };
   const r = regs.findIndex((reg) => reg.size === clbits.length && clbits.every((b, i) => b === reg.offset + i));
   return r >= 0 ? { kind: 'register', reg: r } : { kind: 'other' };

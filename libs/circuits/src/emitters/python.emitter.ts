@@ -9,18 +9,127 @@ import { NUMPY_STYLE, evalExpr, formatNumber } from '../ir/expr.js';
 import { conditionShape, locate, lowerCircuit, registerIdentifiers, type Supports } from './lowering.js';
 
 const fmt = (v: number): string => formatNumber(v, NUMPY_STYLE);
-const PY_RESERVED = new Set(['qc', 'np', 'cirq', 'qml', 'circuit', 'circ', 'dev', 'Circuit', 'QuantumCircuit', 'QuantumRegister', 'ClassicalRegister', 'and', 'as', 'assert', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'range', 'len', 'print', 'q']);
+const PY_RESERVED = new Set([
+  'qc',
+  'np',
+  'cirq',
+  'qml',
+  'circuit',
+  'circ',
+  'dev',
+  'Circuit',
+  'QuantumCircuit',
+  'QuantumRegister',
+  'ClassicalRegister',
+  'and',
+  'as',
+  'assert',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  'range',
+  'len',
+  'print',
+  'q',
+]);
 const vals = (op: GateOp): number[] => op.params.map((p) => evalExpr(p));
 
 // ---------------------------------------------------------------- Qiskit
-const QISKIT_METHODS = new Set(['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'id', 'rx', 'ry', 'rz', 'p', 'u', 'cx', 'cy', 'cz', 'ch', 'swap', 'iswap', 'ecr', 'ccx', 'cswap', 'ccz', 'crx', 'cry', 'crz', 'cp', 'cu', 'rxx', 'ryy', 'rzz', 'csx']);
-const QISKIT_CLASSES: Record<string, string> = { h: 'HGate', x: 'XGate', y: 'YGate', z: 'ZGate', s: 'SGate', sdg: 'SdgGate', t: 'TGate', tdg: 'TdgGate', sx: 'SXGate', sxdg: 'SXdgGate', rx: 'RXGate', ry: 'RYGate', rz: 'RZGate', p: 'PhaseGate', u: 'UGate', swap: 'SwapGate', iswap: 'iSwapGate', rxx: 'RXXGate', ryy: 'RYYGate', rzz: 'RZZGate', ecr: 'ECRGate' };
+const QISKIT_METHODS = new Set([
+  'h',
+  'x',
+  'y',
+  'z',
+  's',
+  'sdg',
+  't',
+  'tdg',
+  'sx',
+  'sxdg',
+  'id',
+  'rx',
+  'ry',
+  'rz',
+  'p',
+  'u',
+  'cx',
+  'cy',
+  'cz',
+  'ch',
+  'swap',
+  'iswap',
+  'ecr',
+  'ccx',
+  'cswap',
+  'ccz',
+  'crx',
+  'cry',
+  'crz',
+  'cp',
+  'cu',
+  'rxx',
+  'ryy',
+  'rzz',
+  'csx',
+]);
+const QISKIT_CLASSES: Record<string, string> = {
+  h: 'HGate',
+  x: 'XGate',
+  y: 'YGate',
+  z: 'ZGate',
+  s: 'SGate',
+  sdg: 'SdgGate',
+  t: 'TGate',
+  tdg: 'TdgGate',
+  sx: 'SXGate',
+  sxdg: 'SXdgGate',
+  rx: 'RXGate',
+  ry: 'RYGate',
+  rz: 'RZGate',
+  p: 'PhaseGate',
+  u: 'UGate',
+  swap: 'SwapGate',
+  iswap: 'iSwapGate',
+  rxx: 'RXXGate',
+  ryy: 'RYYGate',
+  rzz: 'RZZGate',
+  ecr: 'ECRGate',
+};
 
 export function emitQiskit(circuit: Circuit): string {
   const supports: Supports = (name, controls) => (controls === 0 ? QISKIT_METHODS.has(name) : name in QISKIT_CLASSES);
   const { ops, globalPhase } = lowerCircuit(circuit, supports, 'Qiskit');
-  const qids = registerIdentifiers(circuit.qregs.map((r) => r.name), PY_RESERVED);
-  const cids = registerIdentifiers(circuit.cregs.map((r) => r.name), new Set([...PY_RESERVED, ...qids]));
+  const qids = registerIdentifiers(
+    circuit.qregs.map((r) => r.name),
+    PY_RESERVED,
+  );
+  const cids = registerIdentifiers(
+    circuit.cregs.map((r) => r.name),
+    new Set([...PY_RESERVED, ...qids]),
+  );
   const qubit = (q: number) => {
     const { reg, index } = locate(circuit.qregs, q);
     return `${qids[reg]}[${index}]`;
@@ -54,15 +163,38 @@ export function emitQiskit(circuit: Circuit): string {
   const imports = ['from qiskit import QuantumCircuit, QuantumRegister, ClassicalRegister'];
   if (classes.size) imports.push(`from qiskit.circuit.library import ${[...classes].sort().join(', ')}`);
   const out = [...imports, 'import numpy as np', ''];
-  circuit.qregs.forEach((r, i) => { out.push(`${qids[i]} = QuantumRegister(${r.size}, '${qids[i]}')`); });
-  circuit.cregs.forEach((r, i) => { out.push(`${cids[i]} = ClassicalRegister(${r.size}, '${cids[i]}')`); });
+  circuit.qregs.forEach((r, i) => {
+    out.push(`${qids[i]} = QuantumRegister(${r.size}, '${qids[i]}')`);
+  });
+  circuit.cregs.forEach((r, i) => {
+    out.push(`${cids[i]} = ClassicalRegister(${r.size}, '${cids[i]}')`);
+  });
   out.push(`qc = QuantumCircuit(${[...qids, ...cids].join(', ')})`);
   if (globalPhase) out.push(`qc.global_phase = ${fmt(globalPhase)}`);
   return `${[...out, ...body].join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------- Cirq
-const CIRQ_FIXED: Record<string, string> = { h: 'cirq.H', x: 'cirq.X', y: 'cirq.Y', z: 'cirq.Z', s: 'cirq.S', sdg: 'cirq.S**-1', t: 'cirq.T', tdg: 'cirq.T**-1', sx: 'cirq.X**0.5', sxdg: 'cirq.X**-0.5', id: 'cirq.I', cx: 'cirq.CNOT', cz: 'cirq.CZ', swap: 'cirq.SWAP', iswap: 'cirq.ISWAP', ccx: 'cirq.CCX', cswap: 'cirq.CSWAP', ccz: 'cirq.CCZ' };
+const CIRQ_FIXED: Record<string, string> = {
+  h: 'cirq.H',
+  x: 'cirq.X',
+  y: 'cirq.Y',
+  z: 'cirq.Z',
+  s: 'cirq.S',
+  sdg: 'cirq.S**-1',
+  t: 'cirq.T',
+  tdg: 'cirq.T**-1',
+  sx: 'cirq.X**0.5',
+  sxdg: 'cirq.X**-0.5',
+  id: 'cirq.I',
+  cx: 'cirq.CNOT',
+  cz: 'cirq.CZ',
+  swap: 'cirq.SWAP',
+  iswap: 'cirq.ISWAP',
+  ccx: 'cirq.CCX',
+  cswap: 'cirq.CSWAP',
+  ccz: 'cirq.CCZ',
+};
 const CIRQ_PARAM: Record<string, (p: number[]) => string> = {
   rx: ([t]) => `cirq.rx(${fmt(t)})`,
   ry: ([t]) => `cirq.ry(${fmt(t)})`,
@@ -75,7 +207,11 @@ const CIRQ_CONTROLLABLE = new Set(['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', '
 export function emitCirq(circuit: Circuit): string {
   const supports: Supports = (name, controls) => (controls === 0 ? name in CIRQ_FIXED || name in CIRQ_PARAM : CIRQ_CONTROLLABLE.has(name));
   const { ops } = lowerCircuit(circuit, supports, 'Cirq');
-  const keys = registerIdentifiers(circuit.cregs.map((r) => r.name), new Set(), /^[A-Za-z_][A-Za-z0-9_]*$/);
+  const keys = registerIdentifiers(
+    circuit.cregs.map((r) => r.name),
+    new Set(),
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+  );
   const q = (i: number) => `q[${i}]`;
   const gateExpr = (op: GateOp): string => (op.name in CIRQ_FIXED ? CIRQ_FIXED[op.name] : CIRQ_PARAM[op.name](vals(op)));
   const body: string[] = [];
@@ -92,7 +228,12 @@ export function emitCirq(circuit: Circuit): string {
       // A run of measurements that fills a register in order is one keyed measurement, as Cirq writes it.
       const reg = locate(circuit.cregs, op.clbit).reg;
       const run = op.condition ? undefined : measurementRun(ops, i, circuit.cregs[reg]);
-      if (!run) throw new CircuitError('unsupported', `Cirq output: measurements into register ${circuit.cregs[reg].name} must measure each of its bits once, together`, op.line);
+      if (!run)
+        throw new CircuitError(
+          'unsupported',
+          `Cirq output: measurements into register ${circuit.cregs[reg].name} must measure each of its bits once, together`,
+          op.line,
+        );
       text = `cirq.measure(${run.qubits.map(q).join(', ')}, key='${keys[reg]}')`;
       for (const k of run.skip) skipped.add(k);
     } else text = `cirq.reset(${q(op.qubit)})`;
@@ -127,7 +268,38 @@ function measurementRun(ops: Operation[], i: number, reg: { offset: number; size
 }
 
 // ---------------------------------------------------------------- PennyLane
-const PL_NAMES: Record<string, string> = { h: 'Hadamard', x: 'PauliX', y: 'PauliY', z: 'PauliZ', s: 'S', t: 'T', sx: 'SX', id: 'Identity', rx: 'RX', ry: 'RY', rz: 'RZ', p: 'PhaseShift', u: 'U3', cx: 'CNOT', cy: 'CY', cz: 'CZ', ch: 'CH', swap: 'SWAP', iswap: 'ISWAP', ecr: 'ECR', ccx: 'Toffoli', cswap: 'CSWAP', ccz: 'CCZ', crx: 'CRX', cry: 'CRY', crz: 'CRZ', cp: 'ControlledPhaseShift', rxx: 'IsingXX', ryy: 'IsingYY', rzz: 'IsingZZ' };
+const PL_NAMES: Record<string, string> = {
+  h: 'Hadamard',
+  x: 'PauliX',
+  y: 'PauliY',
+  z: 'PauliZ',
+  s: 'S',
+  t: 'T',
+  sx: 'SX',
+  id: 'Identity',
+  rx: 'RX',
+  ry: 'RY',
+  rz: 'RZ',
+  p: 'PhaseShift',
+  u: 'U3',
+  cx: 'CNOT',
+  cy: 'CY',
+  cz: 'CZ',
+  ch: 'CH',
+  swap: 'SWAP',
+  iswap: 'ISWAP',
+  ecr: 'ECR',
+  ccx: 'Toffoli',
+  cswap: 'CSWAP',
+  ccz: 'CCZ',
+  crx: 'CRX',
+  cry: 'CRY',
+  crz: 'CRZ',
+  cp: 'ControlledPhaseShift',
+  rxx: 'IsingXX',
+  ryy: 'IsingYY',
+  rzz: 'IsingZZ',
+};
 const PL_ADJOINT: Record<string, string> = { sdg: 'S', tdg: 'T', sxdg: 'SX' };
 
 export function emitPennyLane(circuit: Circuit, shots = 1024): string {
@@ -149,12 +321,16 @@ export function emitPennyLane(circuit: Circuit, shots = 1024): string {
       const controls = op.qubits.slice(0, op.controls ?? 0);
       const wires = op.qubits.slice(op.controls ?? 0);
       const wireText = wires.length === 1 ? `${wires[0]}` : `[${wires.join(', ')}]`;
-      const core = op.name in PL_ADJOINT ? `qml.adjoint(qml.${PL_ADJOINT[op.name]}(wires=${wireText}))` : `qml.${PL_NAMES[op.name]}(${[...params, `wires=${wireText}`].join(', ')})`;
+      const core =
+        op.name in PL_ADJOINT
+          ? `qml.adjoint(qml.${PL_ADJOINT[op.name]}(wires=${wireText}))`
+          : `qml.${PL_NAMES[op.name]}(${[...params, `wires=${wireText}`].join(', ')})`;
       text = controls.length ? `qml.ctrl(${core}, control=[${controls.join(', ')}])` : core;
     }
     const condition = op.condition;
     if (condition) {
-      if (condition.clbits.length !== 1 || !measured.has(condition.clbits[0])) throw new CircuitError('unsupported', 'PennyLane output: a condition must test one earlier mid-circuit measurement', op.line);
+      if (condition.clbits.length !== 1 || !measured.has(condition.clbits[0]))
+        throw new CircuitError('unsupported', 'PennyLane output: a condition must test one earlier mid-circuit measurement', op.line);
       const m = measured.get(condition.clbits[0])!;
       text = `qml.cond(${condition.value ? m : `~${m}`}, lambda: ${text})()`;
     }
@@ -167,7 +343,9 @@ export function emitPennyLane(circuit: Circuit, shots = 1024): string {
     ret = `    return qml.counts(wires=[${wires.join(', ')}])`;
   } else {
     const ms = [...measured.entries()].sort((a, b) => b[0] - a[0]).map(([, m]) => m);
-    ret = ms.length ? `    return qml.counts(op=[${ms.join(', ')}])` : `    return qml.counts(wires=[${Array.from({ length: circuit.numQubits }, (_, i) => circuit.numQubits - 1 - i).join(', ')}])`;
+    ret = ms.length
+      ? `    return qml.counts(op=[${ms.join(', ')}])`
+      : `    return qml.counts(wires=[${Array.from({ length: circuit.numQubits }, (_, i) => circuit.numQubits - 1 - i).join(', ')}])`;
   }
   return `${['import pennylane as qml', 'import numpy as np', '', `dev = qml.device("default.qubit", wires=${circuit.numQubits}, shots=${shots})`, '', '', '@qml.qnode(dev)', 'def circuit():', ...body, ret, '', '', 'print(circuit())'].join('\n')}\n`;
 }
@@ -184,13 +362,44 @@ function terminalMeasurements(ops: Operation[]): Map<number, number> | undefined
       if (touchedLater.has(op.qubit) || map.has(op.clbit)) return undefined;
       map.set(op.clbit, op.qubit);
       touchedLater.add(op.qubit);
-    } else if (op.kind === 'gate') op.qubits.forEach((q) => { touchedLater.add(q); });
+    } else if (op.kind === 'gate')
+      op.qubits.forEach((q) => {
+        touchedLater.add(q);
+      });
   }
   return map.size ? map : undefined;
 }
 
 // ---------------------------------------------------------------- Amazon Braket
-const BRAKET_NAMES: Record<string, string> = { h: 'h', x: 'x', y: 'y', z: 'z', s: 's', sdg: 'si', t: 't', tdg: 'ti', sx: 'v', sxdg: 'vi', id: 'i', rx: 'rx', ry: 'ry', rz: 'rz', p: 'phaseshift', cx: 'cnot', cy: 'cy', cz: 'cz', swap: 'swap', iswap: 'iswap', ecr: 'ecr', ccx: 'ccnot', cswap: 'cswap', cp: 'cphaseshift', rxx: 'xx', ryy: 'yy', rzz: 'zz' };
+const BRAKET_NAMES: Record<string, string> = {
+  h: 'h',
+  x: 'x',
+  y: 'y',
+  z: 'z',
+  s: 's',
+  sdg: 'si',
+  t: 't',
+  tdg: 'ti',
+  sx: 'v',
+  sxdg: 'vi',
+  id: 'i',
+  rx: 'rx',
+  ry: 'ry',
+  rz: 'rz',
+  p: 'phaseshift',
+  cx: 'cnot',
+  cy: 'cy',
+  cz: 'cz',
+  swap: 'swap',
+  iswap: 'iswap',
+  ecr: 'ecr',
+  ccx: 'ccnot',
+  cswap: 'cswap',
+  cp: 'cphaseshift',
+  rxx: 'xx',
+  ryy: 'yy',
+  rzz: 'zz',
+};
 const BRAKET_CONTROLLABLE = new Set(['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'p', 'swap']);
 
 export function emitBraket(circuit: Circuit): string {
@@ -198,7 +407,10 @@ export function emitBraket(circuit: Circuit): string {
   const { ops } = lowerCircuit(circuit, supports, 'Amazon Braket');
   const terminal = terminalMeasurements(ops);
   if (ops.some((op) => op.kind === 'reset' || (op.kind !== 'barrier' && op.condition)) || (ops.some((op) => op.kind === 'measure') && !terminal)) {
-    throw new CircuitError('unsupported', 'Amazon Braket circuits measure at the end only: mid-circuit measurement, reset and classical conditions cannot be converted');
+    throw new CircuitError(
+      'unsupported',
+      'Amazon Braket circuits measure at the end only: mid-circuit measurement, reset and classical conditions cannot be converted',
+    );
   }
   const body: string[] = [];
   for (const op of ops) {

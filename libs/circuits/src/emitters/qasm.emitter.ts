@@ -11,8 +11,67 @@ import { QELIB1_GATES, STDGATES } from '../frontends/qasm.parser.js';
 import { conditionShape, locate, lowerGate, registerIdentifiers, type Supports } from './lowering.js';
 import { expandCircuit } from '../ir/circuit.js';
 
-const QASM2_RESERVED = new Set(['qreg', 'creg', 'gate', 'opaque', 'measure', 'reset', 'barrier', 'if', 'pi', 'include', 'OPENQASM', 'U', 'CX', 'sin', 'cos', 'tan', 'exp', 'ln', 'sqrt', ...QELIB1_GATES]);
-const QASM3_RESERVED = new Set([...QASM2_RESERVED, 'qubit', 'bit', 'const', 'int', 'uint', 'float', 'angle', 'bool', 'for', 'in', 'while', 'def', 'ctrl', 'negctrl', 'inv', 'pow', 'gphase', 'else', 'input', 'output', 'let', 'box', 'delay', 'end', 'return', 'switch', 'array', 'complex', 'duration', 'stretch', 'extern', 'true', 'false', 'tau', 'euler', ...STDGATES]);
+const QASM2_RESERVED = new Set([
+  'qreg',
+  'creg',
+  'gate',
+  'opaque',
+  'measure',
+  'reset',
+  'barrier',
+  'if',
+  'pi',
+  'include',
+  'OPENQASM',
+  'U',
+  'CX',
+  'sin',
+  'cos',
+  'tan',
+  'exp',
+  'ln',
+  'sqrt',
+  ...QELIB1_GATES,
+]);
+const QASM3_RESERVED = new Set([
+  ...QASM2_RESERVED,
+  'qubit',
+  'bit',
+  'const',
+  'int',
+  'uint',
+  'float',
+  'angle',
+  'bool',
+  'for',
+  'in',
+  'while',
+  'def',
+  'ctrl',
+  'negctrl',
+  'inv',
+  'pow',
+  'gphase',
+  'else',
+  'input',
+  'output',
+  'let',
+  'box',
+  'delay',
+  'end',
+  'return',
+  'switch',
+  'array',
+  'complex',
+  'duration',
+  'stretch',
+  'extern',
+  'true',
+  'false',
+  'tau',
+  'euler',
+  ...STDGATES,
+]);
 
 /** qelib1's gates that the front end defines as custom gates (so they are not redefined). */
 const QELIB1_AS_DEFINITIONS = new Set(['rccx', 'rc3x']);
@@ -41,8 +100,14 @@ function emit(source: Circuit, version: 2 | 3, supports: Supports): string {
   const defIds = new Map(defNames.map((n, i) => [n, registerIdentifiers(defNames, reserved)[i]]));
   if (version === 2) for (const n of QELIB1_AS_DEFINITIONS) if (circuit.definitions.has(n)) defIds.set(n, n);
   const usedNames = new Set([...defIds.values()]);
-  const qids = registerIdentifiers(circuit.qregs.map((r) => r.name), new Set([...reserved, ...usedNames]));
-  const cids = registerIdentifiers(circuit.cregs.map((r) => r.name), new Set([...reserved, ...usedNames, ...qids]));
+  const qids = registerIdentifiers(
+    circuit.qregs.map((r) => r.name),
+    new Set([...reserved, ...usedNames]),
+  );
+  const cids = registerIdentifiers(
+    circuit.cregs.map((r) => r.name),
+    new Set([...reserved, ...usedNames, ...qids]),
+  );
   const qubit = (q: number) => {
     const { reg, index } = locate(circuit.qregs, q);
     return `${qids[reg]}[${index}]`;
@@ -70,15 +135,18 @@ function emit(source: Circuit, version: 2 | 3, supports: Supports): string {
     const def = circuit.definitions.get(name)!;
     lines.push(...definitionText(def, defIds.get(name)!, version, gateText));
   }
-  for (let r = 0; r < circuit.qregs.length; r++) lines.push(version === 2 ? `qreg ${qids[r]}[${circuit.qregs[r].size}];` : `qubit[${circuit.qregs[r].size}] ${qids[r]};`);
-  for (let r = 0; r < circuit.cregs.length; r++) lines.push(version === 2 ? `creg ${cids[r]}[${circuit.cregs[r].size}];` : `bit[${circuit.cregs[r].size}] ${cids[r]};`);
+  for (let r = 0; r < circuit.qregs.length; r++)
+    lines.push(version === 2 ? `qreg ${qids[r]}[${circuit.qregs[r].size}];` : `qubit[${circuit.qregs[r].size}] ${qids[r]};`);
+  for (let r = 0; r < circuit.cregs.length; r++)
+    lines.push(version === 2 ? `creg ${cids[r]}[${circuit.cregs[r].size}];` : `bit[${circuit.cregs[r].size}] ${cids[r]};`);
   if (version === 3 && circuit.globalPhase) lines.push(`gphase(${formatNumber(circuit.globalPhase, style)});`);
 
   const allQubits = Array.from({ length: circuit.numQubits }, (_, q) => qubit(q));
   for (const op of circuit.ops) {
     let body: string[];
     if (op.kind === 'gate') body = gateText(op, allQubits);
-    else if (op.kind === 'measure') body = [version === 2 ? `measure ${qubit(op.qubit)} -> ${clbit(op.clbit)};` : `${clbit(op.clbit)} = measure ${qubit(op.qubit)};`];
+    else if (op.kind === 'measure')
+      body = [version === 2 ? `measure ${qubit(op.qubit)} -> ${clbit(op.clbit)};` : `${clbit(op.clbit)} = measure ${qubit(op.qubit)};`];
     else if (op.kind === 'reset') body = [`reset ${qubit(op.qubit)};`];
     else body = op.qubits.length ? [`barrier ${op.qubits.map(qubit).join(', ')};`] : [];
     const condition = op.kind !== 'barrier' ? op.condition : undefined;
@@ -91,7 +159,12 @@ function emit(source: Circuit, version: 2 | 3, supports: Supports): string {
     if (shape.kind === 'register') test = `${cids[shape.reg]} == ${condition.value}`;
     else if (shape.kind === 'bit' && version === 3) test = `${cids[shape.reg]}[${shape.index}] == ${condition.value}`;
     else if (shape.kind === 'bit' && circuit.cregs[shape.reg].size === 1) test = `${cids[shape.reg]} == ${condition.value}`;
-    else throw new CircuitError('unsupported', `${target} cannot condition on ${condition.clbits.length === 1 ? 'one bit of a larger register' : 'part of a register'}`, op.line);
+    else
+      throw new CircuitError(
+        'unsupported',
+        `${target} cannot condition on ${condition.clbits.length === 1 ? 'one bit of a larger register' : 'part of a register'}`,
+        op.line,
+      );
     if (version === 2) lines.push(...body.map((b) => `if(${test.replace(' == ', '==')}) ${b}`));
     else lines.push(`if (${test}) { ${body.join(' ')} }`);
   }
@@ -112,4 +185,3 @@ function definitionText(def: GateDefinition, id: string, version: 2 | 3, gateTex
   }
   return [`gate ${id}${params} ${args.join(', ')} {`, ...body.map((b) => `  ${b}`), '}'];
 }
-

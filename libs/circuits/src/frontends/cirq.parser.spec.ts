@@ -6,7 +6,10 @@ import { circuitUnitary, equivalentUpToGlobalPhase, equalUnitaries } from '../si
 import { parseQasm } from './qasm.parser.js';
 import { parseCirq } from './cirq.parser.js';
 
-const gates = (ops: unknown[]) => (ops as GateOp[]).filter((o) => o.kind === 'gate').map((o) => `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(4)).join(',')})` : ''} ${o.qubits.join(',')}`);
+const gates = (ops: unknown[]) =>
+  (ops as GateOp[])
+    .filter((o) => o.kind === 'gate')
+    .map((o) => `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(4)).join(',')})` : ''} ${o.qubits.join(',')}`);
 const qasmUnitary = (body: string, n: number) => circuitUnitary(parseQasm(`OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[${n}];\n${body}`).circuit);
 
 function errorOf(fn: () => unknown): CircuitError {

@@ -7,12 +7,35 @@
  */
 import { semanticError, unsupported } from '../errors.js';
 import { checkBitCount, checkListLength, checkOperationCount } from '../limits.js';
-import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type GateDefinition, type GateOp, type Operation } from '../ir/circuit.js';
+import {
+  addCreg,
+  addQreg,
+  canonicalizeControls,
+  emptyCircuit,
+  inverseGate,
+  type Circuit,
+  type GateDefinition,
+  type GateOp,
+  type Operation,
+} from '../ir/circuit.js';
 import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
 import { toMatrix, toVector } from './python-numeric.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
-import { PyDict, PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import {
+  PyDict,
+  PyEvaluator,
+  PyTuple,
+  type PythonParseOptions,
+  ignored,
+  isObject,
+  iterate,
+  toInt,
+  toNumber,
+  typeName,
+  type PyObject,
+  type PyValue,
+} from './python-eval.js';
 
 type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'XX' | 'YY' | 'ZZ' | 'MATRIX';
 
@@ -68,20 +91,72 @@ interface Callable extends PyObject {
   attrs?: Record<string, PyValue>;
 }
 
-const gate = (family: Family, label: string, controls = 0, exponent = 1, angle = 0, shift = 0): GateValue => ({ kind: 'cgate', family, exponent, angle, shift, controls, label });
+const gate = (family: Family, label: string, controls = 0, exponent = 1, angle = 0, shift = 0): GateValue => ({
+  kind: 'cgate',
+  family,
+  exponent,
+  angle,
+  shift,
+  controls,
+  label,
+});
 const TWO_QUBIT: ReadonlySet<Family> = new Set(['SWAP', 'ISWAP', 'XX', 'YY', 'ZZ']);
 const arity = (g: GateValue): number => g.controls + (TWO_QUBIT.has(g.family) ? 2 : g.family === 'MATRIX' ? g.def!.qubits : 1);
 
 const FIXED_GATES: Record<string, GateValue> = {
-  H: gate('H', 'H'), X: gate('X', 'X'), Y: gate('Y', 'Y'), Z: gate('Z', 'Z'), I: gate('I', 'I'),
-  S: gate('Z', 'S', 0, 0.5), T: gate('Z', 'T', 0, 0.25),
-  CNOT: gate('X', 'CNOT', 1), CX: gate('X', 'CX', 1), CZ: gate('Z', 'CZ', 1),
-  SWAP: gate('SWAP', 'SWAP'), ISWAP: gate('ISWAP', 'ISWAP'), XX: gate('XX', 'XX'), YY: gate('YY', 'YY'), ZZ: gate('ZZ', 'ZZ'),
-  CCX: gate('X', 'CCX', 2), TOFFOLI: gate('X', 'TOFFOLI', 2), CCNOT: gate('X', 'CCNOT', 2), CCZ: gate('Z', 'CCZ', 2),
-  CSWAP: gate('SWAP', 'CSWAP', 1), FREDKIN: gate('SWAP', 'FREDKIN', 1),
+  H: gate('H', 'H'),
+  X: gate('X', 'X'),
+  Y: gate('Y', 'Y'),
+  Z: gate('Z', 'Z'),
+  I: gate('I', 'I'),
+  S: gate('Z', 'S', 0, 0.5),
+  T: gate('Z', 'T', 0, 0.25),
+  CNOT: gate('X', 'CNOT', 1),
+  CX: gate('X', 'CX', 1),
+  CZ: gate('Z', 'CZ', 1),
+  SWAP: gate('SWAP', 'SWAP'),
+  ISWAP: gate('ISWAP', 'ISWAP'),
+  XX: gate('XX', 'XX'),
+  YY: gate('YY', 'YY'),
+  ZZ: gate('ZZ', 'ZZ'),
+  CCX: gate('X', 'CCX', 2),
+  TOFFOLI: gate('X', 'TOFFOLI', 2),
+  CCNOT: gate('X', 'CCNOT', 2),
+  CCZ: gate('Z', 'CCZ', 2),
+  CSWAP: gate('SWAP', 'CSWAP', 1),
+  FREDKIN: gate('SWAP', 'FREDKIN', 1),
 };
-const POW_GATES: Record<string, [Family, number]> = { XPowGate: ['X', 0], YPowGate: ['Y', 0], ZPowGate: ['Z', 0], HPowGate: ['H', 0], CZPowGate: ['Z', 1], CXPowGate: ['X', 1], CNotPowGate: ['X', 1], CCXPowGate: ['X', 2], CCZPowGate: ['Z', 2], SwapPowGate: ['SWAP', 0], ISwapPowGate: ['ISWAP', 0], XXPowGate: ['XX', 0], YYPowGate: ['YY', 0], ZZPowGate: ['ZZ', 0] };
-const IGNORED = new Set(['Simulator', 'DensityMatrixSimulator', 'sample', 'unitary', 'final_state_vector', 'plot_state_histogram', 'dirac_notation', 'ResultDict', 'Sampler', 'optimize_for_target_gateset', 'drop_negligible_operations', 'drop_empty_moments', 'InsertStrategy']);
+const POW_GATES: Record<string, [Family, number]> = {
+  XPowGate: ['X', 0],
+  YPowGate: ['Y', 0],
+  ZPowGate: ['Z', 0],
+  HPowGate: ['H', 0],
+  CZPowGate: ['Z', 1],
+  CXPowGate: ['X', 1],
+  CNotPowGate: ['X', 1],
+  CCXPowGate: ['X', 2],
+  CCZPowGate: ['Z', 2],
+  SwapPowGate: ['SWAP', 0],
+  ISwapPowGate: ['ISWAP', 0],
+  XXPowGate: ['XX', 0],
+  YYPowGate: ['YY', 0],
+  ZZPowGate: ['ZZ', 0],
+};
+const IGNORED = new Set([
+  'Simulator',
+  'DensityMatrixSimulator',
+  'sample',
+  'unitary',
+  'final_state_vector',
+  'plot_state_histogram',
+  'dirac_notation',
+  'ResultDict',
+  'Sampler',
+  'optimize_for_target_gateset',
+  'drop_negligible_operations',
+  'drop_empty_moments',
+  'InsertStrategy',
+]);
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 
@@ -135,20 +210,24 @@ class CirqEvaluator extends PyEvaluator {
   private sympyName(name: string): PyValue | undefined {
     const sym = (n: string): PyValue => ({ kind: 'sym', expr: { k: 'id', name: n } }) as unknown as PyValue;
     if (name === 'pi') return Math.PI;
-    if (name === 'Symbol') return this.callable('Symbol', (a, _k, l) => {
+    if (name === 'Symbol')
+      return this.callable('Symbol', (a, _k, l) => {
         if (typeof a[0] !== 'string') throw semanticError(l, 'sympy.Symbol takes a name string');
         return sym(a[0]);
       });
     if (name === 'symbols')
       return this.callable('symbols', (a, _k, l) => {
         if (typeof a[0] !== 'string') throw semanticError(l, 'sympy.symbols takes a string of names');
-        const names = a[0].split(/[\s,]+/).filter(Boolean).flatMap((part) => {
-          const range = /^(.*?)(\d+):(\d+)$/.exec(part);
-          if (!range) return [part];
-          const [, prefix, lo, hi] = range;
-          checkListLength(Number(hi) - Number(lo), l);
-          return Array.from({ length: Math.max(0, Number(hi) - Number(lo)) }, (_, i) => `${prefix}${Number(lo) + i}`);
-        });
+        const names = a[0]
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .flatMap((part) => {
+            const range = /^(.*?)(\d+):(\d+)$/.exec(part);
+            if (!range) return [part];
+            const [, prefix, lo, hi] = range;
+            checkListLength(Number(hi) - Number(lo), l);
+            return Array.from({ length: Math.max(0, Number(hi) - Number(lo)) }, (_, i) => `${prefix}${Number(lo) + i}`);
+          });
         return names.length === 1 && !a[0].includes(',') && !a[0].includes(':') ? sym(names[0]) : new PyTuple(names.map(sym));
       });
     return undefined;
@@ -160,7 +239,12 @@ class CirqEvaluator extends PyEvaluator {
     const dict = isObject(resolver, 'resolver') ? (resolver as unknown as { dict: PyValue }).dict : resolver;
     if (!(dict instanceof PyDict)) throw semanticError(line, `resolve_parameters takes a dict or cirq.ParamResolver; got ${typeName(dict)}`);
     for (const key of dict.keys()) {
-      const name = typeof key === 'string' ? key : isObject(key, 'sym') && (key as unknown as SymValue).expr.k === 'id' ? ((key as unknown as SymValue).expr as { name: string }).name : undefined;
+      const name =
+        typeof key === 'string'
+          ? key
+          : isObject(key, 'sym') && (key as unknown as SymValue).expr.k === 'id'
+            ? ((key as unknown as SymValue).expr as { name: string }).name
+            : undefined;
       if (name === undefined) throw semanticError(line, `resolve_parameters: keys are symbol names or sympy Symbols; got ${typeName(key)}`);
       bindings.set(name, num(toNumber(dict.get(key, line)!, line, 'a parameter value')));
     }
@@ -272,13 +356,16 @@ class CirqEvaluator extends PyEvaluator {
       case 'Rz':
         return this.callable(name, (a, k) => {
           const angle = a[0] ?? k.get('rads');
-          if (isObject(angle ?? null, 'sym')) return { ...gate(name.toUpperCase() as Family, name), symAngle: (angle as unknown as SymValue).expr } as unknown as PyValue;
+          if (isObject(angle ?? null, 'sym'))
+            return { ...gate(name.toUpperCase() as Family, name), symAngle: (angle as unknown as SymValue).expr } as unknown as PyValue;
           return gate(name.toUpperCase() as Family, name, 0, 1, n(angle, 'the rotation angle')) as unknown as PyValue;
         });
       case 'ParamResolver':
         return this.callable('ParamResolver', (a, k) => ({ kind: 'resolver', dict: a[0] ?? k.get('param_dict') ?? null }) as unknown as PyValue);
       case 'resolve_parameters':
-        return this.callable('resolve_parameters', (a, k, l) => this.resolveParameters(a[0] ?? k.get('val') ?? null, a[1] ?? k.get('param_resolver') ?? null, l));
+        return this.callable('resolve_parameters', (a, k, l) =>
+          this.resolveParameters(a[0] ?? k.get('val') ?? null, a[1] ?? k.get('param_resolver') ?? null, l),
+        );
       case 'measure':
         return this.callable('measure', (a, k, l) => {
           const qs = a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => this.asQubit(x, l));
@@ -289,10 +376,12 @@ class CirqEvaluator extends PyEvaluator {
         });
       case 'measure_each':
         return this.callable('measure_each', (a, _k, l) =>
-          a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => {
-            const q = this.asQubit(x, l);
-            return { kind: 'cop', measureKey: q.label, qubits: [q], line: l } as unknown as PyValue;
-          }),
+          a
+            .flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x]))
+            .map((x) => {
+              const q = this.asQubit(x, l);
+              return { kind: 'cop', measureKey: q.label, qubits: [q], line: l } as unknown as PyValue;
+            }),
         );
       case 'reset':
         return this.callable('reset', (a, _k, l) => ({ kind: 'cop', reset: true, qubits: [this.asQubit(a[0] ?? null, l)], line: l }) as unknown as PyValue);
@@ -323,7 +412,17 @@ class CirqEvaluator extends PyEvaluator {
           }
           const label = k.get('name');
           const base = typeof label === 'string' ? label : 'matrix';
-          const def = matrixDefinition(`${base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'matrix'}_${++this.definitionCount}`, toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'), 'MatrixGate', l);
+          const def = matrixDefinition(
+            `${
+              base
+                .toLowerCase()
+                .replace(/[^a-z0-9_]/g, '_')
+                .replace(/^[^a-z]+/, '') || 'matrix'
+            }_${++this.definitionCount}`,
+            toMatrix(a[0] ?? k.get('matrix') ?? null, l, 'MatrixGate'),
+            'MatrixGate',
+            l,
+          );
           return { ...gate('MATRIX', typeof label === 'string' ? label : 'MatrixGate'), def } as unknown as PyValue;
         });
       case 'qft':
@@ -337,9 +436,11 @@ class CirqEvaluator extends PyEvaluator {
           const ops: OpValue[] = [];
           for (let i = 0; i < n; i++) {
             ops.push({ kind: 'cop', gate: FIXED_GATES.H, qubits: [qs[i]], line: l });
-            for (let j = i + 1; j < n; j++) ops.push({ kind: 'cop', gate: gate('Z', `CZ**${1 / 2 ** (j - i)}`, 1, 1 / 2 ** (j - i)), qubits: [qs[j], qs[i]], line: l });
+            for (let j = i + 1; j < n; j++)
+              ops.push({ kind: 'cop', gate: gate('Z', `CZ**${1 / 2 ** (j - i)}`, 1, 1 / 2 ** (j - i)), qubits: [qs[j], qs[i]], line: l });
           }
-          if (k.get('without_reverse') !== true) for (let i = 0; i < Math.floor(n / 2); i++) ops.push({ kind: 'cop', gate: FIXED_GATES.SWAP, qubits: [qs[i], qs[n - 1 - i]], line: l });
+          if (k.get('without_reverse') !== true)
+            for (let i = 0; i < Math.floor(n / 2); i++) ops.push({ kind: 'cop', gate: FIXED_GATES.SWAP, qubits: [qs[i], qs[n - 1 - i]], line: l });
           const moment = { kind: 'moment', items: ops } as unknown as PyValue;
           return k.get('inverse') === true ? this.power(moment, -1, l) : moment;
         });
@@ -402,7 +503,8 @@ class CirqEvaluator extends PyEvaluator {
     if (isObject(v, 'cop')) return [v as unknown as OpValue];
     if (isObject(v, 'moment') || isObject(v, 'ccircuit')) return [...(v as unknown as MomentValue).items];
     if (Array.isArray(v) || v instanceof PyTuple) return iterate(v, line).flatMap((x) => this.flatten(x, line));
-    if (isObject(v, 'cgate')) throw semanticError(line, `gate ${(v as unknown as GateValue).label} is not applied to qubits (call it: ${(v as unknown as GateValue).label}(q0))`);
+    if (isObject(v, 'cgate'))
+      throw semanticError(line, `gate ${(v as unknown as GateValue).label} is not applied to qubits (call it: ${(v as unknown as GateValue).label}(q0))`);
     throw semanticError(line, `expected operations, moments or lists of them; got ${typeName(v)}`);
   }
 
@@ -419,16 +521,24 @@ class CirqEvaluator extends PyEvaluator {
       if (!Number.isInteger(t)) throw unsupported(line, '**', `a circuit or list of operations to the power ${t}: only integer powers are defined`);
       const items = this.flatten(v, line);
       checkListLength(Math.abs(t) * items.length, line);
-      const unit = t < 0 ? items.slice().reverse().map((op) => this.power(op as unknown as PyValue, -1, line) as unknown as OpValue) : items;
+      const unit =
+        t < 0
+          ? items
+              .slice()
+              .reverse()
+              .map((op) => this.power(op as unknown as PyValue, -1, line) as unknown as OpValue)
+          : items;
       const out: OpValue[] = [];
       for (let k = 0; k < Math.abs(t); k++) out.push(...unit);
       if (Array.isArray(v) || v instanceof PyTuple) return out as unknown as PyValue;
       return { kind: isObject(v, 'ccircuit') ? 'ccircuit' : 'moment', items: out } as unknown as PyValue;
     }
-    if (isObject(v, 'cop') && !(v as unknown as OpValue).gate) throw semanticError(line, `${(v as unknown as OpValue).reset ? 'a reset' : 'a measurement'} has no inverse or power`);
+    if (isObject(v, 'cop') && !(v as unknown as OpValue).gate)
+      throw semanticError(line, `${(v as unknown as OpValue).reset ? 'a reset' : 'a measurement'} has no inverse or power`);
     if (isObject(v, 'cgate')) {
       const g = v as unknown as GateValue;
-      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ') return { ...g, angle: g.angle * t, ...(g.symAngle ? { symAngle: { k: 'bin', op: '*', a: g.symAngle, b: num(t) } as Expr } : {}) } as unknown as PyValue;
+      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ')
+        return { ...g, angle: g.angle * t, ...(g.symAngle ? { symAngle: { k: 'bin', op: '*', a: g.symAngle, b: num(t) } as Expr } : {}) } as unknown as PyValue;
       return { ...g, exponent: g.exponent * t, label: `${g.label}**${t}` } as unknown as PyValue;
     }
     if (isObject(v, 'cop') && (v as unknown as OpValue).gate) {
@@ -440,14 +550,16 @@ class CirqEvaluator extends PyEvaluator {
 
   protected override objectBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
     if (isObject(a, 'sym') || isObject(b, 'sym')) {
-      if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop'))) throw unsupported(line, '** Symbol', 'symbolic exponents are outside the supported subset; use cirq.rx/ry/rz with a Symbol');
+      if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop')))
+        throw unsupported(line, '** Symbol', 'symbolic exponents are outside the supported subset; use cirq.rx/ry/rz with a Symbol');
       const expr = (v: PyValue): Expr => (isObject(v, 'sym') ? (v as unknown as SymValue).expr : num(toNumber(v, line, 'a number in a symbolic expression')));
       if (op === 'neg') return { kind: 'sym', expr: { k: 'neg', a: expr(a) } } as unknown as PyValue;
       const ops: Record<string, '+' | '-' | '*' | '/' | '^'> = { '+': '+', '-': '-', '*': '*', '/': '/', '**': '^' };
       if (!ops[op]) throw unsupported(line, op, `${op} on sympy symbols is outside the supported subset`);
       return { kind: 'sym', expr: { k: 'bin', op: ops[op], a: expr(a), b: expr(b) } } as unknown as PyValue;
     }
-    if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop') || isObject(a, 'ccircuit') || isObject(a, 'moment'))) return this.power(a, toNumber(b, line, 'the exponent'), line);
+    if (op === '**' && (isObject(a, 'cgate') || isObject(a, 'cop') || isObject(a, 'ccircuit') || isObject(a, 'moment')))
+      return this.power(a, toNumber(b, line, 'the exponent'), line);
     if (op === '+' && isObject(a, 'ccircuit')) {
       const added = this.flatten(b, line);
       checkOperationCount((a as unknown as CircuitValue).items.length + added.length, line);
@@ -482,7 +594,11 @@ class CirqEvaluator extends PyEvaluator {
           if (arity(g) !== 1) throw semanticError(l, 'on_each applies single-qubit gates');
           return a.flatMap((x) => (Array.isArray(x) || x instanceof PyTuple ? iterate(x, l) : [x])).map((x) => this.apply(g, [x], l) as unknown as PyValue);
         });
-      if (name === 'controlled') return this.callable('controlled', (a, k, l) => this.controlGate(g, a[0] ?? k.get('num_controls'), a[1] ?? k.get('control_values'), l) as unknown as PyValue);
+      if (name === 'controlled')
+        return this.callable(
+          'controlled',
+          (a, k, l) => this.controlGate(g, a[0] ?? k.get('num_controls'), a[1] ?? k.get('control_values'), l) as unknown as PyValue,
+        );
       if (name === 'num_qubits') return this.callable('num_qubits', () => arity(g));
     }
     if (obj.kind === 'cop') {
@@ -492,14 +608,20 @@ class CirqEvaluator extends PyEvaluator {
           if (a.length !== 1 || typeof a[0] !== 'string') throw unsupported(l, 'with_classical_controls', 'give one measurement key string');
           return { ...op, conditionKey: a[0] } as unknown as PyValue;
         });
-      if (name === 'controlled_by') return this.callable('controlled_by', (a, k, l) => this.controlledBy(op, a, k.get('control_values'), l) as unknown as PyValue);
+      if (name === 'controlled_by')
+        return this.callable('controlled_by', (a, k, l) => this.controlledBy(op, a, k.get('control_values'), l) as unknown as PyValue);
     }
     if (obj.kind === 'moment' || obj.kind === 'ccircuit') {
       const m = obj as MomentValue;
       if (name === 'controlled_by')
-        return this.callable('controlled_by', (a, k, l) => ({ kind: 'moment', items: m.items.map((op) => this.controlledBy(op, a, k.get('control_values'), l)) }) as unknown as PyValue);
-      if (name === 'repeat') return this.callable('repeat', (a, k, l) => this.power(m as unknown as PyValue, toInt(a[0] ?? k.get('repetitions') ?? null, l, 'repetitions'), l));
-      if (name === 'freeze' || name === 'unfreeze' || name === 'copy') return this.callable(name, () => ({ kind: 'ccircuit', items: [...m.items] }) as unknown as PyValue);
+        return this.callable(
+          'controlled_by',
+          (a, k, l) => ({ kind: 'moment', items: m.items.map((op) => this.controlledBy(op, a, k.get('control_values'), l)) }) as unknown as PyValue,
+        );
+      if (name === 'repeat')
+        return this.callable('repeat', (a, k, l) => this.power(m as unknown as PyValue, toInt(a[0] ?? k.get('repetitions') ?? null, l, 'repetitions'), l));
+      if (name === 'freeze' || name === 'unfreeze' || name === 'copy')
+        return this.callable(name, () => ({ kind: 'ccircuit', items: [...m.items] }) as unknown as PyValue);
     }
     if (obj.kind === 'ccircuit') {
       const c = obj as CircuitValue;
@@ -517,7 +639,11 @@ class CirqEvaluator extends PyEvaluator {
       const q = obj as QubitValue;
       return (name === 'col' ? q.sort[2] : q.sort[1]) as number;
     }
-    throw unsupported(line, `${obj.kind === 'cgate' ? (obj as GateValue).label : obj.kind}.${name}`, `attribute ${name} is not part of the supported Cirq subset`);
+    throw unsupported(
+      line,
+      `${obj.kind === 'cgate' ? (obj as GateValue).label : obj.kind}.${name}`,
+      `attribute ${name} is not part of the supported Cirq subset`,
+    );
   }
 
   protected callObject(obj: PyObject, args: PyValue[], kwargs: Map<string, PyValue>, line: number): PyValue {
@@ -530,7 +656,14 @@ class CirqEvaluator extends PyEvaluator {
   private gateOps(g: GateValue, qubits: number[], line: number, circuit: Circuit): GateOp[] {
     const t = g.exponent;
     const pi = Math.PI;
-    const make = (name: string, params: number[] = [], qs = qubits.slice(g.controls)): GateOp => ({ kind: 'gate', name, qubits: [...qubits.slice(0, g.controls), ...qs], params: params.map(num), line, ...(g.controls ? { controls: g.controls } : {}) });
+    const make = (name: string, params: number[] = [], qs = qubits.slice(g.controls)): GateOp => ({
+      kind: 'gate',
+      name,
+      qubits: [...qubits.slice(0, g.controls), ...qs],
+      params: params.map(num),
+      line,
+      ...(g.controls ? { controls: g.controls } : {}),
+    });
     const phase = (angle: number): GateOp[] => (near(angle, 0) ? [] : [make('gphase', [angle], [])]);
     let ops: GateOp[];
     switch (g.family) {
@@ -541,7 +674,13 @@ class CirqEvaluator extends PyEvaluator {
         ops = near(t, 1) ? [make('y')] : [make('ry', [pi * t]), ...phase((pi * t) / 2)];
         break;
       case 'Z': {
-        const named: [number, string][] = [[1, 'z'], [0.5, 's'], [-0.5, 'sdg'], [0.25, 't'], [-0.25, 'tdg']];
+        const named: [number, string][] = [
+          [1, 'z'],
+          [0.5, 's'],
+          [-0.5, 'sdg'],
+          [0.25, 't'],
+          [-0.25, 'tdg'],
+        ];
         const hit = named.find(([v]) => near(t, v));
         ops = hit ? [make(hit[1])] : [make('p', [pi * t])];
         break;
@@ -565,7 +704,11 @@ class CirqEvaluator extends PyEvaluator {
       case 'RX':
       case 'RY':
       case 'RZ':
-        if (g.symAngle) throw semanticError(line, `${g.label} has the unresolved symbolic angle ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code`);
+        if (g.symAngle)
+          throw semanticError(
+            line,
+            `${g.label} has the unresolved symbolic angle ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code`,
+          );
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;
       case 'XX':
@@ -603,7 +746,8 @@ class CirqEvaluator extends PyEvaluator {
   private controlValues(values: PyValue | undefined, line: number): boolean[] | undefined {
     if (values === undefined || values === null) return undefined;
     return iterate(values, line, 'control_values').map((v) => {
-      if (v !== 0 && v !== 1 && v !== true && v !== false) throw unsupported(line, 'control_values', 'control values are 0 or 1 per control (sums of products are outside the supported subset)');
+      if (v !== 0 && v !== 1 && v !== true && v !== false)
+        throw unsupported(line, 'control_values', 'control values are 0 or 1 per control (sums of products are outside the supported subset)');
       return v === 0 || v === false;
     });
   }
@@ -644,7 +788,8 @@ class CirqEvaluator extends PyEvaluator {
         const gops = this.gateOps(item.gate!, qubits, item.line, c);
         ops = [];
         if (item.gate!.prepare) {
-          if (item.gate!.controls) throw unsupported(item.line, 'StatePreparationChannel', 'a state preparation channel resets its qubits and cannot be controlled');
+          if (item.gate!.controls)
+            throw unsupported(item.line, 'StatePreparationChannel', 'a state preparation channel resets its qubits and cannot be controlled');
           for (const qubit of qubits) ops.push({ kind: 'reset', qubit, line: item.line });
         }
         for (const g of gops) {
@@ -655,7 +800,8 @@ class CirqEvaluator extends PyEvaluator {
       if (item.conditionKey !== undefined) {
         const reg = keys.get(item.conditionKey);
         if (!reg) throw semanticError(item.line, `with_classical_controls: no earlier measurement has key '${item.conditionKey}'`);
-        if (reg.size !== 1) throw unsupported(item.line, 'with_classical_controls', 'conditions on multi-qubit measurement keys are outside the supported subset');
+        if (reg.size !== 1)
+          throw unsupported(item.line, 'with_classical_controls', 'conditions on multi-qubit measurement keys are outside the supported subset');
         for (const op of ops) if (op.kind !== 'barrier') op.condition = { clbits: [reg.offset], value: 1 };
       }
       c.ops.push(...ops);

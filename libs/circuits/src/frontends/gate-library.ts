@@ -24,7 +24,8 @@ const op = (name: string, qubits: number[], params: number[] = [], line?: number
 /** Qiskit's QFT(n) on qubits 0..n−1 (the inverse is left to the caller). */
 export function qftOps(n: number, approximationDegree: number, doSwaps: boolean, insertBarriers: boolean, line?: number): Operation[] {
   const count = (n * (n + 1)) / 2 + n;
-  if (count > MAX_EXPANDED_OPERATIONS) throw new CircuitError('limit', `QFT(${n}) would have about ${count} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`, line);
+  if (count > MAX_EXPANDED_OPERATIONS)
+    throw new CircuitError('limit', `QFT(${n}) would have about ${count} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`, line);
   const out: Operation[] = [];
   for (let j = n - 1; j >= 0; j--) {
     out.push(op('h', [j], [], line));
@@ -51,7 +52,11 @@ export function zeroReflectionOps(qubits: number[], line?: number): GateOp[] {
 export function circuitBody(c: Circuit, what: string, line?: number): (GateOp | BarrierOp)[] {
   const body: (GateOp | BarrierOp)[] = [];
   for (const o of c.ops) {
-    if (o.kind === 'measure' || o.kind === 'reset') throw semanticError(line, `${what}: a circuit with ${o.kind === 'measure' ? 'measurements' : 'resets'} cannot become a gate (use to_instruction() and append it, or compose)`);
+    if (o.kind === 'measure' || o.kind === 'reset')
+      throw semanticError(
+        line,
+        `${what}: a circuit with ${o.kind === 'measure' ? 'measurements' : 'resets'} cannot become a gate (use to_instruction() and append it, or compose)`,
+      );
     if (o.kind === 'gate' && o.condition) throw semanticError(line, `${what}: a circuit with classically conditioned gates cannot become a gate`);
     body.push({ ...o, line: undefined } as GateOp | BarrierOp);
   }
@@ -63,7 +68,12 @@ export function circuitBody(c: Circuit, what: string, line?: number): (GateOp | 
 export function matrixDefinition(name: string, m: Matrix, what: string, line?: number): GateDefinition {
   const n = Math.round(Math.log2(Math.sqrt(m.length / 2)));
   // Before the O(d³) unitarity check: a matrix too large to synthesize is refused by its size.
-  if (n > MAX_SYNTHESIS_QUBITS) throw new CircuitError('limit', `${what}: matrices are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS}); this one is ${Math.round(Math.sqrt(m.length / 2))}×${Math.round(Math.sqrt(m.length / 2))}`, line);
+  if (n > MAX_SYNTHESIS_QUBITS)
+    throw new CircuitError(
+      'limit',
+      `${what}: matrices are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS}); this one is ${Math.round(Math.sqrt(m.length / 2))}×${Math.round(Math.sqrt(m.length / 2))}`,
+      line,
+    );
   try {
     checkUnitary(m, what);
     const { ops, globalPhase } = synthesizeUnitary(m);
@@ -77,7 +87,11 @@ export function matrixDefinition(name: string, m: Matrix, what: string, line?: n
 export function statePreparationDefinition(name: string, amplitudes: Complex[], normalize: boolean, what: string, line?: number): GateDefinition {
   const norm = Math.sqrt(amplitudes.reduce((s, [re, im]) => s + re * re + im * im, 0));
   if (!(norm > 0)) throw semanticError(line, `${what}: the state vector is zero`);
-  if (!normalize && Math.abs(norm - 1) > 1e-8) throw semanticError(line, `${what}: the amplitudes are not normalised (sum of |a|² = ${(norm * norm).toPrecision(10)}); divide by the norm or pass normalize=True`);
+  if (!normalize && Math.abs(norm - 1) > 1e-8)
+    throw semanticError(
+      line,
+      `${what}: the amplitudes are not normalised (sum of |a|² = ${(norm * norm).toPrecision(10)}); divide by the norm or pass normalize=True`,
+    );
   const n = Math.log2(amplitudes.length);
   if (!Number.isInteger(n) || n < 1) throw semanticError(line, `${what}: a state vector needs a power-of-two length ≥ 2; got ${amplitudes.length}`);
   try {
@@ -113,6 +127,7 @@ function withPhase(ops: GateOp[], globalPhase: number): (GateOp | BarrierOp)[] {
 }
 
 function withLine(error: unknown, line?: number): unknown {
-  if (error instanceof CircuitError && line !== undefined && error.line === undefined) return new CircuitError(error.kind, error.message, line, error.construct);
+  if (error instanceof CircuitError && line !== undefined && error.line === undefined)
+    return new CircuitError(error.kind, error.message, line, error.construct);
   return error;
 }

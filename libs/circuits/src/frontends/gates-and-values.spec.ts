@@ -21,7 +21,8 @@ function errorOf(fn: () => unknown): CircuitError {
 
 /** Column k of a unitary as [re, im] pairs. */
 const column = (u: Float64Array[], k: number): [number, number][] => Array.from({ length: u[k].length / 2 }, (_, i) => [u[k][2 * i], u[k][2 * i + 1]]);
-const close = (a: [number, number][], b: [number, number][], tol = 1e-9): boolean => a.length === b.length && a.every(([re, im], i) => Math.abs(re - b[i][0]) <= tol && Math.abs(im - b[i][1]) <= tol);
+const close = (a: [number, number][], b: [number, number][], tol = 1e-9): boolean =>
+  a.length === b.length && a.every(([re, im], i) => Math.abs(re - b[i][0]) <= tol && Math.abs(im - b[i][1]) <= tol);
 const probabilities = (s: Float64Array): number[] => Array.from({ length: s.length / 2 }, (_, i) => s[2 * i] ** 2 + s[2 * i + 1] ** 2);
 
 /** A Haar-ish random unitary (Gram–Schmidt of a seeded random complex matrix), rows of [re, im]. */
@@ -49,7 +50,8 @@ function randomUnitary(n: number, seed: number): [number, number][][] {
   }
   return Array.from({ length: n }, (_, r) => cols.map((col) => col[r]));
 }
-const pyMatrix = (m: [number, number][][]): string => `np.array([${m.map((row) => `[${row.map(([re, im]) => `complex(${re}, ${im})`).join(', ')}]`).join(', ')}])`;
+const pyMatrix = (m: [number, number][][]): string =>
+  `np.array([${m.map((row) => `[${row.map(([re, im]) => `complex(${re}, ${im})`).join(', ')}]`).join(', ')}])`;
 
 describe('complex numbers and numpy values', () => {
   const angle = (src: string): number => {
@@ -124,17 +126,38 @@ qc.append(QFT(4).inverse(), range(4))
   });
 
   it('ZGate().control(2) is CCZ; ctrl_state opens controls; MCMT and MCXGate agree', () => {
-    const ccz = circuitUnitary(parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import ZGate\nqc = QuantumCircuit(3)\nqc.append(ZGate().control(2), [0, 1, 2])'));
+    const ccz = circuitUnitary(
+      parseQiskit(
+        'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import ZGate\nqc = QuantumCircuit(3)\nqc.append(ZGate().control(2), [0, 1, 2])',
+      ),
+    );
     const diag = Array.from({ length: 8 }, (_, k) => (k === 7 ? -1 : 1));
-    for (let k = 0; k < 8; k++) expect(close(column(ccz, k), Array.from({ length: 8 }, (_, i): [number, number] => [i === k ? diag[k] : 0, 0]), 1e-12)).toBe(true);
-    const mcmt = circuitUnitary(parseQiskit("from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import MCMT\nqc = QuantumCircuit(3)\nqc.compose(MCMT('z', 2, 1), [0, 1, 2], inplace=True)"));
+    for (let k = 0; k < 8; k++)
+      expect(
+        close(
+          column(ccz, k),
+          Array.from({ length: 8 }, (_, i): [number, number] => [i === k ? diag[k] : 0, 0]),
+          1e-12,
+        ),
+      ).toBe(true);
+    const mcmt = circuitUnitary(
+      parseQiskit(
+        "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import MCMT\nqc = QuantumCircuit(3)\nqc.compose(MCMT('z', 2, 1), [0, 1, 2], inplace=True)",
+      ),
+    );
     expect(equalUnitaries(mcmt, ccz)).toBe(true);
     // ctrl_state='01': control 0 must be 1 and control 1 must be 0 (bit i = control i).
-    const open = parseQiskit("from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import XGate\nqc = QuantumCircuit(3)\nqc.x(0)\nqc.append(XGate().control(2, ctrl_state='01'), [0, 1, 2])");
+    const open = parseQiskit(
+      "from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import XGate\nqc = QuantumCircuit(3)\nqc.x(0)\nqc.append(XGate().control(2, ctrl_state='01'), [0, 1, 2])",
+    );
     expect(probabilities(finalState(open))[0b101]).toBeCloseTo(1, 12);
-    const mcx = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import MCXGate\nqc = QuantumCircuit(4)\nqc.x([1, 2])\nqc.append(MCXGate(3, ctrl_state=6), [0, 1, 2, 3])');
+    const mcx = parseQiskit(
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import MCXGate\nqc = QuantumCircuit(4)\nqc.x([1, 2])\nqc.append(MCXGate(3, ctrl_state=6), [0, 1, 2, 3])',
+    );
     expect(probabilities(finalState(mcx))[0b1110]).toBeCloseTo(1, 12);
-    const phase = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import PhaseGate, UGate, RZZGate\nqc = QuantumCircuit(3)\nqc.append(PhaseGate(0.3).control(1), [0, 1])\nqc.append(UGate(0.1, 0.2, 0.3), [2])\nqc.append(RZZGate(0.4), [1, 2])');
+    const phase = parseQiskit(
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import PhaseGate, UGate, RZZGate\nqc = QuantumCircuit(3)\nqc.append(PhaseGate(0.3).control(1), [0, 1])\nqc.append(UGate(0.1, 0.2, 0.3), [2])\nqc.append(RZZGate(0.4), [1, 2])',
+    );
     const same = parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(3)\nqc.cp(0.3, 0, 1)\nqc.u(0.1, 0.2, 0.3, 2)\nqc.rzz(0.4, 1, 2)');
     expect(equalUnitaries(circuitUnitary(phase), circuitUnitary(same))).toBe(true);
   });
@@ -154,9 +177,13 @@ qc.append(g.control(1), [0, 1, 2])
     expect(p[0b001]).toBeCloseTo(0.5, 12);
     expect(p[0b111]).toBeCloseTo(0.5, 12);
     expect(c.definitions.size).toBe(1);
-    const off = parseQiskit('from qiskit import QuantumCircuit\nb = QuantumCircuit(2)\nb.h(0)\nqc = QuantumCircuit(3)\nqc.append(b.to_gate().control(1), [0, 1, 2])');
+    const off = parseQiskit(
+      'from qiskit import QuantumCircuit\nb = QuantumCircuit(2)\nb.h(0)\nqc = QuantumCircuit(3)\nqc.append(b.to_gate().control(1), [0, 1, 2])',
+    );
     expect(probabilities(finalState(off))[0]).toBeCloseTo(1, 12);
-    const powers = parseQiskit('from qiskit import QuantumCircuit\ns = QuantumCircuit(1)\ns.s(0)\nqc = QuantumCircuit(2)\nqc.append(s.to_gate().power(2), [0])\nqc.append(s.to_gate().inverse(), [1])\nqc.append(s.to_gate(), [1])\nqc.compose(s.power(2).inverse(), [0], inplace=True)');
+    const powers = parseQiskit(
+      'from qiskit import QuantumCircuit\ns = QuantumCircuit(1)\ns.s(0)\nqc = QuantumCircuit(2)\nqc.append(s.to_gate().power(2), [0])\nqc.append(s.to_gate().inverse(), [1])\nqc.append(s.to_gate(), [1])\nqc.compose(s.power(2).inverse(), [0], inplace=True)',
+    );
     expect(equalUnitaries(circuitUnitary(powers), circuitUnitary(parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)')))).toBe(true);
     const ctl = parseQiskit('from qiskit import QuantumCircuit\nsub = QuantumCircuit(1)\nsub.x(0)\nsub.global_phase = 0.5\nqc = sub.control(1)');
     // control(1) of e^{0.5i}·X: a phase 0.5 on the control and a CX (the phase is not global any more).
@@ -175,9 +202,18 @@ qc.append(g.control(1), [0, 1, 2])
     ]) {
       const m = randomUnitary(n, seed);
       const k = Math.log2(n);
-      const c = parseQiskit(`import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nU = ${pyMatrix(m)}\nqc = QuantumCircuit(${k})\nqc.append(UnitaryGate(U, label='u'), list(range(${k})))`);
+      const c = parseQiskit(
+        `import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nU = ${pyMatrix(m)}\nqc = QuantumCircuit(${k})\nqc.append(UnitaryGate(U, label='u'), list(range(${k})))`,
+      );
       const u = circuitUnitary(c);
-      for (let col = 0; col < n; col++) expect(close(column(u, col), m.map((row) => row[col]), 1e-8)).toBe(true);
+      for (let col = 0; col < n; col++)
+        expect(
+          close(
+            column(u, col),
+            m.map((row) => row[col]),
+            1e-8,
+          ),
+        ).toBe(true);
       // Emitters keep it as a gate (QASM 3) and read back to the same unitary.
       const back = circuitUnitary(parseQasm(emitQasm3(c)).circuit);
       expect(equivalentUpToGlobalPhase(u, back, 1e-8)).toBe(true);
@@ -186,7 +222,9 @@ qc.append(g.control(1), [0, 1, 2])
   });
 
   it('qc.unitary, Diagonal, StatePreparation, initialize and prepare_state', () => {
-    const d = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import Diagonal\nqc = QuantumCircuit(2)\nqc.compose(Diagonal([1, 1j, -1, -1j]), inplace=True)');
+    const d = parseQiskit(
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import Diagonal\nqc = QuantumCircuit(2)\nqc.compose(Diagonal([1, 1j, -1, -1j]), inplace=True)',
+    );
     const du = circuitUnitary(d);
     const want: [number, number][] = [
       [1, 0],
@@ -194,18 +232,35 @@ qc.append(g.control(1), [0, 1, 2])
       [-1, 0],
       [0, -1],
     ];
-    for (let k = 0; k < 4; k++) expect(close(column(du, k), want.map((w, i) => (i === k ? w : [0, 0])), 1e-9)).toBe(true);
-    const init = parseQiskit('import numpy as np\nfrom qiskit import QuantumCircuit\nqc = QuantumCircuit(2, 2)\nqc.initialize([1 / np.sqrt(2), 0, 0, 1j / np.sqrt(2)], [0, 1])\nqc.measure([0, 1], [0, 1])');
+    for (let k = 0; k < 4; k++)
+      expect(
+        close(
+          column(du, k),
+          want.map((w, i) => (i === k ? w : [0, 0])),
+          1e-9,
+        ),
+      ).toBe(true);
+    const init = parseQiskit(
+      'import numpy as np\nfrom qiskit import QuantumCircuit\nqc = QuantumCircuit(2, 2)\nqc.initialize([1 / np.sqrt(2), 0, 0, 1j / np.sqrt(2)], [0, 1])\nqc.measure([0, 1], [0, 1])',
+    );
     const counts = simulate(init, { shots: 2000, seed: 5 }).counts;
     expect(Object.keys(counts).sort()).toEqual(['00', '11']);
-    const prep = parseQiskit('import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import StatePreparation\nv = np.array([0.5, 0.5j, -0.5, 0.5])\nqc = QuantumCircuit(2)\nqc.append(StatePreparation(v), [0, 1])');
+    const prep = parseQiskit(
+      'import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import StatePreparation\nv = np.array([0.5, 0.5j, -0.5, 0.5])\nqc = QuantumCircuit(2)\nqc.append(StatePreparation(v), [0, 1])',
+    );
     const u = circuitUnitary(prep);
-    expect(close(column(u, 0), [
-      [0.5, 0],
-      [0, 0.5],
-      [-0.5, 0],
-      [0.5, 0],
-    ], 1e-9)).toBe(true);
+    expect(
+      close(
+        column(u, 0),
+        [
+          [0.5, 0],
+          [0, 0.5],
+          [-0.5, 0],
+          [0.5, 0],
+        ],
+        1e-9,
+      ),
+    ).toBe(true);
     const label = parseQiskit("from qiskit import QuantumCircuit\nqc = QuantumCircuit(3)\nqc.prepare_state('1-0', [0, 1, 2])");
     const s = finalState(label);
     // '1-0': qubit 2 = |1⟩, qubit 1 = |−⟩, qubit 0 = |0⟩ (rightmost character = qubit 0).
@@ -228,29 +283,44 @@ qc.compose(grover, inplace=True)
 `);
     expect(probabilities(finalState(c))[3]).toBeCloseTo(1, 12);
     // Q = −A·S₀·A†·S_f: the global phase π is kept.
-    expect(parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import GroverOperator\no = QuantumCircuit(1)\no.z(0)\nqc = GroverOperator(o)\nqc.id(0)').globalPhase).toBeCloseTo(Math.PI, 12);
+    expect(
+      parseQiskit(
+        'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import GroverOperator\no = QuantumCircuit(1)\no.z(0)\nqc = GroverOperator(o)\nqc.id(0)',
+      ).globalPhase,
+    ).toBeCloseTo(Math.PI, 12);
   });
 
   it('reads `from qiskit import *` and `from qiskit.circuit.library import *`', () => {
-    const c = parseQiskit('from qiskit import *\nfrom qiskit.circuit.library import *\nqc = QuantumCircuit(2)\nqc.append(HGate(), [0])\nqc.append(CXGate(), [0, 1])\nqc.compose(QFT(2).inverse().inverse().inverse(), inplace=True)');
-    const d = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import QFT\nqc = QuantumCircuit(2)\nqc.h(0)\nqc.cx(0, 1)\nqc.compose(QFT(2, inverse=True), inplace=True)');
+    const c = parseQiskit(
+      'from qiskit import *\nfrom qiskit.circuit.library import *\nqc = QuantumCircuit(2)\nqc.append(HGate(), [0])\nqc.append(CXGate(), [0, 1])\nqc.compose(QFT(2).inverse().inverse().inverse(), inplace=True)',
+    );
+    const d = parseQiskit(
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import QFT\nqc = QuantumCircuit(2)\nqc.h(0)\nqc.cx(0, 1)\nqc.compose(QFT(2, inverse=True), inplace=True)',
+    );
     expect(equalUnitaries(circuitUnitary(c), circuitUnitary(d))).toBe(true);
   });
 
   it('Parameter / ParameterVector bound in code with assign_parameters (dict, list in Qiskit order, inplace)', () => {
-    const names = (src: string) => parseQiskit(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
-    const head = 'from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter, ParameterVector\ng = Parameter("gamma")\nb = Parameter("beta")\nqc = QuantumCircuit(1)\nqc.rz(2 * g - 1, 0)\nqc.rx(-b / 2, 0)\n';
+    const names = (src: string) =>
+      parseQiskit(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
+    const head =
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter, ParameterVector\ng = Parameter("gamma")\nb = Parameter("beta")\nqc = QuantumCircuit(1)\nqc.rz(2 * g - 1, 0)\nqc.rx(-b / 2, 0)\n';
     expect(names(`${head}bound = qc.assign_parameters({g: 0.7, b: 0.4})`)).toEqual(['rz(0.4)', 'rx(-0.2)']);
     // A list binds in qc.parameters order: sorted by name (beta before gamma).
     expect(names(`${head}qc.assign_parameters([0.4, 0.7], inplace=True)`)).toEqual(['rz(0.4)', 'rx(-0.2)']);
-    expect(errorOf(() => parseQiskit(head)).message).toBe('the circuit has unbound parameters (beta, gamma); bind them with assign_parameters(...) in the code');
-    const v = 'from qiskit import QuantumCircuit\nfrom qiskit.circuit import ParameterVector\nt = ParameterVector("t", 11)\nqc = QuantumCircuit(1)\nfor p in t:\n    qc.ry(p, 0)\n';
+    expect(errorOf(() => parseQiskit(head)).message).toBe(
+      'the circuit has unbound parameters (beta, gamma); bind them with assign_parameters(...) in the code',
+    );
+    const v =
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit import ParameterVector\nt = ParameterVector("t", 11)\nqc = QuantumCircuit(1)\nfor p in t:\n    qc.ry(p, 0)\n';
     expect(names(`${v}qc = qc.assign_parameters({t: [k / 10 for k in range(11)]})`)).toEqual(Array.from({ length: 11 }, (_, k) => `ry(${k / 10})`));
     // Vector elements are ordered by index (t[2] before t[10]), not as strings.
     expect(names(`${v}qc = qc.assign_parameters([k / 10 for k in range(11)])`)).toEqual(Array.from({ length: 11 }, (_, k) => `ry(${k / 10})`));
     const ra = names('from qiskit.circuit.library import RealAmplitudes\nqc = RealAmplitudes(3, reps=1)\nqc = qc.assign_parameters(range(6))');
     expect(ra).toEqual(['ry(0)', 'ry(1)', 'ry(2)', 'cx()', 'cx()', 'ry(3)', 'ry(4)', 'ry(5)']);
-    const cx = parseQiskit('from qiskit.circuit.library import RealAmplitudes\nqc = RealAmplitudes(3, reps=1)\nqc = qc.assign_parameters(range(6))').ops.filter((o) => o.kind === 'gate' && o.name === 'cx');
+    const cx = parseQiskit('from qiskit.circuit.library import RealAmplitudes\nqc = RealAmplitudes(3, reps=1)\nqc = qc.assign_parameters(range(6))').ops.filter(
+      (o) => o.kind === 'gate' && o.name === 'cx',
+    );
     expect(cx.map((o) => (o.kind === 'gate' ? o.qubits : []))).toEqual([
       [1, 2],
       [0, 1],
@@ -258,7 +328,9 @@ qc.compose(grover, inplace=True)
   });
 
   it('compose(front=True), mcx/mcp with ctrl_state, mcrx', () => {
-    const c = parseQiskit('from qiskit import QuantumCircuit\na = QuantumCircuit(2)\na.x(0)\nb = QuantumCircuit(1)\nb.h(0)\nqc = a.compose(b, qubits=[1], front=True)');
+    const c = parseQiskit(
+      'from qiskit import QuantumCircuit\na = QuantumCircuit(2)\na.x(0)\nb = QuantumCircuit(1)\nb.h(0)\nqc = a.compose(b, qubits=[1], front=True)',
+    );
     expect(c.ops.map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : o.kind))).toEqual(['h 1', 'x 0']);
     const m = parseQiskit("from qiskit import QuantumCircuit\nqc = QuantumCircuit(3)\nqc.mcx([0, 1], 2, ctrl_state='00')\nqc.mcrx(3.141592653589793, [0], 1)");
     const p = probabilities(finalState(m));
@@ -266,7 +338,11 @@ qc.compose(grover, inplace=True)
   });
 
   it('refuses non-unitary matrices with a 422 naming the deviation, and to_gate() of a measured circuit', () => {
-    const e = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(1)\nqc.append(UnitaryGate([[1, 1], [0, 1]]), [0])'));
+    const e = errorOf(() =>
+      parseQiskit(
+        'from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(1)\nqc.append(UnitaryGate([[1, 1], [0, 1]]), [0])',
+      ),
+    );
     expect(e.kind).toBe('semantic');
     expect(e.message).toMatch(/^line 4: UnitaryGate \(2×2\) is not unitary: max \|U†U − I\| = 1\.[0-9]+e\+0 exceeds the tolerance/);
     const m = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(1, 1)\nqc.measure(0, 0)\ng = qc.to_gate()'));
@@ -309,7 +385,10 @@ describe('bad values and gates answer a CircuitError naming the line, never a cr
     ['g = cirq.ControlledGate(cirq.X, control_values=[2])', /line 4: unsupported construct `control_values`: control values are 0 or 1 per control/],
     ['g = cirq.X.controlled(2, control_values=[1])', /line 4: control_values has 1 entries for 2 control\(s\)/],
     ['circuit = cirq.Circuit(cirq.MatrixGate(np.eye(4)).on(a))', /line 4: MatrixGate acts on 2 qubit\(s\); got 1/],
-    ['circuit = cirq.Circuit((cirq.MatrixGate(np.eye(2)) ** 0.5).on(a))', /line 4: unsupported construct `MatrixGate\*\*0.5`: matrix gates take integer powers only/],
+    [
+      'circuit = cirq.Circuit((cirq.MatrixGate(np.eye(2)) ** 0.5).on(a))',
+      /line 4: unsupported construct `MatrixGate\*\*0.5`: matrix gates take integer powers only/,
+    ],
     ["circuit = cirq.Circuit(cirq.inverse(cirq.measure(a, key='m')))", /line 4: a measurement has no inverse or power/],
     ['op = cirq.CircuitOperation(cirq.H(a))', /line 4: CircuitOperation takes a \(frozen\) cirq circuit; got cop/],
   ])('Cirq: %s', (line, message) => {
@@ -319,19 +398,29 @@ describe('bad values and gates answer a CircuitError naming the line, never a cr
 
 describe('limits and the QPU compiler', () => {
   it('bounds powers, QFT sizes and matrix sizes with a 422 naming the limit', () => {
-    const p = errorOf(() => parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import XGate\nqc = QuantumCircuit(1)\nqc.append(XGate().power(10**9), [0])'));
-    expect([p.kind, p.message]).toEqual(['limit', expect.stringMatching(/^line 4: QuantumCircuit.append: power 1000000000 would add 1000000000 operations; a circuit may have at most 2000000/)]);
+    const p = errorOf(() =>
+      parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import XGate\nqc = QuantumCircuit(1)\nqc.append(XGate().power(10**9), [0])'),
+    );
+    expect([p.kind, p.message]).toEqual([
+      'limit',
+      expect.stringMatching(/^line 4: QuantumCircuit.append: power 1000000000 would add 1000000000 operations; a circuit may have at most 2000000/),
+    ]);
     const q = errorOf(() => parseQiskit('from qiskit.circuit.library import QFT\nqc = QFT(5000)'));
     expect([q.kind, q.message]).toEqual(['limit', expect.stringMatching(/^line 2: QFT\(5000\) would have about 12507500 operations/)]);
     const u = errorOf(() => parseQiskit('import numpy as np\nfrom qiskit.circuit.library import UnitaryGate\ng = UnitaryGate(np.eye(128))'));
-    expect([u.kind, u.message]).toEqual(['limit', expect.stringMatching(/^line 3: UnitaryGate: matrices are synthesized up to 6 qubits \(64×64\); this one is 128×128/)]);
+    expect([u.kind, u.message]).toEqual([
+      'limit',
+      expect.stringMatching(/^line 3: UnitaryGate: matrices are synthesized up to 6 qubits \(64×64\); this one is 128×128/),
+    ]);
     const c = errorOf(() => parseCirq('import cirq\nq = cirq.LineQubit(0)\ncircuit = cirq.Circuit(cirq.H(q)) ** 10**7'));
     expect(c.kind).toBe('limit');
   });
 
   it('compiles a controlled UnitaryGate circuit for a device and keeps its distribution', () => {
     const m = randomUnitary(4, 13);
-    const source = parseQiskit(`import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(3)\nqc.h(0)\nqc.append(UnitaryGate(${pyMatrix(m)}).control(1), [0, 1, 2])\nqc.measure_all()`);
+    const source = parseQiskit(
+      `import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(3)\nqc.h(0)\nqc.append(UnitaryGate(${pyMatrix(m)}).control(1), [0, 1, 2])\nqc.measure_all()`,
+    );
     const compiled = compileToDevice(source, { numQubits: 3, nativeGates: ['rz', 'sx', 'x', 'cx'], couplingMap: lineCouplingMap(3) }, { seed: 1 });
     expect(compiled.circuit.ops.every((o) => o.kind !== 'gate' || ['rz', 'sx', 'x', 'cx'].includes(o.name))).toBe(true);
     const shots = 20000;
@@ -346,9 +435,13 @@ describe('limits and the QPU compiler', () => {
 describe('Cirq matrix, controlled and sub-circuit gates', () => {
   it('MatrixGate uses Cirq’s big-endian order and matches the Qiskit UnitaryGate of the same program', () => {
     const m = randomUnitary(4, 21);
-    const cirq = parseCirq(`import cirq\nimport numpy as np\nU = ${pyMatrix(m)}\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.MatrixGate(U).on(a, b))`);
+    const cirq = parseCirq(
+      `import cirq\nimport numpy as np\nU = ${pyMatrix(m)}\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.MatrixGate(U).on(a, b))`,
+    );
     // Cirq: qubit a is the most significant bit of the matrix index; Qiskit: qubit 0 the least.
-    const qiskit = parseQiskit(`import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nU = ${pyMatrix(m)}\nqc = QuantumCircuit(2)\nqc.append(UnitaryGate(U), [1, 0])`);
+    const qiskit = parseQiskit(
+      `import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nU = ${pyMatrix(m)}\nqc = QuantumCircuit(2)\nqc.append(UnitaryGate(U), [1, 0])`,
+    );
     expect(equivalentUpToGlobalPhase(circuitUnitary(cirq), circuitUnitary(qiskit), 1e-8)).toBe(true);
     const bad = errorOf(() => parseCirq('import cirq\nimport numpy as np\ng = cirq.MatrixGate(np.array([[1, 0], [0, 2]]))'));
     expect(bad.message).toMatch(/^line 3: MatrixGate \(2×2\) is not unitary: max \|U†U − I\| = 3\.00e\+0/);
@@ -391,8 +484,16 @@ circuit.append(cirq.CircuitOperation(sub.freeze()))
 
   it('MatrixGate powers, controlled CircuitOperation and the numpy import forms', () => {
     const m = randomUnitary(4, 17);
-    const id = parseCirq(`import cirq\nfrom numpy import array, pi\nimport numpy.linalg as la\nU = array(${pyMatrix(m).slice('np.array('.length, -1)})\ng = cirq.MatrixGate(U / la.norm(U[:, 0]))\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(g(a, b), (g ** -1).on(a, b), cirq.rz(pi).on(a), cirq.rz(-pi).on(a))`);
-    expect(equivalentUpToGlobalPhase(circuitUnitary(id), circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.I(a), cirq.I(b))')), 1e-8)).toBe(true);
+    const id = parseCirq(
+      `import cirq\nfrom numpy import array, pi\nimport numpy.linalg as la\nU = array(${pyMatrix(m).slice('np.array('.length, -1)})\ng = cirq.MatrixGate(U / la.norm(U[:, 0]))\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(g(a, b), (g ** -1).on(a, b), cirq.rz(pi).on(a), cirq.rz(-pi).on(a))`,
+    );
+    expect(
+      equivalentUpToGlobalPhase(
+        circuitUnitary(id),
+        circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.I(a), cirq.I(b))')),
+        1e-8,
+      ),
+    ).toBe(true);
     const ctl = parseCirq(`
 import cirq
 a, b, c = cirq.LineQubit.range(3)
@@ -405,7 +506,9 @@ circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), c
     const qiskit = parseQiskit('from qiskit import QuantumCircuit\nqc = QuantumCircuit(3, 3)\nqc.x(0)\nqc.measure([0, 1, 2], [0, 1, 2])');
     expect(simulate(key, { shots: 10, seed: 1 }).counts).toEqual({ '001': 10 });
     expect(simulate(qiskit, { shots: 10, seed: 1 }).counts).toEqual({ '001': 10 });
-    const op = parseQiskit('import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\nqc = QuantumCircuit(2)\nqc.unitary(Operator(np.kron(np.array([[0, 1], [1, 0]]), np.eye(2))), [0, 1], label="xi")');
+    const op = parseQiskit(
+      'import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.quantum_info import Operator\nqc = QuantumCircuit(2)\nqc.unitary(Operator(np.kron(np.array([[0, 1], [1, 0]]), np.eye(2))), [0, 1], label="xi")',
+    );
     // kron(X, I): X on the more significant qubit, i.e. qubit 1 in Qiskit's order.
     expect(probabilities(finalState(op))[0b10]).toBeCloseTo(1, 12);
   });
@@ -414,16 +517,31 @@ circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), c
     const qft = parseCirq('import cirq\nq = cirq.LineQubit.range(3)\ncircuit = cirq.Circuit(cirq.qft(*q))');
     const ref = parseQiskit('from qiskit import QuantumCircuit\nfrom qiskit.circuit.library import QFT\nqc = QuantumCircuit(3)\nqc.append(QFT(3), [2, 1, 0])');
     expect(equalUnitaries(circuitUnitary(qft), circuitUnitary(ref))).toBe(true);
-    const round = parseCirq('import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.qft(*q, without_reverse=True), cirq.inverse(cirq.qft(*q, without_reverse=True)))');
-    expect(equalUnitaries(circuitUnitary(round), circuitUnitary(parseCirq('import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.I.on_each(*q))')))).toBe(true);
+    const round = parseCirq(
+      'import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.qft(*q, without_reverse=True), cirq.inverse(cirq.qft(*q, without_reverse=True)))',
+    );
+    expect(
+      equalUnitaries(circuitUnitary(round), circuitUnitary(parseCirq('import cirq\nq = cirq.LineQubit.range(4)\ncircuit = cirq.Circuit(cirq.I.on_each(*q))'))),
+    ).toBe(true);
     const zz = circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.ZZPowGate(exponent=0.3).on(a, b))'));
     const e = (t: number): [number, number] => [Math.cos(t), Math.sin(t)];
     const zzDiag = [e(0), e(0.3 * Math.PI), e(0.3 * Math.PI), e(0)];
-    for (let k = 0; k < 4; k++) expect(close(column(zz, k), zzDiag.map((v, i) => (i === k ? v : [0, 0])), 1e-12)).toBe(true);
+    for (let k = 0; k < 4; k++)
+      expect(
+        close(
+          column(zz, k),
+          zzDiag.map((v, i) => (i === k ? v : [0, 0])),
+          1e-12,
+        ),
+      ).toBe(true);
     // Cirq index 2·q0 + q1; in Qiskit order |q0=1, q1=0⟩ is index 1 and gets Cirq's entry 2.
-    const diag = circuitUnitary(parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.DiagonalGate([0, 0.1, 0.2, 0.3]).on(a, b))'));
+    const diag = circuitUnitary(
+      parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.DiagonalGate([0, 0.1, 0.2, 0.3]).on(a, b))'),
+    );
     expect(close(column(diag, 1), [[0, 0], e(0.2), [0, 0], [0, 0]], 1e-9)).toBe(true);
-    const prep = parseCirq('import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(a), cirq.StatePreparationChannel([3, 4j, 0, 0]).on(a, b))');
+    const prep = parseCirq(
+      'import cirq\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(a), cirq.StatePreparationChannel([3, 4j, 0, 0]).on(a, b))',
+    );
     const s = finalState(prep);
     const phase = Math.atan2(s[1], s[0]);
     expect(Math.hypot(s[0], s[1])).toBeCloseTo(0.6, 9);
@@ -432,11 +550,15 @@ circuit = cirq.Circuit(cirq.X(a), cirq.CircuitOperation(sub).controlled_by(a), c
   });
 
   it('sympy symbols in rotations, resolved with cirq.resolve_parameters (names or Symbols, ParamResolver)', () => {
-    const angles = (src: string) => parseCirq(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
-    const head = 'import cirq\nimport sympy\na, b = sympy.symbols("a b")\nt = sympy.symbols("t0:2")\nq = cirq.LineQubit(0)\nc = cirq.Circuit(cirq.rx(2 * a + 1).on(q), cirq.rz(-b / 2).on(q), cirq.ry(t[1] * sympy.pi).on(q))\n';
+    const angles = (src: string) =>
+      parseCirq(src).ops.map((o) => (o.kind === 'gate' ? `${o.name}(${o.params.map((e) => (e.k === 'num' ? +e.v.toFixed(6) : '?')).join(',')})` : o.kind));
+    const head =
+      'import cirq\nimport sympy\na, b = sympy.symbols("a b")\nt = sympy.symbols("t0:2")\nq = cirq.LineQubit(0)\nc = cirq.Circuit(cirq.rx(2 * a + 1).on(q), cirq.rz(-b / 2).on(q), cirq.ry(t[1] * sympy.pi).on(q))\n';
     expect(angles(`${head}circuit = cirq.resolve_parameters(c, {"a": 0.5, b: 0.4, "t1": 1})`)).toEqual(['rx(2)', 'rz(-0.2)', `ry(${+Math.PI.toFixed(6)})`]);
     expect(angles(`${head}circuit = cirq.resolve_parameters(c, cirq.ParamResolver({a: 0, b: 0, t[1]: 0}))`)).toEqual(['rx(1)', 'rz(0)', 'ry(0)']);
-    expect(errorOf(() => parseCirq(`${head}circuit = cirq.resolve_parameters(c, {"a": 0.5})`)).message).toMatch(/^line 6: rz has the unresolved symbolic angle b; resolve it with cirq.resolve_parameters/);
+    expect(errorOf(() => parseCirq(`${head}circuit = cirq.resolve_parameters(c, {"a": 0.5})`)).message).toMatch(
+      /^line 6: rz has the unresolved symbolic angle b; resolve it with cirq.resolve_parameters/,
+    );
   });
 
   it('the Qiskit and Cirq versions of a controlled-unitary program give the same distribution', () => {
@@ -458,7 +580,13 @@ U = ${pyMatrix(m)}
 a, b = cirq.LineQubit.range(2)
 circuit = cirq.Circuit(cirq.H(a), cirq.MatrixGate(U).controlled().on(a, b), cirq.measure(a, b, key='m'))
 `);
-    expect(equivalentUpToGlobalPhase(circuitUnitary({ ...q, ops: q.ops.filter((o) => o.kind !== 'measure') }), circuitUnitary({ ...c, ops: c.ops.filter((o) => o.kind !== 'measure') }), 1e-8)).toBe(true);
+    expect(
+      equivalentUpToGlobalPhase(
+        circuitUnitary({ ...q, ops: q.ops.filter((o) => o.kind !== 'measure') }),
+        circuitUnitary({ ...c, ops: c.ops.filter((o) => o.kind !== 'measure') }),
+        1e-8,
+      ),
+    ).toBe(true);
     const a = simulate(q, { shots: 1, seed: 1, method: 'statevector' });
     const b = simulate(c, { shots: 1, seed: 1, method: 'statevector' });
     expect(a.statevector).toBeDefined();
@@ -472,7 +600,9 @@ circuit = cirq.Circuit(cirq.H(a), cirq.MatrixGate(U).controlled().on(a, b), cirq
 
   it('round-trips matrix gates through the Qiskit and Cirq emitters', () => {
     const m = randomUnitary(4, 9);
-    const c = parseQiskit(`import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(3)\nqc.append(UnitaryGate(${pyMatrix(m)}).control(1), [2, 0, 1])`);
+    const c = parseQiskit(
+      `import numpy as np\nfrom qiskit import QuantumCircuit\nfrom qiskit.circuit.library import UnitaryGate\nqc = QuantumCircuit(3)\nqc.append(UnitaryGate(${pyMatrix(m)}).control(1), [2, 0, 1])`,
+    );
     const u = circuitUnitary(c);
     expect(equivalentUpToGlobalPhase(u, circuitUnitary(parseQiskit(emitQiskit(c))), 1e-8)).toBe(true);
     expect(equivalentUpToGlobalPhase(u, circuitUnitary(parseCirq(emitCirq(c))), 1e-8)).toBe(true);

@@ -74,7 +74,54 @@ export type PyStmt =
   | { t: 'yield'; value?: PyExpr; from: boolean; line: number }
   | { t: 'pass'; line: number };
 
-const OPERATORS = ['**=', '//=', '>>=', '<<=', '**', '//', '==', '!=', '<=', '>=', '->', '+=', '-=', '*=', '/=', '%=', '@=', '&=', '|=', '^=', ':=', '<<', '>>', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '=', '+', '-', '*', '/', '%', '@', '<', '>', '~', '&', '|', '^'];
+const OPERATORS = [
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '**',
+  '//',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '->',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '@=',
+  '&=',
+  '|=',
+  '^=',
+  ':=',
+  '<<',
+  '>>',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  ';',
+  '=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '@',
+  '<',
+  '>',
+  '~',
+  '&',
+  '|',
+  '^',
+];
 
 export function tokenizePython(source: string): PyToken[] {
   const tokens: PyToken[] = [];
@@ -176,7 +223,14 @@ export function tokenizePython(source: string): PyToken[] {
       tokens.push({ type: 'op', text: op, line });
       i += op.length;
     }
-    if (depth === 0 && !continued && tokens.length && tokens.at(-1)!.type !== 'newline' && tokens.at(-1)!.type !== 'indent' && tokens.at(-1)!.type !== 'dedent') {
+    if (
+      depth === 0 &&
+      !continued &&
+      tokens.length &&
+      tokens.at(-1)!.type !== 'newline' &&
+      tokens.at(-1)!.type !== 'indent' &&
+      tokens.at(-1)!.type !== 'dedent'
+    ) {
       tokens.push({ type: 'newline', text: '<newline>', line });
     }
   }
@@ -201,7 +255,35 @@ const UNSUPPORTED_STATEMENTS: Record<string, string> = {
 };
 
 /** Reserved words that can never be a value. */
-const KEYWORDS = new Set(['def', 'return', 'if', 'elif', 'else', 'while', 'for', 'in', 'and', 'or', 'not', 'is', 'lambda', 'pass', 'break', 'continue', 'global', 'nonlocal', 'assert', 'del', 'raise', 'import', 'from', 'as', 'with', 'except', 'finally']);
+const KEYWORDS = new Set([
+  'def',
+  'return',
+  'if',
+  'elif',
+  'else',
+  'while',
+  'for',
+  'in',
+  'and',
+  'or',
+  'not',
+  'is',
+  'lambda',
+  'pass',
+  'break',
+  'continue',
+  'global',
+  'nonlocal',
+  'assert',
+  'del',
+  'raise',
+  'import',
+  'from',
+  'as',
+  'with',
+  'except',
+  'finally',
+]);
 
 const AUGMENTED = ['+=', '-=', '*=', '/=', '//=', '%=', '**=', '&=', '|=', '^=', '<<=', '>>=', '@='];
 
@@ -248,7 +330,8 @@ function parseFString(text: string, line: number): PyFPart[] {
     if (j >= text.length) throw syntaxError(line, "f-string: expecting '}'");
     const exprText = text.slice(i + 1, j);
     if (!exprText.trim()) throw syntaxError(line, 'f-string: empty expression not allowed');
-    if (/=\s*$/.test(exprText) && !/[=!<>]=\s*$/.test(exprText)) throw unsupported(line, `f'{${exprText}}'`, 'self-documenting f-string fields (x=) are outside the supported subset');
+    if (/=\s*$/.test(exprText) && !/[=!<>]=\s*$/.test(exprText))
+      throw unsupported(line, `f'{${exprText}}'`, 'self-documenting f-string fields (x=) are outside the supported subset');
     const expr = parseSubExpression(exprText, line);
     let conv: string | undefined;
     if (text[j] === '!') {
@@ -393,7 +476,8 @@ class PyParser {
       if (t.text === 'def') return [this.defStatement()];
       if (t.text === 'with') return [this.withStatement()];
       if (t.text === 'elif' || t.text === 'else') throw syntaxError(t.line, `'${t.text}' without a matching if`);
-      if (t.text in UNSUPPORTED_STATEMENTS && t.text !== 'yield' && !this.isOp('=', 1) && !this.isOp('.', 1)) throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
+      if (t.text in UNSUPPORTED_STATEMENTS && t.text !== 'yield' && !this.isOp('=', 1) && !this.isOp('.', 1))
+        throw unsupported(t.line, t.text, UNSUPPORTED_STATEMENTS[t.text]);
     }
     return this.simpleStatements();
   }
@@ -641,7 +725,16 @@ class PyParser {
     }
     const items: PyArg[] = [first];
     while (this.acceptOp(',')) {
-      if (this.isOp('=') || this.peek().type === 'newline' || this.isOp(')') || this.isOp(';') || this.isOp(':') || this.peek().type === 'eof' || AUGMENTED.some((op) => this.isOp(op))) break;
+      if (
+        this.isOp('=') ||
+        this.peek().type === 'newline' ||
+        this.isOp(')') ||
+        this.isOp(';') ||
+        this.isOp(':') ||
+        this.peek().type === 'eof' ||
+        AUGMENTED.some((op) => this.isOp(op))
+      )
+        break;
       items.push(this.starOrExpr());
     }
     return { t: 'tuple', items, line };
@@ -881,7 +974,13 @@ class PyParser {
     const line = t.line;
     if (t.type === 'number') {
       if (/[jJ]$/.test(t.text)) return { t: 'num', v: Number(t.text.slice(0, -1)), line, imag: true };
-      const v = /^0[xX]/.test(t.text) ? parseInt(t.text, 16) : /^0[bB]/.test(t.text) ? parseInt(t.text.slice(2), 2) : /^0[oO]/.test(t.text) ? parseInt(t.text.slice(2), 8) : Number(t.text);
+      const v = /^0[xX]/.test(t.text)
+        ? parseInt(t.text, 16)
+        : /^0[bB]/.test(t.text)
+          ? parseInt(t.text.slice(2), 2)
+          : /^0[oO]/.test(t.text)
+            ? parseInt(t.text.slice(2), 8)
+            : Number(t.text);
       return { t: 'num', v, line };
     }
     if (t.type === 'string' || t.type === 'fstring') return this.strings(t);

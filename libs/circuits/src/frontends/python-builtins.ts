@@ -28,7 +28,8 @@ function rangeOf(n: number[], line: number): number[] {
   if (n.length === 0 || n.length > 3) throw semanticError(line, `range expected 1 to 3 arguments; got ${n.length}`);
   if (step === 0) throw semanticError(line, 'range() step must not be zero');
   const length = Math.max(0, Math.ceil((stop - start) / step));
-  if (length > MAX_LIST_LENGTH) throw new CircuitError('limit', `range is too long: a list may have at most ${MAX_LIST_LENGTH} elements; this one would have ${length}`, line);
+  if (length > MAX_LIST_LENGTH)
+    throw new CircuitError('limit', `range is too long: a list may have at most ${MAX_LIST_LENGTH} elements; this one would have ${length}`, line);
   return Array.from({ length }, (_, i) => start + i * step);
 }
 
@@ -48,7 +49,8 @@ function intOf(args: PyValue[], kwargs: Map<string, PyValue>, line: number): num
     }
     if (prefixes[b] && text.startsWith(prefixes[b])) text = text.slice(2);
     const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, b);
-    if (!text || b < 2 || b > 36 || [...text].some((c) => !digits.includes(c))) throw semanticError(line, `invalid literal for int() with base ${base}: ${pyRepr(v)}`);
+    if (!text || b < 2 || b > 36 || [...text].some((c) => !digits.includes(c)))
+      throw semanticError(line, `invalid literal for int() with base ${base}: ${pyRepr(v)}`);
     const n = [...text].reduce((acc, c) => acc * b + digits.indexOf(c), 0);
     if (!Number.isSafeInteger(n)) throw unsupported(line, 'int()', `integers beyond 2**53 are outside the supported subset; got ${pyRepr(v)}`);
     return negative ? -n : n;
@@ -117,7 +119,12 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
     set: (v) => v instanceof PySet,
   };
   const builtins: Record<string, PyBuiltin> = {
-    range: b('range', (args, _kw, line) => rangeOf(args.map((a) => toInt(a, line, 'an integer argument of range')), line)),
+    range: b('range', (args, _kw, line) =>
+      rangeOf(
+        args.map((a) => toInt(a, line, 'an integer argument of range')),
+        line,
+      ),
+    ),
     len: b('len', (args, _kw, line) => host.lengthOf(args[0] ?? null, line)),
     list: b('list', (args, _kw, line) => (args.length ? [...iterate(args[0], line, 'list()')] : [])),
     tuple: b('tuple', (args, _kw, line) => new PyTuple(args.length ? [...iterate(args[0], line, 'tuple()')] : [])),
@@ -226,9 +233,18 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
     map: b('map', (args, _kw, line) => {
       const lists = args.slice(1).map((a) => iterate(a, line, 'map()'));
       const n = lists.length ? Math.min(...lists.map((l) => l.length)) : 0;
-      return Array.from({ length: n }, (_, i) => host.callValue(args[0], lists.map((l) => l[i]), new Map(), line));
+      return Array.from({ length: n }, (_, i) =>
+        host.callValue(
+          args[0],
+          lists.map((l) => l[i]),
+          new Map(),
+          line,
+        ),
+      );
     }),
-    filter: b('filter', (args, _kw, line) => iterate(args[1] ?? null, line, 'filter()').filter((v) => (args[0] === null ? truthy(v) : truthy(host.callValue(args[0], [v], new Map(), line))))),
+    filter: b('filter', (args, _kw, line) =>
+      iterate(args[1] ?? null, line, 'filter()').filter((v) => (args[0] === null ? truthy(v) : truthy(host.callValue(args[0], [v], new Map(), line)))),
+    ),
     isinstance: b('isinstance', (args, _kw, line) => {
       const types = args[1] instanceof PyTuple ? args[1].items : [args[1]];
       return types.some((t) => {
@@ -240,7 +256,18 @@ export function standardBuiltins(host: BuiltinHost): Record<string, PyBuiltin> {
     print: b('print', () => ignored('print')),
     display: b('display', () => ignored('display')),
   };
-  for (const name of ['Exception', 'ValueError', 'TypeError', 'IndexError', 'KeyError', 'RuntimeError', 'NotImplementedError', 'AssertionError', 'ZeroDivisionError']) builtins[name] = exception(name);
+  for (const name of [
+    'Exception',
+    'ValueError',
+    'TypeError',
+    'IndexError',
+    'KeyError',
+    'RuntimeError',
+    'NotImplementedError',
+    'AssertionError',
+    'ZeroDivisionError',
+  ])
+    builtins[name] = exception(name);
   return builtins;
 }
 

@@ -137,7 +137,7 @@ def grover(n=3, marked=0b101):
     expect(p['101']).toBeCloseTo(0.945313, 5);
   });
 
-  it('top-level code that calls the functions keeps today\'s rule: the circuit last built or changed', () => {
+  it("top-level code that calls the functions keeps today's rule: the circuit last built or changed", () => {
     const c = parseQiskit(`
 from qiskit import QuantumCircuit
 def ghz(n):
@@ -212,7 +212,9 @@ def qft(n=3):
   });
 
   it('recursion just inside the depth limit works', () => {
-    const c = parseQiskit(`from qiskit import QuantumCircuit\ndef depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\nqc = QuantumCircuit(depth(${MAX_CALL_DEPTH - 1}))`);
+    const c = parseQiskit(
+      `from qiskit import QuantumCircuit\ndef depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\nqc = QuantumCircuit(depth(${MAX_CALL_DEPTH - 1}))`,
+    );
     expect(c.numQubits).toBe(MAX_CALL_DEPTH - 1);
   });
 
@@ -262,10 +264,14 @@ def main():
     print(qc)
 `;
     const e = errorOf(() => parseQiskit(source));
-    expect(e.message).toBe('the source builds no QuantumCircuit at top level and several functions return one: bell(), ghz(); name the one to use with entry_point');
+    expect(e.message).toBe(
+      'the source builds no QuantumCircuit at top level and several functions return one: bell(), ghz(); name the one to use with entry_point',
+    );
     expect(probabilities(parseQiskit(source, { entryPoint: 'ghz' }))).toEqual({ '000': 0.5, '111': 0.5 });
     expect(parseQiskit(source, { entryPoint: 'bell' }).numQubits).toBe(2);
-    expect(errorOf(() => parseQiskit(source, { entryPoint: 'qft' })).message).toBe("entry_point 'qft' is not a function defined at module level; functions found: bell(), ghz(), helper(), main()");
+    expect(errorOf(() => parseQiskit(source, { entryPoint: 'qft' })).message).toBe(
+      "entry_point 'qft' is not a function defined at module level; functions found: bell(), ghz(), helper(), main()",
+    );
     expect(errorOf(() => parseQiskit(source, { entryPoint: 'helper' })).message).toMatch(/line 17: entry_point helper\(\) needs arguments \(qc, k\)/);
     expect(errorOf(() => parseQiskit(source, { entryPoint: 'main' })).message).toBe('line 20: entry_point main() returns None, not a QuantumCircuit');
   });
@@ -274,7 +280,9 @@ def main():
     const source = 'from qiskit import QuantumCircuit\ntop = QuantumCircuit(1)\ntop.x(0)\ndef other():\n    qc = QuantumCircuit(3)\n    return qc\n';
     expect(parseCircuit(source).circuit.numQubits).toBe(1);
     expect(parseCircuit(source, { entryPoint: 'other' }).circuit.numQubits).toBe(3);
-    expect(errorOf(() => parseCircuit('OPENQASM 2.0;\nqreg q[1];\n', { entryPoint: 'main' })).message).toMatch(/entry_point 'main' names a Python function, but the source is OpenQASM 2/);
+    expect(errorOf(() => parseCircuit('OPENQASM 2.0;\nqreg q[1];\n', { entryPoint: 'main' })).message).toMatch(
+      /entry_point 'main' names a Python function, but the source is OpenQASM 2/,
+    );
   });
 
   it('a function bound under two names is one candidate; entry_point may use either name', () => {
@@ -317,7 +325,13 @@ for state, n in sorted(counts.items()):
 first, *rest = counts
 assert counts['101'] > 900
 `);
-    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : ''))).toEqual(['x 0', 'x 2', 'cz 0,1', 'cz 0,2', 'cz 1,2']);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.name} ${o.qubits}` : ''))).toEqual([
+      'x 0',
+      'x 2',
+      'cz 0,1',
+      'cz 0,2',
+      'cz 1,2',
+    ]);
     expect(counts(c)).toEqual({ '101': 100 });
     expect(value('import itertools', "[''.join(map(str, t)) for t in itertools.product([0, 1], repeat=2)]")).toBe("['00', '01', '10', '11']");
   });
@@ -341,9 +355,20 @@ def measure_each(qubits):
 qs = cirq.LineQubit.range(3)
 circuit = cirq.Circuit(cirq.X(qs[2]), qft(qs))
 `);
-    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.controls ? 'c' : ''}${o.name}` : ''))).toEqual(['x', 'h', 'cs', 'ct', 'h', 'cs', 'h', 'swap']);
+    expect(c.ops.filter((o) => o.kind === 'gate').map((o) => (o.kind === 'gate' ? `${o.controls ? 'c' : ''}${o.name}` : ''))).toEqual([
+      'x',
+      'h',
+      'cs',
+      'ct',
+      'h',
+      'cs',
+      'h',
+      'swap',
+    ]);
     expect(Object.values(probabilities(c))).toEqual(Array(8).fill(0.125));
-    const m = parseCirq('import cirq\ndef measure_each(qubits):\n    for i, q in enumerate(qubits):\n        yield cirq.measure(q, key=f"m{i}")\nqs = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(qs[1]), measure_each(qs))\n');
+    const m = parseCirq(
+      'import cirq\ndef measure_each(qubits):\n    for i, q in enumerate(qubits):\n        yield cirq.measure(q, key=f"m{i}")\nqs = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit(cirq.X(qs[1]), measure_each(qs))\n',
+    );
     expect(m.cregs.map((r) => r.name)).toEqual(['m0', 'm1']);
     expect(errorOf(() => parseCirq('import cirq\nx = yield 1\n')).message).toMatch(/line 2: unsupported construct `yield`/);
   });
@@ -417,7 +442,11 @@ describe('Python evaluator: statements and expressions', () => {
     ['n: int = 3\nassert n == 3, "n must be 3"', 'n', '3'],
     ['xs = [1, 2, 3]\ndel xs[0]\nd = {"a": 1, "b": 2}\ndel d["a"]', 'len(xs) + len(d)', '3'],
     ['', '3 / 2', '1.5'],
-    ['s = {3, 1}\ns.add(2)\ns.discard(9)', "sorted(s | {7}) + sorted(s & {1, 2}) + sorted(s - {1}) + [len({x % 2 for x in range(5)}), set('0110').issubset({'0', '1'}), 2 in s]", '[1, 2, 3, 7, 1, 2, 2, 3, 2, True, True]'],
+    [
+      's = {3, 1}\ns.add(2)\ns.discard(9)',
+      "sorted(s | {7}) + sorted(s & {1, 2}) + sorted(s - {1}) + [len({x % 2 for x in range(5)}), set('0110').issubset({'0', '1'}), 2 in s]",
+      '[1, 2, 3, 7, 1, 2, 2, 3, 2, True, True]',
+    ],
     ['', 'set()', 'set()'],
     ['', '"%.2f" % 3.14159 + "_" + f"{0.5:.1%}" + "_" + f"{12:>4}" + "_" + f"{7:<3}|"', "'3.14_50.0%_  12_7  |'"],
   ])('%s → %s', (setup, expr, expected) => {

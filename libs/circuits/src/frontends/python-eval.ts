@@ -11,7 +11,22 @@ import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLength } from '../limits.js';
 import type { PyArg, PyExpr, PyIndex, PyParam, PySlice, PyStmt } from './python-ast.js';
 import { repeatSequence, standardBuiltins } from './python-builtins.js';
-import { NdArray, PyComplex, arrayIndex, arrayItems, cmathAttr, complexBuiltin, numericAbs, numericBinary, numericNegate, numpyAttr, realOp, setArrayItem, valueAttr, type IndexPart } from './python-numeric.js';
+import {
+  NdArray,
+  PyComplex,
+  arrayIndex,
+  arrayItems,
+  cmathAttr,
+  complexBuiltin,
+  numericAbs,
+  numericBinary,
+  numericNegate,
+  numpyAttr,
+  realOp,
+  setArrayItem,
+  valueAttr,
+  type IndexPart,
+} from './python-numeric.js';
 import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
 
 export { PyDict, PySet, PyTuple } from './python-values.js';
@@ -58,7 +73,12 @@ export interface PyFunction extends PyObject {
 
 export const ignored = (what: string): PyIgnored => ({ kind: 'ignored', what });
 export const isObject = (v: PyValue, kind?: string): v is PyObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyTuple) && !(v instanceof PyDict) && (kind === undefined || (v as PyObject).kind === kind);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof PyTuple) &&
+  !(v instanceof PyDict) &&
+  (kind === undefined || (v as PyObject).kind === kind);
 
 const MAX_STEPS = MAX_EVALUATION_STEPS;
 
@@ -109,7 +129,8 @@ export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
   if (v instanceof PyTuple) return v.items;
   if (typeof v === 'string') return [...v];
   if (v instanceof PyDict) return v.keys();
-  if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable) return (v as unknown as { items: PyValue[] }).items;
+  if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable)
+    return (v as unknown as { items: PyValue[] }).items;
   if (v instanceof NdArray) return arrayItems(v);
   if (isObject(v, 'iterator')) {
     const it = v as PyIterator;
@@ -227,7 +248,10 @@ export abstract class PyEvaluator {
   }
 
   private builtins(): Record<string, PyBuiltin> {
-    const standard = standardBuiltins({ callValue: (fn, args, kwargs, line) => this.call(fn, args, kwargs, line), lengthOf: (v, line) => this.lengthOf(v, line) });
+    const standard = standardBuiltins({
+      callValue: (fn, args, kwargs, line) => this.call(fn, args, kwargs, line),
+      lengthOf: (v, line) => this.lengthOf(v, line),
+    });
     const numeric = (v: PyValue): boolean => v instanceof PyComplex || v instanceof NdArray;
     return {
       ...standard,
@@ -352,7 +376,8 @@ export abstract class PyEvaluator {
         for (;;) {
           const test = this.eval(s.test);
           if (isObject(test, 'ignored') || !truthy(test)) break;
-          if (++iterations > MAX_LOOP_ITERATIONS) throw new CircuitError('limit', `the while loop runs more than ${MAX_LOOP_ITERATIONS} iterations (the loop iteration limit)`, s.line);
+          if (++iterations > MAX_LOOP_ITERATIONS)
+            throw new CircuitError('limit', `the while loop runs more than ${MAX_LOOP_ITERATIONS} iterations (the loop iteration limit)`, s.line);
           this.tick(s.line);
           if (this.loopBody(s.body) === BREAK) return;
         }
@@ -463,7 +488,8 @@ export abstract class PyEvaluator {
     const positional = fn.params.filter((p) => p.kind === 'normal');
     const varargs = fn.params.find((p) => p.kind === 'varargs');
     const varkw = fn.params.find((p) => p.kind === 'varkw');
-    if (args.length > positional.length && !varargs) throw semanticError(line, `${label} takes ${positional.length} positional argument(s) but ${args.length} were given`);
+    if (args.length > positional.length && !varargs)
+      throw semanticError(line, `${label} takes ${positional.length} positional argument(s) but ${args.length} were given`);
     positional.forEach((p, i) => {
       if (i < args.length) scope.vars.set(p.name, args[i]);
     });
@@ -539,7 +565,8 @@ export abstract class PyEvaluator {
         return;
       }
       const after = target.items.length - star - 1;
-      if (items.length < target.items.length - 1) throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length - 1} or more names`);
+      if (items.length < target.items.length - 1)
+        throw semanticError(line, `cannot unpack ${items.length} values into ${target.items.length - 1} or more names`);
       target.items.forEach((t, i) => {
         if (i < star) this.assign(t as PyExpr, items[i], line);
         else if (i === star) this.assign((t as { value: PyExpr }).value, items.slice(star, items.length - after), line);
@@ -819,7 +846,15 @@ export abstract class PyEvaluator {
       if (value !== undefined) return value;
       if (typeof obj !== 'number') throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
     }
-    if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof PyTuple || obj instanceof PyDict || obj === null || typeof obj === 'number' || typeof obj === 'boolean') {
+    if (
+      typeof obj === 'string' ||
+      Array.isArray(obj) ||
+      obj instanceof PyTuple ||
+      obj instanceof PyDict ||
+      obj === null ||
+      typeof obj === 'number' ||
+      typeof obj === 'boolean'
+    ) {
       const method = valueMethod(obj, name, line, (fn, args) => this.call(fn, args, new Map(), line));
       if (method) return method;
       throw semanticError(line, `${typeName(obj)} has no attribute '${name}' in the supported subset`);
@@ -859,8 +894,10 @@ export abstract class PyEvaluator {
     }
     if (op === '+' && a instanceof PyTuple && b instanceof PyTuple) return new PyTuple([...a.items, ...b.items]);
     if (op === '+' && typeof a === 'string' && typeof b === 'string') return a + b;
-    if (op === '*' && (Array.isArray(a) || typeof a === 'string') && (typeof b === 'number' || typeof b === 'boolean')) return repeatSequence(a, Number(b), line);
-    if (op === '*' && (Array.isArray(b) || typeof b === 'string') && (typeof a === 'number' || typeof a === 'boolean')) return repeatSequence(b, Number(a), line);
+    if (op === '*' && (Array.isArray(a) || typeof a === 'string') && (typeof b === 'number' || typeof b === 'boolean'))
+      return repeatSequence(a, Number(b), line);
+    if (op === '*' && (Array.isArray(b) || typeof b === 'string') && (typeof a === 'number' || typeof a === 'boolean'))
+      return repeatSequence(b, Number(a), line);
     if (op === '%' && typeof a === 'string') return percentFormat(a, b, line);
     if (a instanceof PySet && b instanceof PySet && ['|', '&', '-', '^'].includes(op)) return setOp(op, a, b, line);
     if (op === '|' && a instanceof PyDict && b instanceof PyDict) {
@@ -907,7 +944,10 @@ export abstract class PyEvaluator {
       if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
       if (!callable(fn)) {
         const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name)).map((p) => p.name);
-        throw semanticError(fn.line, `entry_point ${fn.name}() needs arguments (${required.join(', ')}); an entry point must be callable without arguments (give them defaults)`);
+        throw semanticError(
+          fn.line,
+          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); an entry point must be callable without arguments (give them defaults)`,
+        );
       }
       const value = this.callFunction(fn, [], new Map(), fn.line);
       if (!this.isCircuitValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
@@ -929,7 +969,10 @@ export abstract class PyEvaluator {
       }
     }
     if (found.length > 1) {
-      throw semanticError(undefined, `the source builds no ${what} at top level and several functions return one: ${found.map((f) => `${f.name}()`).join(', ')}; name the one to use with entry_point`);
+      throw semanticError(
+        undefined,
+        `the source builds no ${what} at top level and several functions return one: ${found.map((f) => `${f.name}()`).join(', ')}; name the one to use with entry_point`,
+      );
     }
     if (found.length === 1) return this.callFunction(found[0], [], new Map(), found[0].line);
     if (firstError) throw firstError;
@@ -952,7 +995,10 @@ function languageModuleName(module: string, name: string, line: number): PyValue
       return b((args, kwargs, l) => {
         const repeat = kwargs.has('repeat') ? toInt(kwargs.get('repeat')!, l, 'repeat') : 1;
         const pools = Array.from({ length: repeat }, () => args.map((a) => iterate(a, l, 'product()'))).flat();
-        checkListLength(pools.reduce((n, p) => n * p.length, 1), l);
+        checkListLength(
+          pools.reduce((n, p) => n * p.length, 1),
+          l,
+        );
         let out: PyValue[][] = [[]];
         for (const pool of pools) out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
         return out.map((t) => new PyTuple(t));
@@ -1025,9 +1071,15 @@ function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
     case '|':
       return PySet.of([...a.keys(), ...b.keys()], line);
     case '&':
-      return PySet.of(a.keys().filter((x) => b.has(x, line)), line);
+      return PySet.of(
+        a.keys().filter((x) => b.has(x, line)),
+        line,
+      );
     case '-':
-      return PySet.of(a.keys().filter((x) => !b.has(x, line)), line);
+      return PySet.of(
+        a.keys().filter((x) => !b.has(x, line)),
+        line,
+      );
     default:
       return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
   }
@@ -1035,7 +1087,11 @@ function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
 
 /** Methods of lists, dicts and strings (`obj.append`, `d.items()`, `'{}'.format`, …), or undefined. */
 function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyValue, args: PyValue[]) => PyValue): PyBuiltin | undefined {
-  const m = (call: (args: PyValue[], kwargs: Map<string, PyValue>, l: number) => PyValue): PyBuiltin => ({ kind: 'builtin', name: `${typeName(obj)}.${name}`, call });
+  const m = (call: (args: PyValue[], kwargs: Map<string, PyValue>, l: number) => PyValue): PyBuiltin => ({
+    kind: 'builtin',
+    name: `${typeName(obj)}.${name}`,
+    call,
+  });
   if (Array.isArray(obj)) {
     switch (name) {
       case 'append':
@@ -1136,7 +1192,11 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
       case 'issubset':
         return m((args, _k, l) => obj.keys().every((x) => other(args[0], l).has(x, l)));
       case 'issuperset':
-        return m((args, _k, l) => other(args[0], l).keys().every((x) => obj.has(x, l)));
+        return m((args, _k, l) =>
+          other(args[0], l)
+            .keys()
+            .every((x) => obj.has(x, l)),
+        );
       case 'isdisjoint':
         return m((args, _k, l) => !obj.keys().some((x) => other(args[0], l).has(x, l)));
       case 'copy':
@@ -1162,10 +1222,11 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
       case 'update':
         return m((args, kwargs, l) => {
           if (args[0] instanceof PyDict) for (const [k, v] of args[0].map.values()) obj.set(k, v, l);
-          else if (args.length) for (const item of iterate(args[0], l, 'update()')) {
-            const [k, v] = iterate(item, l, 'an update() item');
-            obj.set(k, v, l);
-          }
+          else if (args.length)
+            for (const item of iterate(args[0], l, 'update()')) {
+              const [k, v] = iterate(item, l, 'an update() item');
+              obj.set(k, v, l);
+            }
           for (const [k, v] of kwargs) obj.set(k, v, l);
           return null;
         });
@@ -1204,7 +1265,11 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
       case 'format':
         return m((args, kwargs, l) => strFormat(obj, args, kwargs, l));
       case 'join':
-        return str((s, args, l) => iterate(args[0] ?? null, l, 'join()').map((x) => text(x, l, 'each item joined')).join(s));
+        return str((s, args, l) =>
+          iterate(args[0] ?? null, l, 'join()')
+            .map((x) => text(x, l, 'each item joined'))
+            .join(s),
+        );
       case 'upper':
         return str((s) => s.toUpperCase());
       case 'lower':
@@ -1250,7 +1315,13 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
       case 'ljust':
       case 'rjust':
       case 'center':
-        return str((s, args, l) => formatSpec(s, `${args[1] === undefined ? ' ' : text(args[1], l, 'the fill character')}${name === 'ljust' ? '<' : name === 'rjust' ? '>' : '^'}${toInt(args[0] ?? null, l, 'the width')}`, l));
+        return str((s, args, l) =>
+          formatSpec(
+            s,
+            `${args[1] === undefined ? ' ' : text(args[1], l, 'the fill character')}${name === 'ljust' ? '<' : name === 'rjust' ? '>' : '^'}${toInt(args[0] ?? null, l, 'the width')}`,
+            l,
+          ),
+        );
       case 'isdigit':
         return str((s) => /^[0-9]+$/.test(s));
       case 'isalpha':
@@ -1263,7 +1334,8 @@ function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyVa
 export function pySlice<T>(items: T[], lo: number | undefined, hi: number | undefined, step: number, line: number): T[] {
   if (step === 0) throw semanticError(line, 'slice step cannot be zero');
   const n = items.length;
-  const norm = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n));
+  const norm = (v: number | undefined, dflt: number) =>
+    v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n);
   const start = norm(lo, step > 0 ? 0 : n - 1);
   const stop = norm(hi, step > 0 ? n : -1);
   const out: T[] = [];

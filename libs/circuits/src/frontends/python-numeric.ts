@@ -290,8 +290,10 @@ export function matmul(a: NdArray, b: NdArray, line: number): PyValue {
       let re = 0;
       let im = 0;
       for (let k = 0; k < m; k++) {
-        const ar = a.data[2 * (r * m + k)], ai = a.data[2 * (r * m + k) + 1];
-        const br = b.data[2 * (k * p + c)], bi = b.data[2 * (k * p + c) + 1];
+        const ar = a.data[2 * (r * m + k)],
+          ai = a.data[2 * (r * m + k) + 1];
+        const br = b.data[2 * (k * p + c)],
+          bi = b.data[2 * (k * p + c) + 1];
         re += ar * br - ai * bi;
         im += ar * bi + ai * br;
       }
@@ -345,7 +347,8 @@ const conj = (a: NdArray): NdArray => map(a, ([re, im]) => [re, -im]);
 export function numericBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
   const arrays = a instanceof NdArray || b instanceof NdArray;
   if (!arrays && !(a instanceof PyComplex) && !(b instanceof PyComplex)) return undefined;
-  if (!(isScalar(a) || a instanceof NdArray || (arrays && seq(a, line))) || !(isScalar(b) || b instanceof NdArray || (arrays && seq(b, line)))) return undefined;
+  if (!(isScalar(a) || a instanceof NdArray || (arrays && seq(a, line))) || !(isScalar(b) || b instanceof NdArray || (arrays && seq(b, line))))
+    return undefined;
   if (op === '@') {
     if (!arrays) return undefined;
     return matmul(toArray(a, line), toArray(b, line), line);
@@ -383,7 +386,8 @@ export function arrayIndex(a: NdArray, parts: IndexPart[], line: number): PyValu
     }
     const step = p.step;
     if (step === 0) throw semanticError(line, 'slice step cannot be zero');
-    const norm = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n));
+    const norm = (v: number | undefined, dflt: number) =>
+      v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n);
     const start = norm(p.lo, step > 0 ? 0 : n - 1);
     const stop = norm(p.hi, step > 0 ? n : -1);
     const picks: number[] = [];
@@ -407,7 +411,8 @@ export function arrayIndex(a: NdArray, parts: IndexPart[], line: number): PyValu
 }
 
 export function setArrayItem(a: NdArray, parts: IndexPart[], value: PyValue, line: number): void {
-  if (parts.length !== a.shape.length || parts.some((p) => typeof p !== 'number')) throw unsupported(line, 'array item assignment', 'assign one element at a time (a[i] or a[i, j])');
+  if (parts.length !== a.shape.length || parts.some((p) => typeof p !== 'number'))
+    throw unsupported(line, 'array item assignment', 'assign one element at a time (a[i] or a[i, j])');
   const idx = (parts as number[]).map((p, ax) => {
     const k = p < 0 ? a.shape[ax] + p : p;
     if (k < 0 || k >= a.shape[ax]) throw semanticError(line, `index ${p} is out of bounds for axis ${ax} with size ${a.shape[ax]}`);
@@ -528,7 +533,8 @@ function npElementwise(path: string, name: string, f: Elementwise): PyValue {
 }
 
 const asInt = (v: PyValue | undefined, line: number, what: string): number => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw semanticError(line, `expected ${what} (a non-negative integer); got ${v === undefined ? 'nothing' : describe(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+    throw semanticError(line, `expected ${what} (a non-negative integer); got ${v === undefined ? 'nothing' : describe(v)}`);
   return v;
 };
 
@@ -559,7 +565,9 @@ export function numpyAttr(path: string, name: string): PyValue | undefined {
     case 'matrix':
       return builtin(`np.${name}`, (args, k, l) => {
         const a = toArray(args[0] ?? null, l, isComplexDtype(k.get('dtype') ?? args[1] ?? null) || undefined);
-        return a.data === (args[0] as unknown as NdArray)?.data ? (new NdArray([...a.shape], a.data.slice(), a.isComplex) as unknown as PyValue) : (a as unknown as PyValue);
+        return a.data === (args[0] as unknown as NdArray)?.data
+          ? (new NdArray([...a.shape], a.data.slice(), a.isComplex) as unknown as PyValue)
+          : (a as unknown as PyValue);
       });
     case 'eye':
     case 'identity':
@@ -588,7 +596,7 @@ export function numpyAttr(path: string, name: string): PyValue | undefined {
     case 'matmul':
       return builtin(`np.${name}`, (args, _k, l) => {
         const [a, b] = [args[0] ?? null, args[1] ?? null];
-        if (isScalar(a) || isScalar(b)) return numericBinary('*', a, b, l) ?? (toC(a, l)[0] * toC(b, l)[0]);
+        if (isScalar(a) || isScalar(b)) return numericBinary('*', a, b, l) ?? toC(a, l)[0] * toC(b, l)[0];
         return matmul(toArray(a, l), toArray(b, l), l);
       });
     case 'vdot':
@@ -675,7 +683,8 @@ export function numpyAttr(path: string, name: string): PyValue | undefined {
         const b = toArray(args[1] ?? null, l);
         const atol = typeof k.get('atol') === 'number' ? (k.get('atol') as number) : 1e-8;
         const d = elementwise('-', a, b, l);
-        for (let i = 0; i < d.size; i++) if (Math.hypot(d.data[2 * i], d.data[2 * i + 1]) > atol + 1e-5 * Math.hypot(b.data[2 * (i % b.size)], b.data[2 * (i % b.size) + 1])) return false;
+        for (let i = 0; i < d.size; i++)
+          if (Math.hypot(d.data[2 * i], d.data[2 * i + 1]) > atol + 1e-5 * Math.hypot(b.data[2 * (i % b.size)], b.data[2 * (i % b.size) + 1])) return false;
         return true;
       });
     case 'arange':
@@ -762,6 +771,7 @@ export function toMatrix(v: PyValue, line: number, what: string): Matrix {
 /** A vector of complex amplitudes from a Python value. */
 export function toVector(v: PyValue, line: number, what: string): C[] {
   const a = toArray(v, line);
-  if (a.shape.length !== 1 && !(a.shape.length === 2 && (a.shape[0] === 1 || a.shape[1] === 1))) throw semanticError(line, `${what} must be a vector; got shape ${shapeText(a)}`);
+  if (a.shape.length !== 1 && !(a.shape.length === 2 && (a.shape[0] === 1 || a.shape[1] === 1)))
+    throw semanticError(line, `${what} must be a vector; got shape ${shapeText(a)}`);
   return Array.from({ length: a.size }, (_, i) => [a.data[2 * i], a.data[2 * i + 1]] as C);
 }

@@ -63,7 +63,8 @@ export function hashKey(v: PyValue, line: number): string {
   if (typeof v === 'boolean') return `n:${v ? 1 : 0}`;
   if (typeof v === 'string') return `s:${v}`;
   if (v instanceof PyTuple) return `t:(${v.items.map((x) => hashKey(x, line)).join(',')})`;
-  if (Array.isArray(v) || v instanceof PyDict) throw semanticError(line, `unhashable type: '${Array.isArray(v) ? 'list' : v instanceof PySet ? 'set' : 'dict'}' cannot be a dict key or set item`);
+  if (Array.isArray(v) || v instanceof PyDict)
+    throw semanticError(line, `unhashable type: '${Array.isArray(v) ? 'list' : v instanceof PySet ? 'set' : 'dict'}' cannot be a dict key or set item`);
   let id = objectIds.get(v as object);
   if (id === undefined) {
     id = nextObjectId++;
@@ -91,7 +92,8 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
   if (a instanceof PyTuple && b instanceof PyTuple) return a.items.length === b.items.length && a.items.every((x, i) => pyEquals(x, b.items[i]));
   if (a instanceof PyDict && b instanceof PyDict && a instanceof PySet !== b instanceof PySet) return false;
-  if (a instanceof PyDict && b instanceof PyDict) return a.size === b.size && [...a.map.entries()].every(([k, [, v]]) => b.map.has(k) && pyEquals(v, b.map.get(k)![1]));
+  if (a instanceof PyDict && b instanceof PyDict)
+    return a.size === b.size && [...a.map.entries()].every(([k, [, v]]) => b.map.has(k) && pyEquals(v, b.map.get(k)![1]));
   return a === b;
 }
 
@@ -144,10 +146,17 @@ export function pyStr(v: PyValue, inner = false): string {
   if (typeof v === 'string') return inner ? pyRepr(v) : v;
   if (Array.isArray(v)) return `[${v.map((x) => pyRepr(x)).join(', ')}]`;
   if (v instanceof PyTuple) return v.items.length === 1 ? `(${pyRepr(v.items[0])},)` : `(${v.items.map((x) => pyRepr(x)).join(', ')})`;
-  if (v instanceof PySet) return v.size ? `{${v.keys().map((x) => pyRepr(x)).join(', ')}}` : 'set()';
+  if (v instanceof PySet)
+    return v.size
+      ? `{${v
+          .keys()
+          .map((x) => pyRepr(x))
+          .join(', ')}}`
+      : 'set()';
   if (v instanceof PyDict) return `{${[...v.map.values()].map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   const o = v as PyObject & { name?: unknown; size?: unknown };
-  if ((o.kind === 'qreg' || o.kind === 'creg') && typeof o.name === 'string') return `${o.kind === 'qreg' ? 'QuantumRegister' : 'ClassicalRegister'}(${o.size}, '${o.name}')`;
+  if ((o.kind === 'qreg' || o.kind === 'creg') && typeof o.name === 'string')
+    return `${o.kind === 'qreg' ? 'QuantumRegister' : 'ClassicalRegister'}(${o.size}, '${o.name}')`;
   if ((o.kind === 'function' || o.kind === 'builtin') && typeof o.name === 'string') return `<function ${o.name}>`;
   return `<${o.kind}>`;
 }
@@ -300,28 +309,31 @@ export function formatSpec(v: PyValue, spec: string, line: number): string {
 export function percentFormat(template: string, values: PyValue, line: number): string {
   const args = values instanceof PyTuple ? values.items : [values];
   let k = 0;
-  const out = template.replace(/%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?([diouxXeEfFgGcrsa%])/g, (_all, flags: string, w: string | undefined, p: string | undefined, code: string) => {
-    if (code === '%') return '%';
-    const next = () => {
-      if (k >= args.length) throw semanticError(line, 'not enough arguments for format string');
-      return args[k++];
-    };
-    const width = w === '*' ? String(next()) : (w ?? '');
-    const prec = p === '*' ? String(next()) : p;
-    const value = next();
-    if (code === 's' || code === 'r' || code === 'a') {
-      const s = code === 's' ? pyStr(value) : pyRepr(value);
-      return formatSpec(prec === undefined ? s : s.slice(0, Number(prec)), `${flags.includes('-') ? '<' : '>'}${width}`, line);
-    }
-    const type = code === 'i' || code === 'u' ? 'd' : code;
-    const n = typeof value === 'boolean' ? Number(value) : value;
-    if (typeof n !== 'number') throw semanticError(line, `%${code} format needs a number; got ${kindName(value)}`);
-    const val = type === 'd' || type === 'o' || type === 'x' || type === 'X' || type === 'c' ? Math.trunc(n) : n;
-    const align = flags.includes('-') ? '<' : flags.includes('0') ? '=' : '>';
-    const fill = flags.includes('0') && !flags.includes('-') ? '0' : ' ';
-    const sign = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
-    return formatSpec(val, `${fill}${align}${sign}${flags.includes('#') ? '#' : ''}${width}${prec === undefined ? '' : `.${prec}`}${type}`, line);
-  });
+  const out = template.replace(
+    /%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?([diouxXeEfFgGcrsa%])/g,
+    (_all, flags: string, w: string | undefined, p: string | undefined, code: string) => {
+      if (code === '%') return '%';
+      const next = () => {
+        if (k >= args.length) throw semanticError(line, 'not enough arguments for format string');
+        return args[k++];
+      };
+      const width = w === '*' ? String(next()) : (w ?? '');
+      const prec = p === '*' ? String(next()) : p;
+      const value = next();
+      if (code === 's' || code === 'r' || code === 'a') {
+        const s = code === 's' ? pyStr(value) : pyRepr(value);
+        return formatSpec(prec === undefined ? s : s.slice(0, Number(prec)), `${flags.includes('-') ? '<' : '>'}${width}`, line);
+      }
+      const type = code === 'i' || code === 'u' ? 'd' : code;
+      const n = typeof value === 'boolean' ? Number(value) : value;
+      if (typeof n !== 'number') throw semanticError(line, `%${code} format needs a number; got ${kindName(value)}`);
+      const val = type === 'd' || type === 'o' || type === 'x' || type === 'X' || type === 'c' ? Math.trunc(n) : n;
+      const align = flags.includes('-') ? '<' : flags.includes('0') ? '=' : '>';
+      const fill = flags.includes('0') && !flags.includes('-') ? '0' : ' ';
+      const sign = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+      return formatSpec(val, `${fill}${align}${sign}${flags.includes('#') ? '#' : ''}${width}${prec === undefined ? '' : `.${prec}`}${type}`, line);
+    },
+  );
   if (k < args.length && values instanceof PyTuple) throw semanticError(line, 'not all arguments converted during string formatting');
   return out;
 }

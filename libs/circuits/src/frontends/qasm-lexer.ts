@@ -10,7 +10,46 @@ export interface Token {
   col: number;
 }
 
-const SYMBOLS = ['**', '->', '==', '!=', '<=', '>=', '&&', '||', '++', '+=', '-=', '*=', '/=', '<<', '>>', ';', ',', '(', ')', '[', ']', '{', '}', '+', '-', '*', '/', '^', '@', ':', '=', '!', '<', '>', '%', '~', '&', '|'];
+const SYMBOLS = [
+  '**',
+  '->',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '++',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '<<',
+  '>>',
+  ';',
+  ',',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  '@',
+  ':',
+  '=',
+  '!',
+  '<',
+  '>',
+  '%',
+  '~',
+  '&',
+  '|',
+];
 const TWO_CHAR_SYMBOLS = new Set(SYMBOLS.filter((s) => s.length === 2));
 const ONE_CHAR_SYMBOLS = new Set(SYMBOLS.filter((s) => s.length === 1));
 /** Sticky: matched at the current position of the whole source, no slicing. */

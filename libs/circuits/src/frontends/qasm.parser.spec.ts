@@ -7,7 +7,10 @@ import { parseQasm } from './qasm.parser.js';
 
 const q2 = (body: string) => parseQasm(`OPENQASM 2.0;\ninclude "qelib1.inc";\n${body}`).circuit;
 const q3 = (body: string) => parseQasm(`OPENQASM 3.0;\ninclude "stdgates.inc";\n${body}`).circuit;
-const gates = (ops: unknown[]) => (ops as GateOp[]).filter((o) => o.kind === 'gate').map((o) => `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(6)).join(',')})` : ''} ${o.qubits.join(',')}`);
+const gates = (ops: unknown[]) =>
+  (ops as GateOp[])
+    .filter((o) => o.kind === 'gate')
+    .map((o) => `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(6)).join(',')})` : ''} ${o.qubits.join(',')}`);
 
 function errorOf(fn: () => unknown): CircuitError {
   try {
@@ -93,7 +96,9 @@ describe('parseQasm (OpenQASM 2)', () => {
 
 describe('parseQasm (OpenQASM 3)', () => {
   it('reads new- and old-style declarations, constants and measurement assignment forms', () => {
-    const c = q3('const int n = 3;\nconst float theta = pi / 4;\nqubit[n] q;\nqubit a;\nbit[n] c;\nbit b;\nqreg old[1];\ncreg oc[1];\nrx(theta) q[0];\nh a;\nc[0] = measure q[0];\nc[1:2] = measure q[1:2];\nb = measure a;\nmeasure old[0] -> oc[0];\nbit d = measure q[2];');
+    const c = q3(
+      'const int n = 3;\nconst float theta = pi / 4;\nqubit[n] q;\nqubit a;\nbit[n] c;\nbit b;\nqreg old[1];\ncreg oc[1];\nrx(theta) q[0];\nh a;\nc[0] = measure q[0];\nc[1:2] = measure q[1:2];\nb = measure a;\nmeasure old[0] -> oc[0];\nbit d = measure q[2];',
+    );
     expect(c.numQubits).toBe(5);
     expect(c.numClbits).toBe(6);
     const measures = c.ops.filter((o) => o.kind === 'measure').map((o) => (o.kind === 'measure' ? `${o.qubit}->${o.clbit}` : ''));
@@ -131,12 +136,16 @@ describe('parseQasm (OpenQASM 3)', () => {
     const c = q3('gate mine(t) a, b { h a; ctrl @ rx(t) a, b; s b; }\nqubit[3] q;\nmine(0.4) q[0], q[1];\ninv @ mine(0.4) q[0], q[1];');
     const identity = circuitUnitary(q3('qubit[3] q;'));
     expect(equalUnitaries(circuitUnitary(c), identity)).toBe(true);
-    const controlled = q3('gate mine(t) a, b { h a; ctrl @ rx(t) a, b; s b; }\nqubit[3] q;\nx q[2];\nctrl @ mine(0.4) q[2], q[0], q[1];\nx q[2];\nctrl @ mine(0.4) q[2], q[0], q[1];');
+    const controlled = q3(
+      'gate mine(t) a, b { h a; ctrl @ rx(t) a, b; s b; }\nqubit[3] q;\nx q[2];\nctrl @ mine(0.4) q[2], q[0], q[1];\nx q[2];\nctrl @ mine(0.4) q[2], q[0], q[1];',
+    );
     expect(simulate(controlled, { method: 'statevector', shots: 1, seed: 1 }).statevector!.length).toBe(8);
   });
 
   it('conditions statements and blocks on bits and registers, with else on a bit', () => {
-    const c = q3('qubit[2] q; bit[2] c;\nc[0] = measure q[0];\nif (c[0]) x q[1];\nif (c == 3) { h q[0]; h q[1]; }\nif (c[1] == 0) { z q[0]; } else { y q[0]; }\nif (!c[0]) x q[0];');
+    const c = q3(
+      'qubit[2] q; bit[2] c;\nc[0] = measure q[0];\nif (c[0]) x q[1];\nif (c == 3) { h q[0]; h q[1]; }\nif (c[1] == 0) { z q[0]; } else { y q[0]; }\nif (!c[0]) x q[0];',
+    );
     const conds = c.ops.filter((o) => o.kind === 'gate').map((o) => (o as GateOp).condition);
     expect(conds).toEqual([
       { clbits: [0], value: 1 },

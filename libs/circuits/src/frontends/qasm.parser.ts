@@ -6,15 +6,105 @@
  */
 import { CircuitError, semanticError, syntaxError, unsupported } from '../errors.js';
 import { enterNesting } from '../limits.js';
-import { addCreg, addQreg, canonicalGateName, canonicalizeControls, emptyCircuit, gateSignature, inverseGate, type BarrierOp, type Circuit, type Condition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
+import {
+  addCreg,
+  addQreg,
+  canonicalGateName,
+  canonicalizeControls,
+  emptyCircuit,
+  gateSignature,
+  inverseGate,
+  type BarrierOp,
+  type Circuit,
+  type Condition,
+  type GateOp,
+  type Operation,
+  type Register,
+} from '../ir/circuit.js';
 import { EXPR_FUNCTIONS, evalExpr, freeNames, num, type Expr, type ExprFunction } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
 import { tokenizeQasm, type Token } from './qasm-lexer.js';
 
 /** Gates of qelib1.inc (OpenQASM 2 standard library). */
-export const QELIB1_GATES = ['u3', 'u2', 'u1', 'cx', 'id', 'u0', 'u', 'p', 'x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'rx', 'ry', 'rz', 'sx', 'sxdg', 'cz', 'cy', 'swap', 'ch', 'ccx', 'cswap', 'crx', 'cry', 'crz', 'cu1', 'cp', 'cu3', 'csx', 'cu', 'rxx', 'rzz', 'rccx', 'rc3x', 'c3x', 'c3sqrtx', 'c4x'];
+export const QELIB1_GATES = [
+  'u3',
+  'u2',
+  'u1',
+  'cx',
+  'id',
+  'u0',
+  'u',
+  'p',
+  'x',
+  'y',
+  'z',
+  'h',
+  's',
+  'sdg',
+  't',
+  'tdg',
+  'rx',
+  'ry',
+  'rz',
+  'sx',
+  'sxdg',
+  'cz',
+  'cy',
+  'swap',
+  'ch',
+  'ccx',
+  'cswap',
+  'crx',
+  'cry',
+  'crz',
+  'cu1',
+  'cp',
+  'cu3',
+  'csx',
+  'cu',
+  'rxx',
+  'rzz',
+  'rccx',
+  'rc3x',
+  'c3x',
+  'c3sqrtx',
+  'c4x',
+];
 /** Gates of stdgates.inc (OpenQASM 3 standard library). */
-export const STDGATES = ['p', 'x', 'y', 'z', 'h', 's', 'sdg', 't', 'tdg', 'sx', 'rx', 'ry', 'rz', 'cx', 'cy', 'cz', 'cp', 'crx', 'cry', 'crz', 'ch', 'swap', 'ccx', 'cswap', 'cu', 'CX', 'phase', 'cphase', 'id', 'u1', 'u2', 'u3'];
+export const STDGATES = [
+  'p',
+  'x',
+  'y',
+  'z',
+  'h',
+  's',
+  'sdg',
+  't',
+  'tdg',
+  'sx',
+  'rx',
+  'ry',
+  'rz',
+  'cx',
+  'cy',
+  'cz',
+  'cp',
+  'crx',
+  'cry',
+  'crz',
+  'ch',
+  'swap',
+  'ccx',
+  'cswap',
+  'cu',
+  'CX',
+  'phase',
+  'cphase',
+  'id',
+  'u1',
+  'u2',
+  'u3',
+];
 
 /** qelib1's relative-phase Toffolis, defined (as qelib1 does) in terms of other gates. */
 const QELIB1_DEFINED = `
@@ -165,7 +255,8 @@ class QasmParser {
       if (kw === 'for') return void this.forLoop();
       if (kw in UNSUPPORTED_KEYWORDS) throw unsupported(t.line, kw, UNSUPPORTED_KEYWORDS[kw]);
       if (this.cregs.has(kw) && (this.is('=', 1) || this.is('[', 1))) return void this.measureAssignment();
-      if (this.consts.has(kw)) throw unsupported(t.line, `${kw} = …`, 'classical variables are constants in the supported subset; assignments are not supported');
+      if (this.consts.has(kw))
+        throw unsupported(t.line, `${kw} = …`, 'classical variables are constants in the supported subset; assignments are not supported');
     }
     this.gateCall();
   }
@@ -199,7 +290,8 @@ class QasmParser {
   }
   private checkFree(name: Token): void {
     if (this.scope) throw syntaxError(name.line, 'declarations are not allowed inside a gate definition');
-    if (this.qregs.has(name.text) || this.cregs.has(name.text) || this.consts.has(name.text)) throw semanticError(name.line, `'${name.text}' is already declared`);
+    if (this.qregs.has(name.text) || this.cregs.has(name.text) || this.consts.has(name.text))
+      throw semanticError(name.line, `'${name.text}' is already declared`);
   }
 
   private registerSize(line: number): number {
@@ -292,7 +384,10 @@ class QasmParser {
       while (!this.is('}')) {
         const t = this.peek();
         if (t.type === 'eof') throw syntaxError(t.line, `expected '}' to close gate ${name.text}`);
-        if (t.type === 'id' && (t.text === 'measure' || t.text === 'reset' || t.text === 'if' || t.text === 'qreg' || t.text === 'creg' || t.text === 'qubit' || t.text === 'bit')) {
+        if (
+          t.type === 'id' &&
+          (t.text === 'measure' || t.text === 'reset' || t.text === 'if' || t.text === 'qreg' || t.text === 'creg' || t.text === 'qubit' || t.text === 'bit')
+        ) {
           throw syntaxError(t.line, `'${t.text}' is not allowed inside a gate definition (gates are unitary)`);
         }
         this.statement();
@@ -378,7 +473,11 @@ class QasmParser {
     this.expect(';', `after the arguments of ${nameTok.text}`);
     const extraControls = modifiers.filter((m) => m.kind === 'ctrl' || m.kind === 'negctrl').reduce((sum, m) => sum + m.n, 0);
     const expected = resolved.qubits + extraControls;
-    if (args.length !== expected) throw semanticError(line, `gate ${nameTok.text}${extraControls ? ` with ${extraControls} control(s)` : ''} takes ${expected} qubit argument(s); got ${args.length}`);
+    if (args.length !== expected)
+      throw semanticError(
+        line,
+        `gate ${nameTok.text}${extraControls ? ` with ${extraControls} control(s)` : ''} takes ${expected} qubit argument(s); got ${args.length}`,
+      );
     for (const qubits of this.broadcast(args, line, `gate ${nameTok.text}`)) {
       if (new Set(qubits).size !== qubits.length) throw semanticError(line, `gate ${nameTok.text} is applied to the same qubit more than once`);
       let ops: GateOp[] = [{ kind: 'gate', name: resolved.irName, qubits: qubits.slice(extraControls), params, line }];
@@ -388,7 +487,13 @@ class QasmParser {
         const m = modifiers[k];
         if (m.kind === 'inv') ops = ops.reverse().flatMap((op) => inverseGate(this.circuit, op));
         else if (m.kind === 'pow') {
-          const base = m.n < 0 ? ops.slice().reverse().flatMap((op) => inverseGate(this.circuit, op)) : ops;
+          const base =
+            m.n < 0
+              ? ops
+                  .slice()
+                  .reverse()
+                  .flatMap((op) => inverseGate(this.circuit, op))
+              : ops;
           ops = Array.from({ length: Math.abs(m.n) }, () => base).flat();
         } else {
           controlCursor -= m.n;
@@ -418,7 +523,10 @@ class QasmParser {
     }
     if (name.text in UNSUPPORTED_KEYWORDS) throw unsupported(name.line, name.text, UNSUPPORTED_KEYWORDS[name.text]);
     const lib = this.version === 2 ? 'qelib1.inc' : 'stdgates.inc';
-    const hint = STANDARD_GATES.has(canonicalGateName(name.text)) || STDGATES.includes(name.text) || QELIB1_GATES.includes(name.text) ? ` (it is in ${lib}: add include "${lib}";)` : '';
+    const hint =
+      STANDARD_GATES.has(canonicalGateName(name.text)) || STDGATES.includes(name.text) || QELIB1_GATES.includes(name.text)
+        ? ` (it is in ${lib}: add include "${lib}";)`
+        : '';
     throw semanticError(name.line, `unknown gate or statement '${name.text}'${hint}`);
   }
 
@@ -503,7 +611,9 @@ class QasmParser {
     if (q.broadcast !== c.broadcast || q.qubits.length !== c.qubits.length) {
       throw semanticError(line, `measure: ${q.qubits.length} qubit(s) into ${c.qubits.length} bit(s); the sizes must match`);
     }
-    q.qubits.forEach((qubit, i) => { this.emit({ kind: 'measure', qubit, clbit: c.qubits[i], line }); });
+    q.qubits.forEach((qubit, i) => {
+      this.emit({ kind: 'measure', qubit, clbit: c.qubits[i], line });
+    });
   }
 
   private measureArrow(): void {
@@ -520,7 +630,9 @@ class QasmParser {
     this.expect(';', 'after measure');
     // A measurement without a destination still collapses the qubit: record it into an anonymous bit.
     const reg = addCreg(this.circuit, `_m${this.circuit.cregs.length}`, q.qubits.length);
-    q.qubits.forEach((qubit, i) => { this.emit({ kind: 'measure', qubit, clbit: reg.offset + i, line }); });
+    q.qubits.forEach((qubit, i) => {
+      this.emit({ kind: 'measure', qubit, clbit: reg.offset + i, line });
+    });
   }
 
   private measureAssignment(): void {
@@ -743,7 +855,8 @@ class QasmParser {
         this.expect(')', `to close ${t.text}(`);
         return fold({ k: 'fn', name: fnName as ExprFunction, a });
       }
-      if (['pi', 'π', 'tau', 'τ', 'euler', 'ℇ'].includes(t.text)) return { k: 'id', name: t.text === 'π' ? 'pi' : t.text === 'τ' ? 'tau' : t.text === 'ℇ' ? 'euler' : t.text };
+      if (['pi', 'π', 'tau', 'τ', 'euler', 'ℇ'].includes(t.text))
+        return { k: 'id', name: t.text === 'π' ? 'pi' : t.text === 'τ' ? 'tau' : t.text === 'ℇ' ? 'euler' : t.text };
       const c = this.consts.get(t.text);
       if (c !== undefined) return num(c);
       if (this.scope?.params.has(t.text)) return { k: 'id', name: t.text };

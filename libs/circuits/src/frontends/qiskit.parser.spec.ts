@@ -6,7 +6,13 @@ import { circuitUnitary, equalUnitaries } from '../simulator/unitary.js';
 import { parseQasm } from './qasm.parser.js';
 import { parseQiskit } from './qiskit.parser.js';
 
-const gates = (ops: unknown[]) => (ops as GateOp[]).filter((o) => o.kind === 'gate').map((o) => `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(4)).join(',')})` : ''} ${o.qubits.join(',')}${o.controls ? ` c${o.controls}` : ''}`);
+const gates = (ops: unknown[]) =>
+  (ops as GateOp[])
+    .filter((o) => o.kind === 'gate')
+    .map(
+      (o) =>
+        `${o.name}${o.params.length ? `(${o.params.map((p) => +evalExpr(p).toFixed(4)).join(',')})` : ''} ${o.qubits.join(',')}${o.controls ? ` c${o.controls}` : ''}`,
+    );
 
 function errorOf(fn: () => unknown): CircuitError {
   try {
@@ -60,12 +66,33 @@ qc.h(qr)
 qc.measure(qr, cr)
 `);
     expect(c.qregs.map((r) => `${r.name}[${r.size}]`)).toEqual(['q[3]', 'anc[1]']);
-    expect(gates(c.ops)).toEqual(['cx 0,1', 'cx 1,2', 'rx(1.5708) 0', 'u(3.1416,0,0.7854) 3', 'cu(0.1,0.2,0.3,0.4) 0,1', 'rzz(2.0944) 0,3', 'crz(0.5) 1,2', 'h 0', 'h 1', 'h 2']);
+    expect(gates(c.ops)).toEqual([
+      'cx 0,1',
+      'cx 1,2',
+      'rx(1.5708) 0',
+      'u(3.1416,0,0.7854) 3',
+      'cu(0.1,0.2,0.3,0.4) 0,1',
+      'rzz(2.0944) 0,3',
+      'crz(0.5) 1,2',
+      'h 0',
+      'h 1',
+      'h 2',
+    ]);
   });
 
   it('matches the equivalent OpenQASM for every gate method', () => {
     const methods = ['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'id'].map((g) => [`qc.${g}(0)`, `${g} q[0];`]);
-    methods.push(['qc.p(0.3, 1)', 'p(0.3) q[1];'], ['qc.u2(0.1, 0.2, 0)', 'u2(0.1,0.2) q[0];'], ['qc.ch(0, 2)', 'ch q[0],q[2];'], ['qc.ccx(0, 1, 2)', 'ccx q[0],q[1],q[2];'], ['qc.cswap(2, 0, 1)', 'cswap q[2],q[0],q[1];'], ['qc.cry(0.7, 2, 1)', 'cry(0.7) q[2],q[1];'], ['qc.rxx(0.2, 0, 1)', 'rxx(0.2) q[0],q[1];'], ['qc.csx(0, 1)', 'csx q[0],q[1];'], ['qc.mcx([0, 1], 2)', 'ccx q[0],q[1],q[2];']);
+    methods.push(
+      ['qc.p(0.3, 1)', 'p(0.3) q[1];'],
+      ['qc.u2(0.1, 0.2, 0)', 'u2(0.1,0.2) q[0];'],
+      ['qc.ch(0, 2)', 'ch q[0],q[2];'],
+      ['qc.ccx(0, 1, 2)', 'ccx q[0],q[1],q[2];'],
+      ['qc.cswap(2, 0, 1)', 'cswap q[2],q[0],q[1];'],
+      ['qc.cry(0.7, 2, 1)', 'cry(0.7) q[2],q[1];'],
+      ['qc.rxx(0.2, 0, 1)', 'rxx(0.2) q[0],q[1];'],
+      ['qc.csx(0, 1)', 'csx q[0],q[1];'],
+      ['qc.mcx([0, 1], 2)', 'ccx q[0],q[1],q[2];'],
+    );
     for (const [py, qasm] of methods) {
       const a = circuitUnitary(parseQiskit(`from qiskit import QuantumCircuit\nqc = QuantumCircuit(3)\n${py}`));
       const b = circuitUnitary(parseQasm(`OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[3];\n${qasm}`).circuit);
@@ -147,8 +174,14 @@ qc.reset(3)
     ['import os\nos.system("rm -rf /")', /line 1: unsupported construct `import os`/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.h(5)', /line 3: qubit index 5 is out of range/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(2)\nqc.cx(0)', /takes 2 qubit argument\(s\); got 1/],
-    ['from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter\ntheta = Parameter("t")\nqc = QuantumCircuit(1)\nqc.rx(theta, 0)', /the circuit has unbound parameters \(t\); bind them with assign_parameters/],
-    ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nwhile True:\n    qc.h(0)', /line 3: the while loop runs more than 100000 iterations \(the loop iteration limit\)/],
+    [
+      'from qiskit import QuantumCircuit\nfrom qiskit.circuit import Parameter\ntheta = Parameter("t")\nqc = QuantumCircuit(1)\nqc.rx(theta, 0)',
+      /the circuit has unbound parameters \(t\); bind them with assign_parameters/,
+    ],
+    [
+      'from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nwhile True:\n    qc.h(0)',
+      /line 3: the while loop runs more than 100000 iterations \(the loop iteration limit\)/,
+    ],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1)\nqc.h(undefined_name)', /line 3: name 'undefined_name' is not defined/],
     ['x = 1', /builds no QuantumCircuit/],
     ['from qiskit import QuantumCircuit\nqc = QuantumCircuit(1\nqc.h(0)', /line 3: expected '\)'/],

@@ -6,14 +6,40 @@
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_EXPANDED_OPERATIONS, checkBitCount, checkListLength, checkOperationCount } from '../limits.js';
-import { addCreg, addQreg, canonicalizeControls, emptyCircuit, inverseGate, type Circuit, type Condition, type GateDefinition, type GateOp, type Operation, type Register } from '../ir/circuit.js';
+import {
+  addCreg,
+  addQreg,
+  canonicalizeControls,
+  emptyCircuit,
+  inverseGate,
+  type Circuit,
+  type Condition,
+  type GateDefinition,
+  type GateOp,
+  type Operation,
+  type Register,
+} from '../ir/circuit.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
 import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
 import { toArray, toMatrix, toVector } from './python-numeric.js';
 import { parsePython } from './python-ast.js';
-import { PyDict, PyEvaluator, PyTuple, type PythonParseOptions, ignored, isObject, iterate, pySlice, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-eval.js';
+import {
+  PyDict,
+  PyEvaluator,
+  PyTuple,
+  type PythonParseOptions,
+  ignored,
+  isObject,
+  iterate,
+  pySlice,
+  toInt,
+  toNumber,
+  typeName,
+  type PyObject,
+  type PyValue,
+} from './python-eval.js';
 
 interface RegisterValue extends PyObject {
   kind: 'qreg' | 'creg';
@@ -87,33 +113,169 @@ interface IfTest extends PyObject {
 
 /** Qiskit method → [IR gate, parameters, qubits, extra controls]. */
 const GATE_METHODS: Record<string, [string, number, number, number?]> = {
-  h: ['h', 0, 1], x: ['x', 0, 1], y: ['y', 0, 1], z: ['z', 0, 1], s: ['s', 0, 1], sdg: ['sdg', 0, 1], t: ['t', 0, 1], tdg: ['tdg', 0, 1],
-  sx: ['sx', 0, 1], sxdg: ['sxdg', 0, 1], id: ['id', 0, 1], i: ['id', 0, 1],
-  rx: ['rx', 1, 1], ry: ['ry', 1, 1], rz: ['rz', 1, 1], p: ['p', 1, 1], u1: ['u1', 1, 1], u2: ['u2', 2, 1], u3: ['u3', 3, 1], u: ['u', 3, 1],
-  cx: ['cx', 0, 2], cnot: ['cx', 0, 2], cy: ['cy', 0, 2], cz: ['cz', 0, 2], ch: ['ch', 0, 2], swap: ['swap', 0, 2], iswap: ['iswap', 0, 2], ecr: ['ecr', 0, 2],
-  ccx: ['ccx', 0, 3], toffoli: ['ccx', 0, 3], cswap: ['cswap', 0, 3], fredkin: ['cswap', 0, 3], ccz: ['ccz', 0, 3],
-  crx: ['crx', 1, 2], cry: ['cry', 1, 2], crz: ['crz', 1, 2], cp: ['cp', 1, 2], cu1: ['cu1', 1, 2], cu3: ['cu3', 3, 2], cu: ['cu', 4, 2],
-  rxx: ['rxx', 1, 2], ryy: ['ryy', 1, 2], rzz: ['rzz', 1, 2], csx: ['csx', 0, 2], cs: ['s', 0, 2, 1], csdg: ['sdg', 0, 2, 1],
+  h: ['h', 0, 1],
+  x: ['x', 0, 1],
+  y: ['y', 0, 1],
+  z: ['z', 0, 1],
+  s: ['s', 0, 1],
+  sdg: ['sdg', 0, 1],
+  t: ['t', 0, 1],
+  tdg: ['tdg', 0, 1],
+  sx: ['sx', 0, 1],
+  sxdg: ['sxdg', 0, 1],
+  id: ['id', 0, 1],
+  i: ['id', 0, 1],
+  rx: ['rx', 1, 1],
+  ry: ['ry', 1, 1],
+  rz: ['rz', 1, 1],
+  p: ['p', 1, 1],
+  u1: ['u1', 1, 1],
+  u2: ['u2', 2, 1],
+  u3: ['u3', 3, 1],
+  u: ['u', 3, 1],
+  cx: ['cx', 0, 2],
+  cnot: ['cx', 0, 2],
+  cy: ['cy', 0, 2],
+  cz: ['cz', 0, 2],
+  ch: ['ch', 0, 2],
+  swap: ['swap', 0, 2],
+  iswap: ['iswap', 0, 2],
+  ecr: ['ecr', 0, 2],
+  ccx: ['ccx', 0, 3],
+  toffoli: ['ccx', 0, 3],
+  cswap: ['cswap', 0, 3],
+  fredkin: ['cswap', 0, 3],
+  ccz: ['ccz', 0, 3],
+  crx: ['crx', 1, 2],
+  cry: ['cry', 1, 2],
+  crz: ['crz', 1, 2],
+  cp: ['cp', 1, 2],
+  cu1: ['cu1', 1, 2],
+  cu3: ['cu3', 3, 2],
+  cu: ['cu', 4, 2],
+  rxx: ['rxx', 1, 2],
+  ryy: ['ryy', 1, 2],
+  rzz: ['rzz', 1, 2],
+  csx: ['csx', 0, 2],
+  cs: ['s', 0, 2, 1],
+  csdg: ['sdg', 0, 2, 1],
 };
 
 /** Gate classes of qiskit.circuit.library → Qiskit method with the same meaning. */
 const GATE_CLASSES: Record<string, string> = {
-  HGate: 'h', XGate: 'x', YGate: 'y', ZGate: 'z', SGate: 's', SdgGate: 'sdg', TGate: 't', TdgGate: 'tdg', SXGate: 'sx', SXdgGate: 'sxdg', IGate: 'id',
-  RXGate: 'rx', RYGate: 'ry', RZGate: 'rz', PhaseGate: 'p', U1Gate: 'u1', U2Gate: 'u2', U3Gate: 'u3', UGate: 'u',
-  CXGate: 'cx', CYGate: 'cy', CZGate: 'cz', CHGate: 'ch', SwapGate: 'swap', iSwapGate: 'iswap', ECRGate: 'ecr', CCXGate: 'ccx', CSwapGate: 'cswap', CCZGate: 'ccz',
-  CRXGate: 'crx', CRYGate: 'cry', CRZGate: 'crz', CPhaseGate: 'cp', CU1Gate: 'cu1', CU3Gate: 'cu3', CUGate: 'cu', RXXGate: 'rxx', RYYGate: 'ryy', RZZGate: 'rzz',
-  CSXGate: 'csx', CSGate: 'cs', CSdgGate: 'csdg', MCXGate: 'mcx',
+  HGate: 'h',
+  XGate: 'x',
+  YGate: 'y',
+  ZGate: 'z',
+  SGate: 's',
+  SdgGate: 'sdg',
+  TGate: 't',
+  TdgGate: 'tdg',
+  SXGate: 'sx',
+  SXdgGate: 'sxdg',
+  IGate: 'id',
+  RXGate: 'rx',
+  RYGate: 'ry',
+  RZGate: 'rz',
+  PhaseGate: 'p',
+  U1Gate: 'u1',
+  U2Gate: 'u2',
+  U3Gate: 'u3',
+  UGate: 'u',
+  CXGate: 'cx',
+  CYGate: 'cy',
+  CZGate: 'cz',
+  CHGate: 'ch',
+  SwapGate: 'swap',
+  iSwapGate: 'iswap',
+  ECRGate: 'ecr',
+  CCXGate: 'ccx',
+  CSwapGate: 'cswap',
+  CCZGate: 'ccz',
+  CRXGate: 'crx',
+  CRYGate: 'cry',
+  CRZGate: 'crz',
+  CPhaseGate: 'cp',
+  CU1Gate: 'cu1',
+  CU3Gate: 'cu3',
+  CUGate: 'cu',
+  RXXGate: 'rxx',
+  RYYGate: 'ryy',
+  RZZGate: 'rzz',
+  CSXGate: 'csx',
+  CSGate: 'cs',
+  CSdgGate: 'csdg',
+  MCXGate: 'mcx',
 };
 
 const PARAM_KWARGS = ['theta', 'phi', 'lam', 'lambda_', 'gamma'];
 const QUBIT_KWARGS = ['qubit', 'control_qubit', 'target_qubit', 'qubit1', 'qubit2', 'control_qubit1', 'control_qubit2', 'target_qubit1', 'target_qubit2'];
 
 /** Names whose only job is to run, transpile or show a circuit: accepted and ignored. */
-const EXECUTION_NAMES = new Set(['transpile', 'execute', 'Aer', 'AerSimulator', 'BasicAer', 'BasicSimulator', 'Sampler', 'StatevectorSampler', 'Estimator', 'StatevectorEstimator', 'SamplerV2', 'EstimatorV2', 'plot_histogram', 'plot_bloch_multivector', 'plot_state_city', 'Statevector', 'QiskitRuntimeService', 'generate_preset_pass_manager', 'FakeManilaV2', 'FakeBrisbane']);
-const EXECUTION_MODULES = ['qiskit_aer', 'qiskit.providers', 'qiskit.primitives', 'qiskit.visualization', 'qiskit.quantum_info', 'qiskit_ibm_runtime', 'qiskit.transpiler', 'qiskit.compiler', 'matplotlib', 'qiskit.result'];
-const QISKIT_MODULES = ['qiskit', 'qiskit.circuit', 'qiskit.circuit.library', 'qiskit.circuit.library.standard_gates', 'qiskit.circuit.library.generalized_gates', 'qiskit.circuit.library.basis_change', 'qiskit.circuit.library.data_preparation', 'qiskit.extensions'];
+const EXECUTION_NAMES = new Set([
+  'transpile',
+  'execute',
+  'Aer',
+  'AerSimulator',
+  'BasicAer',
+  'BasicSimulator',
+  'Sampler',
+  'StatevectorSampler',
+  'Estimator',
+  'StatevectorEstimator',
+  'SamplerV2',
+  'EstimatorV2',
+  'plot_histogram',
+  'plot_bloch_multivector',
+  'plot_state_city',
+  'Statevector',
+  'QiskitRuntimeService',
+  'generate_preset_pass_manager',
+  'FakeManilaV2',
+  'FakeBrisbane',
+]);
+const EXECUTION_MODULES = [
+  'qiskit_aer',
+  'qiskit.providers',
+  'qiskit.primitives',
+  'qiskit.visualization',
+  'qiskit.quantum_info',
+  'qiskit_ibm_runtime',
+  'qiskit.transpiler',
+  'qiskit.compiler',
+  'matplotlib',
+  'qiskit.result',
+];
+const QISKIT_MODULES = [
+  'qiskit',
+  'qiskit.circuit',
+  'qiskit.circuit.library',
+  'qiskit.circuit.library.standard_gates',
+  'qiskit.circuit.library.generalized_gates',
+  'qiskit.circuit.library.basis_change',
+  'qiskit.circuit.library.data_preparation',
+  'qiskit.extensions',
+];
 /** Library circuits and gates built here from their published definitions (see gate-library.ts). */
-const LIBRARY_NAMES = new Set(['QFT', 'QFTGate', 'GroverOperator', 'grover_operator', 'MCMT', 'MCMTGate', 'UnitaryGate', 'Diagonal', 'DiagonalGate', 'StatePreparation', 'Initialize', 'MCPhaseGate', 'Operator', 'RealAmplitudes', 'real_amplitudes', 'EfficientSU2', 'efficient_su2']);
+const LIBRARY_NAMES = new Set([
+  'QFT',
+  'QFTGate',
+  'GroverOperator',
+  'grover_operator',
+  'MCMT',
+  'MCMTGate',
+  'UnitaryGate',
+  'Diagonal',
+  'DiagonalGate',
+  'StatePreparation',
+  'Initialize',
+  'MCPhaseGate',
+  'Operator',
+  'RealAmplitudes',
+  'real_amplitudes',
+  'EfficientSU2',
+  'efficient_su2',
+]);
 
 /** Built-in controls of a standard gate (`cx` has 1); custom gates have none. */
 const builtinControls = (g: { name: string }): number => STANDARD_GATES.get(g.name)?.controls ?? 0;
@@ -138,7 +300,11 @@ class QiskitEvaluator extends PyEvaluator {
     const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit') as CircuitValue | undefined) ?? this.last;
     if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
     const unbound = this.circuitParameters(qc.circuit);
-    if (unbound.length) throw semanticError(undefined, `the circuit has unbound parameters (${unbound.map((p) => this.parameterLabels.get(p)).join(', ')}); bind them with assign_parameters(...) in the code`);
+    if (unbound.length)
+      throw semanticError(
+        undefined,
+        `the circuit has unbound parameters (${unbound.map((p) => this.parameterLabels.get(p)).join(', ')}); bind them with assign_parameters(...) in the code`,
+      );
     return qc.circuit;
   }
 
@@ -185,11 +351,13 @@ class QiskitEvaluator extends PyEvaluator {
   }
 
   private qiskitName(name: string): PyValue | undefined {
-    if (name === 'QuantumCircuit' || name === 'QuantumRegister' || name === 'ClassicalRegister') return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.construct(name, a, k, l) } as PyValue;
+    if (name === 'QuantumCircuit' || name === 'QuantumRegister' || name === 'ClassicalRegister')
+      return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.construct(name, a, k, l) } as PyValue;
     if (name in GATE_CLASSES) return { kind: 'gateclass', name } as unknown as GateClass;
     if (LIBRARY_NAMES.has(name)) return this.library(name);
     if (EXECUTION_NAMES.has(name)) return ignored(name);
-    if (name === 'Parameter' || name === 'ParameterVector') return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.newParameter(name, a, k, l) } as PyValue;
+    if (name === 'Parameter' || name === 'ParameterVector')
+      return { kind: 'builtin', name, call: (a: PyValue[], k: Map<string, PyValue>, l: number) => this.newParameter(name, a, k, l) } as PyValue;
     return undefined;
   }
 
@@ -215,7 +383,8 @@ class QiskitEvaluator extends PyEvaluator {
       if (size < 1) throw semanticError(line, `${name} needs a positive size; got ${size}`);
       const given = args[1] ?? kwargs.get('name');
       const regName = typeof given === 'string' ? given : `${name === 'QuantumRegister' ? 'q' : 'c'}${this.registerCount++}`;
-      if (!/^[a-z][A-Za-z0-9_]*$/.test(regName)) throw semanticError(line, `register name '${regName}' must start with a lower-case letter and contain letters, digits and _`);
+      if (!/^[a-z][A-Za-z0-9_]*$/.test(regName))
+        throw semanticError(line, `register name '${regName}' must start with a lower-case letter and contain letters, digits and _`);
       return this.register(name === 'QuantumRegister' ? 'qreg' : 'creg', size, regName);
     }
     const qc: CircuitValue = { kind: 'qc', circuit: emptyCircuit(), regs: new Map(), qubitRefs: [], clbitRefs: [] };
@@ -300,7 +469,38 @@ class QiskitEvaluator extends PyEvaluator {
         case 'save_statevector':
           return ignored(`QuantumCircuit.${name}`);
       }
-      if (name in GATE_METHODS || ['measure', 'measure_all', 'barrier', 'reset', 'append', 'compose', 'add_register', 'inverse', 'copy', 'decompose', 'if_test', 'mcx', 'mcp', 'mct', 'mcrx', 'mcry', 'mcrz', 'to_gate', 'to_instruction', 'control', 'power', 'repeat', 'initialize', 'prepare_state', 'unitary', 'assign_parameters', 'bind_parameters'].includes(name)) {
+      if (
+        name in GATE_METHODS ||
+        [
+          'measure',
+          'measure_all',
+          'barrier',
+          'reset',
+          'append',
+          'compose',
+          'add_register',
+          'inverse',
+          'copy',
+          'decompose',
+          'if_test',
+          'mcx',
+          'mcp',
+          'mct',
+          'mcrx',
+          'mcry',
+          'mcrz',
+          'to_gate',
+          'to_instruction',
+          'control',
+          'power',
+          'repeat',
+          'initialize',
+          'prepare_state',
+          'unitary',
+          'assign_parameters',
+          'bind_parameters',
+        ].includes(name)
+      ) {
         return { kind: 'method', qc, name } as unknown as MethodValue;
       }
       throw unsupported(line, `QuantumCircuit.${name}`, `QuantumCircuit.${name} is not part of the supported Qiskit subset`);
@@ -327,7 +527,15 @@ class QiskitEvaluator extends PyEvaluator {
       const method = (call: (a: PyValue[], k: Map<string, PyValue>, l: number) => PyValue): PyValue => ({ kind: 'builtin', name, call }) as PyValue;
       switch (name) {
         case 'control':
-          return method((a, k, l) => this.controlGate(g, toInt(a[0] ?? k.get('num_ctrl_qubits') ?? 1, l, 'the number of controls'), a[2] ?? k.get('ctrl_state'), l) as unknown as PyValue);
+          return method(
+            (a, k, l) =>
+              this.controlGate(
+                g,
+                toInt(a[0] ?? k.get('num_ctrl_qubits') ?? 1, l, 'the number of controls'),
+                a[2] ?? k.get('ctrl_state'),
+                l,
+              ) as unknown as PyValue,
+          );
         case 'inverse':
           return method(() => ({ ...g, inverse: !g.inverse }) as unknown as PyValue);
         case 'power':
@@ -402,13 +610,28 @@ class QiskitEvaluator extends PyEvaluator {
         const n = toInt(args[0] ?? kwargs.get('num_ctrl_qubits') ?? null, line, 'the number of controls');
         if (n < 1) throw semanticError(line, `MCXGate needs at least one control; got ${n}`);
         const state = args[2] ?? kwargs.get('ctrl_state');
-        return { kind: 'gate', name: 'x', params: [], qubits: n + 1, controls: n, inverse: false, ...(state !== undefined && state !== null ? { ctrlState: this.ctrlState(state, n, line) } : {}) } as unknown as GateValue;
+        return {
+          kind: 'gate',
+          name: 'x',
+          params: [],
+          qubits: n + 1,
+          controls: n,
+          inverse: false,
+          ...(state !== undefined && state !== null ? { ctrlState: this.ctrlState(state, n, line) } : {}),
+        } as unknown as GateValue;
       }
       const [name, nParams, nQubits, extra = 0] = GATE_METHODS[method];
       const values = args.slice(0, nParams);
       for (const k of PARAM_KWARGS) if (kwargs.has(k)) values.push(kwargs.get(k)!);
       if (values.length !== nParams) throw semanticError(line, `${cls.name} takes ${nParams} parameter(s); got ${values.length}`);
-      const g: GateValue = { kind: 'gate', name, ...this.gateParams(values, line, `a parameter of ${cls.name}`), qubits: nQubits, controls: extra, inverse: false };
+      const g: GateValue = {
+        kind: 'gate',
+        name,
+        ...this.gateParams(values, line, `a parameter of ${cls.name}`),
+        qubits: nQubits,
+        controls: extra,
+        inverse: false,
+      };
       const state = kwargs.get('ctrl_state');
       if (state !== undefined && state !== null) {
         const total = extra + builtinControls(g);
@@ -451,14 +674,26 @@ class QiskitEvaluator extends PyEvaluator {
     const n = lengths.size ? [...lengths][0] : 1;
     for (const [name, def] of gate.defs ?? []) qc.circuit.definitions.set(name, def);
     const power = gate.power ?? 1;
-    if (Math.abs(power) * n > MAX_EXPANDED_OPERATIONS) throw new CircuitError('limit', `${label}: power ${power} would add ${Math.abs(power) * n} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`, line);
+    if (Math.abs(power) * n > MAX_EXPANDED_OPERATIONS)
+      throw new CircuitError(
+        'limit',
+        `${label}: power ${power} would add ${Math.abs(power) * n} operations; a circuit may have at most ${MAX_EXPANDED_OPERATIONS}`,
+        line,
+      );
     const inverse = gate.inverse !== power < 0;
     const totalControls = gate.controls + builtinControls(gate);
     const ops: Operation[] = [];
     for (let k = 0; k < n; k++) {
       const qubits = specs.map((s) => (s.list ? s.indices[k] : s.indices[0]));
       if (new Set(qubits).size !== qubits.length) throw semanticError(line, `${label} is applied to the same qubit more than once (${qubits.join(', ')})`);
-      const one: GateOp = { kind: 'gate', name: gate.name, qubits, params: gate.symbolic ?? gate.params.map(num), line, ...(gate.controls ? { controls: gate.controls } : {}) };
+      const one: GateOp = {
+        kind: 'gate',
+        name: gate.name,
+        qubits,
+        params: gate.symbolic ?? gate.params.map(num),
+        line,
+        ...(gate.controls ? { controls: gate.controls } : {}),
+      };
       let gops: GateOp[] = Array.from({ length: Math.abs(power) }, () => ({ ...one, qubits: [...qubits] }));
       if (inverse) gops = gops.flatMap((g) => inverseGate(qc.circuit, g));
       // Open controls (ctrl_state bit 0): X before and after on those control qubits.
@@ -478,8 +713,16 @@ class QiskitEvaluator extends PyEvaluator {
       const qargs = args.slice(nParams);
       for (const k of PARAM_KWARGS) if (kwargs.has(k)) params.push(kwargs.get(k)!);
       for (const k of QUBIT_KWARGS) if (kwargs.has(k)) qargs.push(kwargs.get(k)!);
-      if (params.length !== nParams) throw semanticError(line, `QuantumCircuit.${m.name} takes ${nParams} parameter(s) before its qubits; got ${params.length}`);
-      const gate: GateValue = { kind: 'gate', name, ...this.gateParams(params, line, `a parameter of ${m.name}`), qubits: nQubits, controls: extra, inverse: false };
+      if (params.length !== nParams)
+        throw semanticError(line, `QuantumCircuit.${m.name} takes ${nParams} parameter(s) before its qubits; got ${params.length}`);
+      const gate: GateValue = {
+        kind: 'gate',
+        name,
+        ...this.gateParams(params, line, `a parameter of ${m.name}`),
+        qubits: nQubits,
+        controls: extra,
+        inverse: false,
+      };
       return this.applyGate(qc, gate, qargs, line, `QuantumCircuit.${m.name}`);
     }
     switch (m.name) {
@@ -494,7 +737,14 @@ class QiskitEvaluator extends PyEvaluator {
         const controls = this.bits(qc, args[0] ?? kwargs.get('control_qubits') ?? kwargs.get('q_controls') ?? null, 'q', line).indices;
         const target = args[1] ?? kwargs.get('target_qubit') ?? kwargs.get('q_target') ?? null;
         const base = m.name === 'mcp' ? 'p' : angled ? m.name.slice(2) : 'x';
-        const gate: GateValue = { kind: 'gate', name: base, ...this.gateParams(lam, line, 'the angle'), qubits: controls.length + 1, controls: controls.length, inverse: false };
+        const gate: GateValue = {
+          kind: 'gate',
+          name: base,
+          ...this.gateParams(lam, line, 'the angle'),
+          qubits: controls.length + 1,
+          controls: controls.length,
+          inverse: false,
+        };
         const state = kwargs.get('ctrl_state');
         if (state !== undefined && state !== null) gate.ctrlState = this.ctrlState(state, controls.length, line);
         return this.applyGate(qc, gate, [...controls, target], line, `QuantumCircuit.${m.name}`);
@@ -502,18 +752,27 @@ class QiskitEvaluator extends PyEvaluator {
       case 'to_gate':
       case 'to_instruction': {
         const base = kwargs.get('label') ?? kwargs.get('name');
-        if (m.name === 'to_instruction' && qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset' || ('condition' in op && op.condition))) return this.copy(qc);
+        if (m.name === 'to_instruction' && qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset' || ('condition' in op && op.condition)))
+          return this.copy(qc);
         return this.circuitGate(qc, typeof base === 'string' ? base : undefined, line) as unknown as PyValue;
       }
       case 'control': {
-        const gate = this.controlGate(this.circuitGate(qc, undefined, line), toInt(args[0] ?? kwargs.get('num_ctrl_qubits') ?? 1, line, 'the number of controls'), args[2] ?? kwargs.get('ctrl_state'), line);
+        const gate = this.controlGate(
+          this.circuitGate(qc, undefined, line),
+          toInt(args[0] ?? kwargs.get('num_ctrl_qubits') ?? 1, line, 'the number of controls'),
+          args[2] ?? kwargs.get('ctrl_state'),
+          line,
+        );
         const circuit = this.gateCircuit(gate, line);
         this.touch(circuit);
         return circuit;
       }
       case 'power':
       case 'repeat': {
-        const k = m.name === 'repeat' ? toInt(args[0] ?? kwargs.get('reps') ?? null, line, 'the number of repetitions') : toNumber(args[0] ?? kwargs.get('power') ?? null, line, 'the power');
+        const k =
+          m.name === 'repeat'
+            ? toInt(args[0] ?? kwargs.get('reps') ?? null, line, 'the number of repetitions')
+            : toNumber(args[0] ?? kwargs.get('power') ?? null, line, 'the power');
         if (m.name === 'repeat' && k < 0) throw semanticError(line, `repeat takes a non-negative count; got ${k}`);
         const circuit = this.gateCircuit(this.powerGate(this.circuitGate(qc, undefined, line), k, line), line);
         this.touch(circuit);
@@ -521,7 +780,12 @@ class QiskitEvaluator extends PyEvaluator {
       }
       case 'assign_parameters':
       case 'bind_parameters':
-        return this.assignParameters(qc, args[0] ?? kwargs.get('parameters') ?? kwargs.get('values') ?? null, (args[1] ?? kwargs.get('inplace')) === true, line);
+        return this.assignParameters(
+          qc,
+          args[0] ?? kwargs.get('parameters') ?? kwargs.get('values') ?? null,
+          (args[1] ?? kwargs.get('inplace')) === true,
+          line,
+        );
       case 'initialize':
       case 'prepare_state': {
         const target = args[1] ?? kwargs.get('qubits') ?? null;
@@ -535,7 +799,13 @@ class QiskitEvaluator extends PyEvaluator {
         const target = args[1] ?? kwargs.get('qubits') ?? null;
         const qubits = this.bits(qc, target, 'q', line).indices;
         const label = args[2] ?? kwargs.get('label');
-        return this.applyGate(qc, this.unitaryGate(args[0] ?? kwargs.get('obj') ?? null, typeof label === 'string' ? label : undefined, line), qubits, line, 'QuantumCircuit.unitary');
+        return this.applyGate(
+          qc,
+          this.unitaryGate(args[0] ?? kwargs.get('obj') ?? null, typeof label === 'string' ? label : undefined, line),
+          qubits,
+          line,
+          'QuantumCircuit.unitary',
+        );
       }
       case 'measure': {
         const q = this.bits(qc, args[0] ?? kwargs.get('qubit') ?? null, 'q', line).indices;
@@ -554,7 +824,8 @@ class QiskitEvaluator extends PyEvaluator {
           const reg = this.register('creg', n, 'meas');
           this.addRegister(qc, reg, line);
           offset = qc.regs.get(reg)!.offset;
-        } else if (qc.circuit.numClbits < n) throw semanticError(line, `measure_all(add_bits=False) needs ${n} clbits; the circuit has ${qc.circuit.numClbits}`);
+        } else if (qc.circuit.numClbits < n)
+          throw semanticError(line, `measure_all(add_bits=False) needs ${n} clbits; the circuit has ${qc.circuit.numClbits}`);
         for (let q = 0; q < n; q++) this.push(qc, { kind: 'measure', qubit: q, clbit: offset + q, line });
         return null;
       }
@@ -575,7 +846,12 @@ class QiskitEvaluator extends PyEvaluator {
         const inst = args[0] ?? kwargs.get('instruction') ?? null;
         const qargs = iterate(args[1] ?? kwargs.get('qargs') ?? [], line, 'qargs');
         if (isObject(inst, 'qc')) return this.compose(qc, inst as unknown as CircuitValue, qargs, undefined, true, line);
-        if (!isObject(inst, 'gate')) throw unsupported(line, `append(${typeName(inst)})`, 'append takes a gate object (e.g. HGate(), CXGate(), RZGate(0.1), UnitaryGate(m), qc.to_gate()) or a circuit');
+        if (!isObject(inst, 'gate'))
+          throw unsupported(
+            line,
+            `append(${typeName(inst)})`,
+            'append takes a gate object (e.g. HGate(), CXGate(), RZGate(0.1), UnitaryGate(m), qc.to_gate()) or a circuit',
+          );
         return this.applyGate(qc, inst as unknown as GateValue, qargs, line, 'QuantumCircuit.append');
       }
       case 'compose': {
@@ -586,12 +862,14 @@ class QiskitEvaluator extends PyEvaluator {
         const clbits = args[2] ?? kwargs.get('clbits') ?? null;
         const front = (args[3] ?? kwargs.get('front')) === true;
         const inplace = (args[4] ?? kwargs.get('inplace')) === true;
-        const asList = (v: PyValue | null) => (v === null ? undefined : typeof v === 'number' || isObject(v, 'qbit') || isObject(v, 'cbit') ? [v] : iterate(v, line));
+        const asList = (v: PyValue | null) =>
+          v === null ? undefined : typeof v === 'number' || isObject(v, 'qbit') || isObject(v, 'cbit') ? [v] : iterate(v, line);
         return this.compose(qc, other as unknown as CircuitValue, asList(qubits), asList(clbits), inplace, line, front);
       }
       case 'inverse': {
         const copy = this.copy(qc);
-        if (qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset')) throw semanticError(line, 'a circuit with measurements or resets has no inverse');
+        if (qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset'))
+          throw semanticError(line, 'a circuit with measurements or resets has no inverse');
         copy.circuit.ops = qc.circuit.ops
           .slice()
           .reverse()
@@ -658,12 +936,16 @@ class QiskitEvaluator extends PyEvaluator {
   /** Parameters of gates: numbers, or Parameter expressions kept symbolic until assign_parameters. */
   private gateParams(values: PyValue[], line: number, what: string): { params: number[]; symbolic?: Expr[] } {
     if (!values.some((v) => isObject(v, 'param'))) return { params: values.map((v) => toNumber(v, line, what)) };
-    return { params: values.map(() => 0), symbolic: values.map((v) => (isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, what)))) };
+    return {
+      params: values.map(() => 0),
+      symbolic: values.map((v) => (isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, what)))),
+    };
   }
 
   protected override objectBinary(op: string, a: PyValue, b: PyValue, line: number): PyValue | undefined {
     if (!isObject(a, 'param') && !isObject(b, 'param')) return super.objectBinary(op, a, b, line);
-    const expr = (v: PyValue): Expr => (isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, 'a number in a parameter expression')));
+    const expr = (v: PyValue): Expr =>
+      isObject(v, 'param') ? (v as unknown as ParamValue).expr : num(toNumber(v, line, 'a number in a parameter expression'));
     if (op === 'neg') return { kind: 'param', expr: { k: 'neg', a: expr(a) } } as unknown as PyValue;
     const ops: Record<string, '+' | '-' | '*' | '/' | '^'> = { '+': '+', '-': '-', '*': '*', '/': '/', '**': '^' };
     if (!ops[op]) throw unsupported(line, op, `${op} on parameters is outside the supported subset`);
@@ -686,7 +968,8 @@ class QiskitEvaluator extends PyEvaluator {
     const order = this.circuitParameters(qc.circuit);
     const bindings = new Map<string, Expr>();
     const bind = (p: PyValue, v: PyValue) => {
-      if (!isObject(p, 'param') || (p as unknown as ParamValue).expr.k !== 'id') throw semanticError(line, `assign_parameters: keys must be Parameters or ParameterVectors; got ${typeName(p)}`);
+      if (!isObject(p, 'param') || (p as unknown as ParamValue).expr.k !== 'id')
+        throw semanticError(line, `assign_parameters: keys must be Parameters or ParameterVectors; got ${typeName(p)}`);
       bindings.set(((p as unknown as ParamValue).expr as { name: string }).name, num(toNumber(v, line, 'a parameter value')));
     };
     if (spec instanceof PyDict) {
@@ -696,13 +979,18 @@ class QiskitEvaluator extends PyEvaluator {
         if (isObject(key, 'paramvec')) {
           const items = (key as unknown as ParamVector).items;
           const values = iterate(value, line, 'the ParameterVector values');
-          if (values.length !== items.length) throw semanticError(line, `assign_parameters: ParameterVector ${(key as unknown as ParamVector).name} has ${items.length} elements; ${values.length} values given`);
+          if (values.length !== items.length)
+            throw semanticError(
+              line,
+              `assign_parameters: ParameterVector ${(key as unknown as ParamVector).name} has ${items.length} elements; ${values.length} values given`,
+            );
           for (let i = 0; i < items.length; i++) bind(items[i], values[i]);
         } else bind(key, value);
       }
     } else {
       const values = iterate(spec, line, 'the parameter values');
-      if (values.length !== order.length) throw semanticError(line, `assign_parameters: the circuit has ${order.length} parameter(s); ${values.length} value(s) given`);
+      if (values.length !== order.length)
+        throw semanticError(line, `assign_parameters: the circuit has ${order.length} parameter(s); ${values.length} value(s) given`);
       for (let i = 0; i < order.length; i++) bind(this.parameterValues.get(order[i])! as unknown as PyValue, values[i]);
     }
     const target = inplace ? qc : this.copy(qc);
@@ -720,7 +1008,11 @@ class QiskitEvaluator extends PyEvaluator {
 
   /** A fresh name for a custom definition (`qft_3`): unique in the program, never a standard gate. */
   private definitionName(base: string): string {
-    const clean = base.toLowerCase().replace(/[^a-z0-9_]/g, '_').replace(/^[^a-z]+/, '') || 'gate';
+    const clean =
+      base
+        .toLowerCase()
+        .replace(/[^a-z0-9_]/g, '_')
+        .replace(/^[^a-z]+/, '') || 'gate';
     return `${clean}_${++this.definitionCount}`;
   }
 
@@ -732,7 +1024,10 @@ class QiskitEvaluator extends PyEvaluator {
   private circuitGate(qc: CircuitValue, label: string | undefined, line: number): GateValue {
     const body = circuitBody(qc.circuit, 'to_gate', line);
     if (qc.circuit.numClbits) throw semanticError(line, 'a circuit with classical bits cannot become a gate (Qiskit refuses it too); build it without clbits');
-    return this.customGate({ name: this.definitionName(label ?? qc.name ?? 'circuit'), params: [], qubits: qc.circuit.numQubits, body, line }, qc.circuit.definitions);
+    return this.customGate(
+      { name: this.definitionName(label ?? qc.name ?? 'circuit'), params: [], qubits: qc.circuit.numQubits, body, line },
+      qc.circuit.definitions,
+    );
   }
 
   /** A circuit of `gate.qubits` qubits holding only `gate` on all of them (what Qiskit's library circuits are). */
@@ -740,7 +1035,13 @@ class QiskitEvaluator extends PyEvaluator {
     const qc = this.newCircuit(gate.qubits, name);
     this.building++;
     try {
-      this.applyGate(qc, gate, Array.from({ length: gate.qubits }, (_, i) => i), line, name ?? gate.name);
+      this.applyGate(
+        qc,
+        gate,
+        Array.from({ length: gate.qubits }, (_, i) => i),
+        line,
+        name ?? gate.name,
+      );
     } finally {
       this.building--;
     }
@@ -785,7 +1086,11 @@ class QiskitEvaluator extends PyEvaluator {
       const sign = g.inverse ? -1 : 1;
       return { ...g, inverse: false, params: g.params.map((p) => p * k * sign) };
     }
-    throw unsupported(line, `power(${k})`, 'non-integer powers are supported for rotation and phase gates (rx ry rz p rxx ryy rzz and their controlled forms); use an integer or UnitaryGate of the matrix power');
+    throw unsupported(
+      line,
+      `power(${k})`,
+      'non-integer powers are supported for rotation and phase gates (rx ry rz p rxx ryy rzz and their controlled forms); use an integer or UnitaryGate of the matrix power',
+    );
   }
 
   /** UnitaryGate(matrix) / qc.unitary(matrix): checked unitary, synthesized exactly. */
@@ -801,7 +1106,8 @@ class QiskitEvaluator extends PyEvaluator {
     let def: GateDefinition;
     const name = this.definitionName('state_preparation');
     if (typeof params === 'string') {
-      if (numQubits !== undefined && params.length !== numQubits) throw semanticError(line, `the state label '${params}' has ${params.length} qubit(s); ${numQubits} are given`);
+      if (numQubits !== undefined && params.length !== numQubits)
+        throw semanticError(line, `the state label '${params}' has ${params.length} qubit(s); ${numQubits} are given`);
       def = { name, params: [], qubits: params.length, body: labelStateOps(params, line), line };
     } else if (typeof params === 'number') {
       const n = numQubits ?? Math.max(1, Math.ceil(Math.log2(params + 1)));
@@ -811,7 +1117,8 @@ class QiskitEvaluator extends PyEvaluator {
     } else {
       const amplitudes = toVector(params, line, 'the state');
       def = statePreparationDefinition(name, amplitudes, normalize, 'StatePreparation', line);
-      if (numQubits !== undefined && def.qubits !== numQubits) throw semanticError(line, `a state of ${amplitudes.length} amplitudes needs ${def.qubits} qubit(s); ${numQubits} are given`);
+      if (numQubits !== undefined && def.qubits !== numQubits)
+        throw semanticError(line, `a state of ${amplitudes.length} amplitudes needs ${def.qubits} qubit(s); ${numQubits} are given`);
     }
     return { ...this.customGate(def), inverse };
   }
@@ -868,7 +1175,12 @@ class QiskitEvaluator extends PyEvaluator {
           const qc = build(() => {
             const c = this.newCircuit(n, typeof label === 'string' ? label : inverse ? 'iqft' : 'qft');
             const ops = qftOps(n, approx, swaps, barriers, line);
-            c.circuit.ops = inverse ? ops.slice().reverse().flatMap<Operation>((op) => (op.kind === 'gate' ? inverseGate(c.circuit, op) : [op])) : ops;
+            c.circuit.ops = inverse
+              ? ops
+                  .slice()
+                  .reverse()
+                  .flatMap<Operation>((op) => (op.kind === 'gate' ? inverseGate(c.circuit, op) : [op]))
+              : ops;
             return c;
           });
           return (name === 'QFTGate' ? this.circuitGate(qc, 'qft', line) : qc) as unknown as PyValue;
@@ -881,7 +1193,10 @@ class QiskitEvaluator extends PyEvaluator {
           const reflectionArg = kwargs.get('reflection_qubits') ?? args[3];
           const barriers = flag(kwargs.get('insert_barriers'), false);
           const n = oracle.circuit.numQubits;
-          const reflection = reflectionArg === undefined || reflectionArg === null ? Array.from({ length: n }, (_, i) => i) : iterate(reflectionArg, line, 'reflection_qubits').map((q) => toInt(q, line, 'a reflection qubit'));
+          const reflection =
+            reflectionArg === undefined || reflectionArg === null
+              ? Array.from({ length: n }, (_, i) => i)
+              : iterate(reflectionArg, line, 'reflection_qubits').map((q) => toInt(q, line, 'a reflection qubit'));
           if (reflection.some((q) => q < 0 || q >= n)) throw semanticError(line, `reflection_qubits must be qubits of the ${n}-qubit oracle`);
           const qc = build(() => {
             const c = this.newCircuit(n, 'Q');
@@ -940,7 +1255,11 @@ class QiskitEvaluator extends PyEvaluator {
           const entries = toVector(arg(args, kwargs, 0, 'diag') ?? null, line, name);
           const n = entries.length;
           const bad = entries.findIndex(([re, im]) => Math.abs(Math.hypot(re, im) - 1) > 1e-8);
-          if (bad >= 0) throw semanticError(line, `${name}: every diagonal entry must have modulus 1; entry ${bad} has |d| = ${Math.hypot(...entries[bad]).toPrecision(6)}`);
+          if (bad >= 0)
+            throw semanticError(
+              line,
+              `${name}: every diagonal entry must have modulus 1; entry ${bad} has |d| = ${Math.hypot(...entries[bad]).toPrecision(6)}`,
+            );
           const m = denseMatrix(Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => (r === c ? entries[r] : 0))));
           const gate = this.customGate(matrixDefinition(this.definitionName('diagonal'), m, name, line));
           return (name === 'Diagonal' ? build(() => this.gateCircuit(gate, line, 'diagonal')) : gate) as unknown as PyValue;
@@ -948,17 +1267,35 @@ class QiskitEvaluator extends PyEvaluator {
       case 'StatePreparation':
         return call((args, kwargs, line) => {
           const nq = arg(args, kwargs, 1, 'num_qubits');
-          return this.statePreparation(arg(args, kwargs, 0, 'params') ?? null, nq === undefined || nq === null ? undefined : toInt(nq, line, 'num_qubits'), flag(kwargs.get('normalize'), false), flag(arg(args, kwargs, 2, 'inverse'), false), line) as unknown as PyValue;
+          return this.statePreparation(
+            arg(args, kwargs, 0, 'params') ?? null,
+            nq === undefined || nq === null ? undefined : toInt(nq, line, 'num_qubits'),
+            flag(kwargs.get('normalize'), false),
+            flag(arg(args, kwargs, 2, 'inverse'), false),
+            line,
+          ) as unknown as PyValue;
         });
       case 'Initialize':
         return call((args, kwargs, line) => {
           const nq = arg(args, kwargs, 1, 'num_qubits');
-          const gate = this.statePreparation(arg(args, kwargs, 0, 'params') ?? null, nq === undefined || nq === null ? undefined : toInt(nq, line, 'num_qubits'), flag(arg(args, kwargs, 2, 'normalize'), false), false, line);
+          const gate = this.statePreparation(
+            arg(args, kwargs, 0, 'params') ?? null,
+            nq === undefined || nq === null ? undefined : toInt(nq, line, 'num_qubits'),
+            flag(arg(args, kwargs, 2, 'normalize'), false),
+            false,
+            line,
+          );
           // Initialize = reset, then the state preparation: an instruction, so a circuit to compose.
           return build(() => {
             const c = this.newCircuit(gate.qubits, 'initialize');
             for (let q = 0; q < gate.qubits; q++) this.push(c, { kind: 'reset', qubit: q, line });
-            this.applyGate(c, gate, Array.from({ length: gate.qubits }, (_, i) => i), line, 'Initialize');
+            this.applyGate(
+              c,
+              gate,
+              Array.from({ length: gate.qubits }, (_, i) => i),
+              line,
+              'Initialize',
+            );
             return c;
           }) as unknown as PyValue;
         });
@@ -981,17 +1318,32 @@ class QiskitEvaluator extends PyEvaluator {
           const linear = Array.from({ length: Math.max(0, n - 1) }, (_, i): [number, number] => [i, i + 1]);
           if (entanglement === 'linear') pairs = linear;
           else if (entanglement === 'reverse_linear') pairs = linear.slice().reverse();
-          else if (entanglement === 'full') pairs = linear.length ? Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, j): [number, number] => [i, i + j + 1])).flat() : [];
+          else if (entanglement === 'full')
+            pairs = linear.length
+              ? Array.from({ length: n }, (_, i) => Array.from({ length: n - i - 1 }, (_, j): [number, number] => [i, i + j + 1])).flat()
+              : [];
           else if (entanglement === 'circular') pairs = n > 2 ? [[n - 1, 0], ...linear] : linear;
-          else throw unsupported(line, `entanglement=${typeof entanglement === 'string' ? `'${entanglement}'` : typeName(entanglement)}`, "entanglement is 'linear', 'reverse_linear', 'full' or 'circular'");
+          else
+            throw unsupported(
+              line,
+              `entanglement=${typeof entanglement === 'string' ? `'${entanglement}'` : typeName(entanglement)}`,
+              "entanglement is 'linear', 'reverse_linear', 'full' or 'circular'",
+            );
           const layers = reps + (skipFinal ? 0 : 1);
           checkListLength(layers * rotations.length * n + reps * pairs.length, line);
-          const vector = this.newParameter('ParameterVector', [typeof prefix === 'string' ? prefix : 'θ', layers * rotations.length * n], new Map(), line) as unknown as ParamVector;
+          const vector = this.newParameter(
+            'ParameterVector',
+            [typeof prefix === 'string' ? prefix : 'θ', layers * rotations.length * n],
+            new Map(),
+            line,
+          ) as unknown as ParamVector;
           return build(() => {
             const c = this.newCircuit(n, name);
             let k = 0;
             const rotationLayer = () => {
-              for (const r of rotations) for (let q = 0; q < n; q++) this.push(c, { kind: 'gate', name: r, qubits: [q], params: [(vector.items[k++] as unknown as ParamValue).expr], line });
+              for (const r of rotations)
+                for (let q = 0; q < n; q++)
+                  this.push(c, { kind: 'gate', name: r, qubits: [q], params: [(vector.items[k++] as unknown as ParamValue).expr], line });
             };
             const all = Array.from({ length: n }, (_, i) => i);
             for (let r = 0; r < reps; r++) {
@@ -1017,7 +1369,8 @@ class QiskitEvaluator extends PyEvaluator {
 
   /** The inverse of a circuit without measurements (reversed, each gate inverted, phase negated). */
   private invertCircuit(qc: CircuitValue, line: number): CircuitValue {
-    if (qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset')) throw semanticError(line, 'a circuit with measurements or resets has no inverse');
+    if (qc.circuit.ops.some((op) => op.kind === 'measure' || op.kind === 'reset'))
+      throw semanticError(line, 'a circuit with measurements or resets has no inverse');
     const copy = this.copy(qc);
     copy.circuit.ops = qc.circuit.ops
       .slice()
@@ -1030,7 +1383,13 @@ class QiskitEvaluator extends PyEvaluator {
   private copy(qc: CircuitValue): CircuitValue {
     return {
       kind: 'qc',
-      circuit: { ...qc.circuit, qregs: [...qc.circuit.qregs], cregs: [...qc.circuit.cregs], ops: qc.circuit.ops.map((op) => ({ ...op })), definitions: new Map(qc.circuit.definitions) },
+      circuit: {
+        ...qc.circuit,
+        qregs: [...qc.circuit.qregs],
+        cregs: [...qc.circuit.cregs],
+        ops: qc.circuit.ops.map((op) => ({ ...op })),
+        definitions: new Map(qc.circuit.definitions),
+      },
       ...(qc.name ? { name: qc.name } : {}),
       regs: new Map(qc.regs),
       qubitRefs: [...qc.qubitRefs],
@@ -1038,13 +1397,24 @@ class QiskitEvaluator extends PyEvaluator {
     };
   }
 
-  private compose(target: CircuitValue, other: CircuitValue, qubits: PyValue[] | undefined, clbits: PyValue[] | undefined, inplace: boolean, line: number, front = false): PyValue {
+  private compose(
+    target: CircuitValue,
+    other: CircuitValue,
+    qubits: PyValue[] | undefined,
+    clbits: PyValue[] | undefined,
+    inplace: boolean,
+    line: number,
+    front = false,
+  ): PyValue {
     checkOperationCount(target.circuit.ops.length + other.circuit.ops.length, line);
     const dest = inplace ? target : this.copy(target);
     const qmap = qubits ? qubits.map((q) => this.bits(dest, q, 'q', line).indices[0]) : Array.from({ length: other.circuit.numQubits }, (_, i) => i);
     const cmap = clbits ? clbits.map((c) => this.bits(dest, c, 'c', line).indices[0]) : Array.from({ length: other.circuit.numClbits }, (_, i) => i);
     if (qmap.length !== other.circuit.numQubits || qmap.some((q) => q >= dest.circuit.numQubits)) {
-      throw semanticError(line, `compose: the other circuit has ${other.circuit.numQubits} qubit(s); map them onto this circuit's ${dest.circuit.numQubits} with qubits=[…]`);
+      throw semanticError(
+        line,
+        `compose: the other circuit has ${other.circuit.numQubits} qubit(s); map them onto this circuit's ${dest.circuit.numQubits} with qubits=[…]`,
+      );
     }
     if (cmap.length !== other.circuit.numClbits || cmap.some((c) => c >= dest.circuit.numClbits)) {
       throw semanticError(line, `compose: the other circuit has ${other.circuit.numClbits} clbit(s) but this one has ${dest.circuit.numClbits}`);

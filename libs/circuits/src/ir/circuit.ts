@@ -122,7 +122,11 @@ function expandInto(c: Circuit, op: Operation, out: Operation[], depth: number):
   if (op.kind !== 'gate' || STANDARD_GATES.has(op.name)) {
     // 64 definitions that each call the previous twice expand to 2^63 operations: stop at the bound.
     if (out.length >= MAX_EXPANDED_OPERATIONS) {
-      throw new CircuitError('limit', `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations once its custom gates are inlined; this one has more`, op.line);
+      throw new CircuitError(
+        'limit',
+        `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations once its custom gates are inlined; this one has more`,
+        op.line,
+      );
     }
     out.push(op);
     return;
@@ -181,8 +185,23 @@ export function inverseGate(c: Circuit, op: GateOp): GateOp[] {
 
 /** Standard gates a controlled gate folds into (`ctrl @ x` is `cx`, `ctrl @ cx` is `ccx`, …). */
 const CONTROLLED_FORMS: Record<string, string> = {
-  x: 'cx', y: 'cy', z: 'cz', h: 'ch', p: 'cp', u1: 'cu1', rx: 'crx', ry: 'cry', rz: 'crz', u3: 'cu3', sx: 'csx', swap: 'cswap',
-  cx: 'ccx', ccx: 'c3x', c3x: 'c4x', cz: 'ccz', csx: 'c3sqrtx_2',
+  x: 'cx',
+  y: 'cy',
+  z: 'cz',
+  h: 'ch',
+  p: 'cp',
+  u1: 'cu1',
+  rx: 'crx',
+  ry: 'cry',
+  rz: 'crz',
+  u3: 'cu3',
+  sx: 'csx',
+  swap: 'cswap',
+  cx: 'ccx',
+  ccx: 'c3x',
+  c3x: 'c4x',
+  cz: 'ccz',
+  csx: 'c3sqrtx_2',
 };
 
 /** Folds extra controls into named controlled gates where the catalogue has one. */

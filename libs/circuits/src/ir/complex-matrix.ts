@@ -100,8 +100,10 @@ export function kron2(a: Matrix, b: Matrix): Matrix {
   const out = new Float64Array(32);
   for (let r = 0; r < 4; r++)
     for (let c = 0; c < 4; c++) {
-      const ar = a[2 * ((r & 1) * 2 + (c & 1))], ai = a[2 * ((r & 1) * 2 + (c & 1)) + 1];
-      const br = b[2 * ((r >> 1) * 2 + (c >> 1))], bi = b[2 * ((r >> 1) * 2 + (c >> 1)) + 1];
+      const ar = a[2 * ((r & 1) * 2 + (c & 1))],
+        ai = a[2 * ((r & 1) * 2 + (c & 1)) + 1];
+      const br = b[2 * ((r >> 1) * 2 + (c >> 1))],
+        bi = b[2 * ((r >> 1) * 2 + (c >> 1)) + 1];
       out[2 * (r * 4 + c)] = ar * br - ai * bi;
       out[2 * (r * 4 + c) + 1] = ar * bi + ai * br;
     }

@@ -103,7 +103,11 @@ export interface FormatStyle {
 
 export const QASM2_STYLE: FormatStyle = { pi: 'pi', pow: '^' };
 export const QASM3_STYLE: FormatStyle = { pi: 'pi', pow: '**', fn: (n) => (n === 'asin' ? 'arcsin' : n === 'acos' ? 'arccos' : n === 'atan' ? 'arctan' : n) };
-export const NUMPY_STYLE: FormatStyle = { pi: 'np.pi', pow: '**', fn: (n) => `np.${n === 'ln' ? 'log' : n === 'asin' ? 'arcsin' : n === 'acos' ? 'arccos' : n === 'atan' ? 'arctan' : n}` };
+export const NUMPY_STYLE: FormatStyle = {
+  pi: 'np.pi',
+  pow: '**',
+  fn: (n) => `np.${n === 'ln' ? 'log' : n === 'asin' ? 'arcsin' : n === 'acos' ? 'arccos' : n === 'atan' ? 'arctan' : n}`,
+};
 
 /** A number as source text: small rational multiples of π as `3*pi/4`, others in shortest round-trip form. */
 export function formatNumber(v: number, style: FormatStyle): string {

@@ -32,24 +32,94 @@ const u = (t: number, f: number, l: number): Matrix => {
   const [flr, fli] = cis(f + l);
   return matrix([
     [c, [-lr * s, -li * s]],
-    [[fr * s, fi * s], [flr * c, fli * c]],
+    [
+      [fr * s, fi * s],
+      [flr * c, fli * c],
+    ],
   ]);
 };
-const rx = (t: number): Matrix => matrix([[Math.cos(t / 2), [0, -Math.sin(t / 2)]], [[0, -Math.sin(t / 2)], Math.cos(t / 2)]]);
-const ry = (t: number): Matrix => matrix([[Math.cos(t / 2), -Math.sin(t / 2)], [Math.sin(t / 2), Math.cos(t / 2)]]);
-const rz = (t: number): Matrix => matrix([[cis(-t / 2), 0], [0, cis(t / 2)]]);
-const p = (l: number): Matrix => matrix([[1, 0], [0, cis(l)]]);
+const rx = (t: number): Matrix =>
+  matrix([
+    [Math.cos(t / 2), [0, -Math.sin(t / 2)]],
+    [[0, -Math.sin(t / 2)], Math.cos(t / 2)],
+  ]);
+const ry = (t: number): Matrix =>
+  matrix([
+    [Math.cos(t / 2), -Math.sin(t / 2)],
+    [Math.sin(t / 2), Math.cos(t / 2)],
+  ]);
+const rz = (t: number): Matrix =>
+  matrix([
+    [cis(-t / 2), 0],
+    [0, cis(t / 2)],
+  ]);
+const p = (l: number): Matrix =>
+  matrix([
+    [1, 0],
+    [0, cis(l)],
+  ]);
 
-const X = matrix([[0, 1], [1, 0]]);
-const Y = matrix([[0, [0, -1]], [[0, 1], 0]]);
-const Z = matrix([[1, 0], [0, -1]]);
-const H = matrix([[S2, S2], [S2, -S2]]);
-const I2 = matrix([[1, 0], [0, 1]]);
-const SX = matrix([[[0.5, 0.5], [0.5, -0.5]], [[0.5, -0.5], [0.5, 0.5]]]);
-const SXDG = matrix([[[0.5, -0.5], [0.5, 0.5]], [[0.5, 0.5], [0.5, -0.5]]]);
-const SWAP = matrix([[1, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]);
-const ISWAP = matrix([[1, 0, 0, 0], [0, 0, [0, 1], 0], [0, [0, 1], 0, 0], [0, 0, 0, 1]]);
-const ECR = scale(matrix([[0, 1, 0, [0, 1]], [1, 0, [0, -1], 0], [0, [0, 1], 0, 1], [[0, -1], 0, 1, 0]]), [S2, 0]);
+const X = matrix([
+  [0, 1],
+  [1, 0],
+]);
+const Y = matrix([
+  [0, [0, -1]],
+  [[0, 1], 0],
+]);
+const Z = matrix([
+  [1, 0],
+  [0, -1],
+]);
+const H = matrix([
+  [S2, S2],
+  [S2, -S2],
+]);
+const I2 = matrix([
+  [1, 0],
+  [0, 1],
+]);
+const SX = matrix([
+  [
+    [0.5, 0.5],
+    [0.5, -0.5],
+  ],
+  [
+    [0.5, -0.5],
+    [0.5, 0.5],
+  ],
+]);
+const SXDG = matrix([
+  [
+    [0.5, -0.5],
+    [0.5, 0.5],
+  ],
+  [
+    [0.5, 0.5],
+    [0.5, -0.5],
+  ],
+]);
+const SWAP = matrix([
+  [1, 0, 0, 0],
+  [0, 0, 1, 0],
+  [0, 1, 0, 0],
+  [0, 0, 0, 1],
+]);
+const ISWAP = matrix([
+  [1, 0, 0, 0],
+  [0, 0, [0, 1], 0],
+  [0, [0, 1], 0, 0],
+  [0, 0, 0, 1],
+]);
+const ECR = scale(
+  matrix([
+    [0, 1, 0, [0, 1]],
+    [1, 0, [0, -1], 0],
+    [0, [0, 1], 0, 1],
+    [[0, -1], 0, 1, 0],
+  ]),
+  [S2, 0],
+);
 
 function pauliRotation(t: number, pp: Matrix): Matrix {
   // exp(-i t/2 P⊗P) = cos(t/2) I − i sin(t/2) P⊗P
@@ -80,14 +150,21 @@ function kron(a: Matrix, b: Matrix): Matrix {
 }
 
 /** σ(φ) = cos φ X + sin φ Y = [[0, e^{−iφ}], [e^{iφ}, 0]]: the axis of IonQ's GPI gates. */
-const sigma = (phi: number): Matrix => matrix([[0, cis(-phi)], [cis(phi), 0]]);
+const sigma = (phi: number): Matrix =>
+  matrix([
+    [0, cis(-phi)],
+    [cis(phi), 0],
+  ]);
 /** exp(−i t/2 σ(φ)) = cos(t/2) I − i sin(t/2) σ(φ). */
 const sigmaRotation = (phi: number, t: number): Matrix => {
   const c = Math.cos(t / 2);
   const s = Math.sin(t / 2);
   const [er, ei] = cis(-phi);
   const [fr, fi] = cis(phi);
-  return matrix([[c, [s * ei, -s * er]], [[s * fi, -s * fr], c]]);
+  return matrix([
+    [c, [s * ei, -s * er]],
+    [[s * fi, -s * fr], c],
+  ]);
 };
 
 /**
@@ -108,7 +185,14 @@ function molmerSorensen(phi0: number, phi1: number, t: number): Matrix {
 
 const fixed = (m: Matrix) => () => m;
 
-const one = (name: string, params: number, base: (p: readonly number[]) => Matrix, diagonal = false): StandardGate => ({ name, qubits: 1, params, controls: 0, base, diagonal });
+const one = (name: string, params: number, base: (p: readonly number[]) => Matrix, diagonal = false): StandardGate => ({
+  name,
+  qubits: 1,
+  params,
+  controls: 0,
+  base,
+  diagonal,
+});
 const ctrl = (name: string, controls: number, of: StandardGate): StandardGate => ({
   name,
   qubits: controls + of.qubits,

@@ -66,7 +66,8 @@ const norm2 = (x: Vec): number => {
 /** x ← c·x − s·conj(e)·y, y ← s·x + c·conj(e)·y (one Jacobi rotation on a column pair). */
 function rotatePair(x: Vec, y: Vec, c: number, s: number, er: number, ei: number): void {
   for (let k = 0; k < x.length; k += 2) {
-    const xr = x[k], xi = x[k + 1];
+    const xr = x[k],
+      xi = x[k + 1];
     // conj(e)·y
     const yr = er * y[k] + ei * y[k + 1];
     const yi = er * y[k + 1] - ei * y[k];
@@ -191,17 +192,21 @@ export function hermitianEigen(h: Matrix): { values: number[]; vectors: Matrix }
     let rotated = false;
     for (let p = 0; p < n - 1; p++)
       for (let q = p + 1; q < n; q++) {
-        const ar = a[2 * (p * n + q)], ai = a[2 * (p * n + q) + 1];
+        const ar = a[2 * (p * n + q)],
+          ai = a[2 * (p * n + q) + 1];
         const g = Math.hypot(ar, ai);
         if (g <= 1e-17 * scale || g === 0) continue;
         rotated = true;
-        const er = ar / g, ei = ai / g;
+        const er = ar / g,
+          ei = ai / g;
         const [c, s] = jacobiAngle(a[2 * (p * n + p)], a[2 * (q * n + q)], g);
         // columns: A ← A·G and V ← V·G
         for (const m of [a, v])
           for (let k = 0; k < n; k++) {
-            const xr = m[2 * (k * n + p)], xi = m[2 * (k * n + p) + 1];
-            const yr0 = m[2 * (k * n + q)], yi0 = m[2 * (k * n + q) + 1];
+            const xr = m[2 * (k * n + p)],
+              xi = m[2 * (k * n + p) + 1];
+            const yr0 = m[2 * (k * n + q)],
+              yi0 = m[2 * (k * n + q) + 1];
             const yr = er * yr0 + ei * yi0;
             const yi = er * yi0 - ei * yr0;
             m[2 * (k * n + p)] = c * xr - s * yr;
@@ -211,8 +216,10 @@ export function hermitianEigen(h: Matrix): { values: number[]; vectors: Matrix }
           }
         // rows: A ← G†·A; row p ← c·p − s·e·q, row q ← s·p + c·e·q
         for (let k = 0; k < n; k++) {
-          const xr = a[2 * (p * n + k)], xi = a[2 * (p * n + k) + 1];
-          const yr0 = a[2 * (q * n + k)], yi0 = a[2 * (q * n + k) + 1];
+          const xr = a[2 * (p * n + k)],
+            xi = a[2 * (p * n + k) + 1];
+          const yr0 = a[2 * (q * n + k)],
+            yi0 = a[2 * (q * n + k) + 1];
           const yr = er * yr0 - ei * yi0;
           const yi = er * yi0 + ei * yr0;
           a[2 * (p * n + k)] = c * xr - s * yr;

@@ -2,7 +2,14 @@ import { addQreg, emptyCircuit, type Circuit, type GateOp } from './circuit.js';
 import { controlled, identity, kron2, matrix, multiply, type Matrix } from './complex-matrix.js';
 import { evalExpr } from './expr.js';
 import { gateMatrix, STANDARD_GATES } from './gates.js';
-import { checkUnitary, MAX_STATE_PREPARATION_QUBITS, MAX_SYNTHESIS_QUBITS, synthesizeStatePreparation, synthesizeUnitary, type Complex } from './unitary-synthesis.js';
+import {
+  checkUnitary,
+  MAX_STATE_PREPARATION_QUBITS,
+  MAX_SYNTHESIS_QUBITS,
+  synthesizeStatePreparation,
+  synthesizeUnitary,
+  type Complex,
+} from './unitary-synthesis.js';
 import { circuitUnitary } from '../simulator/unitary.js';
 import { createRng, type Rng } from '../simulator/rng.js';
 import { gaussian, haarUnitary } from './haar.js';
@@ -11,7 +18,6 @@ import { emitCircuit, parseCircuit } from '../convert.js';
 import { equivalentUpToGlobalPhase } from '../simulator/unitary.js';
 import { compileToDevice } from '../compile/compile-to-device.js';
 import { lineCouplingMap } from '../compile/coupling-maps.js';
-
 
 function circuitOf(n: number, ops: GateOp[], globalPhase: number): Circuit {
   const c = emptyCircuit();
@@ -29,8 +35,7 @@ function deviation(m: Matrix): { error: number; cx: number; ops: GateOp[] } {
   const columns = circuitUnitary(circuitOf(n, ops, globalPhase));
   let error = 0;
   for (let c = 0; c < N; c++)
-    for (let r = 0; r < N; r++)
-      error = Math.max(error, Math.hypot(columns[c][2 * r] - m[2 * (r * N + c)], columns[c][2 * r + 1] - m[2 * (r * N + c) + 1]));
+    for (let r = 0; r < N; r++) error = Math.max(error, Math.hypot(columns[c][2 * r] - m[2 * (r * N + c)], columns[c][2 * r + 1] - m[2 * (r * N + c) + 1]));
   return { error, cx: ops.filter((op) => op.name === 'cx').length, ops };
 }
 
@@ -115,22 +120,34 @@ describe('synthesizeUnitary', () => {
     ['CX', std('cx'), 1],
     ['CZ', std('cz'), 1],
     ['CX with control on qubit 1', multiply(kron2(std('h'), std('h')), multiply(std('cx'), kron2(std('h'), std('h')))), 1],
-    ['√iSWAP-like exp(iπ/8(XX+YY))', (() => {
-      const m = identity(4);
-      const c = Math.cos(Math.PI / 4), s = Math.sin(Math.PI / 4);
-      m[2 * 5] = c; m[2 * 10] = c; m[2 * 6 + 1] = s; m[2 * 9 + 1] = s;
-      return m;
-    })(), 2],
+    [
+      '√iSWAP-like exp(iπ/8(XX+YY))',
+      (() => {
+        const m = identity(4);
+        const c = Math.cos(Math.PI / 4),
+          s = Math.sin(Math.PI / 4);
+        m[2 * 5] = c;
+        m[2 * 10] = c;
+        m[2 * 6 + 1] = s;
+        m[2 * 9 + 1] = s;
+        return m;
+      })(),
+      2,
+    ],
     ['SWAP', std('swap'), 3],
     ['iSWAP', std('iswap'), 2],
     ['RZZ(0.3)', std('rzz', [0.3]), 2],
     ['RXX(0.3)·RYY(−1.1)', multiply(std('rxx', [0.3]), std('ryy', [-1.1])), 2],
     ['controlled-Haar (2 qubits)', controlled(haarUnitary(1, createRng(4)), 1), 2],
     ['diagonal phases (2 qubits)', diagonal([0.1, -0.7, 2.3, 1.1]), 2],
-    ['degenerate spectrum diag(1, 1, −1, −1) in a Haar basis', (() => {
-      const v = haarUnitary(2, createRng(5));
-      return multiply(v, multiply(diagonal([0, 0, Math.PI, Math.PI]), adjointOf(v)));
-    })(), 3],
+    [
+      'degenerate spectrum diag(1, 1, −1, −1) in a Haar basis',
+      (() => {
+        const v = haarUnitary(2, createRng(5));
+        return multiply(v, multiply(diagonal([0, 0, Math.PI, Math.PI]), adjointOf(v)));
+      })(),
+      3,
+    ],
     ['the 2-qubit QFT', qft(2), 3],
   ])('synthesizes %s exactly, with at most the expected CX count', (_, m, maxCx) => {
     const { error, cx } = deviation(m);
@@ -142,19 +159,25 @@ describe('synthesizeUnitary', () => {
     ['Toffoli', () => std('ccx')],
     ['Fredkin', () => std('cswap')],
     ['diagonal phases (3 qubits)', () => diagonal([0, 0.3, -1.2, 2.2, 0.9, -0.4, 1.7, 3.0])],
-    ['degenerate spectrum (3 qubits, eigenvalues 1, 1, 1, 1, i, i, −1, −1) in a Haar basis', () => {
-      const v = haarUnitary(3, createRng(6));
-      return multiply(v, multiply(diagonal([0, 0, 0, 0, Math.PI / 2, Math.PI / 2, Math.PI, Math.PI]), adjointOf(v)));
-    }],
+    [
+      'degenerate spectrum (3 qubits, eigenvalues 1, 1, 1, 1, i, i, −1, −1) in a Haar basis',
+      () => {
+        const v = haarUnitary(3, createRng(6));
+        return multiply(v, multiply(diagonal([0, 0, 0, 0, Math.PI / 2, Math.PI / 2, Math.PI, Math.PI]), adjointOf(v)));
+      },
+    ],
     ['controlled-Haar 2-qubit unitary (3 qubits)', () => controlled(haarUnitary(2, createRng(8)), 1)],
     ['doubly controlled Haar 1-qubit unitary', () => controlled(haarUnitary(1, createRng(10)), 2)],
     ['the 3-qubit QFT', () => qft(3)],
     ['the 4-qubit QFT', () => qft(4)],
-    ['a permutation (cyclic shift on 3 qubits)', () => {
-      const m = new Float64Array(128);
-      for (let c = 0; c < 8; c++) m[2 * (((c + 1) % 8) * 8 + c)] = 1;
-      return m;
-    }],
+    [
+      'a permutation (cyclic shift on 3 qubits)',
+      () => {
+        const m = new Float64Array(128);
+        for (let c = 0; c < 8; c++) m[2 * (((c + 1) % 8) * 8 + c)] = 1;
+        return m;
+      },
+    ],
     ['a unitary a hair from the identity (Haar^(1e-6) stand-in: I·e^{iε diag})', () => diagonal([0, 1e-9, 2e-9, 0, 1e-9, 0, 0, 3e-9])],
   ])('synthesizes %s exactly', (_, make) => {
     expect(deviation(make()).error).toBeLessThan(1e-9);
@@ -172,14 +195,30 @@ describe('synthesizeUnitary', () => {
       expect((e as CircuitError).kind).toBe('semantic');
       expect((e as Error).message).toBe('the matrix (2×2) is not unitary: max |U†U − I| = 2.00e-3 exceeds the tolerance 1e-8');
     }
-    expect(() => checkUnitary(matrix([[1, 1], [0, 1]]), 'UnitaryGate')).toThrow(/^UnitaryGate \(2×2\) is not unitary: max \|U†U − I\| = 1\.00e\+0/);
+    expect(() =>
+      checkUnitary(
+        matrix([
+          [1, 1],
+          [0, 1],
+        ]),
+        'UnitaryGate',
+      ),
+    ).toThrow(/^UnitaryGate \(2×2\) is not unitary: max \|U†U − I\| = 1\.00e\+0/);
   });
 
   it('accepts a matrix unitary within the tolerance and rejects NaN and non-power-of-two sizes', () => {
     const h = std('h');
     const nearly = Float64Array.from(h, (v, i) => (i === 0 ? v + 2e-10 : v));
     expect(deviation(nearly).error).toBeLessThan(1e-9);
-    expect(() => checkUnitary(matrix([[Number.NaN, 0], [0, 1]]), 'M')).toThrow('M has a non-finite entry');
+    expect(() =>
+      checkUnitary(
+        matrix([
+          [Number.NaN, 0],
+          [0, 1],
+        ]),
+        'M',
+      ),
+    ).toThrow('M has a non-finite entry');
     expect(() => checkUnitary(identity(3), 'M')).toThrow('M must be a square matrix whose size is a power of two; got 9 entries');
   });
 
@@ -266,13 +305,33 @@ describe('synthesizeStatePreparation', () => {
   });
 
   it.each<[string, Complex[]]>([
-    ['|0⟩', [[1, 0], [0, 0]]],
-    ['|1⟩ with a phase', [[0, 0], [0, 1]]],
+    [
+      '|0⟩',
+      [
+        [1, 0],
+        [0, 0],
+      ],
+    ],
+    [
+      '|1⟩ with a phase',
+      [
+        [0, 0],
+        [0, 1],
+      ],
+    ],
     ['|101⟩', Array.from({ length: 8 }, (_, i): Complex => (i === 5 ? [1, 0] : [0, 0]))],
     ['GHZ (unnormalised)', Array.from({ length: 8 }, (_, i): Complex => (i === 0 || i === 7 ? [1, 0] : [0, 0]))],
     ['W', Array.from({ length: 8 }, (_, i): Complex => ([1, 2, 4].includes(i) ? [1 / Math.sqrt(3), 0] : [0, 0]))],
     ['the uniform superposition with alternating signs', Array.from({ length: 16 }, (_, i): Complex => [i % 2 ? -0.25 : 0.25, 0])],
-    ['−|11⟩ (all weight at the end, phase π)', [[0, 0], [0, 0], [0, 0], [-1, 0]]],
+    [
+      '−|11⟩ (all weight at the end, phase π)',
+      [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [-1, 0],
+      ],
+    ],
   ])('prepares %s exactly', (_, amplitudes) => {
     expect(stateError(amplitudes)).toBeLessThan(1e-12);
   });
@@ -282,10 +341,43 @@ describe('synthesizeStatePreparation', () => {
   });
 
   it.each<[string, Complex[], string, string]>([
-    ['a zero vector', [[0, 0], [0, 0]], 'semantic', 'a state vector must have finite amplitudes and a non-zero norm; got norm 0'],
-    ['a NaN amplitude', [[Number.NaN, 0], [1, 0]], 'semantic', 'a state vector must have finite amplitudes and a non-zero norm; got norm NaN'],
-    ['an infinite amplitude', [[Number.POSITIVE_INFINITY, 0], [1, 0]], 'semantic', 'a state vector must have finite amplitudes and a non-zero norm; got norm Infinity'],
-    ['length 3', [[1, 0], [0, 0], [0, 0]], 'semantic', 'a state vector must have a power-of-two length (2, 4, 8, …); got 3 amplitudes'],
+    [
+      'a zero vector',
+      [
+        [0, 0],
+        [0, 0],
+      ],
+      'semantic',
+      'a state vector must have finite amplitudes and a non-zero norm; got norm 0',
+    ],
+    [
+      'a NaN amplitude',
+      [
+        [Number.NaN, 0],
+        [1, 0],
+      ],
+      'semantic',
+      'a state vector must have finite amplitudes and a non-zero norm; got norm NaN',
+    ],
+    [
+      'an infinite amplitude',
+      [
+        [Number.POSITIVE_INFINITY, 0],
+        [1, 0],
+      ],
+      'semantic',
+      'a state vector must have finite amplitudes and a non-zero norm; got norm Infinity',
+    ],
+    [
+      'length 3',
+      [
+        [1, 0],
+        [0, 0],
+        [0, 0],
+      ],
+      'semantic',
+      'a state vector must have a power-of-two length (2, 4, 8, …); got 3 amplitudes',
+    ],
     ['length 0', [], 'semantic', 'a state vector must have a power-of-two length (2, 4, 8, …); got 0 amplitudes'],
     [
       'too many qubits',

@@ -50,8 +50,7 @@ export function checkUnitary(m: Matrix, what: string, tol = 1e-8): void {
   }
   const p = multiply(adjoint(m), m);
   let dev = 0;
-  for (let r = 0; r < n; r++)
-    for (let c = 0; c < n; c++) dev = Math.max(dev, Math.hypot(p[2 * (r * n + c)] - (r === c ? 1 : 0), p[2 * (r * n + c) + 1]));
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) dev = Math.max(dev, Math.hypot(p[2 * (r * n + c)] - (r === c ? 1 : 0), p[2 * (r * n + c) + 1]));
   if (!(dev <= tol)) {
     throw new CircuitError('semantic', `${what} (${n}×${n}) is not unitary: max |U†U − I| = ${dev.toExponential(2)} exceeds the tolerance ${tol}`);
   }
@@ -77,7 +76,20 @@ const MAGIC = matrix([
   [[S2, 0], 0, 0, [0, -S2]],
 ]);
 const MAGIC_DG = adjoint(MAGIC);
-const PAULI = { x: matrix([[0, 1], [1, 0]]), y: matrix([[0, [0, -1]], [[0, 1], 0]]), z: matrix([[1, 0], [0, -1]]) };
+const PAULI = {
+  x: matrix([
+    [0, 1],
+    [1, 0],
+  ]),
+  y: matrix([
+    [0, [0, -1]],
+    [[0, 1], 0],
+  ]),
+  z: matrix([
+    [1, 0],
+    [0, -1],
+  ]),
+};
 /** Diagonals (±1) of XX, YY, ZZ in the magic basis. */
 const MAGIC_SIGNS = (['x', 'y', 'z'] as const).map((p) => {
   const d = multiply(MAGIC_DG, multiply(kron2(PAULI[p], PAULI[p]), MAGIC));
@@ -97,15 +109,19 @@ function det(m: Matrix): [number, number] {
       dr = -dr;
       di = -di;
     }
-    const pr = a[2 * (k * n + k)], pi = a[2 * (k * n + k) + 1];
+    const pr = a[2 * (k * n + k)],
+      pi = a[2 * (k * n + k) + 1];
     [dr, di] = [dr * pr - di * pi, dr * pi + di * pr];
     const pp = pr * pr + pi * pi;
     if (pp === 0) return [0, 0];
     for (let r = k + 1; r < n; r++) {
-      const xr = a[2 * (r * n + k)], xi = a[2 * (r * n + k) + 1];
-      const fr = (xr * pr + xi * pi) / pp, fi = (xi * pr - xr * pi) / pp;
+      const xr = a[2 * (r * n + k)],
+        xi = a[2 * (r * n + k) + 1];
+      const fr = (xr * pr + xi * pi) / pp,
+        fi = (xi * pr - xr * pi) / pp;
       for (let c = k; c < n; c++) {
-        const yr = a[2 * (k * n + c)], yi = a[2 * (k * n + c) + 1];
+        const yr = a[2 * (k * n + c)],
+          yi = a[2 * (k * n + c) + 1];
         a[2 * (r * n + c)] -= fr * yr - fi * yi;
         a[2 * (r * n + c) + 1] -= fr * yi + fi * yr;
       }
@@ -118,7 +134,8 @@ function det(m: Matrix): [number, number] {
 function tensorFactor(m: Matrix): { a: Matrix; b: Matrix; error: number } {
   // Blocks m_{(i,j)} = b_ij·a over the qubit-1 indices i, j; a from the largest block, scaled to det 1.
   let best = -1;
-  let bi = 0, bj = 0;
+  let bi = 0,
+    bj = 0;
   const sub = (i: number, j: number): Matrix => {
     const out = new Float64Array(8);
     for (let r = 0; r < 2; r++)
@@ -139,7 +156,8 @@ function tensorFactor(m: Matrix): { a: Matrix; b: Matrix; error: number } {
   const dp = argOf(dr, di) / 2;
   const a = new Float64Array(8);
   // a = blk / sqrt(det blk)
-  const sr = Math.cos(-dp) / dm, si = Math.sin(-dp) / dm;
+  const sr = Math.cos(-dp) / dm,
+    si = Math.sin(-dp) / dm;
   for (let k = 0; k < 8; k += 2) {
     a[k] = blk[k] * sr - blk[k + 1] * si;
     a[k + 1] = blk[k] * si + blk[k + 1] * sr;
@@ -168,7 +186,8 @@ export function zyzAngles(m: Matrix): { theta: number; phi: number; lambda: numb
   const dr = m[0] * m[6] - m[1] * m[7] - (m[2] * m[4] - m[3] * m[5]);
   const di = m[0] * m[7] + m[1] * m[6] - (m[2] * m[5] + m[3] * m[4]);
   const psi = argOf(dr, di) / 2;
-  const c = Math.cos(-psi), s = Math.sin(-psi);
+  const c = Math.cos(-psi),
+    s = Math.sin(-psi);
   const v = (k: number): [number, number] => [m[k] * c - m[k + 1] * s, m[k] * s + m[k + 1] * c];
   const [v00r, v00i] = v(0);
   const [v01r, v01i] = v(2);
@@ -288,7 +307,12 @@ function canonicalCircuit(coords: readonly number[]): GateOp[] {
     candidates.push(conjugate(axis === 0 ? undefined : gate(axis === 1 ? 'rz' : 'ry', [0], [hp]), body));
   }
   if (nonzero.length <= 2) {
-    const pair = (alpha: number, gamma: number): GateOp[] => [gate('cx', [0, 1]), gate('rx', [0], [-2 * alpha]), gate('rz', [1], [-2 * gamma]), gate('cx', [0, 1])];
+    const pair = (alpha: number, gamma: number): GateOp[] => [
+      gate('cx', [0, 1]),
+      gate('rx', [0], [-2 * alpha]),
+      gate('rz', [1], [-2 * gamma]),
+      gate('cx', [0, 1]),
+    ];
     if (Math.abs(b) <= COORDINATE_TOL) candidates.push(pair(a, c));
     else if (Math.abs(c) <= COORDINATE_TOL) candidates.push(conjugate(gate('rx', [0], [hp]), pair(a, b)));
     else candidates.push(conjugate(gate('rz', [0], [hp]), pair(b, c)));
@@ -376,9 +400,11 @@ function demultiplex(a: Matrix, b: Matrix, top: number, out: Piece[]): void {
   // W = D·V†·B
   const vdb = multiply(adjoint(v), b);
   for (let r = 0; r < m; r++) {
-    const cr = Math.cos(dAngles[r]), ci = Math.sin(dAngles[r]);
+    const cr = Math.cos(dAngles[r]),
+      ci = Math.sin(dAngles[r]);
     for (let c = 0; c < m; c++) {
-      const xr = vdb[2 * (r * m + c)], xi = vdb[2 * (r * m + c) + 1];
+      const xr = vdb[2 * (r * m + c)],
+        xi = vdb[2 * (r * m + c) + 1];
       vdb[2 * (r * m + c)] = cr * xr - ci * xi;
       vdb[2 * (r * m + c) + 1] = cr * xi + ci * xr;
     }
@@ -386,7 +412,13 @@ function demultiplex(a: Matrix, b: Matrix, top: number, out: Piece[]): void {
   const controls = Array.from({ length: top }, (_, i) => i);
   synthesizeInto(vdb, out);
   // D ⊕ D†: diag(e^{iδ}, e^{−iδ}) on the top qubit = Rz(−2δ)
-  uniformlyControlled('rz', dAngles.map((d) => -2 * d), controls, top, out);
+  uniformlyControlled(
+    'rz',
+    dAngles.map((d) => -2 * d),
+    controls,
+    top,
+    out,
+  );
   synthesizeInto(v, out);
 }
 
@@ -426,7 +458,8 @@ function cosineSine(u: Matrix): { l0: Matrix; l1: Matrix; r0: Matrix; r1: Matrix
     const mixed = small.map((_, j) => {
       const col = new Float64Array(2 * m);
       for (let k = 0; k < small.length; k++) {
-        const qr = q[j][2 * k], qi = q[j][2 * k + 1];
+        const qr = q[j][2 * k],
+          qi = q[j][2 * k + 1];
         for (let t = 0; t < 2 * m; t += 2) {
           col[t] += rs[k][t] * qr - rs[k][t + 1] * qi;
           col[t + 1] += rs[k][t] * qi + rs[k][t + 1] * qr;
@@ -455,7 +488,8 @@ function cosineSine(u: Matrix): { l0: Matrix; l1: Matrix; r0: Matrix; r1: Matrix
   const a1 = multiply(adjoint(l1), u11);
   const r1dg = new Float64Array(2 * m * m);
   for (let r = 0; r < m; r++) {
-    const c = Math.cos(angles[r]), s = Math.sin(angles[r]);
+    const c = Math.cos(angles[r]),
+      s = Math.sin(angles[r]);
     for (let k = 0; k < 2 * m; k++) r1dg[2 * r * m + k] = -s * a0[2 * r * m + k] + c * a1[2 * r * m + k];
   }
   return { l0, l1, r0, r1: adjoint(r1dg), angles };
@@ -522,7 +556,8 @@ function synthesizeInto(u: Matrix, out: Piece[]): void {
 function realTraceDiagonal(u: Matrix): Matrix {
   const e = (r: number, c: number): [number, number] => [u[2 * (r * 4 + c)], u[2 * (r * 4 + c) + 1]];
   const mul = (x: [number, number], y: [number, number]): [number, number] => [x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]];
-  const sum = (...terms: [number, [number, number]][]): [number, number] => terms.reduce<[number, number]>((acc, [sgn, z]) => [acc[0] + sgn * z[0], acc[1] + sgn * z[1]], [0, 0]);
+  const sum = (...terms: [number, [number, number]][]): [number, number] =>
+    terms.reduce<[number, number]>((acc, [sgn, z]) => [acc[0] + sgn * z[0], acc[1] + sgn * z[1]], [0, 0]);
   const a1 = sum([-1, mul(e(1, 3), e(2, 0))], [1, mul(e(1, 2), e(2, 1))], [1, mul(e(1, 1), e(2, 2))], [-1, mul(e(1, 0), e(2, 3))]);
   const a2 = sum([1, mul(e(0, 3), e(3, 0))], [-1, mul(e(0, 2), e(3, 1))], [-1, mul(e(0, 1), e(3, 2))], [1, mul(e(0, 0), e(3, 3))]);
   const psi = Math.atan2(a1[1] + a2[1], a1[0] - a2[0]);
@@ -659,8 +694,10 @@ function applyOps(ops: readonly GateOp[], n: number, start: Matrix): Matrix {
       const a = 2 * r * cols;
       const b = 2 * (r | (1 << q)) * cols;
       for (let e = 0; e < 2 * cols; e += 2) {
-        const ar = m[a + e], ai = m[a + e + 1];
-        const br = m[b + e], bi = m[b + e + 1];
+        const ar = m[a + e],
+          ai = m[a + e + 1];
+        const br = m[b + e],
+          bi = m[b + e + 1];
         m[a + e] = g[0] * ar - g[1] * ai + g[2] * br - g[3] * bi;
         m[a + e + 1] = g[0] * ai + g[1] * ar + g[2] * bi + g[3] * br;
         m[b + e] = g[4] * ar - g[5] * ai + g[6] * br - g[7] * bi;
@@ -684,7 +721,8 @@ function phaseAndDeviation(target: Float64Array, actual: Float64Array): { phase:
     im += actual[k] * target[k + 1] - actual[k + 1] * target[k];
   }
   const phase = argOf(re, im);
-  const c = Math.cos(phase), s = Math.sin(phase);
+  const c = Math.cos(phase),
+    s = Math.sin(phase);
   let deviation = 0;
   for (let k = 0; k < target.length; k += 2) {
     deviation = Math.max(deviation, Math.hypot(actual[k] * c - actual[k + 1] * s - target[k], actual[k] * s + actual[k + 1] * c - target[k + 1]));
@@ -721,7 +759,10 @@ export function synthesizeUnitary(m: Matrix): Synthesis {
   // The size limit first: checking a huge matrix for unitarity alone would take minutes.
   const n = log2Exact(dim(m));
   if (2 * dim(m) ** 2 === m.length && n > MAX_SYNTHESIS_QUBITS) {
-    throw new CircuitError('limit', `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a ${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS} matrix); this one has ${n}`);
+    throw new CircuitError(
+      'limit',
+      `unitaries are synthesized up to ${MAX_SYNTHESIS_QUBITS} qubits (a ${2 ** MAX_SYNTHESIS_QUBITS}×${2 ** MAX_SYNTHESIS_QUBITS} matrix); this one has ${n}`,
+    );
   }
   checkUnitary(m, 'the matrix');
   // Programs append the same matrix gate in loops: recent results are reused (copies).
@@ -736,7 +777,10 @@ export function synthesizeUnitary(m: Matrix): Synthesis {
 
 const RECENT_SIZE = 16;
 const RECENT = new Map<string, Synthesis>();
-const copySynthesis = (s: Synthesis): Synthesis => ({ ops: s.ops.map((op) => ({ ...op, qubits: [...op.qubits], params: [...op.params] })), globalPhase: s.globalPhase });
+const copySynthesis = (s: Synthesis): Synthesis => ({
+  ops: s.ops.map((op) => ({ ...op, qubits: [...op.qubits], params: [...op.params] })),
+  globalPhase: s.globalPhase,
+});
 
 function synthesizeChecked(m: Matrix): Synthesis {
   const n = log2Exact(dim(m));
@@ -759,10 +803,15 @@ export function synthesizeStatePreparation(amplitudes: readonly Complex[]): Synt
   const size = amplitudes.length;
   const n = log2Exact(size);
   if (n < 0) throw new CircuitError('semantic', `a state vector must have a power-of-two length (2, 4, 8, …); got ${size} amplitudes`);
-  if (n > MAX_STATE_PREPARATION_QUBITS) throw new CircuitError('limit', `states are prepared up to ${MAX_STATE_PREPARATION_QUBITS} qubits (${2 ** MAX_STATE_PREPARATION_QUBITS} amplitudes); this one has ${n} qubits`);
+  if (n > MAX_STATE_PREPARATION_QUBITS)
+    throw new CircuitError(
+      'limit',
+      `states are prepared up to ${MAX_STATE_PREPARATION_QUBITS} qubits (${2 ** MAX_STATE_PREPARATION_QUBITS} amplitudes); this one has ${n} qubits`,
+    );
   let norm = 0;
   for (const [re, im] of amplitudes) norm += re * re + im * im;
-  if (!Number.isFinite(norm) || !(norm > 0)) throw new CircuitError('semantic', `a state vector must have finite amplitudes and a non-zero norm; got norm ${Math.sqrt(norm)}`);
+  if (!Number.isFinite(norm) || !(norm > 0))
+    throw new CircuitError('semantic', `a state vector must have finite amplitudes and a non-zero norm; got norm ${Math.sqrt(norm)}`);
   const scale = 1 / Math.sqrt(norm);
   const target = new Float64Array(2 * size);
   amplitudes.forEach(([re, im], i) => {
@@ -783,7 +832,14 @@ export function synthesizeStatePreparation(amplitudes: readonly Complex[]): Synt
     levels.push(fillFree(angles, defined));
     weights = Array.from({ length: half }, (_, y) => weights[2 * y] + weights[2 * y + 1]);
   }
-  for (let j = n - 1; j >= 0; j--) uniformlyControlled('ry', levels[j], Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+  for (let j = n - 1; j >= 0; j--)
+    uniformlyControlled(
+      'ry',
+      levels[j],
+      Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i),
+      j,
+      raw,
+    );
   // Phases, bottom-up: a pair (φ0, φ1) gets Rz(φ1 − φ0) and passes (φ0 + φ1)/2 up; a zero
   // amplitude's phase is free (its pair's Rz angle takes the mean of the defined ones).
   let phases = Array.from({ length: size }, (_, i) => argOf(target[2 * i], target[2 * i + 1]));
@@ -795,7 +851,13 @@ export function synthesizeStatePreparation(amplitudes: readonly Complex[]): Synt
       Array.from({ length: half }, (_, y) => phases[2 * y + 1] - phases[2 * y]),
       both,
     );
-    uniformlyControlled('rz', diffs, Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i), j, raw);
+    uniformlyControlled(
+      'rz',
+      diffs,
+      Array.from({ length: n - 1 - j }, (_, i) => j + 1 + i),
+      j,
+      raw,
+    );
     phases = Array.from({ length: half }, (_, y) => (known[2 * y] ? phases[2 * y] + diffs[y] / 2 : phases[2 * y + 1] - diffs[y] / 2));
     known = Array.from({ length: half }, (_, y) => known[2 * y] || known[2 * y + 1]);
   }

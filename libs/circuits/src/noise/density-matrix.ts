@@ -32,9 +32,12 @@ export function unitarySuperop(u: Float64Array, m: number): Float64Array {
     for (let c = 0; c < d; c++)
       for (let r2 = 0; r2 < d; r2++)
         for (let c2 = 0; c2 < d; c2++) {
-          const ur = u[2 * (r * d + r2)], ui = u[2 * (r * d + r2) + 1];
-          const vr = u[2 * (c * d + c2)], vi = -u[2 * (c * d + c2) + 1];
-          const row = r | (c << m), col = r2 | (c2 << m);
+          const ur = u[2 * (r * d + r2)],
+            ui = u[2 * (r * d + r2) + 1];
+          const vr = u[2 * (c * d + c2)],
+            vi = -u[2 * (c * d + c2) + 1];
+          const row = r | (c << m),
+            col = r2 | (c2 << m);
           s[2 * (row * D + col)] = ur * vr - ui * vi;
           s[2 * (row * D + col) + 1] = ur * vi + ui * vr;
         }
@@ -70,10 +73,14 @@ export function kronSuperop(a: Float64Array, b: Float64Array): Float64Array {
   for (let e = 0; e < 16; e++)
     for (let f = 0; f < 16; f++) {
       // e = r0 | r1<<1 | c0<<2 | c1<<3; one-qubit index = r | c<<1
-      const ea = (e & 1) | (((e >> 2) & 1) << 1), eb = ((e >> 1) & 1) | (((e >> 3) & 1) << 1);
-      const fa = (f & 1) | (((f >> 2) & 1) << 1), fb = ((f >> 1) & 1) | (((f >> 3) & 1) << 1);
-      const xr = a[2 * (ea * 4 + fa)], xi = a[2 * (ea * 4 + fa) + 1];
-      const yr = b[2 * (eb * 4 + fb)], yi = b[2 * (eb * 4 + fb) + 1];
+      const ea = (e & 1) | (((e >> 2) & 1) << 1),
+        eb = ((e >> 1) & 1) | (((e >> 3) & 1) << 1);
+      const fa = (f & 1) | (((f >> 2) & 1) << 1),
+        fb = ((f >> 1) & 1) | (((f >> 3) & 1) << 1);
+      const xr = a[2 * (ea * 4 + fa)],
+        xi = a[2 * (ea * 4 + fa) + 1];
+      const yr = b[2 * (eb * 4 + fb)],
+        yi = b[2 * (eb * 4 + fb) + 1];
       s[2 * (e * 16 + f)] = xr * yr - xi * yi;
       s[2 * (e * 16 + f) + 1] = xr * yi + xi * yr;
     }
@@ -82,15 +89,25 @@ export function kronSuperop(a: Float64Array, b: Float64Array): Float64Array {
 
 /** A one-qubit superoperator (dense 4×4) on qubit q: nested strides over the bits q and q + k. */
 function applySuperop1(rho: Float64Array, k: number, q: number, s: Float64Array): void {
-  const lb = 1 << q, hb = 1 << (q + k);
+  const lb = 1 << q,
+    hb = 1 << (q + k);
   const total = 1 << (2 * k);
   const S = s;
   for (let hi = 0; hi < total; hi += 2 * hb)
     for (let mid = hi; mid < hi + hb; mid += 2 * lb)
       for (let i = mid; i < mid + lb; i++) {
-        const a0 = 2 * i, a1 = 2 * (i | lb), a2 = 2 * (i | hb), a3 = 2 * (i | lb | hb);
-        const x0r = rho[a0], x0i = rho[a0 + 1], x1r = rho[a1], x1i = rho[a1 + 1];
-        const x2r = rho[a2], x2i = rho[a2 + 1], x3r = rho[a3], x3i = rho[a3 + 1];
+        const a0 = 2 * i,
+          a1 = 2 * (i | lb),
+          a2 = 2 * (i | hb),
+          a3 = 2 * (i | lb | hb);
+        const x0r = rho[a0],
+          x0i = rho[a0 + 1],
+          x1r = rho[a1],
+          x1i = rho[a1 + 1];
+        const x2r = rho[a2],
+          x2i = rho[a2 + 1],
+          x3r = rho[a3],
+          x3i = rho[a3 + 1];
         for (let e = 0; e < 4; e++) {
           const o = 8 * e;
           const re = S[o] * x0r - S[o + 1] * x0i + S[o + 2] * x1r - S[o + 3] * x1i + S[o + 4] * x2r - S[o + 5] * x2i + S[o + 6] * x3r - S[o + 7] * x3i;
@@ -114,10 +131,13 @@ export function applySuperop(rho: Float64Array, k: number, qubits: readonly numb
   const count = 1 << (2 * k - 2 * m);
   // Sparse rows: unitary, depolarizing and relaxation superoperators are mostly zeros.
   const rowStart = new Int32Array(D + 1);
-  const cols: number[] = [], vr: number[] = [], vi: number[] = [];
+  const cols: number[] = [],
+    vr: number[] = [],
+    vi: number[] = [];
   for (let e = 0; e < D; e++) {
     for (let f = 0; f < D; f++) {
-      const re = s[2 * (e * D + f)], im = s[2 * (e * D + f) + 1];
+      const re = s[2 * (e * D + f)],
+        im = s[2 * (e * D + f) + 1];
       if (Math.abs(re) < 1e-300 && Math.abs(im) < 1e-300) continue;
       cols.push(f);
       vr.push(re);
@@ -125,8 +145,11 @@ export function applySuperop(rho: Float64Array, k: number, qubits: readonly numb
     }
     rowStart[e + 1] = cols.length;
   }
-  const C = Int32Array.from(cols), VR = Float64Array.from(vr), VI = Float64Array.from(vi);
-  const inR = new Float64Array(D), inI = new Float64Array(D);
+  const C = Int32Array.from(cols),
+    VR = Float64Array.from(vr),
+    VI = Float64Array.from(vi);
+  const inR = new Float64Array(D),
+    inI = new Float64Array(D);
   const idx = new Int32Array(D);
   for (let x = 0; x < count; x++) {
     let base = x;
@@ -141,9 +164,12 @@ export function applySuperop(rho: Float64Array, k: number, qubits: readonly numb
       inI[e] = rho[i + 1];
     }
     for (let e = 0; e < D; e++) {
-      let re = 0, im = 0;
+      let re = 0,
+        im = 0;
       for (let j = rowStart[e]; j < rowStart[e + 1]; j++) {
-        const f = C[j], sr = VR[j], si = VI[j];
+        const f = C[j],
+          sr = VR[j],
+          si = VI[j];
         re += sr * inR[f] - si * inI[f];
         im += sr * inI[f] + si * inR[f];
       }

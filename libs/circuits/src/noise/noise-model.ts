@@ -42,7 +42,8 @@ export interface NoiseModel {
 const invalid = (message: string) => new CircuitError('semantic', `noise model: ${message}`);
 
 function probability(value: unknown, where: string, max = 1): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max) throw invalid(`${where} must be a number in [0, ${max}]; got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > max)
+    throw invalid(`${where} must be a number in [0, ${max}]; got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -71,7 +72,13 @@ export function validateNoiseModel(input: unknown): NoiseModel {
     if (q.readout_p10 !== undefined) probability(q.readout_p10, `qubits[${i}].readout_p10`);
   });
   m.edges.forEach((e, i) => {
-    if (!e || !Array.isArray(e.qubits) || e.qubits.length !== 2 || !e.qubits.every((q) => Number.isInteger(q) && q >= 0 && q < m.qubits.length) || e.qubits[0] === e.qubits[1]) {
+    if (
+      !e ||
+      !Array.isArray(e.qubits) ||
+      e.qubits.length !== 2 ||
+      !e.qubits.every((q) => Number.isInteger(q) && q >= 0 && q < m.qubits.length) ||
+      e.qubits[0] === e.qubits[1]
+    ) {
       throw invalid(`edges[${i}].qubits must be two different qubit indices in 0..${m.qubits.length - 1}`);
     }
     probability(e.two_qubit_error, `edges[${i}].two_qubit_error`, 15 / 16);

@@ -12,7 +12,10 @@ const METHODS: NoisyMethod[] = ['density-matrix', 'trajectories'];
 /** |observed − expected| in standard errors of a binomial proportion. */
 const zScore = (hits: number, shots: number, p: number) => Math.abs(hits / shots - p) / Math.sqrt((p * (1 - p)) / shots);
 
-function model(n: number, overrides: { qubit?: Partial<NoiseModel['qubits'][number]>; two?: number; times?: Partial<NoiseModel['gate_times_us']> } = {}): NoiseModel {
+function model(
+  n: number,
+  overrides: { qubit?: Partial<NoiseModel['qubits'][number]>; two?: number; times?: Partial<NoiseModel['gate_times_us']> } = {},
+): NoiseModel {
   const base = noiselessModel(n, lineCouplingMap(n));
   base.qubits = base.qubits.map((q) => ({ ...q, ...overrides.qubit }));
   base.edges = base.edges.map((e) => ({ ...e, two_qubit_error: overrides.two ?? 0 }));
@@ -28,14 +31,18 @@ function homogeneity(a: Record<string, number>, b: Record<string, number>): { ch
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   const na = Object.values(a).reduce((x, y) => x + y, 0);
   const nb = Object.values(b).reduce((x, y) => x + y, 0);
-  let chi = 0, bins = 0, pa = 0, pb = 0;
+  let chi = 0,
+    bins = 0,
+    pa = 0,
+    pb = 0;
   const add = (x: number, y: number) => {
     const e = (x + y) / (na + nb);
     chi += (x - na * e) ** 2 / (na * e) + (y - nb * e) ** 2 / (nb * e);
     bins++;
   };
   for (const k of keys) {
-    const x = a[k] ?? 0, y = b[k] ?? 0;
+    const x = a[k] ?? 0,
+      y = b[k] ?? 0;
     if (x + y < 10) {
       pa += x;
       pb += y;
@@ -49,7 +56,11 @@ describe(simulateNoisy.name, () => {
   const bell = qasm('qreg q[2]; creg c[2]; h q[0]; cx q[0],q[1]; measure q -> c;');
 
   it.each(METHODS)('Bell pair with two-qubit depolarizing p only: P(00) + P(11) = 1 − 8p/15 (%s)', (method) => {
-    for (const gates of [['rz', 'sx', 'x', 'cz'], ['rz', 'sx', 'x', 'ecr'], ['gpi', 'gpi2', 'ms']]) {
+    for (const gates of [
+      ['rz', 'sx', 'x', 'cz'],
+      ['rz', 'sx', 'x', 'ecr'],
+      ['gpi', 'gpi2', 'ms'],
+    ]) {
       const compiled = compileToDevice(bell, { numQubits: 2, nativeGates: gates, couplingMap: [[0, 1]] });
       expect(compiled.stats.twoQubitGateCount).toBe(1);
       const p = 0.3;
@@ -91,7 +102,9 @@ describe(simulateNoisy.name, () => {
   });
 
   it.each(METHODS)('Ramsey: coherence of |+⟩ decays as exp(−t/T2) (%s)', (method) => {
-    const t1 = 100, t2 = 30, tau = 1;
+    const t1 = 100,
+      t2 = 30,
+      tau = 1;
     for (const idles of [5, 30, 60]) {
       const c = qasm(`qreg q[1]; creg c[1]; h q[0]; ${'id q[0]; '.repeat(idles)} h q[0]; measure q[0] -> c[0];`);
       const shots = 6000;
@@ -105,7 +118,11 @@ describe(simulateNoisy.name, () => {
   it('density matrix and trajectories agree on a compiled random circuit with every noise source', () => {
     const source = randomCircuit({ qubits: 4, depth: 4, seed: 21, measure: true });
     const compiled = compileToDevice(source, { numQubits: 5, nativeGates: ['rz', 'sx', 'x', 'cz'], couplingMap: lineCouplingMap(5) }, { seed: 1 });
-    const noise = model(5, { qubit: { t1_us: 30, t2_us: 20, single_qubit_error: 0.01, readout_error: 0.04 }, two: 0.05, times: { single: 0.05, two: 0.4, measure: 1 } });
+    const noise = model(5, {
+      qubit: { t1_us: 30, t2_us: 20, single_qubit_error: 0.01, readout_error: 0.04 },
+      two: 0.05,
+      times: { single: 0.05, two: 0.4, measure: 1 },
+    });
     const a = simulateNoisy(compiled.circuit, noise, { shots: 6000, seed: 1, method: 'density-matrix' });
     const b = simulateNoisy(compiled.circuit, noise, { shots: 6000, seed: 2, method: 'trajectories' });
     const { chi, df } = homogeneity(a.counts, b.counts);
@@ -134,7 +151,9 @@ describe(simulateNoisy.name, () => {
     const midCircuit = qasm('qreg q[2]; creg c[2]; h q[0]; measure q[0] -> c[0]; cx q[0],q[1]; measure q[1] -> c[1];');
     expect(simulateNoisy(midCircuit, noise, { shots: 100, seed: 1 }).method).toBe('trajectories');
     // ten qubits and few shots: a trajectory per shot is cheaper than a 4^10 density matrix
-    const wide = qasm('qreg q[10]; creg c[10]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; cx q[4],q[5]; cx q[5],q[6]; cx q[6],q[7]; cx q[7],q[8]; cx q[8],q[9]; measure q -> c;');
+    const wide = qasm(
+      'qreg q[10]; creg c[10]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; cx q[4],q[5]; cx q[5],q[6]; cx q[6],q[7]; cx q[7],q[8]; cx q[8],q[9]; measure q -> c;',
+    );
     const wideNoise = { ...model(10), qubits: model(10).qubits.map((q) => ({ ...q, readout_error: 0.01 })) };
     expect(simulateNoisy(wide, wideNoise, { shots: 20, seed: 1 }).method).toBe('trajectories');
   });
@@ -142,8 +161,12 @@ describe(simulateNoisy.name, () => {
   it('checks memory before allocating and rejects bad models', () => {
     const wide = qasm(`qreg q[12]; creg c[12]; h q; measure q -> c;`);
     const noise = model(12);
-    expect(() => simulateNoisy(wide, noise, { shots: 10, method: 'density-matrix', memoryLimitBytes: 64 * 1024 ** 2 })).toThrow(/density matrix of 12 qubits needs 256 MiB; the limit is 64 MiB/);
-    expect(() => simulateNoisy(bell, { ...model(2), qubits: [{ t1_us: 10, t2_us: 30, single_qubit_error: 0, readout_error: 0 }, model(2).qubits[1]] }, { shots: 10 })).toThrow(CircuitError);
+    expect(() => simulateNoisy(wide, noise, { shots: 10, method: 'density-matrix', memoryLimitBytes: 64 * 1024 ** 2 })).toThrow(
+      /density matrix of 12 qubits needs 256 MiB; the limit is 64 MiB/,
+    );
+    expect(() =>
+      simulateNoisy(bell, { ...model(2), qubits: [{ t1_us: 10, t2_us: 30, single_qubit_error: 0, readout_error: 0 }, model(2).qubits[1]] }, { shots: 10 }),
+    ).toThrow(CircuitError);
     expect(() => simulateNoisy(bell, { ...model(2), edges: [] }, { shots: 10 })).toThrow(/no two_qubit_error for qubits \(0, 1\)/);
     expect(() => simulateNoisy(qasm('qreg q[3]; ccx q[0],q[1],q[2];'), model(3), { shots: 10 })).toThrow(/one- and two-qubit gates/);
   });

@@ -27,7 +27,16 @@ import type { Instruction } from '../simulator/program.js';
 import { createRng, randomSeed, type Rng } from '../simulator/rng.js';
 import { clbitKeyFormatter, DEFAULT_MEMORY_LIMIT_BYTES, formatBytes, withMeasureAll } from '../simulator/simulate.js';
 import { conditionHolds, zeroState } from '../simulator/statevector.js';
-import { applySuperop, densityDiagonal, depolarizingSuperop, IDENTITY_SUPEROP_1, kronSuperop, relaxationSuperop, unitarySuperop, zeroDensity } from './density-matrix.js';
+import {
+  applySuperop,
+  densityDiagonal,
+  depolarizingSuperop,
+  IDENTITY_SUPEROP_1,
+  kronSuperop,
+  relaxationSuperop,
+  unitarySuperop,
+  zeroDensity,
+} from './density-matrix.js';
 import { validateNoiseModel, type NoiseModel } from './noise-model.js';
 
 export type NoisyMethod = 'auto' | 'density-matrix' | 'trajectories';
@@ -126,7 +135,8 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
     if (op.kind === 'gate') op.qubits.forEach(touch);
     else if (op.kind !== 'barrier') touch(op.qubit);
   }
-  for (const q of used.keys()) if (q >= noise.qubits.length) throw new CircuitError('semantic', `qubit ${q} has no noise figures (the model describes ${noise.qubits.length} qubits)`);
+  for (const q of used.keys())
+    if (q >= noise.qubits.length) throw new CircuitError('semantic', `qubit ${q} has no noise figures (the model describes ${noise.qubits.length} qubits)`);
   const k = used.size;
   const edgeError = new Map<string, number>();
   for (const e of noise.edges) {
@@ -196,12 +206,18 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
     const before = qubits.map((q) => relax(q, start - at(q))).filter((r): r is Relax => r !== null);
     if (op.kind === 'gate') {
       if (op.name === 'gphase' || (op.name === 'id' && times.single === 0)) return;
-      if (op.qubits.length > 2) throw new CircuitError('unsupported', `noisy simulation takes one- and two-qubit gates (compile the circuit for the device first); got ${op.name} on ${op.qubits.length} qubits`, op.line);
+      if (op.qubits.length > 2)
+        throw new CircuitError(
+          'unsupported',
+          `noisy simulation takes one- and two-qubit gates (compile the circuit for the device first); got ${op.name} on ${op.qubits.length} qubits`,
+          op.line,
+        );
       if (new Set(op.qubits).size !== op.qubits.length) throw new CircuitError('semantic', `gate ${op.name} is applied to the same qubit twice`, op.line);
       const gate = STANDARD_GATES.get(op.name);
       if (!gate) throw new CircuitError('semantic', `gate ${op.name} is not a standard gate`, op.line);
       let u = gateMatrix(gate, paramValues(op));
-      if ((op.controls ?? 0) > 0) throw new CircuitError('unsupported', `noisy simulation takes plain one- and two-qubit gates; got ${op.name} with extra controls`, op.line);
+      if ((op.controls ?? 0) > 0)
+        throw new CircuitError('unsupported', `noisy simulation takes plain one- and two-qubit gates; got ${op.name} with extra controls`, op.line);
       const virtual = isVirtual(op);
       if (virtual && !op.condition) {
         // A frame change: no time, no error; folded into the qubit's next gate.
@@ -215,7 +231,8 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
         if (prev) u = multiply(u, prev);
         pendingVirtual.delete(op.qubits[0]);
       } else {
-        const pa = pendingVirtual.get(op.qubits[0]) ?? I2, pb = pendingVirtual.get(op.qubits[1]) ?? I2;
+        const pa = pendingVirtual.get(op.qubits[0]) ?? I2,
+          pb = pendingVirtual.get(op.qubits[1]) ?? I2;
         if (pa !== I2 || pb !== I2) u = multiply(u, kron2(pa, pb));
         pendingVirtual.delete(op.qubits[0]);
         pendingVirtual.delete(op.qubits[1]);
@@ -226,7 +243,8 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
         if (op.qubits.length === 1) p = noise.qubits[op.qubits[0]].single_qubit_error;
         else {
           const e = edgeError.get(`${op.qubits[0]},${op.qubits[1]}`);
-          if (e === undefined) throw new CircuitError('semantic', `no two_qubit_error for qubits (${op.qubits.join(', ')}): the device has no such edge`, op.line);
+          if (e === undefined)
+            throw new CircuitError('semantic', `no two_qubit_error for qubits (${op.qubits.join(', ')}): the device has no such edge`, op.line);
           p = e;
         }
       }
@@ -235,7 +253,17 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
       for (const q of op.qubits) ready.set(q, start + duration);
     } else if (op.kind === 'measure') {
       const r = noise.qubits[op.qubit];
-      steps.push({ t: 'measure', q: used.get(op.qubit)!, c: op.clbit, p01: r.readout_p01 ?? r.readout_error, p10: r.readout_p10 ?? r.readout_error, before, after: relaxAll([op.qubit], times.measure), terminal: false, cond: op.condition });
+      steps.push({
+        t: 'measure',
+        q: used.get(op.qubit)!,
+        c: op.clbit,
+        p01: r.readout_p01 ?? r.readout_error,
+        p10: r.readout_p10 ?? r.readout_error,
+        before,
+        after: relaxAll([op.qubit], times.measure),
+        terminal: false,
+        cond: op.condition,
+      });
       ready.set(op.qubit, start + times.measure);
     } else {
       steps.push({ t: 'reset', q: used.get(op.qubit)!, before, after: relaxAll([op.qubit], times.measure), cond: op.condition });
@@ -248,7 +276,17 @@ function plan(circuit: Circuit, noise: NoiseModel): Plan {
   for (const { index, q } of pendingMeasures) {
     const op = circuit.ops[index] as Extract<Circuit['ops'][number], { kind: 'measure' }>;
     const r = noise.qubits[q];
-    steps.push({ t: 'measure', q: used.get(q)!, c: op.clbit, p01: r.readout_p01 ?? r.readout_error, p10: r.readout_p10 ?? r.readout_error, before: relaxAll([q], end - at(q)), after: [], terminal: true, cond: op.condition });
+    steps.push({
+      t: 'measure',
+      q: used.get(q)!,
+      c: op.clbit,
+      p01: r.readout_p01 ?? r.readout_error,
+      p10: r.readout_p10 ?? r.readout_error,
+      before: relaxAll([q], end - at(q)),
+      after: [],
+      terminal: true,
+      cond: op.condition,
+    });
   }
   return { k, steps, terminalOnly, numClbits: circuit.numClbits };
 }
@@ -266,12 +304,23 @@ export function simulateNoisy(circuit: Circuit, noiseModel: NoiseModel, options:
   const dmBytes = BYTES_PER_COMPLEX * 4 ** p.k;
   const trajBytes = BYTES_PER_COMPLEX * 2 ** p.k;
   let method: 'density-matrix' | 'trajectories';
-  if (requested === 'auto') method = p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && densityCost(p) <= trajectoryCost(p, shots) ? 'density-matrix' : 'trajectories';
+  if (requested === 'auto')
+    method =
+      p.terminalOnly && p.k <= DENSITY_MATRIX_MAX_QUBITS && dmBytes <= limit && densityCost(p) <= trajectoryCost(p, shots) ? 'density-matrix' : 'trajectories';
   else method = requested;
   if (method === 'density-matrix') {
-    if (!p.terminalOnly) throw new CircuitError('unsupported', 'the density-matrix method needs terminal measurements only (no reset, mid-circuit measurement or condition); use method "trajectories"');
-    if (dmBytes > limit) throw new CircuitError('memory', `a density matrix of ${p.k} qubits needs ${formatBytes(dmBytes)}; the limit is ${formatBytes(limit)} (use method "trajectories")`);
-  } else if (trajBytes > limit) throw new CircuitError('memory', `a state vector of ${p.k} qubits needs ${formatBytes(trajBytes)}; the limit is ${formatBytes(limit)}`);
+    if (!p.terminalOnly)
+      throw new CircuitError(
+        'unsupported',
+        'the density-matrix method needs terminal measurements only (no reset, mid-circuit measurement or condition); use method "trajectories"',
+      );
+    if (dmBytes > limit)
+      throw new CircuitError(
+        'memory',
+        `a density matrix of ${p.k} qubits needs ${formatBytes(dmBytes)}; the limit is ${formatBytes(limit)} (use method "trajectories")`,
+      );
+  } else if (trajBytes > limit)
+    throw new CircuitError('memory', `a state vector of ${p.k} qubits needs ${formatBytes(trajBytes)}; the limit is ${formatBytes(limit)}`);
   const rng = createRng(seed);
   const keyOf = clbitKeyFormatter(expanded);
   const counts = method === 'density-matrix' ? runDensity(p, shots, rng, keyOf) : runTrajectories(p, shots, rng, keyOf);
@@ -339,7 +388,8 @@ function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => 
     const bit = 1 << m.q;
     for (let i = 0; i < probs.length; i++) {
       if (i & bit) continue;
-      const p0 = probs[i], p1 = probs[i | bit];
+      const p0 = probs[i],
+        p1 = probs[i | bit];
       probs[i] = (1 - m.p01) * p0 + m.p10 * p1;
       probs[i | bit] = m.p01 * p0 + (1 - m.p10) * p1;
     }
@@ -351,7 +401,9 @@ function runDensity(p: Plan, shots: number, rng: Rng, keyOf: (c: Uint8Array) => 
   for (const x of probs) total += x;
   const counts = new Map<string, number>();
   const clbits = new Uint8Array(p.numClbits);
-  let cumulative = 0, d = 0, last = 0;
+  let cumulative = 0,
+    d = 0,
+    last = 0;
   const record = (index: number, hits: number) => {
     clbits.fill(0);
     for (const m of measures) clbits[m.c] = (index >> m.q) & 1;

@@ -64,5 +64,16 @@ export function estimateResources(circuit: Circuit): CircuitResources {
     for (const w of wires) level[w] = start + 1;
     depth = Math.max(depth, start + 1);
   }
-  return { qubitCount: c.numQubits, clbitCount: c.numClbits, depth, gateCounts: counts, gateCount, twoQubitGateCount: two, multiQubitGateCount: multi, tCount: t, measurementCount: measurements, resetCount: resets };
+  return {
+    qubitCount: c.numQubits,
+    clbitCount: c.numClbits,
+    depth,
+    gateCounts: counts,
+    gateCount,
+    twoQubitGateCount: two,
+    multiQubitGateCount: multi,
+    tCount: t,
+    measurementCount: measurements,
+    resetCount: resets,
+  };
 }

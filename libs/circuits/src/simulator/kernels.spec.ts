@@ -12,13 +12,15 @@ function reference(s: Float64Array, n: number, controls: number[], qubits: numbe
       continue;
     }
     const row = qubits.reduce((r, q, t) => r | (((i >> q) & 1) << t), 0);
-    let re = 0, im = 0;
+    let re = 0,
+      im = 0;
     for (let col = 0; col < dim; col++) {
       let j = i;
       qubits.forEach((q, t) => {
         j = (col >> t) & 1 ? j | (1 << q) : j & ~(1 << q);
       });
-      const mr = m[2 * (row * dim + col)], mi = m[2 * (row * dim + col) + 1];
+      const mr = m[2 * (row * dim + col)],
+        mi = m[2 * (row * dim + col) + 1];
       re += mr * s[2 * j] - mi * s[2 * j + 1];
       im += mr * s[2 * j + 1] + mi * s[2 * j];
     }
@@ -40,7 +42,9 @@ describe('kernels', () => {
       const s = random(2 << n, 10 + q);
       const expected = reference(s, n, [], [q], m);
       applyDense1(s, n, q, m);
-      s.forEach((v, i) => { expect(v).toBeCloseTo(expected[i], 12); });
+      s.forEach((v, i) => {
+        expect(v).toBeCloseTo(expected[i], 12);
+      });
     }
   });
 
@@ -52,11 +56,15 @@ describe('kernels', () => {
     let s = random(2 << n, 5);
     let e = reference(s, n, [1, 4], [2], m1);
     applyControlled1(s, n, [1, 4], 2, m1);
-    s.forEach((v, i) => { expect(v).toBeCloseTo(e[i], 12); });
+    s.forEach((v, i) => {
+      expect(v).toBeCloseTo(e[i], 12);
+    });
     s = random(2 << n, 6);
     e = reference(s, n, [0], [5, 2], m2);
     applyDenseK(s, n, [0], [5, 2], m2, new Float64Array(8));
-    s.forEach((v, i) => { expect(v).toBeCloseTo(e[i], 12); });
+    s.forEach((v, i) => {
+      expect(v).toBeCloseTo(e[i], 12);
+    });
     s = random(2 << n, 7);
     const diag = new Float64Array(32);
     for (let j = 0; j < 4; j++) {
@@ -65,12 +73,16 @@ describe('kernels', () => {
     }
     e = reference(s, n, [3], [1, 0], diag);
     applyDiagonalK(s, n, [3], [1, 0], d);
-    s.forEach((v, i) => { expect(v).toBeCloseTo(e[i], 12); });
+    s.forEach((v, i) => {
+      expect(v).toBeCloseTo(e[i], 12);
+    });
     s = random(2 << n, 8);
     const phase = new Float64Array([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.6, 0.8]);
     for (let j = 1; j < 3; j++) phase[2 * (j * 4 + j)] = 1;
     e = reference(s, n, [], [2, 5], phase);
     applyPhaseOnOnes(s, n, [2, 5], 0.6, 0.8);
-    s.forEach((v, i) => { expect(v).toBeCloseTo(e[i], 12); });
+    s.forEach((v, i) => {
+      expect(v).toBeCloseTo(e[i], 12);
+    });
   });
 });

@@ -10,7 +10,14 @@
  * independent streams at once (4 for low qubits, 2 for high ones, measured fastest on 24 qubits).
  */
 export function applyDense1(s: Float64Array, n: number, q: number, m: Float64Array): void {
-  const ar = m[0], ai = m[1], br = m[2], bi = m[3], cr = m[4], ci = m[5], dr = m[6], di = m[7];
+  const ar = m[0],
+    ai = m[1],
+    br = m[2],
+    bi = m[3],
+    cr = m[4],
+    ci = m[5],
+    dr = m[6],
+    di = m[7];
   const st = 2 << q; // stride in doubles between the pair's members
   const low = (1 << q) - 1;
   const pairs = n >= 1 ? 1 << (n - 1) : 0;
@@ -18,7 +25,10 @@ export function applyDense1(s: Float64Array, n: number, q: number, m: Float64Arr
     for (let p = 0; p < pairs; p++) {
       const i = (((p >> q) << (q + 1)) | (p & low)) << 1;
       const j = i + st;
-      const r0 = s[i], m0 = s[i + 1], r1 = s[j], m1 = s[j + 1];
+      const r0 = s[i],
+        m0 = s[i + 1],
+        r1 = s[j],
+        m1 = s[j + 1];
       s[i] = ar * r0 - ai * m0 + br * r1 - bi * m1;
       s[i + 1] = ar * m0 + ai * r0 + br * m1 + bi * r1;
       s[j] = cr * r0 - ci * m0 + dr * r1 - di * m1;
@@ -34,8 +44,14 @@ export function applyDense1(s: Float64Array, n: number, q: number, m: Float64Arr
       const p = k + half;
       const x = (((p >> q) << (q + 1)) | (p & low)) << 1;
       const y = x + st;
-      const r0 = s[i], m0 = s[i + 1], r1 = s[j], m1 = s[j + 1];
-      const R0 = s[x], M0 = s[x + 1], R1 = s[y], M1 = s[y + 1];
+      const r0 = s[i],
+        m0 = s[i + 1],
+        r1 = s[j],
+        m1 = s[j + 1];
+      const R0 = s[x],
+        M0 = s[x + 1],
+        R1 = s[y],
+        M1 = s[y + 1];
       s[i] = ar * r0 - ai * m0 + br * r1 - bi * m1;
       s[i + 1] = ar * m0 + ai * r0 + br * m1 + bi * r1;
       s[j] = cr * r0 - ci * m0 + dr * r1 - di * m1;
@@ -53,7 +69,10 @@ export function applyDense1(s: Float64Array, n: number, q: number, m: Float64Arr
     for (let u = 0; u < 4; u++, p += quarter) {
       const i = (((p >> q) << (q + 1)) | (p & low)) << 1;
       const j = i + st;
-      const r0 = s[i], m0 = s[i + 1], r1 = s[j], m1 = s[j + 1];
+      const r0 = s[i],
+        m0 = s[i + 1],
+        r1 = s[j],
+        m1 = s[j + 1];
       s[i] = ar * r0 - ai * m0 + br * r1 - bi * m1;
       s[i + 1] = ar * m0 + ai * r0 + br * m1 + bi * r1;
       s[j] = cr * r0 - ci * m0 + dr * r1 - di * m1;
@@ -64,14 +83,20 @@ export function applyDense1(s: Float64Array, n: number, q: number, m: Float64Arr
 
 /** diag(d0, d1) on qubit q (d = [d0r, d0i, d1r, d1i]). */
 export function applyDiagonal1(s: Float64Array, n: number, q: number, d: Float64Array): void {
-  const d0r = d[0], d0i = d[1], d1r = d[2], d1i = d[3];
+  const d0r = d[0],
+    d0i = d[1],
+    d1r = d[2],
+    d1i = d[3];
   const size = 2 << n;
   const st = 2 << q;
   for (let b = 0; b < size; b += st << 1) {
     const end = b + st;
     for (let i = b; i < end; i += 2) {
       const j = i + st;
-      const r0 = s[i], m0 = s[i + 1], r1 = s[j], m1 = s[j + 1];
+      const r0 = s[i],
+        m0 = s[i + 1],
+        r1 = s[j],
+        m1 = s[j + 1];
       s[i] = d0r * r0 - d0i * m0;
       s[i + 1] = d0r * m0 + d0i * r0;
       s[j] = d1r * r1 - d1i * m1;
@@ -92,12 +117,14 @@ function forEachMasked(n: number, fixedBits: readonly number[], fixedValue: numb
   if (k === 1) {
     const p = sorted[0];
     const low = (1 << p) - 1;
-    for (let x = 0; x < count; x++) visit((((x >> p) << (p + 1)) | (x & low)) | fixedValue);
+    for (let x = 0; x < count; x++) visit(((x >> p) << (p + 1)) | (x & low) | fixedValue);
     return;
   }
   if (k === 2) {
-    const p0 = sorted[0], p1 = sorted[1];
-    const l0 = (1 << p0) - 1, l1 = (1 << p1) - 1;
+    const p0 = sorted[0],
+      p1 = sorted[1];
+    const l0 = (1 << p0) - 1,
+      l1 = (1 << p1) - 1;
     for (let x = 0; x < count; x++) {
       let y = ((x >> p0) << (p0 + 1)) | (x & l0);
       y = ((y >> p1) << (p1 + 1)) | (y & l1);
@@ -117,14 +144,24 @@ function forEachMasked(n: number, fixedBits: readonly number[], fixedValue: numb
 
 /** Dense 2×2 `m` on target q, applied where every control bit (`controls`) is 1. */
 export function applyControlled1(s: Float64Array, n: number, controls: readonly number[], q: number, m: Float64Array): void {
-  const ar = m[0], ai = m[1], br = m[2], bi = m[3], cr = m[4], ci = m[5], dr = m[6], di = m[7];
+  const ar = m[0],
+    ai = m[1],
+    br = m[2],
+    bi = m[3],
+    cr = m[4],
+    ci = m[5],
+    dr = m[6],
+    di = m[7];
   let cmask = 0;
   for (const c of controls) cmask |= 1 << c;
   const st = 2 << q;
   forEachMasked(n, [...controls, q], cmask, (index) => {
     const i = index << 1;
     const j = i + st;
-    const r0 = s[i], m0 = s[i + 1], r1 = s[j], m1 = s[j + 1];
+    const r0 = s[i],
+      m0 = s[i + 1],
+      r1 = s[j],
+      m1 = s[j + 1];
     s[i] = ar * r0 - ai * m0 + br * r1 - bi * m1;
     s[i + 1] = ar * m0 + ai * r0 + br * m1 + bi * r1;
     s[j] = cr * r0 - ci * m0 + dr * r1 - di * m1;
@@ -138,7 +175,8 @@ export function applyPhaseOnOnes(s: Float64Array, n: number, qubits: readonly nu
   for (const q of qubits) mask |= 1 << q;
   forEachMasked(n, qubits, mask, (index) => {
     const i = index << 1;
-    const r = s[i], m = s[i + 1];
+    const r = s[i],
+      m = s[i + 1];
     s[i] = pr * r - pi * m;
     s[i + 1] = pr * m + pi * r;
   });
@@ -156,8 +194,10 @@ export function applyDiagonalK(s: Float64Array, n: number, controls: readonly nu
   forEachMasked(n, [...controls, ...qubits], cmask, (base) => {
     for (let j = 0; j < 1 << k; j++) {
       const i = (base | offsets[j]) << 1;
-      const pr = phases[2 * j], pi = phases[2 * j + 1];
-      const r = s[i], m = s[i + 1];
+      const pr = phases[2 * j],
+        pi = phases[2 * j + 1];
+      const r = s[i],
+        m = s[i + 1];
       s[i] = pr * r - pi * m;
       s[i + 1] = pr * m + pi * r;
     }
@@ -189,11 +229,14 @@ export function applyDenseK(s: Float64Array, n: number, controls: readonly numbe
       scratch[2 * j + 1] = s[i + 1];
     }
     for (let r = 0; r < dimK; r++) {
-      let re = 0, im = 0;
+      let re = 0,
+        im = 0;
       const row = 2 * r * dimK;
       for (let c = 0; c < dimK; c++) {
-        const mr = m[row + 2 * c], mi = m[row + 2 * c + 1];
-        const vr = scratch[2 * c], vi = scratch[2 * c + 1];
+        const mr = m[row + 2 * c],
+          mi = m[row + 2 * c + 1];
+        const vr = scratch[2 * c],
+          vi = scratch[2 * c + 1];
         re += mr * vr - mi * vi;
         im += mr * vi + mi * vr;
       }
@@ -242,7 +285,8 @@ export function flip(s: Float64Array, n: number, q: number): void {
     const end = b + st;
     for (let i = b; i < end; i += 2) {
       const j = i + st;
-      const r = s[i], m = s[i + 1];
+      const r = s[i],
+        m = s[i + 1];
       s[i] = s[j];
       s[i + 1] = s[j + 1];
       s[j] = r;

@@ -98,6 +98,7 @@ function unitaryOf(op: GateOp): { controls: number[]; targets: number[]; m: Matr
   const nControls = extra + gate.controls;
   const controls = op.qubits.slice(0, nControls);
   const targets = op.qubits.slice(nControls);
-  if (new Set(op.qubits).size !== op.qubits.length) throw semanticError(op.line, `gate ${op.name} is applied to the same qubit twice (${op.qubits.join(', ')})`);
+  if (new Set(op.qubits).size !== op.qubits.length)
+    throw semanticError(op.line, `gate ${op.name} is applied to the same qubit twice (${op.qubits.join(', ')})`);
   return { controls, targets, m: gate.name === 'id' ? IDENTITY2 : gate.base(paramValues(op)), diagonal: !!gate.diagonal };
 }

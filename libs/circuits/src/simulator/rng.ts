@@ -8,7 +8,7 @@ export interface Rng {
 }
 
 export function createRng(seed: number): Rng {
-  let x = (Math.floor(seed) >>> 0) ^ (Math.floor(seed / 2 ** 32) >>> 0) * 0x9e3779b9;
+  let x = (Math.floor(seed) >>> 0) ^ ((Math.floor(seed / 2 ** 32) >>> 0) * 0x9e3779b9);
   const splitmix = (): number => {
     x = (x + 0x9e3779b9) | 0;
     let z = x;
@@ -16,7 +16,10 @@ export function createRng(seed: number): Rng {
     z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
     return (z ^ (z >>> 16)) >>> 0;
   };
-  let a = splitmix(), b = splitmix(), c = splitmix(), d = splitmix();
+  let a = splitmix(),
+    b = splitmix(),
+    c = splitmix(),
+    d = splitmix();
   if ((a | b | c | d) === 0) a = 1;
   const next32 = (): number => {
     const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;

@@ -31,7 +31,10 @@ describe('simulate', () => {
   });
 
   it('prepares GHZ on 5 qubits', () => {
-    const result = simulate(qasm('qreg q[5]; creg c[5]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; measure q -> c;'), { shots: 4000, seed: 3 });
+    const result = simulate(qasm('qreg q[5]; creg c[5]; h q[0]; cx q[0],q[1]; cx q[1],q[2]; cx q[2],q[3]; cx q[3],q[4]; measure q -> c;'), {
+      shots: 4000,
+      seed: 3,
+    });
     expect(Object.keys(result.counts).sort()).toEqual(['00000', '11111']);
     expect(chiSquare(result.counts, { '00000': 0.5, '11111': 0.5 }, 4000)).toBeLessThan(10.83);
   });
@@ -97,7 +100,9 @@ describe('simulate', () => {
   });
 
   it('limits statevector output and shots with a limit error', () => {
-    expect(() => simulate(qasm('qreg q[17]; h q[0];'), { method: 'statevector', shots: 1 })).toThrow(expect.objectContaining({ kind: 'limit', message: expect.stringMatching(/limited to 16 qubits; this circuit has 17/) }));
+    expect(() => simulate(qasm('qreg q[17]; h q[0];'), { method: 'statevector', shots: 1 })).toThrow(
+      expect.objectContaining({ kind: 'limit', message: expect.stringMatching(/limited to 16 qubits; this circuit has 17/) }),
+    );
     expect(() => simulate(qasm('qreg q[1];'), { shots: 0 })).toThrow(expect.objectContaining({ kind: 'limit' }));
   });
 

@@ -72,7 +72,10 @@ export function simulate(circuit: Circuit, options: SimulateOptions = {}): Simul
   }
   const maxSv = options.maxStatevectorQubits ?? DEFAULT_MAX_STATEVECTOR_QUBITS;
   if (method === 'statevector' && n > maxSv) {
-    throw new CircuitError('limit', `the statevector method returns 2^n amplitudes and is limited to ${maxSv} qubits; this circuit has ${n} (use method "qasm" for counts)`);
+    throw new CircuitError(
+      'limit',
+      `the statevector method returns 2^n amplitudes and is limited to ${maxSv} qubits; this circuit has ${n} (use method "qasm" for counts)`,
+    );
   }
   const rng = createRng(seed);
   const keyOf = clbitKeyFormatter(expanded);
@@ -161,7 +164,15 @@ export function clbitKeyFormatter(c: Circuit): (clbits: Uint8Array) => string {
 }
 
 /** Samples shots from |amplitude|² with one pass over the state (sorted uniforms). */
-function sampleTerminal(s: Float64Array, n: number, measured: Map<number, number>, numClbits: number, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string): Map<string, number> {
+function sampleTerminal(
+  s: Float64Array,
+  n: number,
+  measured: Map<number, number>,
+  numClbits: number,
+  shots: number,
+  rng: Rng,
+  keyOf: (c: Uint8Array) => string,
+): Map<string, number> {
   const draws = new Float64Array(shots);
   for (let i = 0; i < shots; i++) draws[i] = rng.next();
   draws.sort();
@@ -203,7 +214,13 @@ function sampleTerminal(s: Float64Array, n: number, measured: Map<number, number
   return counts;
 }
 
-function runTrajectories(program: Program, shots: number, rng: Rng, keyOf: (c: Uint8Array) => string, keepLast: boolean): { counts: Map<string, number>; state: Float64Array } {
+function runTrajectories(
+  program: Program,
+  shots: number,
+  rng: Rng,
+  keyOf: (c: Uint8Array) => string,
+  keepLast: boolean,
+): { counts: Map<string, number>; state: Float64Array } {
   const n = program.numQubits;
   const first = program.instructions.findIndex((ins) => ins.t === 'measure' || ins.t === 'reset' || ins.cond);
   const prefix = zeroState(n);

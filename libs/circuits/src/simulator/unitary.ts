@@ -32,14 +32,18 @@ export function equivalentUpToGlobalPhase(a: Float64Array[], b: Float64Array[], 
   if (a.length !== b.length) return false;
   // Phase from the largest entry of a.
   let best = -1;
-  let br = 0, bi = 0;
+  let br = 0,
+    bi = 0;
   for (let c = 0; c < a.length; c++)
     for (let i = 0; i < a[c].length; i += 2) {
       const m = a[c][i] ** 2 + a[c][i + 1] ** 2;
       if (m > best) {
         best = m;
         // phase = b / a at this entry
-        const ar = a[c][i], ai = a[c][i + 1], xr = b[c][i], xi = b[c][i + 1];
+        const ar = a[c][i],
+          ai = a[c][i + 1],
+          xr = b[c][i],
+          xi = b[c][i + 1];
         br = (xr * ar + xi * ai) / m;
         bi = (xi * ar - xr * ai) / m;
       }

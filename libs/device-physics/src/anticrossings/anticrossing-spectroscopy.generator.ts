@@ -115,7 +115,12 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   if (kind === 'crossings' || kind === 'dispersive') {
     for (let attempt = 0; attempt < 100 && !qubit; attempt++) {
       slope = random.between(0.3 * g, 3 * g);
-      const delta = kind === 'crossings' ? (options.sweetSpotOverG ? random.between(options.sweetSpotOverG[0] * g, options.sweetSpotOverG[1] * g) : random.between(Math.max(4 * g, 40), 400)) : -random.between(4 * g, 200);
+      const delta =
+        kind === 'crossings'
+          ? options.sweetSpotOverG
+            ? random.between(options.sweetSpotOverG[0] * g, options.sweetSpotOverG[1] * g)
+            : random.between(Math.max(4 * g, 40), 400)
+          : -random.between(4 * g, 200);
       const fMax = (slope * period) / Math.PI;
       const fMaxRows = (fMax * fMax) / Math.abs(delta);
       if (fMaxRows < 3 * Math.abs(delta) + rows) continue;
@@ -176,7 +181,10 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
   const cosPhi = Math.cos(phi);
   const sinPhi = Math.sin(phi);
   // Per-row environment (tilt × ripple, delay phase) and per-column drift, combined by angle addition.
-  const rowGain = Float64Array.from({ length: rows }, (_, r) => (1 + tilt * (r / (rows - 1) - 0.5)) * (1 + rippleAmplitude * Math.cos((2 * Math.PI * r) / ripplePeriod + ripplePhase)));
+  const rowGain = Float64Array.from(
+    { length: rows },
+    (_, r) => (1 + tilt * (r / (rows - 1) - 0.5)) * (1 + rippleAmplitude * Math.cos((2 * Math.PI * r) / ripplePeriod + ripplePhase)),
+  );
   const rowCos = Float64Array.from({ length: rows }, (_, r) => Math.cos(-2 * Math.PI * delayTurns * (r / (rows - 1))));
   const rowSin = Float64Array.from({ length: rows }, (_, r) => Math.sin(-2 * Math.PI * delayTurns * (r / (rows - 1))));
   const modes: Mode[] = [];
@@ -197,7 +205,10 @@ export function generateAnticrossingSpectroscopy(seed: number, options: Anticros
     const colCos = Math.cos(columnPhase);
     const colSin = Math.sin(columnPhase);
     // Notch factor 1 − Σ_k d_k e^{iφ} / (1 + 2i(f − f_k)/κ_k), d_k = w_k κ_c / κ_k for the dressed modes.
-    const lines = [...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })), ...spurious.map((sp) => ({ centre: sp.row, d: sp.depth, lw: sp.linewidth }))];
+    const lines = [
+      ...modes.map((m) => ({ centre: m.centre, d: (couplingRatio * kappa * m.weight) / m.linewidth, lw: m.linewidth })),
+      ...spurious.map((sp) => ({ centre: sp.row, d: sp.depth, lw: sp.linewidth })),
+    ];
     for (let r = 0; r < rows; r++) {
       const env = columnGain * rowGain[r]!;
       const envCos = colCos * rowCos[r]! - colSin * rowSin[r]!;

@@ -8,7 +8,16 @@
 //   spectroscopy    Lorentzian of HWHM γ: a dip in |S21| (resonator) or a peak in the population (qubit)
 import { createSeededRandom, deriveSeed, type SeededRandom } from '../seeded-random.js';
 
-export const CALIBRATION_TRACE_FAMILIES = ['rabi-amplitude', 'rabi-time', 'ramsey', 't1', 't2-echo', 'drag', 'resonator-spectroscopy', 'qubit-spectroscopy'] as const;
+export const CALIBRATION_TRACE_FAMILIES = [
+  'rabi-amplitude',
+  'rabi-time',
+  'ramsey',
+  't1',
+  't2-echo',
+  'drag',
+  'resonator-spectroscopy',
+  'qubit-spectroscopy',
+] as const;
 export type CalibrationTraceFamily = (typeof CALIBRATION_TRACE_FAMILIES)[number];
 
 export interface CalibrationTrace {
@@ -45,27 +54,59 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
   const contrast = random.between(0.6, 1);
   const offset = random.between(0, 0.15);
   const sigma = rel * contrast;
-  const population = (p: number[]) => noisy(random, p.map((v) => offset + contrast * v), sigma);
+  const population = (p: number[]) =>
+    noisy(
+      random,
+      p.map((v) => offset + contrast * v),
+      sigma,
+    );
   const snr = 1 / rel;
   switch (family) {
     case 'rabi-amplitude': {
       const aPi = random.between(0.1, 0.8);
       const x = linspace(0, aPi * random.between(2.2, 4.5), n);
-      return { family, series: [{ x, y: population(x.map((a) => 0.5 * (1 - Math.cos((Math.PI * a) / aPi)))), label: 'data' }], truth: { name: 'pi_amplitude', value: aPi }, title: 'Rabi amplitude', xLabel: 'Drive amplitude (a.u.)', yLabel: 'Excited state population', xUnit: 'a.u.', snr };
+      return {
+        family,
+        series: [{ x, y: population(x.map((a) => 0.5 * (1 - Math.cos((Math.PI * a) / aPi)))), label: 'data' }],
+        truth: { name: 'pi_amplitude', value: aPi },
+        title: 'Rabi amplitude',
+        xLabel: 'Drive amplitude (a.u.)',
+        yLabel: 'Excited state population',
+        xUnit: 'a.u.',
+        snr,
+      };
     }
     case 'rabi-time': {
       const tPi = random.between(20, 120);
       const xMax = tPi * random.between(3, 6);
       const tau = xMax * random.between(0.8, 4);
       const x = linspace(0, xMax, n);
-      return { family, series: [{ x, y: population(x.map((t) => 0.5 * (1 - Math.exp(-t / tau) * Math.cos((Math.PI * t) / tPi)))), label: 'data' }], truth: { name: 'pi_time', value: tPi }, title: 'Rabi time', xLabel: 'Pulse duration (ns)', yLabel: 'Excited state population', xUnit: 'ns', snr };
+      return {
+        family,
+        series: [{ x, y: population(x.map((t) => 0.5 * (1 - Math.exp(-t / tau) * Math.cos((Math.PI * t) / tPi)))), label: 'data' }],
+        truth: { name: 'pi_time', value: tPi },
+        title: 'Rabi time',
+        xLabel: 'Pulse duration (ns)',
+        yLabel: 'Excited state population',
+        xUnit: 'ns',
+        snr,
+      };
     }
     case 'ramsey': {
       const detuning = random.between(0.3, 2); // MHz
       const xMax = random.between(3, 8) / detuning; // µs: 3–8 fringes
       const t2 = xMax * random.between(0.5, 3);
       const x = linspace(0, xMax, n);
-      return { family, series: [{ x, y: population(x.map((t) => 0.5 * (1 - Math.exp(-t / t2) * Math.cos(2 * Math.PI * detuning * t)))), label: 'data' }], truth: { name: 'detuning', value: detuning }, title: 'Ramsey', xLabel: 'Delay (µs)', yLabel: 'Excited state population', xUnit: 'µs', snr };
+      return {
+        family,
+        series: [{ x, y: population(x.map((t) => 0.5 * (1 - Math.exp(-t / t2) * Math.cos(2 * Math.PI * detuning * t)))), label: 'data' }],
+        truth: { name: 'detuning', value: detuning },
+        title: 'Ramsey',
+        xLabel: 'Delay (µs)',
+        yLabel: 'Excited state population',
+        xUnit: 'µs',
+        snr,
+      };
     }
     case 't1':
     case 't2-echo': {
@@ -73,8 +114,23 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
       const x = linspace(0, t * random.between(3, 7), n);
       const echo = family === 't2-echo';
       // The echo decays over half the contrast (to the mixed state): noise is scaled to that swing, as documented.
-      const y = echo ? noisy(random, x.map((v) => offset + contrast * (0.5 + 0.5 * Math.exp(-v / t))), sigma / 2) : population(x.map((v) => Math.exp(-v / t)));
-      return { family, series: [{ x, y, label: 'data' }], truth: { name: echo ? 't2' : 't1', value: t }, title: echo ? 'T2 Hahn echo' : 'T1', xLabel: 'Delay (µs)', yLabel: 'Excited state population', xUnit: 'µs', snr };
+      const y = echo
+        ? noisy(
+            random,
+            x.map((v) => offset + contrast * (0.5 + 0.5 * Math.exp(-v / t))),
+            sigma / 2,
+          )
+        : population(x.map((v) => Math.exp(-v / t)));
+      return {
+        family,
+        series: [{ x, y, label: 'data' }],
+        truth: { name: echo ? 't2' : 't1', value: t },
+        title: echo ? 'T2 Hahn echo' : 'T1',
+        xLabel: 'Delay (µs)',
+        yLabel: 'Excited state population',
+        xUnit: 'µs',
+        snr,
+      };
     }
     case 'drag': {
       const crossing = random.between(-3, 3);
@@ -92,8 +148,24 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
       return {
         family,
         series: [
-          { x, y: noisy(random, x.map((v) => level + slope1 * (v - crossing)), s), label: 'Xπ·Yπ/2' },
-          { x: x.slice(), y: noisy(random, x.map((v) => level + slope2 * (v - crossing)), s), label: 'Yπ·Xπ/2' },
+          {
+            x,
+            y: noisy(
+              random,
+              x.map((v) => level + slope1 * (v - crossing)),
+              s,
+            ),
+            label: 'Xπ·Yπ/2',
+          },
+          {
+            x: x.slice(),
+            y: noisy(
+              random,
+              x.map((v) => level + slope2 * (v - crossing)),
+              s,
+            ),
+            label: 'Yπ·Xπ/2',
+          },
         ],
         truth: { name: 'crossing', value: crossing },
         title: 'DRAG calibration',
@@ -111,7 +183,13 @@ export function generateCalibrationTrace(family: CalibrationTraceFamily, seed: n
       const span = hwhm * random.between(12, 30);
       const x = linspace(f0 - span * random.between(0.3, 0.7), f0 + span * random.between(0.3, 0.7), n).map((v) => v);
       const shape = x.map((f) => 1 / (1 + ((f - f0) / hwhm) ** 2));
-      const y = resonator ? noisy(random, shape.map((v) => offset + contrast * (1 - 0.8 * v)), sigma * 0.8) : population(shape);
+      const y = resonator
+        ? noisy(
+            random,
+            shape.map((v) => offset + contrast * (1 - 0.8 * v)),
+            sigma * 0.8,
+          )
+        : population(shape);
       return {
         family,
         series: [{ x, y, label: 'data' }],

@@ -57,12 +57,27 @@ describe('generateChargeStabilityDiagram', () => {
   });
 
   it('labels each segment with its noise-free contrast: clean sensor steps are visible, transport lines carry current, interdot lines none', () => {
-    const sensor = generateChargeStabilityDiagram(tuningSeeds(1, 200)[0]!, { rows: 64, kind: 'double', readout: 'sensor', snrRange: [30, 40], nuisances: false });
-    const steps = sensor.segments.filter((s) => s.kind !== 'interdot').map((s) => s.visibility).sort((a, b) => a - b);
+    const sensor = generateChargeStabilityDiagram(tuningSeeds(1, 200)[0]!, {
+      rows: 64,
+      kind: 'double',
+      readout: 'sensor',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
+    const steps = sensor.segments
+      .filter((s) => s.kind !== 'interdot')
+      .map((s) => s.visibility)
+      .sort((a, b) => a - b);
     expect(steps.length).toBeGreaterThan(4);
     expect(steps[steps.length >> 1]).toBeGreaterThan(10);
     expect(sensor.segments.every((s) => s.contrast >= 0 && Number.isFinite(s.visibility))).toBe(true);
-    const transport = generateChargeStabilityDiagram(tuningSeeds(1, 201)[0]!, { rows: 64, kind: 'double', readout: 'transport', snrRange: [30, 40], nuisances: false });
+    const transport = generateChargeStabilityDiagram(tuningSeeds(1, 201)[0]!, {
+      rows: 64,
+      kind: 'double',
+      readout: 'transport',
+      snrRange: [30, 40],
+      nuisances: false,
+    });
     const dots = transport.segments.filter((s) => s.kind !== 'interdot');
     expect(dots.every((s) => s.visibility >= 4)).toBe(true);
     const interdot = transport.segments.filter((s) => s.kind === 'interdot' && Math.hypot(s.x2 - s.x1, s.y2 - s.y1) > 6);

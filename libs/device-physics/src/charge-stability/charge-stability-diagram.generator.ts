@@ -124,7 +124,13 @@ export function familyAngleDegrees(model: DoubleDotElectrostatics): number {
  * Random double/single-dot electrostatics for a rows × cols window with `across` transitions per axis. Double
  * dots are redrawn until their two line families differ by ≥ MIN_FAMILY_ANGLE_DEGREES.
  */
-export function randomElectrostatics(random: SeededRandom, rows: number, cols: number, across: readonly [number, number], singleDot: boolean): DoubleDotElectrostatics {
+export function randomElectrostatics(
+  random: SeededRandom,
+  rows: number,
+  cols: number,
+  across: readonly [number, number],
+  singleDot: boolean,
+): DoubleDotElectrostatics {
   for (;;) {
     const model = drawElectrostatics(random, rows, cols, across, singleDot);
     if (singleDot || familyAngleDegrees(model) >= MIN_FAMILY_ANGLE_DEGREES) return model;
@@ -271,7 +277,17 @@ export function groundStateLabels(model: DoubleDotElectrostatics, rows: number, 
       lo = Math.min(lo, s);
       hi = Math.max(hi, s);
     }
-    segments.push({ x1: mx + lo * tx, y1: my + lo * ty, x2: mx + hi * tx, y2: my + hi * ty, kind: familyOf(T1 - F1, T2 - F2), from: group.from, to: group.to, contrast: 0, visibility: 0 });
+    segments.push({
+      x1: mx + lo * tx,
+      y1: my + lo * ty,
+      x2: mx + hi * tx,
+      y2: my + hi * ty,
+      kind: familyOf(T1 - F1, T2 - F2),
+      from: group.from,
+      to: group.to,
+      contrast: 0,
+      visibility: 0,
+    });
   }
   const regions = new Int32Array(n);
   const ids = new Map<number, number>();
@@ -320,7 +336,8 @@ export function generateChargeStabilityDiagram(seed: number, options: ChargeStab
   const snrRange = options.snrRange ?? CSD_SNR_RANGE;
   const nuisances = options.nuisances ?? true;
   const snr = random.logBetween(snrRange[0], snrRange[1]);
-  const scene: NoDotScene | null = kind === 'none' && !options.electrostatics ? (['background', 'sensor-peak', 'pinch-off'] as const)[random.integer(0, 2)]! : null;
+  const scene: NoDotScene | null =
+    kind === 'none' && !options.electrostatics ? (['background', 'sensor-peak', 'pinch-off'] as const)[random.integer(0, 2)]! : null;
 
   // Electrostatics, redrawn (window position and scale) until the labelled class is the requested one.
   let model: DoubleDotElectrostatics | null = null;
@@ -495,7 +512,8 @@ export function generateChargeStabilityDiagram(seed: number, options: ChargeStab
         const ns = s0 + bx * x + by * y + (jumps ? jumpSize * jumps[i]! : 0) + (drift * i) / n;
         value = sensorConductance(ns, width) + (pinch ? clean[i]! - sensorConductance(s0 + bx * x + by * y, width) : 0);
       }
-      const noise = Math.sqrt(whiteShare) * white[i]! + (pink ? Math.sqrt(pinkShare) * pink[i]! : 0) + (telegraph ? Math.sqrt(telegraphShare) * telegraph[i]! : 0);
+      const noise =
+        Math.sqrt(whiteShare) * white[i]! + (pink ? Math.sqrt(pinkShare) * pink[i]! : 0) + (telegraph ? Math.sqrt(telegraphShare) * telegraph[i]! : 0);
       value += noiseStd * noise + planeX * (x / cols - 0.5) + planeY * (y / rows - 0.5);
       data[i] = offset + scale * value;
     }

@@ -98,7 +98,16 @@ const fermi = (e: number, kT: number): number => {
 const FROZEN_KT = 36;
 
 /** Net electron flow drain → dot → source (the sign of the bias) at gate g and bias b. */
-function sequentialCurrent(transitions: Transition[], lever: number, alphaS: number, kT: number, g: number, b: number, p: Float64Array, maxExcitation: number): number {
+function sequentialCurrent(
+  transitions: Transition[],
+  lever: number,
+  alphaS: number,
+  kT: number,
+  g: number,
+  b: number,
+  p: Float64Array,
+  maxExcitation: number,
+): number {
   const muS = -b;
   const shift = -lever * g - alphaS * b;
   const low = Math.min(0, muS) - FROZEN_KT * kT - maxExcitation;
@@ -271,5 +280,20 @@ export function generateCoulombDiamondMap(seed: number, options: CoulombDiamondO
       }
     }
   }
-  return { rows, cols, readout, data, clean, blockade, diamonds, zeroBiasRow, chargingEnergy, leverArm: lever, sourceFraction: alphaS, kT, snr, noiseStd: gain * noiseStd };
+  return {
+    rows,
+    cols,
+    readout,
+    data,
+    clean,
+    blockade,
+    diamonds,
+    zeroBiasRow,
+    chargingEnergy,
+    leverArm: lever,
+    sourceFraction: alphaS,
+    kT,
+    snr,
+    noiseStd: gain * noiseStd,
+  };
 }

@@ -10,4 +10,9 @@ export {
   type DiamondReadout,
   type DiamondVertex,
 } from './coulomb-diamond-map.generator.js';
-export { generateRealisticDiamondMap, REALISTIC_DIAMOND_SNR_RANGE, type RealisticDiamondMap, type RealisticDiamondOptions } from './realistic-diamond-map.generator.js';
+export {
+  generateRealisticDiamondMap,
+  REALISTIC_DIAMOND_SNR_RANGE,
+  type RealisticDiamondMap,
+  type RealisticDiamondOptions,
+} from './realistic-diamond-map.generator.js';

@@ -49,7 +49,7 @@ describe(generateRealisticDiamondMap.name, () => {
     expect(Math.max(...counts.values())).toBeGreaterThan(50);
   });
 
-  it('generates non-square grids with the caller\'s shape', () => {
+  it("generates non-square grids with the caller's shape", () => {
     const sut = generateRealisticDiamondMap(41, { rows: 500, cols: 70 });
     expect(sut.data).toHaveLength(500 * 70);
     expect(sut.blockade).toHaveLength(500 * 70);

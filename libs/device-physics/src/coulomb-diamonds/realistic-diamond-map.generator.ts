@@ -187,7 +187,9 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
     a += chargingEnergy * scaleHere * random.between(0.9, 1.1) * (leverHere / lever);
   }
   const xRef = gateSign > 0 ? -width : cols - 1 + width;
-  const jump = gateJump ? { at: Math.round(random.between(0.25, 0.75) * cols), shift: (random.chance(0.5) ? 1 : -1) * random.between(0.06, 0.2) * width } : null;
+  const jump = gateJump
+    ? { at: Math.round(random.between(0.25, 0.75) * cols), shift: (random.chance(0.5) ? 1 : -1) * random.between(0.06, 0.2) * width }
+    : null;
   const gOf = (x: number): number => gateSign * (x - xRef) + (jump && x >= jump.at ? jump.shift : 0);
   const bOf = (y: number): number => biasSign * (y - zeroBiasRow);
   const yOfB = (b: number): number => zeroBiasRow + biasSign * b;
@@ -224,7 +226,7 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
         else above = Math.min(above, m);
       }
       const ec = chargingEnergy;
-      const g1 = cotScale * Math.min(4, ec / Math.max(below, 2 * kT + 1) + ec / Math.max(above, 2 * kT + 1)) / 4;
+      const g1 = (cotScale * Math.min(4, ec / Math.max(below, 2 * kT + 1) + ec / Math.max(above, 2 * kT + 1))) / 4;
       const step = inelastic > 0 ? 0.5 * (1 + Math.tanh((Math.abs(b) - inelastic) / kT)) : 0;
       i += (g1 * (1 + step) * b) / ec;
     }

@@ -58,7 +58,15 @@ export function generateCoulombBlockadeTrace(seed: number, options: CoulombBlock
     const strong = t.peakAmplitudes.filter((a) => a >= BLOCKADE_PEAK_SNR * t.noiseStd).length;
     const ok = kind === 'blockade' ? strong >= 2 : t.peakIndices.length === 1 && strong === 1 && t.ignoredPeakIndices.length === 0;
     if (ok || attempt >= MAX_REDRAWS) {
-      return { trace: t.trace, kind, isBlockade: kind === 'blockade' && ok, peakIndices: t.peakIndices, strongPeakCount: strong, noiseStd: t.noiseStd, noiseMix: t.noiseMix };
+      return {
+        trace: t.trace,
+        kind,
+        isBlockade: kind === 'blockade' && ok,
+        peakIndices: t.peakIndices,
+        strongPeakCount: strong,
+        noiseStd: t.noiseStd,
+        noiseMix: t.noiseMix,
+      };
     }
   }
 }

@@ -1,5 +1,12 @@
 // Simulators with exact labels for the 1-D characterization models (issue #3): Coulomb-blockade classifiers, pinch-off and turn-on classifiers and extractors.
-export { GATE_SWEEP_SNR_MIN, GATE_SWEEP_SNR_MAX, MAX_OFFSET_PER_SWING, measureGateSweep, drawGateSweepNoiseMix, type GateSweepMeasurement } from './gate-sweep-measurement.js';
+export {
+  GATE_SWEEP_SNR_MIN,
+  GATE_SWEEP_SNR_MAX,
+  MAX_OFFSET_PER_SWING,
+  measureGateSweep,
+  drawGateSweepNoiseMix,
+  type GateSweepMeasurement,
+} from './gate-sweep-measurement.js';
 export {
   generatePinchOffTrace,
   PINCH_OFF_TRACE_LENGTH,

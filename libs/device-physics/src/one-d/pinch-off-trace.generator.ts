@@ -77,13 +77,18 @@ function positive(random: SeededRandom, length: number, closing: boolean, realis
   const width = drawWidth(random, length);
   const plateau = PLATEAU_MIN_FRACTION * length;
   const reach = Math.atanh(PLATEAU_TANH) * width;
-  const shoulder = random.chance(0.35) ? { height: random.between(0.05, 0.25), shift: random.between(-2.5, 2.5) * width, width: width * random.between(0.5, 1.5) } : null;
+  const shoulder = random.chance(0.35)
+    ? { height: random.between(0.05, 0.25), shift: random.between(-2.5, 2.5) * width, width: width * random.between(0.5, 1.5) }
+    : null;
   const extra = shoulder ? Math.abs(shoulder.shift) + Math.atanh(PLATEAU_TANH) * shoulder.width : 0;
   const margin = plateau + Math.max(reach, extra);
   const centre = random.between(margin, Math.max(margin, length - 1 - margin));
   const leak = random.chance(0.3) ? random.between(-0.05, 0.05) : 0;
   const slope = realistic && random.chance(0.7) ? random.between(0.3, 2.5) : 0;
-  const second = realistic && shoulder && random.chance(0.35) ? { height: random.between(0.05, 0.2), shift: -shoulder.shift * random.between(0.5, 1), width: width * random.between(0.5, 1.5) } : null;
+  const second =
+    realistic && shoulder && random.chance(0.35)
+      ? { height: random.between(0.05, 0.2), shift: -shoulder.shift * random.between(0.5, 1), width: width * random.between(0.5, 1.5) }
+      : null;
   // The step itself keeps unit height (the SNR is the transition's); the open level grows beyond it.
   const clean = new Float64Array(length);
   for (let i = 0; i < length; i++) {

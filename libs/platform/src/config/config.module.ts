@@ -12,11 +12,7 @@ export class ConfigModule {
   static forService(serviceName: string, config: QdcConfig = loadConfig()) {
     return {
       module: ConfigModule,
-      providers: [
-        { provide: QDC_CONFIG, useValue: config },
-        { provide: SERVICE_NAME, useValue: serviceName },
-        TracingShutdown,
-      ],
+      providers: [{ provide: QDC_CONFIG, useValue: config }, { provide: SERVICE_NAME, useValue: serviceName }, TracingShutdown],
       exports: [QDC_CONFIG, SERVICE_NAME],
     };
   }

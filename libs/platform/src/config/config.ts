@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** The development pepper: fine on a laptop, refused in production (anyone can read it here). */
 export const DEVELOPMENT_API_KEY_PEPPER = 'qdc-development-pepper-change-me';
@@ -27,8 +25,16 @@ const ConfigSchema = z.object({
     .regex(/^[a-z][a-z0-9-]{0,40}$/, 'lower-case letters, digits and dashes')
     .default('qdc'),
   QDC_API_KEY_PEPPER: z.string().min(16).default(DEVELOPMENT_API_KEY_PEPPER),
-  QDC_UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(64 * 1024 * 1024),
-  QDC_JSON_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  QDC_UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024),
+  QDC_JSON_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Comma-separated browser origins allowed to call the API (CORS); empty = none. */
   QDC_CORS_ORIGINS: z.string().default(''),
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),

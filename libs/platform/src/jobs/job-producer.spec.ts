@@ -37,7 +37,14 @@ function newProducer(options: { records?: Fields[]; status?: string; pollMs?: nu
   const sut = new JobProducer<Data, string>(
     loadConfig({}),
     nats as never,
-    { queue: QueueName.Inference, job: JobName.RunModel, timeoutMs: options.timeoutMs ?? 5000, what: 'inference', pollMs: options.pollMs ?? 20, answerTtlMs: options.answerTtlMs },
+    {
+      queue: QueueName.Inference,
+      job: JobName.RunModel,
+      timeoutMs: options.timeoutMs ?? 5000,
+      what: 'inference',
+      pollMs: options.pollMs ?? 20,
+      answerTtlMs: options.answerTtlMs,
+    },
     queue as unknown as ProducerQueue,
   );
   return { sut, mocks: { queue, client, nats, close, hear: (outcome: JobOutcome<string>) => hear(outcome) } };

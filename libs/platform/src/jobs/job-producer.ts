@@ -252,7 +252,9 @@ export async function publishJobOutcome<T>(
   } catch (error) {
     const unavailable = error instanceof RpcError && error.code === 'unavailable';
     if (unavailable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-      const body: RpcErrorBody = unavailable ? error.toBody() : { code: 'internal', message: `${what} job ${job.id} failed: ${(error as Error)?.message ?? error}` };
+      const body: RpcErrorBody = unavailable
+        ? error.toBody()
+        : { code: 'internal', message: `${what} job ${job.id} failed: ${(error as Error)?.message ?? error}` };
       await nats.publish(subject, { ok: false, error: body } satisfies JobOutcome<T>).catch(() => undefined);
     }
     throw error;

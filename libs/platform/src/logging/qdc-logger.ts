@@ -7,7 +7,18 @@ const PINO_LEVEL: Record<QdcConfig['LOG_LEVEL'], string> = { error: 'error', war
 const NEST_LEVELS: readonly LogLevel[] = ['error', 'warn', 'log', 'debug', 'verbose'];
 
 /** Structured fields whose values never reach a log (pino redaction paths). */
-export const REDACTED_PATHS = ['authorization', '*.authorization', 'headers.authorization', 'token', '*.token', 'tokenHash', 'apiKey', 'pepper', 'QDC_API_KEY_PEPPER', 'password'];
+export const REDACTED_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'token',
+  '*.token',
+  'tokenHash',
+  'apiKey',
+  'pepper',
+  'QDC_API_KEY_PEPPER',
+  'password',
+];
 /** Secrets that may appear inside message text: bearer tokens, API keys, passwords in connection strings. */
 const SECRET_TEXT: [RegExp, string][] = [
   [/(Bearer\s+)\S+/gi, '$1[redacted]'],
@@ -26,7 +37,9 @@ function plainLines(out: NodeJS.WritableStream): DestinationStream {
     write(line: string) {
       const { time, level, service, context, requestId, msg, stack } = JSON.parse(line) as Record<string, string | number | undefined>;
       const at = new Date(Number(time)).toISOString().slice(11, 23);
-      out.write(`${at} ${(names[Number(level)] ?? level)!.toString().padEnd(5)} ${service} [${context ?? '-'}]${requestId ? ` (${requestId})` : ''} ${msg}${stack ? `\n${stack}` : ''}\n`);
+      out.write(
+        `${at} ${(names[Number(level)] ?? level)!.toString().padEnd(5)} ${service} [${context ?? '-'}]${requestId ? ` (${requestId})` : ''} ${msg}${stack ? `\n${stack}` : ''}\n`,
+      );
     },
   };
 }

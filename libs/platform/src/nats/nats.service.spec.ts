@@ -21,7 +21,11 @@ function newNatsService() {
     delete: jest.fn(async (name: string) => objects.delete(name)),
   };
   const connection = {
-    request: jest.fn(async (_subject: string, _body: Uint8Array, _options: unknown): Promise<{ data: Uint8Array; headers?: unknown }> => ({ data: encode({ ok: true, data: 'pong' }) })),
+    request: jest.fn(
+      async (_subject: string, _body: Uint8Array, _options: unknown): Promise<{ data: Uint8Array; headers?: unknown }> => ({
+        data: encode({ ok: true, data: 'pong' }),
+      }),
+    ),
     publish: jest.fn(),
     subscribe: jest.fn((_subject: string, _options: { callback: (err: unknown, msg: unknown) => void }) => ({ unsubscribe: jest.fn() })),
     isClosed: () => false,
@@ -80,7 +84,10 @@ describe(NatsService.name, () => {
     });
 
     it.each([
-      [{ ok: false, error: { code: 'not_found', message: 'Model result not found' } } as RpcReply<unknown>, new RpcError('not_found', 'Model result not found')],
+      [
+        { ok: false, error: { code: 'not_found', message: 'Model result not found' } } as RpcReply<unknown>,
+        new RpcError('not_found', 'Model result not found'),
+      ],
       [{ nonsense: true }, new RpcError('internal', 'malformed reply from x.v1')],
     ])('turns the error reply %j into an RpcError', async (reply, expected) => {
       const { sut, mocks } = newNatsService();
@@ -116,7 +123,9 @@ describe(NatsService.name, () => {
         let outcome = 'pending';
         const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 });
         pending.catch(() => (outcome = 'rejected'));
-        const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'the service handling coda.simulate.v1 stopped answering (restarted?); retry with the same request id'));
+        const settled = expect(pending).rejects.toEqual(
+          new RpcError('unavailable', 'the service handling coda.simulate.v1 stopped answering (restarted?); retry with the same request id'),
+        );
         await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 2000);
         expect(outcome).toBe('pending');
         await jest.advanceTimersByTimeAsync(HEARTBEAT_FIRST_BEAT_MS - HEARTBEAT_LOST_MS);

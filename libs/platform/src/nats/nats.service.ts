@@ -1,13 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
-import {
-  connect,
-  headers as natsHeaders,
-  nanos,
-  type Msg,
-  type MsgHdrs,
-  type NatsConnection,
-  type Subscription,
-} from '@nats-io/transport-node';
+import { connect, headers as natsHeaders, nanos, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { createHash, randomUUID } from 'node:crypto';

@@ -11,8 +11,7 @@ export interface RpcHandlerMetadata {
 }
 
 /** Marks a provider method as the handler of a NATS subject; the payload is parsed with `schema`. */
-export const RpcHandler = (subject: string, schema?: ZodType): MethodDecorator =>
-  SetMetadata(RPC_HANDLER, { subject, schema } satisfies RpcHandlerMetadata);
+export const RpcHandler = (subject: string, schema?: ZodType): MethodDecorator => SetMetadata(RPC_HANDLER, { subject, schema } satisfies RpcHandlerMetadata);
 
 export const EventHandler = (subject: string, schema?: ZodType): MethodDecorator =>
   SetMetadata(RPC_HANDLER, { subject, schema, event: true } satisfies RpcHandlerMetadata);

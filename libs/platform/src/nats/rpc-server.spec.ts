@@ -113,7 +113,10 @@ describe(RpcServer.name, () => {
     await sut.onApplicationBootstrap();
     expect(await call('refuse.v1', {})).toEqual({ ok: false, error: { code: 'forbidden', message: 'not yours' } });
     const broken = await call('break.v1', {});
-    expect(broken).toEqual({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } } });
+    expect(broken).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'internal error', details: { error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
+    });
     expect(JSON.stringify(broken)).not.toContain('fire');
   });
 

@@ -17,13 +17,27 @@ async function closedPort(): Promise<number> {
 }
 
 /** What Prisma 7 over adapter-pg threw against a Postgres cluster stopped with `pg_ctl stop -m fast` (bench/faults.ts). */
-const known = (code: string, meta: Record<string, unknown>) => new Prisma.PrismaClientKnownRequestError(`Invalid invocation: ${code}`, { code, clientVersion: '7', meta });
-const TERMINATED_RAW = known('P2010', { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: '57P01', kind: 'postgres', code: '57P01', severity: 'FATAL', message: 'terminating connection due to administrator command' } } });
-const UNREACHABLE_MODEL = known('P1001', { modelName: 'Owner', driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } } });
-const UNREACHABLE_RAW = known('P2010', { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } } });
+const known = (code: string, meta: Record<string, unknown>) =>
+  new Prisma.PrismaClientKnownRequestError(`Invalid invocation: ${code}`, { code, clientVersion: '7', meta });
+const TERMINATED_RAW = known('P2010', {
+  driverAdapterError: {
+    name: 'DriverAdapterError',
+    cause: { originalCode: '57P01', kind: 'postgres', code: '57P01', severity: 'FATAL', message: 'terminating connection due to administrator command' },
+  },
+});
+const UNREACHABLE_MODEL = known('P1001', {
+  modelName: 'Owner',
+  driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } },
+});
+const UNREACHABLE_RAW = known('P2010', {
+  driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } },
+});
 const POOL_TIMEOUT = known('P2024', { modelName: 'ModelResult' });
 const UNIQUE = known('P2002', { modelName: 'ApiKey', target: ['prefix'] });
-const NO_TABLE = known('P2021', { modelName: 'Owner', driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: '42P01', kind: 'TableDoesNotExist', table: 'public.owners' } } });
+const NO_TABLE = known('P2021', {
+  modelName: 'Owner',
+  driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode: '42P01', kind: 'TableDoesNotExist', table: 'public.owners' } },
+});
 
 describe(isDatabaseUnavailable.name, () => {
   it('recognises a real Prisma model query against a database that is not listening', async () => {

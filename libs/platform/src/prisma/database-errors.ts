@@ -18,7 +18,8 @@ const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'Sock
 /** Socket errors of a database connection. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** node-postgres messages for a connection lost or never made. */
-const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Can't reach database server/i;
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed|Can't reach database server/i;
 
 /**
  * SQLSTATE of a connection-class failure: class 08 (connection exception), 57P01–57P03
@@ -32,7 +33,14 @@ export function isConnectionSqlState(code: unknown): boolean {
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const e = current as { name?: unknown; code?: unknown; message?: unknown; kind?: unknown; meta?: { driverAdapterError?: { cause?: unknown } }; cause?: unknown };
+    const e = current as {
+      name?: unknown;
+      code?: unknown;
+      message?: unknown;
+      kind?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+      cause?: unknown;
+    };
     if (e.name === 'PrismaClientInitializationError') return true;
     if (typeof e.code === 'string' && (PRISMA_CODES.has(e.code) || SOCKET_CODES.has(e.code) || isConnectionSqlState(e.code))) return true;
     if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return true;

@@ -28,7 +28,7 @@ describe(logConnectionErrors.name, () => {
     const { sut, mocks } = setup();
     sut.emit('error', refused);
     sut.emit('error', refused);
-    sut.emit('error', new Error('READONLY You can\'t write against a read only replica.\nmore'));
+    sut.emit('error', new Error("READONLY You can't write against a read only replica.\nmore"));
     expect(mocks.logger.warn.mock.calls).toEqual([
       ['Redis: connection refused 127.0.0.1:6379; retrying'],
       ["Redis: READONLY You can't write against a read only replica.; retrying"],

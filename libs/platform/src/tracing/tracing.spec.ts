@@ -34,8 +34,12 @@ const headerMap = (): HeaderCarrier & { map: Map<string, string> } => {
 
 describe('tracing configuration', () => {
   it('posts to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces, or to the traces endpoint as given', () => {
-    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBe('http://collector:4318/v1/traces');
-    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/otlp' })).toBe('http://b:9999/otlp');
+    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/otlp' })).toBe(
+      'http://b:9999/otlp',
+    );
     expect(tracesEndpoint({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBeUndefined();
   });
 
@@ -119,10 +123,15 @@ describe('tracing on', () => {
     expect(data).toEqual({ model: 'pinch-off-classifier-v0', requestId: 'r1', traceContext: { traceparent: expect.stringMatching(/^00-/) } });
     // The worker runs in another process: JSON through Redis, and no active span around it.
     const received = JSON.parse(JSON.stringify(data)) as object;
-    await timeJob('inference', 'pinch-off-classifier-v0', async () => {
-      await inSpan('nats request qdc.results.create.v1', { kind: SpanKind.CLIENT }, async () => undefined);
-      return { ok: false, error: { code: 'invalid_input', message: 'bad shape' } };
-    }, received);
+    await timeJob(
+      'inference',
+      'pinch-off-classifier-v0',
+      async () => {
+        await inSpan('nats request qdc.results.create.v1', { kind: SpanKind.CLIENT }, async () => undefined);
+        return { ok: false, error: { code: 'invalid_input', message: 'bad shape' } };
+      },
+      received,
+    );
     const spans = await finished();
     const producer = byName(spans, 'bullmq inference run-model');
     const consumer = byName(spans, 'bullmq process inference');

@@ -1,14 +1,4 @@
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  context,
-  propagation,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-} from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanExporter } from '@opentelemetry/sdk-trace-base';

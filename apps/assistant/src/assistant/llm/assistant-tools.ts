@@ -13,13 +13,70 @@ const MAX_TOOL_SHOTS = 100_000;
 const code = { type: 'string', description: 'circuit source: Qiskit or Cirq Python (a documented subset, never executed), OpenQASM 2 or 3' };
 
 export const TOOL_DEFINITIONS: ChatTool[] = [
-  { type: 'function', function: { name: 'simulate', description: 'Simulate a circuit on QDC\'s statevector simulator and return measurement counts (bitstrings little-endian: classical bit 0 rightmost).', parameters: { type: 'object', properties: { code, shots: { type: 'integer', minimum: 1, maximum: MAX_TOOL_SHOTS }, seed: { type: 'integer' } }, required: ['code'] } } },
-  { type: 'function', function: { name: 'transpile', description: 'Convert a circuit to another framework: qiskit, cirq, openqasm2, openqasm3, pennylane or braket.', parameters: { type: 'object', properties: { code, target: { type: 'string', enum: ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'] } }, required: ['code', 'target'] } } },
-  { type: 'function', function: { name: 'to_openqasm3', description: 'Convert a circuit to OpenQASM 3.', parameters: { type: 'object', properties: { code }, required: ['code'] } } },
-  { type: 'function', function: { name: 'estimate_resources', description: 'Qubit and classical bit counts, depth, gate counts, two-qubit and T counts of a circuit.', parameters: { type: 'object', properties: { code }, required: ['code'] } } },
-  { type: 'function', function: { name: 'list_qpus', description: 'The QPU devices this QDC can run circuits on (id, provider, qubits, native gates, status, queue depth, pricing in cents).', parameters: { type: 'object', properties: {} } } },
-  { type: 'function', function: { name: 'list_characterization_models', description: 'The device-characterization models QDC serves (id, name, description, input requirements).', parameters: { type: 'object', properties: {} } } },
-  { type: 'function', function: { name: 'search_docs', description: 'Search QDC\'s own documentation and knowledge base (concepts, models, API usage); returns the best sections with their paths.', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } },
+  {
+    type: 'function',
+    function: {
+      name: 'simulate',
+      description: "Simulate a circuit on QDC's statevector simulator and return measurement counts (bitstrings little-endian: classical bit 0 rightmost).",
+      parameters: {
+        type: 'object',
+        properties: { code, shots: { type: 'integer', minimum: 1, maximum: MAX_TOOL_SHOTS }, seed: { type: 'integer' } },
+        required: ['code'],
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'transpile',
+      description: 'Convert a circuit to another framework: qiskit, cirq, openqasm2, openqasm3, pennylane or braket.',
+      parameters: {
+        type: 'object',
+        properties: { code, target: { type: 'string', enum: ['qiskit', 'cirq', 'openqasm2', 'openqasm3', 'pennylane', 'braket'] } },
+        required: ['code', 'target'],
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'to_openqasm3',
+      description: 'Convert a circuit to OpenQASM 3.',
+      parameters: { type: 'object', properties: { code }, required: ['code'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'estimate_resources',
+      description: 'Qubit and classical bit counts, depth, gate counts, two-qubit and T counts of a circuit.',
+      parameters: { type: 'object', properties: { code }, required: ['code'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'list_qpus',
+      description: 'The QPU devices this QDC can run circuits on (id, provider, qubits, native gates, status, queue depth, pricing in cents).',
+      parameters: { type: 'object', properties: {} },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'list_characterization_models',
+      description: 'The device-characterization models QDC serves (id, name, description, input requirements).',
+      parameters: { type: 'object', properties: {} },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'search_docs',
+      description: "Search QDC's own documentation and knowledge base (concepts, models, API usage); returns the best sections with their paths.",
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  },
 ];
 
 @Injectable()
@@ -56,7 +113,10 @@ export class AssistantTools {
         const circuit = parseCircuit(source()).circuit;
         const shots = Math.min(MAX_TOOL_SHOTS, Math.max(1, Number(args.shots ?? 1024) | 0));
         const cost = simulationCost(circuit, shots);
-        if (cost.qubits > MAX_TOOL_QUBITS || cost.work > MAX_TOOL_WORK) throw new Error(`the assistant simulates up to ${MAX_TOOL_QUBITS} qubits and ${MAX_TOOL_WORK} amplitude updates per call; this circuit has ${cost.qubits} qubits and needs ${cost.work}`);
+        if (cost.qubits > MAX_TOOL_QUBITS || cost.work > MAX_TOOL_WORK)
+          throw new Error(
+            `the assistant simulates up to ${MAX_TOOL_QUBITS} qubits and ${MAX_TOOL_WORK} amplitude updates per call; this circuit has ${cost.qubits} qubits and needs ${cost.work}`,
+          );
         const r = simulate(circuit, { shots, ...(typeof args.seed === 'number' ? { seed: args.seed } : {}) });
         return { counts: r.counts, shots: r.shots, qubit_count: r.qubitCount, seed: r.seed };
       }
@@ -74,13 +134,24 @@ export class AssistantTools {
         // Asked of the QPU broker (it owns devices and queues); a broker that does not answer is an error the model can report.
         const devices = await this.nats.request<QpuDeviceDto[]>(Subjects.QpuDevices, {}, { timeoutMs: 5_000 });
         return {
-          devices: devices.map((d) => ({ id: d.id, name: d.name, provider: d.provider, num_qubits: d.num_qubits, native_gates: d.native_gates, status: d.status, queue_depth: d.queue_depth, pricing: d.pricing })),
+          devices: devices.map((d) => ({
+            id: d.id,
+            name: d.name,
+            provider: d.provider,
+            num_qubits: d.num_qubits,
+            native_gates: d.native_gates,
+            status: d.status,
+            queue_depth: d.queue_depth,
+            pricing: d.pricing,
+          })),
         };
       }
       case 'list_characterization_models': {
         // Loaded on first use: the catalogue pulls in every model (and its weights), which the offline engine never needs.
         const { MODEL_CATALOGUE } = await import('#qdc/characterization');
-        return { models: MODEL_CATALOGUE.map((m) => ({ id: m.id, name: m.name, description: m.description, input: m.inputShapeRequirements, batch: m.batch })) };
+        return {
+          models: MODEL_CATALOGUE.map((m) => ({ id: m.id, name: m.name, description: m.description, input: m.inputShapeRequirements, batch: m.batch })),
+        };
       }
       case 'search_docs': {
         const query = String(args.query ?? '');

@@ -51,7 +51,10 @@ export class LlmEngine implements AssistantEngine {
     const lastUser = [...run.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const expectation = expectationOf(lastUser);
     const wanted = frameworkIn(lastUser);
-    const messages: ChatMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }, ...run.messages.slice(-MAX_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: m.content }) as ChatMessage)];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM_PROMPT },
+      ...run.messages.slice(-MAX_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: m.content }) as ChatMessage),
+    ];
     let promptTokens = 0;
     let completionTokens = 0;
     let toolCalls = 0;
@@ -91,7 +94,9 @@ export class LlmEngine implements AssistantEngine {
       const reports = circuits.map((b) => verifyCircuitSource(b.code, circuits.length === 1 ? expectation : undefined));
       const failed = reports.find((r) => r.error || !r.parsed || !r.simulated);
       const verification = (extra: Partial<AnswerVerification> = {}): AnswerVerification | null =>
-        circuits.length ? { parsed: reports.every((r) => r.parsed), simulated: reports.every((r) => r.simulated), repairs, ...fidelityOf(reports), ...extra } : null;
+        circuits.length
+          ? { parsed: reports.every((r) => r.parsed), simulated: reports.every((r) => r.simulated), repairs, ...fidelityOf(reports), ...extra }
+          : null;
 
       if (!failed) {
         const { text, files } = finish(held, blocks, reports, circuits, run.codeMode, wanted);
@@ -101,7 +106,10 @@ export class LlmEngine implements AssistantEngine {
       if (repairs < allowedRepairs) {
         emit(`\n\n(QDC checked that circuit and it failed: ${failed.error}. Asking the model to repair it.)\n\n`);
         messages.push({ role: 'assistant', content });
-        messages.push({ role: 'user', content: `QDC parsed and simulated your circuit and it failed: ${failed.error}. Reply with the corrected, complete circuit in one fenced code block (Qiskit, Cirq or OpenQASM), and a one-line explanation.` });
+        messages.push({
+          role: 'user',
+          content: `QDC parsed and simulated your circuit and it failed: ${failed.error}. Reply with the corrected, complete circuit in one fenced code block (Qiskit, Cirq or OpenQASM), and a one-line explanation.`,
+        });
         continue;
       }
       // Out of repair rounds. Circuits that parse and simulate but differ from the standard target the
@@ -137,7 +145,14 @@ function fidelityOf(reports: VerificationReport[]): { fidelity?: number } {
 }
 
 /** The held text with circuits converted to the framework asked for (PennyLane, Braket) and, in file mode, every code block moved to files. */
-function finish(held: string, blocks: CodeBlock[], reports: VerificationReport[], circuits: CodeBlock[], codeMode: 'inline' | 'file', wanted: string | undefined): { text: string; files: CodeFile[] } {
+function finish(
+  held: string,
+  blocks: CodeBlock[],
+  reports: VerificationReport[],
+  circuits: CodeBlock[],
+  codeMode: 'inline' | 'file',
+  wanted: string | undefined,
+): { text: string; files: CodeFile[] } {
   const files: CodeFile[] = [];
   let out = '';
   let cursor = 0;
@@ -175,7 +190,8 @@ function strip(held: string, circuits: CodeBlock[]): string {
   return (out + held.slice(cursor)).trim();
 }
 
-const extensionOf = (language: string): string => ({ python: 'py', py: 'py', bash: 'sh', sh: 'sh', shell: 'sh', json: 'json', qasm: 'qasm', openqasm: 'qasm' })[language] ?? 'txt';
+const extensionOf = (language: string): string =>
+  ({ python: 'py', py: 'py', bash: 'sh', sh: 'sh', shell: 'sh', json: 'json', qasm: 'qasm', openqasm: 'qasm' })[language] ?? 'txt';
 
 /**
  * Passes streamed text through until a code fence opens; from there on everything is held until

@@ -14,14 +14,27 @@ async function closedPort(): Promise<number> {
 }
 
 function factory(config: Partial<QdcConfig>) {
-  return { sut: new OpenAiChatClient({ QDC_LLM_MAX_RETRIES: 2, QDC_LLM_RETRY_BASE_MS: 1, QDC_LLM_TIMEOUT_MS: 2000, QDC_LLM_MAX_TOKENS_LOW: 1, QDC_LLM_MAX_TOKENS_MEDIUM: 2, QDC_LLM_MAX_TOKENS_HIGH: 3, ...config } as QdcConfig) };
+  return {
+    sut: new OpenAiChatClient({
+      QDC_LLM_MAX_RETRIES: 2,
+      QDC_LLM_RETRY_BASE_MS: 1,
+      QDC_LLM_TIMEOUT_MS: 2000,
+      QDC_LLM_MAX_TOKENS_LOW: 1,
+      QDC_LLM_MAX_TOKENS_MEDIUM: 2,
+      QDC_LLM_MAX_TOKENS_HIGH: 3,
+      ...config,
+    } as QdcConfig),
+  };
 }
 
 describe(OpenAiChatClient.name, () => {
   it('reports an unreachable provider clearly after its retries', async () => {
     const port = await closedPort();
     const { sut } = factory({ QDC_LLM_BASE_URL: `http://127.0.0.1:${port}/v1` });
-    const call = sut.complete({ messages: [{ role: 'user', content: 'hi' }], tools: [], budget: 'high' }, { signal: new AbortController().signal, onContent: () => undefined });
+    const call = sut.complete(
+      { messages: [{ role: 'user', content: 'hi' }], tools: [], budget: 'high' },
+      { signal: new AbortController().signal, onContent: () => undefined },
+    );
     await expect(call).rejects.toBeInstanceOf(EngineFailure);
     await expect(call).rejects.toThrow(new RegExp(`provider at http://127.0.0.1:${port}/v1 is not available \\(ECONNREFUSED.*tried 3 times\\)`));
   });

@@ -28,7 +28,10 @@ export interface ChatCompletion {
 
 interface StreamChunk {
   model?: string;
-  choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; tool_calls?: { index: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[] };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string };
 }
@@ -78,7 +81,11 @@ export class OpenAiChatClient {
       try {
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(this.config.QDC_LLM_API_KEY ? { authorization: `Bearer ${this.config.QDC_LLM_API_KEY}` } : {}) },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            ...(this.config.QDC_LLM_API_KEY ? { authorization: `Bearer ${this.config.QDC_LLM_API_KEY}` } : {}),
+          },
           body,
           signal,
         });
@@ -154,7 +161,9 @@ export class OpenAiChatClient {
       if (signal.aborted) throw error;
       throw streamed ? new StreamStarted((error as Error).message) : error;
     }
-    out.toolCalls = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, type: 'function' as const, function: { name: c.name, arguments: c.arguments || '{}' } }));
+    out.toolCalls = calls
+      .filter(Boolean)
+      .map((c, i) => ({ id: c.id || `call_${i}`, type: 'function' as const, function: { name: c.name, arguments: c.arguments || '{}' } }));
     return out;
   }
 }

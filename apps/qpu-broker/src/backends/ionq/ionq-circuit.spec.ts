@@ -8,7 +8,13 @@ function ionqProbabilities(input: ReturnType<typeof toIonqInput>['input']): Reco
   const c = emptyCircuit();
   addQreg(c, 'q', input.qubits);
   for (const g of input.circuit) {
-    if (g.gate === 'ms') c.ops.push({ kind: 'gate', name: 'ms', qubits: g.targets, params: [num(g.phases[0] * 2 * Math.PI), num(g.phases[1] * 2 * Math.PI), num(g.angle * 2 * Math.PI)] });
+    if (g.gate === 'ms')
+      c.ops.push({
+        kind: 'gate',
+        name: 'ms',
+        qubits: g.targets,
+        params: [num(g.phases[0] * 2 * Math.PI), num(g.phases[1] * 2 * Math.PI), num(g.angle * 2 * Math.PI)],
+      });
     else c.ops.push({ kind: 'gate', name: g.gate, qubits: [g.target], params: [num(g.phase * 2 * Math.PI)] });
   }
   const s = finalState(c);
@@ -44,7 +50,11 @@ describe(countsFromHistogram.name, () => {
     addCreg(c, 'a', 1);
     addCreg(c, 'b', 2);
     // a[0] ← q2, b[0] ← q0, b[1] ← q1
-    const measurements = [{ qubit: 2, clbit: 0 }, { qubit: 0, clbit: 1 }, { qubit: 1, clbit: 2 }];
+    const measurements = [
+      { qubit: 2, clbit: 0 },
+      { qubit: 0, clbit: 1 },
+      { qubit: 1, clbit: 2 },
+    ];
     const counts = countsFromHistogram({ '4': 1 / 3, '1': 1 / 3, '3': 1 / 3 }, c, measurements, 100);
     expect(counts).toEqual({ '00 1': 34, '01 0': 33, '11 0': 33 });
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(100);

@@ -31,10 +31,17 @@ export function toIonqInput(circuit: Circuit): { input: IonqNativeInput; measure
       continue;
     }
     if (op.kind === 'reset' || op.condition) throw new CircuitError('unsupported', 'IonQ jobs cannot reset qubits or condition gates on measurements');
-    if (measurements.some((m) => op.qubits.includes(m.qubit))) throw new CircuitError('unsupported', 'IonQ measures every qubit once, at the end; this circuit acts on a measured qubit');
+    if (measurements.some((m) => op.qubits.includes(m.qubit)))
+      throw new CircuitError('unsupported', 'IonQ measures every qubit once, at the end; this circuit acts on a measured qubit');
     const p = op.params.map((e) => evalExpr(e));
     if (op.name === 'gpi' || op.name === 'gpi2') gates.push({ gate: op.name, target: op.qubits[0]!, phase: turns(p[0]!) });
-    else if (op.name === 'ms') gates.push({ gate: 'ms', targets: [op.qubits[0]!, op.qubits[1]!], phases: [turns(p[0]!), turns(p[1]!)], angle: Math.round((p[2]! / TURN) * 1e12) / 1e12 });
+    else if (op.name === 'ms')
+      gates.push({
+        gate: 'ms',
+        targets: [op.qubits[0]!, op.qubits[1]!],
+        phases: [turns(p[0]!), turns(p[1]!)],
+        angle: Math.round((p[2]! / TURN) * 1e12) / 1e12,
+      });
     else throw new CircuitError('unsupported', `gate ${op.name} is not one of IonQ's native gates (gpi, gpi2, ms)`);
   }
   return { input: { format: 'ionq.circuit.v0', gateset: 'native', qubits: circuit.numQubits, circuit: gates }, measurements };
@@ -44,7 +51,12 @@ export function toIonqInput(circuit: Circuit): { input: IonqNativeInput; measure
  * IonQ's probabilities as counts summing to `shots` (largest remainder), keyed like the simulator's
  * counts: classical bit 0 rightmost, registers separated by spaces, the first register rightmost.
  */
-export function countsFromHistogram(histogram: Record<string, number>, circuit: Circuit, measurements: { qubit: number; clbit: number }[], shots: number): Record<string, number> {
+export function countsFromHistogram(
+  histogram: Record<string, number>,
+  circuit: Circuit,
+  measurements: { qubit: number; clbit: number }[],
+  shots: number,
+): Record<string, number> {
   const byKey = new Map<string, number>();
   for (const [state, probability] of Object.entries(histogram)) {
     const index = Number(state);

@@ -72,14 +72,25 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
   }
 
   async submit(job: QpuJobRow): Promise<void> {
-    await this.queue!.add(JobName.PollQpuJob, { jobId: job.id, polls: 0 }, { jobId: runJobId(job.id), attempts: 5, backoff: { type: 'exponential', delay: 2000 }, removeOnComplete: { age: 24 * 3600 }, removeOnFail: { age: 7 * 24 * 3600 } });
+    await this.queue!.add(
+      JobName.PollQpuJob,
+      { jobId: job.id, polls: 0 },
+      {
+        jobId: runJobId(job.id),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 2000 },
+        removeOnComplete: { age: 24 * 3600 },
+        removeOnFail: { age: 7 * 24 * 3600 },
+      },
+    );
   }
 
   async poll(job: QpuJobRow): Promise<BackendPoll> {
     const queued = await this.queue!.getJob(runJobId(job.id));
     if (!queued) return { state: 'lost' };
     const state = await queued.getState();
-    if (state === 'failed') return { state: 'failed', error: `IonQ job handling failed after ${queued.attemptsMade} attempt(s): ${queued.failedReason ?? 'unknown error'}` };
+    if (state === 'failed')
+      return { state: 'failed', error: `IonQ job handling failed after ${queued.attemptsMade} attempt(s): ${queued.failedReason ?? 'unknown error'}` };
     if (state === 'completed') return { state: 'failed', error: 'IonQ job handling ended without a final status' };
     return { state: 'pending' };
   }
@@ -112,7 +123,13 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
   private async create(row: QpuJobRow): Promise<void> {
     const device = this.device(row);
     const { input } = toIonqInput(circuitFromJson(row.compiled));
-    const created = await this.client!.createJob({ target: device.ionq_target ?? 'simulator', shots: row.shots, name: `qdc-${row.id}`, metadata: { qdc_job_id: row.id }, input });
+    const created = await this.client!.createJob({
+      target: device.ionq_target ?? 'simulator',
+      shots: row.shots,
+      name: `qdc-${row.id}`,
+      metadata: { qdc_job_id: row.id },
+      input,
+    });
     await this.jobs.setBackendJobId(row.id, created.id);
     this.logger.log(`job ${row.id} → IonQ job ${created.id} (${created.status})`);
   }
@@ -121,7 +138,9 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
   private async check(row: QpuJobRow): Promise<boolean> {
     const age = Date.now() - row.submittedAt.getTime();
     if (age > this.qpu.QDC_QPU_POLL_MAX_AGE_MS) {
-      await this.service.transition(row.id, 'failed', 'dead letter: no final status from IonQ in time', { error: `IonQ job ${row.backendJobId} had no final status after ${Math.round(age / 1000)} s (limit ${Math.round(this.qpu.QDC_QPU_POLL_MAX_AGE_MS / 1000)} s); it was cancelled at IonQ` });
+      await this.service.transition(row.id, 'failed', 'dead letter: no final status from IonQ in time', {
+        error: `IonQ job ${row.backendJobId} had no final status after ${Math.round(age / 1000)} s (limit ${Math.round(this.qpu.QDC_QPU_POLL_MAX_AGE_MS / 1000)} s); it was cancelled at IonQ`,
+      });
       await this.client!.cancelJob(row.backendJobId!).catch((error: Error) => this.logger.warn(`job ${row.id}: cancel at IonQ failed: ${error.message}`));
       return true;
     }
@@ -142,7 +161,9 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
         return true;
       }
       case 'failed':
-        await this.service.transition(row.id, 'failed', 'IonQ reports failed', { error: `IonQ: ${remote.failure?.error ?? 'failed'}${remote.failure?.code ? ` (${remote.failure.code})` : ''}` });
+        await this.service.transition(row.id, 'failed', 'IonQ reports failed', {
+          error: `IonQ: ${remote.failure?.error ?? 'failed'}${remote.failure?.code ? ` (${remote.failure.code})` : ''}`,
+        });
         return true;
       case 'canceled':
         await this.service.transition(row.id, 'cancelled', 'cancelled at IonQ');

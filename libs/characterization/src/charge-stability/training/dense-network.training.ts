@@ -74,7 +74,7 @@ export function trainDenseNetwork(set: TrainingSet, options: TrainingOptions): D
             let z = B[l]![o]!;
             const base = o * inp.length;
             for (let i = 0; i < inp.length; i++) z += w[base + i]! * inp[i]!;
-            out[o] = l < L - 1 ? (Math.max(z , 0)) : z;
+            out[o] = l < L - 1 ? Math.max(z, 0) : z;
           }
         }
         const z = act[L]![0]!;

@@ -42,7 +42,12 @@ export function doubleDotTrainingSet(size: number, seeds: number[]): TrainingSet
   const readouts: ChargeStabilityReadout[] = ['sensor', 'transport'];
   return featureSet(
     size,
-    seeds.flatMap((seed, k) => readouts.flatMap((readout) => [{ seed, kind: 'double' as const, readout }, { seed, kind: k % 2 ? ('single' as const) : ('none' as const), readout }])),
+    seeds.flatMap((seed, k) =>
+      readouts.flatMap((readout) => [
+        { seed, kind: 'double' as const, readout },
+        { seed, kind: k % 2 ? ('single' as const) : ('none' as const), readout },
+      ]),
+    ),
   );
 }
 
@@ -119,7 +124,15 @@ export function trainDoubleDotClassifier(config: DoubleDotTrainingConfig): void 
   const set = doubleDotTrainingSet(config.size, tuningSeeds(TRAINING_SEED_COUNT));
   console.log(`${config.id}: ${set.count} training patches (${elapsed()})`);
   const members = Array.from({ length: config.members }, (_, m) =>
-    trainDenseNetwork(set, { hidden: config.hidden, epochs: config.epochs, batch: 32, learningRate: 0.003, weightDecay: 1e-4, seed: config.seed + m, log: (message) => console.log(`member ${m + 1}/${config.members} ${message}`) }),
+    trainDenseNetwork(set, {
+      hidden: config.hidden,
+      epochs: config.epochs,
+      batch: 32,
+      learningRate: 0.003,
+      weightDecay: 1e-4,
+      seed: config.seed + m,
+      log: (message) => console.log(`member ${m + 1}/${config.members} ${message}`),
+    }),
   );
   const calibrationSet = doubleDotPatchSet(config.size, tuningSeeds(CALIBRATION_SEED_COUNT, CALIBRATION_SEED_OFFSET));
   const packed = members.map(packNetwork);
@@ -146,6 +159,9 @@ export function trainDoubleDotClassifier(config: DoubleDotTrainingConfig): void 
     `// Weights of ${config.id}, written by \`npm run train:${config.id}\` (scripts/train-${config.id}.ts): ` +
     `${config.members} network(s) ${JSON.stringify(config.hidden)} on features of ${config.size}×${config.size} patches from tuning seeds 1–${TRAINING_SEED_COUNT}, ` +
     `${config.epochs} epochs, seeds ${config.seed}–${config.seed + config.members - 1}; Platt-calibrated on tuning seeds 9201–9999.\n`;
-  writeFileSync(config.out, `${header}import type { DoubleDotNetworkWeights } from '../double-dot-classifier.model.js';\n\nexport const ${config.constName}: DoubleDotNetworkWeights = ${JSON.stringify(weights)};\n`);
+  writeFileSync(
+    config.out,
+    `${header}import type { DoubleDotNetworkWeights } from '../double-dot-classifier.model.js';\n\nexport const ${config.constName}: DoubleDotNetworkWeights = ${JSON.stringify(weights)};\n`,
+  );
   console.log(`wrote ${config.out} (${elapsed()})`);
 }
