@@ -10,6 +10,7 @@ import { ModelsController } from './models/models.controller.js';
 import { ModelsService } from './models/models.service.js';
 import { ModelRunService } from './models/model-run.service.js';
 import { ModelsListRoute } from './models/models-list.route.js';
+import { ModelsRunRoute } from './models/models-run.route.js';
 import { RunCountsCache } from './models/run-counts.cache.js';
 import { ModelResultsController } from './model-results/model-results.controller.js';
 import { ModelResultsService } from './model-results/model-results.service.js';
@@ -56,6 +57,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     ModelRunService,
     ModelsService,
     ModelsListRoute,
+    ModelsRunRoute,
     ModelResultsService,
     CodaToolsService,
     CodaBodyErrors,
