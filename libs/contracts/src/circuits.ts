@@ -79,5 +79,5 @@ export const CircuitsSplitResponse = z.record(z.string(), z.unknown());
 export type CircuitsSplitResponse = z.infer<typeof CircuitsSplitResponse>;
 
 /** BullMQ job data of the simulation queue. */
-export const SimulationJobData = CircuitsSimulateRequest.extend({ requestId: z.string() });
+export const SimulationJobData = CircuitsSimulateRequest.extend({ requestId: z.string(), outcomeInbox: z.string().optional() });
 export type SimulationJobData = z.infer<typeof SimulationJobData>;

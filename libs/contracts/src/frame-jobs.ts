@@ -27,6 +27,8 @@ export const FrameJobData = z.object({
   /** Epoch ms after which nobody waits for the answer (the worker stops retrying the persist then). */
   deadline: z.number().int().optional(),
   meta: z.record(z.string(), z.string()).optional(),
+  /** The producer's outcome prefix (`jobOutcomeInbox`). */
+  outcomeInbox: z.string().optional(),
 });
 export type FrameJobData = z.infer<typeof FrameJobData>;
 

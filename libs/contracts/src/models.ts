@@ -59,6 +59,8 @@ export const InferenceJobData = ModelRunFields.extend({
   deadline: z.number().int().optional(),
   /** Propagated context (e.g. W3C trace headers); opaque to the run path. */
   meta: z.record(z.string(), z.string()).optional(),
+  /** The producer's outcome prefix (`jobOutcomeInbox`): the worker publishes the outcome on `<inbox>.<job id>`. */
+  outcomeInbox: z.string().optional(),
 });
 export type InferenceJobData = z.infer<typeof InferenceJobData>;
 

@@ -63,10 +63,14 @@ export type ServiceName = (typeof ServiceNames)[number];
 export const healthSubject = (service: ServiceName): string => `${service}.health.v1`;
 
 /**
- * Where a queue worker publishes a job's outcome (JobOutcome) as soon as it is known, for whoever waits for that job
- * (JobProducer). Keyed by job id, so a retried request on any gateway replica hears the job it found.
+ * Where a queue worker publishes a job's outcome (JobOutcome) as soon as it is known, for the producer that added the
+ * job (JobProducer): under the producer's own prefix (`jobOutcomeInbox`, one subscription per producer instead of one
+ * per job), or, for a job whose data names no prefix, keyed by job id alone.
  */
-export const jobOutcomeSubject = (queue: string, jobId: string): string => `jobs.${queue}.outcome.${jobId}`;
+export const jobOutcomeSubject = (queue: string, jobId: string, inbox?: string): string => (inbox ? `${inbox}.${jobId}` : `jobs.${queue}.outcome.${jobId}`);
+
+/** The outcome prefix of one producer instance: it subscribes to `<inbox>.*` once and names the prefix in its jobs. */
+export const jobOutcomeInbox = (queue: string, instanceId: string): string => `jobs.${queue}.outcome.${instanceId}`;
 
 export const qualify = (namespace: string, subject: string): string => `${namespace}.${subject}`;
 

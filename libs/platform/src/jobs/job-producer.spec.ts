@@ -29,10 +29,13 @@ function newProducer(options: { records?: Fields[]; status?: string; pollMs?: nu
     close: jest.fn(async () => undefined),
     getWorkersCount: jest.fn(async () => 1),
   };
-  let hear: (outcome: JobOutcome<string>) => void = () => undefined;
-  const close = jest.fn();
+  let onMessage: (subject: string, outcome: JobOutcome<string>) => void = () => undefined;
+  let inbox = '';
   const nats = {
-    nextMessage: jest.fn((_subject: string) => ({ message: new Promise<JobOutcome<string>>((resolve) => (hear = resolve)), close })),
+    listen: jest.fn((subject: string, listener: typeof onMessage) => {
+      inbox = subject.replace(/\.\*$/, '');
+      onMessage = listener;
+    }),
   };
   const sut = new JobProducer<Data, string>(
     loadConfig({}),
@@ -47,7 +50,9 @@ function newProducer(options: { records?: Fields[]; status?: string; pollMs?: nu
     },
     queue as unknown as ProducerQueue,
   );
-  return { sut, mocks: { queue, client, nats, close, hear: (outcome: JobOutcome<string>) => hear(outcome) } };
+  // The worker publishes on `<the inbox named in the job>.<job id>`.
+  const hear = (outcome: JobOutcome<string>, jobId = 'run-1') => onMessage(`${inbox}.${jobId}`, outcome);
+  return { sut, mocks: { queue, client, nats, hear } };
 }
 
 const data: Data = { requestId: 'req-1', n: 7 };
@@ -60,13 +65,26 @@ describe(JobProducer.name, () => {
     await new Promise((resolve) => setImmediate(resolve));
     mocks.hear({ ok: true, response: 'stored' });
     expect(await answer).toBe('stored');
-    expect(mocks.nats.nextMessage).toHaveBeenCalledWith(jobOutcomeSubject('inference', 'run-1'));
     const [name, job, opts] = mocks.queue.add.mock.calls[0] as [string, Data, { jobId: string }];
     expect([name, opts]).toEqual([JobName.RunModel, { jobId: 'run-1' }]);
     expect(job).toMatchObject({ requestId: 'req-1', n: 7 });
+    expect(job.outcomeInbox).toMatch(/^jobs\.inference\.outcome\.[0-9a-f-]{36}$/);
+    expect(mocks.nats.listen).toHaveBeenCalledWith(`${job.outcomeInbox}.*`, expect.any(Function));
     expect(job.deadline).toBeGreaterThanOrEqual(before + 5000);
     expect(mocks.client.hmget).toHaveBeenCalledTimes(1); // the record before the add, in the same round trip
-    expect(mocks.close).toHaveBeenCalled();
+  });
+
+  it('hears all its jobs on one subscription, each caller its own job’s outcome', async () => {
+    const { sut, mocks } = newProducer({ records: [MISSING], pollMs: 60_000 });
+    const first = sut.run(data, 'run-1');
+    const second = sut.run({ ...data, n: 8 }, 'run-2');
+    const retried = sut.run(data, 'run-1'); // the same request again, while the first waits
+    await new Promise((resolve) => setImmediate(resolve));
+    mocks.hear({ ok: true, response: 'two' }, 'run-2');
+    mocks.hear({ ok: true, response: 'one' }, 'run-1');
+    expect(await Promise.all([first, second, retried])).toEqual(['one', 'two', 'one']);
+    expect(mocks.nats.listen).toHaveBeenCalledTimes(1);
+    mocks.hear({ ok: true, response: 'late duplicate' }, 'run-1'); // nobody waits any more: ignored
   });
 
   it('turns an error outcome into an RpcError with its code', async () => {
@@ -143,6 +161,14 @@ describe(publishJobOutcome.name, () => {
     return { nats, job };
   };
   const subject = jobOutcomeSubject('inference', 'run-1');
+
+  it('publishes on the inbox the producer named in the job', async () => {
+    const { nats } = newPublisher();
+    const outcome = { ok: true as const, response: 'r' };
+    const job = { id: 'run-1', attemptsMade: 0, opts: { attempts: 3 }, data: { outcomeInbox: 'jobs.inference.outcome.gw-1' } };
+    await publishJobOutcome(nats, QueueName.Inference, job, 'inference', async () => outcome);
+    expect(nats.publish).toHaveBeenCalledWith('jobs.inference.outcome.gw-1.run-1', outcome);
+  });
 
   it('publishes the outcome before returning it to BullMQ', async () => {
     const { nats, job } = newPublisher();

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { createHash } from 'node:crypto';
-import { RpcError, jobOutcomeSubject, type JobName, type QueueName, type RpcErrorBody } from '#qdc/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import { RpcError, jobOutcomeInbox, jobOutcomeSubject, type JobName, type QueueName, type RpcErrorBody } from '#qdc/contracts';
 import type { QdcConfig } from '../config/config.js';
 import { countQueue } from '../metrics/metrics.js';
 import type { NatsService } from '../nats/nats.service.js';
@@ -25,6 +25,8 @@ export interface JobEnvelope {
   requestId: string;
   deadline?: number;
   meta?: Record<string, string>;
+  /** Where the worker publishes the outcome (`<producer's inbox>.<job id>`); set by JobProducer. */
+  outcomeInbox?: string;
 }
 
 export interface JobProducerOptions {
@@ -81,8 +83,9 @@ export type ProducerQueue = Pick<Queue, 'add' | 'remove' | 'getBackend' | 'toKey
  * The producer side of a BullMQ queue (one for every queue): adds a job under a caller-derived id and waits for its
  * outcome, turning a timeout, a failed job or an error outcome into an RpcError.
  *
- * The outcome arrives on NATS (`jobOutcomeSubject`, published by the worker with `publishJobOutcome` as soon as it is
- * known): one message instead of every producer reading every queue event from Redis. The job's record in Redis is the
+ * The outcome arrives on NATS (`jobOutcomeSubject` under this producer's inbox, published by the worker with
+ * `publishJobOutcome` as soon as it is known): one message instead of every producer reading every queue event from
+ * Redis, heard on one subscription per producer. The job's record in Redis is the
  * fallback, read every `pollMs` while nothing was heard: a finished job answers from its return value (a lost reply),
  * a job whose record is gone (a Redis restart without persistence) is added once more, and a second loss answers 503.
  * A caller never waits past the deadline (`timeoutMs`).
@@ -90,14 +93,20 @@ export type ProducerQueue = Pick<Queue, 'add' | 'remove' | 'getBackend' | 'toKey
 export class JobProducer<Data extends JobEnvelope, Response> {
   readonly queue: ProducerQueue;
   private readonly pollMs: number;
+  /** This producer's outcome prefix: one subscription (made at the first run) for all of its jobs. */
+  private readonly inbox: string;
+  private listening = false;
+  /** Callers waiting for a job's outcome, by job id (a retried request may wait beside the first). */
+  private readonly waiting = new Map<string, Set<(outcome: JobOutcome<Response>) => void>>();
 
   constructor(
     config: QdcConfig,
-    private readonly nats: Pick<NatsService, 'nextMessage'>,
+    private readonly nats: Pick<NatsService, 'listen'>,
     private readonly options: JobProducerOptions,
     queue?: ProducerQueue,
   ) {
     this.pollMs = options.pollMs ?? 1000;
+    this.inbox = jobOutcomeInbox(options.queue, randomUUID());
     if (queue) {
       this.queue = queue;
       return;
@@ -117,15 +126,41 @@ export class JobProducer<Data extends JobEnvelope, Response> {
   private async runTraced(data: Data, jobId: string): Promise<Response> {
     const jobDeadline = Date.now() + this.options.timeoutMs;
     // The worker's span is a child of the producer's (trace context in the job data, off = unchanged).
-    const job = withJobTrace({ ...data, deadline: jobDeadline });
+    const job = withJobTrace({ ...data, deadline: jobDeadline, outcomeInbox: this.inbox });
     // The worker bounds its work by the job's deadline and then says why it stopped; a little longer here hears that.
     const deadline = jobDeadline + REPLY_GRACE_MS;
-    const heard = this.nats.nextMessage<JobOutcome<Response>>(jobOutcomeSubject(this.options.queue, jobId));
+    const heard = this.hear(jobId);
     try {
       return await this.await(job, jobId, deadline, heard.message);
     } finally {
       heard.close();
     }
+  }
+
+  /**
+   * The outcome of a job this producer added, from the producer's one subscription (a subscription per job cost a SUB
+   * and an UNSUB per run). A job another producer added (a retried request that found it) publishes to that
+   * producer: this one hears it from the job's record, read every `pollMs`.
+   */
+  private hear(jobId: string): { message: Promise<JobOutcome<Response>>; close: () => void } {
+    if (!this.listening) {
+      this.nats.listen<JobOutcome<Response>>(`${this.inbox}.*`, (subject, outcome) => {
+        for (const resolve of this.waiting.get(subject.slice(this.inbox.length + 1)) ?? []) resolve(outcome);
+      });
+      this.listening = true;
+    }
+    let resolver!: (outcome: JobOutcome<Response>) => void;
+    const message = new Promise<JobOutcome<Response>>((resolve) => (resolver = resolve));
+    const waiters = this.waiting.get(jobId) ?? new Set();
+    waiters.add(resolver);
+    this.waiting.set(jobId, waiters);
+    return {
+      message,
+      close: () => {
+        waiters.delete(resolver);
+        if (waiters.size === 0 && this.waiting.get(jobId) === waiters) this.waiting.delete(jobId);
+      },
+    };
   }
 
   private async await(job: Data, jobId: string, deadline: number, heard: Promise<JobOutcome<Response>>): Promise<Response> {
@@ -239,11 +274,11 @@ export class JobProducer<Data extends JobEnvelope, Response> {
 export async function publishJobOutcome<T>(
   nats: Pick<NatsService, 'publish'>,
   queue: QueueName,
-  job: { id?: string; attemptsMade: number; opts: { attempts?: number } },
+  job: { id?: string; attemptsMade: number; opts: { attempts?: number }; data?: { outcomeInbox?: string } },
   what: string,
   work: () => Promise<JobOutcome<T>>,
 ): Promise<JobOutcome<T>> {
-  const subject = jobOutcomeSubject(queue, String(job.id));
+  const subject = jobOutcomeSubject(queue, String(job.id), job.data?.outcomeInbox);
   try {
     const outcome = await work();
     // A lost publication only costs the waiting producer its next read of the job's record.

@@ -336,24 +336,20 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
   }
 
   /**
-   * The next message on a subject (JSON), e.g. a job's outcome: subscribes at once (before the caller triggers the
-   * message) and unsubscribes after one message or on `close()`. The promise never rejects; it may never resolve.
+   * A standing subscription whose messages are decoded (JSON or a BinaryRef envelope, as `publish` sends them) and
+   * handed to `onMessage` with their subject (without the namespace); undecodable ones are logged and dropped.
    */
-  nextMessage<T>(subject: string): { message: Promise<T>; close: () => void } {
-    let sub: Subscription | undefined;
-    const message = new Promise<T>((resolve) => {
-      sub = this.nc.subscribe(this.subject(subject), {
-        max: 1,
-        callback: (err, msg) => {
-          if (err) return;
-          this.decodeBody(msg.data, msg.headers).then(
-            (payload) => resolve(payload as T),
-            (error: Error) => this.logger.warn(`undecodable message on ${subject}: ${error.message}`),
-          );
-        },
-      });
+  listen<T>(subject: string, onMessage: (subject: string, payload: T) => void): Subscription {
+    const prefix = this.subject('');
+    return this.nc.subscribe(this.subject(subject), {
+      callback: (err, msg) => {
+        if (err) return;
+        this.decodeBody(msg.data, msg.headers).then(
+          (payload) => onMessage(msg.subject.slice(prefix.length), payload as T),
+          (error: Error) => this.logger.warn(`undecodable message on ${msg.subject}: ${error.message}`),
+        );
+      },
     });
-    return { message, close: () => sub?.unsubscribe() };
   }
 
   /** Calls `listener` after every reconnect to NATS (messages published meanwhile were missed). */
