@@ -488,8 +488,9 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
       .catch((error: Error) => this.logger.warn(`could not delete payload ${key}: ${error.message}`));
   }
 
-  /** Small bytes inline, large ones by object-store key. */
+  /** Small bytes inline, large ones by object-store key (no digest: the inline path hashed every result for nothing). */
   async toBinaryRef(bytes: Uint8Array): Promise<BinaryRef> {
+    if (bytes.length <= INLINE_PAYLOAD_LIMIT_BYTES) return { inline: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
     return (await this.toBinaryRefWithDigest(bytes)).ref;
   }
 
