@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AGENT_BODY_LIMIT_BYTES } from '#qdc/contracts';
 import { Authenticator } from '../auth/authenticator.js';
-import { describeException } from '../http/exception.filter.js';
+import { sendException } from '../http/exception.filter.js';
 import { AgentsService } from './agents.service.js';
 
 /** Control runs: canonical and the `/v0` alias (SPEC §1: `/v0` aliases every control route but `GET /v0/agents`). */
@@ -49,8 +49,6 @@ export class AgentsRunRoute implements OnModuleInit {
   }
 
   private fail(exception: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const { status, body, headers } = describeException(exception, request, this.logger);
-    if (headers) reply.headers(headers);
-    return reply.status(status).send(body);
+    return sendException(reply, exception, request, this.logger);
   }
 }

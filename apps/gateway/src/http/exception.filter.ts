@@ -48,6 +48,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 }
 
+/** Answers an error on a route served outside Nest (plain Fastify routes) exactly as ApiExceptionFilter does. */
+export function sendException(reply: FastifyReply, exception: unknown, request: FastifyRequest, logger: Logger): FastifyReply {
+  const { status, body, headers } = describeException(exception, request, logger);
+  if (headers) reply.headers(headers);
+  return reply.status(status).send(body);
+}
+
 /** Status, FastAPI-style body and headers of an error (also used by routes served outside Nest). */
 export function describeException(exception: unknown, request: FastifyRequest, logger: Logger): ErrorResponse {
   if (exception instanceof ApiError) {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withRequestId } from '#qdc/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { acceptsGzip } from '../http/accept-encoding.js';
-import { describeException } from '../http/exception.filter.js';
+import { sendException } from '../http/exception.filter.js';
 import { intQuery } from '../http/query.js';
 import { ModelsService } from './models.service.js';
 
@@ -43,9 +43,7 @@ export class ModelsListRoute implements OnModuleInit {
       reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding');
       return (gzip ? reply.header('content-encoding', 'gzip') : reply).send(page);
     } catch (exception) {
-      const { status, body, headers } = describeException(exception, request, this.logger);
-      if (headers) reply.headers(headers);
-      return reply.status(status).send(body);
+      return sendException(reply, exception, request, this.logger);
     }
   }
 }

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { withRequestId } from '#qdc/platform';
 import { Authenticator } from '../auth/authenticator.js';
-import { describeException } from '../http/exception.filter.js';
+import { sendException } from '../http/exception.filter.js';
 import { readMultipart } from '../http/multipart-upload.js';
 import { MODELS_LIST_PATHS } from './models-list.route.js';
 import { ModelsService } from './models.service.js';
@@ -50,8 +50,6 @@ export class ModelsRunRoute implements OnModuleInit {
   }
 
   private fail(exception: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    const { status, body, headers } = describeException(exception, request, this.logger);
-    if (headers) reply.headers(headers);
-    return reply.status(status).send(body);
+    return sendException(reply, exception, request, this.logger);
   }
 }
