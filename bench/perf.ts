@@ -52,7 +52,7 @@ function serviceCpuMs(sut: System): number {
 }
 
 /** The same per process (name → CPU ms so far). */
-function serviceCpuByProcess(sut: System): Map<string, number> {
+function serviceCpuByProcess(sut: { processes: Map<string, ChildProcess> }): Map<string, number> {
   const byProcess = new Map<string, number>();
   for (const [name, child] of sut.processes) {
     try {
@@ -146,12 +146,12 @@ function leanPoster(url: string, headers: Record<string, string>, body: Buffer, 
 }
 
 /** The floor processes (bench/perf/floor.ts) on the system's Redis, NATS and Postgres; resolves with its URL. */
-async function startFloor(sut: System): Promise<{ url: string; stop: () => void }> {
+async function startFloor(sut: System): Promise<{ url: string; processes: Map<string, ChildProcess>; stop: () => void }> {
   const env = { ...sut.env, FLOOR_PREFIX: `${sut.namespace}-floor` };
-  const children: ChildProcess[] = [];
+  const processes = new Map<string, ChildProcess>();
   const role = async (name: string): Promise<string> => {
     const child = spawn(process.execPath, [resolve('dist/bench/perf/floor.js'), name], { stdio: ['ignore', 'pipe', 'inherit'], env });
-    children.push(child);
+    processes.set(name, child);
     return new Promise<string>((done, fail) => {
       child.stdout!.once('data', (d) => done(String(d).trim()));
       child.once('exit', (code) => fail(new Error(`floor ${name} exited (${code})`)));
@@ -162,8 +162,9 @@ async function startFloor(sut: System): Promise<{ url: string; stop: () => void 
   const port = await role('front');
   return {
     url: `http://127.0.0.1:${port}/run`,
+    processes,
     stop: () => {
-      for (const child of children) child.kill();
+      for (const child of processes.values()) child.kill();
     },
   };
 }
@@ -213,6 +214,7 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
     const base: number[] = [];
     let cpuPerRun = 0;
     let perProcess: (readonly [string, number])[] = [];
+    const floorCpu = new Map<string, number>();
     for (let round = 0; round < 4; round++) {
       const cpuBefore = serviceCpuByProcess(sut);
       ours.push(...(await serialRuns(ours1, 100)));
@@ -220,7 +222,9 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
       const roundPerProcess = [...cpuAfter].map(([name, ms]) => [name, (ms - (cpuBefore.get(name) ?? 0)) / 100] as const);
       perProcess = roundPerProcess.map(([name, ms]) => [name, (perProcess.find(([n]) => n === name)?.[1] ?? 0) + ms / 4] as const);
       cpuPerRun += roundPerProcess.reduce((sum, [, ms]) => sum + ms, 0) / 4;
+      const floorBefore = serviceCpuByProcess(floor);
       base.push(...(await serialRuns(floor1, 100)));
+      for (const [name, ms] of serviceCpuByProcess(floor)) floorCpu.set(name, (floorCpu.get(name) ?? 0) + (ms - (floorBefore.get(name) ?? 0)) / 400);
     }
     ours.sort((x, y) => x - y);
     base.sort((x, y) => x - y);
@@ -259,7 +263,14 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
     );
     report('(b) CPU ms per run, all QDC processes (load-independent)', cpuPerRun.toFixed(2), '', '', 'info', null);
     const busiest = perProcess.filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
-    report('(b) CPU ms per run by process', busiest.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', '), '', '', 'info', null);
+    report(
+      '(b) CPU ms per run by process',
+      busiest.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', '),
+      `floor: ${[...floorCpu].map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}`,
+      '',
+      'info',
+      null,
+    );
 
     const ours16 = leanPoster(`${sut.baseUrl}/v0/models`, headers, body, 16);
     const floor16 = leanPoster(floor.url, { 'content-type': 'application/octet-stream' }, body, 16);

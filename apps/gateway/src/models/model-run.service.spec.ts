@@ -40,6 +40,13 @@ describe(ModelRunService.name, () => {
       meta: { traceparent: '00-abc-def-01' },
     });
     expect(jobId).toBe(jobIdFor(data));
+    expect(mocks.producer.run.mock.calls[0]![2]).toEqual({ fresh: false }); // a caller's own id may be a retry
+  });
+
+  it('tells the producer when the request id was made by the gateway (no earlier job can have it)', async () => {
+    const { sut, mocks } = newModelRunService();
+    await withRequestId('http-6', () => sut.run(request({ freshRequestId: true })));
+    expect(mocks.producer.run.mock.calls[0]![2]).toEqual({ fresh: true });
   });
 
   it('takes the current request id when none is given', async () => {

@@ -18,6 +18,8 @@ export interface ModelRunRequest {
   flags: { batch: boolean; plot: boolean; darkMode: boolean };
   /** Default: the current request's (async-local). Same request id + same run = same job: a retry never runs twice. */
   requestId?: string;
+  /** The request id was made by the gateway (the client sent none): no earlier job can have it (JobProducer.run). */
+  freshRequestId?: boolean;
   /** Propagated context (trace headers) carried in the job. */
   meta?: Record<string, string>;
 }
@@ -62,7 +64,7 @@ export class ModelRunService {
       requestId,
       ...(request.meta ? { meta: request.meta } : {}),
     };
-    return this.producer.run(data, jobIdFor(data));
+    return this.producer.run(data, jobIdFor(data), { fresh: request.freshRequestId ?? false });
   }
 
   isQueueReady(): Promise<boolean> {

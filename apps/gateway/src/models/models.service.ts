@@ -58,7 +58,7 @@ export class ModelsService {
    * Runs a model on the uploaded file (ModelRunService: queue + worker) and returns the stored result as the JSON bytes
    * the worker wrote, sent unchanged. The model id is resolved before the upload moves; the worker validates the input.
    */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean): Promise<Buffer> {
+  async run(principal: Principal, upload: MultipartUpload, batch: boolean, freshRequestId = false): Promise<Buffer> {
     const model = upload.fields.model;
     if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
     if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
@@ -75,6 +75,7 @@ export class ModelsService {
       inputFileName: upload.file.fileName,
       inputFileSize: bytes.length,
       flags: { batch, plot, darkMode },
+      freshRequestId,
     });
     const result = await this.nats.fromBinaryRef(response.result);
     return Buffer.from(result.buffer, result.byteOffset, result.byteLength);

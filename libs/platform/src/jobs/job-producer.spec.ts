@@ -74,6 +74,16 @@ describe(JobProducer.name, () => {
     expect(mocks.client.hmget).toHaveBeenCalledTimes(1); // the record before the add, in the same round trip
   });
 
+  it('does not read the record of a fresh job id before adding it (a request id made by the service)', async () => {
+    const { sut, mocks } = newProducer({ records: [completed({ ok: true, response: 'old answer' })], pollMs: 60_000 });
+    const answer = sut.run(data, 'run-1', { fresh: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    mocks.hear({ ok: true, response: 'stored' });
+    expect(await answer).toBe('stored');
+    expect(mocks.client.hmget).not.toHaveBeenCalled();
+    expect(mocks.queue.add).toHaveBeenCalledTimes(1);
+  });
+
   it('hears all its jobs on one subscription, each caller its own job’s outcome', async () => {
     const { sut, mocks } = newProducer({ records: [MISSING], pollMs: 60_000 });
     const first = sut.run(data, 'run-1');
