@@ -17,7 +17,7 @@
 //    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid. Fits of one line closer
 //    than 3 columns are one crossing (near a large splitting the tracked branch can flip back and forth): the
 //    best-fitting one is reported.
-import { medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
 const BASELINE_HALF_WINDOW_ROWS = 30;
@@ -85,7 +85,7 @@ function robustSigma(values: Float64Array): number {
   const copy = Float64Array.from(values);
   const med = medianInPlace(copy, copy.length);
   for (let i = 0; i < copy.length; i++) copy[i] = Math.abs(values[i]! - med);
-  return 1.4826 * medianInPlace(copy, copy.length);
+  return MAD_TO_SIGMA * medianInPlace(copy, copy.length);
 }
 
 function runningMedian(values: Float64Array, half: number): Float64Array {

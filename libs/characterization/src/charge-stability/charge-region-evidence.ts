@@ -8,7 +8,7 @@
 //    The read-out is recognised from the skew of the Laplacian (bright ridges: strongly negative at their crests).
 // 3. Local line level: a high quantile of the evidence within ±LEVEL_REACH px, bilinear between blocks.
 import { gaussianBlur } from './gaussian-blur.js';
-import { quantile, selectInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, quantile, selectInPlace } from '../signal/order-statistics.js';
 import { CHARGE_REGION_DEFAULTS, type ChargeRegionOptions } from './charge-region-options.js';
 
 /** Plane- and row-offset-free copy of the map (step 1). */
@@ -71,7 +71,7 @@ function laplacianSkew(smooth: Float64Array, rows: number, cols: number): number
 function whiteNoiseSigma(flat: Float64Array, rows: number, cols: number): number {
   const diffs: number[] = [];
   for (let y = 0; y < rows; y++) for (let x = 1; x < cols; x++) diffs.push(Math.abs(flat[y * cols + x]! - flat[y * cols + x - 1]!));
-  return (1.4826 * quantile(diffs, 0.5)) / Math.SQRT2;
+  return (MAD_TO_SIGMA * quantile(diffs, 0.5)) / Math.SQRT2;
 }
 
 /** Step 2: evidence in noise units and the read-out. */

@@ -10,7 +10,7 @@
 // family); Sobel gradient; a magnitude-weighted orientation histogram of
 // ORIENTATION_BINS bins over [0, π) with linear bin interpolation, circularly shifted so its strongest bin
 // comes first (so features do not depend on which way the gate axes run).
-import { selectInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, selectInPlace } from '../signal/order-statistics.js';
 
 export const ORIENTATION_BINS = 36;
 /** Gradient pixels below this many noise σ (of the Sobel output) are not counted as edges. */
@@ -19,7 +19,6 @@ export const EDGE_THRESHOLD_SIGMA = 2.5;
 const LAPLACE_NOISE_GAIN = Math.sqrt(1.25);
 /** Sobel x/y output std for unit white noise after the binomial pre-smoothing (computed exactly for the 5×5 combined kernel). */
 const SOBEL_NOISE_GAIN = 1.6536;
-const MAD_TO_SIGMA = 1.4826;
 /** At most this many sensor charge jumps are removed per patch. */
 export const MAX_SENSOR_JUMPS = 3;
 /** A jump's step, estimated over a whole row boundary, must exceed this many σ of its mean (σ_v / √n). */

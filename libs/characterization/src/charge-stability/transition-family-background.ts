@@ -2,7 +2,7 @@
 // by the median difference (scan-line levelling as in scanning-probe software) against sensor charge jumps and
 // telegraph offsets; the part of a jump left inside one row removed by a running median along the fast axis;
 // read-out recognised from the grey levels (transport: median near the floor); white-noise σ from the Laplacian MAD.
-import { median, quantile, selectInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, median, quantile, selectInPlace } from '../signal/order-statistics.js';
 
 /** Position of the median between the 2nd and 98th percentiles below which a (σ = 1 smoothed) map is transport. */
 const TRANSPORT_MEDIAN_POSITION = 0.33;
@@ -106,5 +106,5 @@ export function whiteNoiseSigma(flat: Float64Array, rows: number, cols: number):
       lap[c++] = Math.abs(4 * flat[i]! - flat[i - 1]! - flat[i + 1]! - flat[i - cols]! - flat[i + cols]!);
     }
   // Var(Laplacian) = 20 σ² for white noise; 1.4826 · median|·| is σ for a Gaussian.
-  return (1.4826 * median(lap)) / Math.sqrt(20);
+  return (MAD_TO_SIGMA * median(lap)) / Math.sqrt(20);
 }

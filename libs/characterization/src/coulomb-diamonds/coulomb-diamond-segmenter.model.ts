@@ -6,7 +6,8 @@
 // the fitted diamonds are rasterised, cut ones included. If the lattice does not describe the edges (median
 // residual > LATTICE_MAX_RESIDUAL_PX), the per-column edges (3-column median) are used directly.
 // Pure noise (no transport structure) gives an empty mask.
-import { findBlockadeEdges, medianAlongColumns, type BlockadeEdges } from './blockade-edges.js';
+import { findBlockadeEdges, type BlockadeEdges } from './blockade-edges.js';
+import { medianAlongColumns } from './map-filters.js';
 import { fitLatticeToEdges, type LatticeFit } from './diamond-lattice-fit.js';
 
 export interface DiamondSegmentation {

@@ -9,7 +9,7 @@
 // edge y0 + min(c_k(x − x_k), a_{k+1}(x_{k+1} − x)). Fitted to the per-column sub-pixel edges by damped Gauss–Newton
 // (Levenberg–Marquardt) with iteratively trimmed outliers. Charging energy of diamond k = the mean bias half-height
 // of its top and bottom vertices (rows); lever arm = charging energy / gate width (rows per column).
-import { medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, median, medianInPlace } from '../signal/order-statistics.js';
 import type { BlockadeEdges } from './blockade-edges.js';
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
@@ -182,7 +182,7 @@ export function fitDiamondLattice(upper: Float64Array, lower: Float64Array, init
     medianResidual = residuals.length ? medianInPlace(Float64Array.from(residuals), residuals.length) : Infinity;
     cost = 0;
     for (const r of residuals) cost += Math.min(r * r, COST_CAP_PX * COST_CAP_PX);
-    const scale = Math.max(0.4, 1.4826 * medianResidual);
+    const scale = Math.max(0.4, MAD_TO_SIGMA * medianResidual);
     residuals.forEach((r, i) => {
       use[i] = r <= TRIM_SIGMA * scale ? 1 : 0;
     });
@@ -213,10 +213,6 @@ export interface LatticeFit extends DiamondLattice {
   /** Model edges per column. */
   upper: Float64Array;
   lower: Float64Array;
-}
-
-function median(values: number[]): number {
-  return values.length ? medianInPlace(Float64Array.from(values), values.length) : NaN;
 }
 
 /**

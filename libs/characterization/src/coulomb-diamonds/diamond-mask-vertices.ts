@@ -6,7 +6,7 @@
 // column) is fitted by four lines with two shared slopes (linear least squares, points reassigned to the nearer
 // active line and outliers trimmed over a few iterations); vertices are the line intersections.
 // Only diamonds whose four vertices fall inside the window are reported (cut diamonds are not measurable).
-import { medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 
 export interface MaskDiamond {
@@ -164,7 +164,7 @@ export function fitParallelogram(points: readonly BoundaryPoint[], init: { xTop:
       const model = l === 0 ? u1 - a * p.x : l === 1 ? u2 - a * p.x : l === 2 ? u3 + c * p.x : u4 + c * p.x;
       residuals.push(Math.abs(p.y - model));
     });
-    const scale = Math.max(0.5, 1.4826 * medianInPlace(Float64Array.from(residuals), residuals.length));
+    const scale = Math.max(0.5, MAD_TO_SIGMA * medianInPlace(Float64Array.from(residuals), residuals.length));
     residuals.forEach((r, i) => {
       use[i] = r <= TRIM_SIGMA * scale;
     });

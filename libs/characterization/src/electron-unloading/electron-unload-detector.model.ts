@@ -9,7 +9,7 @@
 //    (MAD of neighbouring-column differences) / sqrt(columns), propagated through the filter; steps = local extrema ≥ STEP_SIGMA σ with the polarity of the
 //    strongest (every unloading moves the sensor the same way), ≥ MIN_SEPARATION_ROWS apart with the response falling below half the smaller between them, refined by a
 //    parabola and reported as the row just above the boundary rounded.
-import { medianAbsoluteDeviation, medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianAbsoluteDeviation, medianInPlace } from '../signal/order-statistics.js';
 
 /** Fraction of the columns dropped at each end before averaging a row (interquartile mean). */
 const TRIM_FRACTION = 0.25;
@@ -37,7 +37,7 @@ export interface UnloadDetection {
 }
 
 /** σ from the MAD, with the model's four-digit Gaussian factor (kept: the detector's outputs are defined with it). */
-const robustSigma = (values: Float64Array): number => 1.4826 * medianAbsoluteDeviation(values);
+const robustSigma = (values: Float64Array): number => MAD_TO_SIGMA * medianAbsoluteDeviation(values);
 
 /**
  * Column-averaged sweep of a (rows, cols) C-order map: per row the interquartile mean over the columns (the mean of

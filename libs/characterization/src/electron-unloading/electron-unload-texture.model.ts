@@ -14,7 +14,7 @@
 //    touching a telegraph region joins it (same transition, switching not visible everywhere). The rest is flat.
 // 3. Clusters = 4-connected components of each kind (≥ MIN_CLUSTER_PIXELS) with label, kind, bbox and pixel
 //    count, plus a cluster map. A map with no step or telegraph region is "nothing found" (empty list).
-import { median, medianAbsoluteDeviation, medianInPlace, orderStatistic } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, median, medianAbsoluteDeviation, medianInPlace, orderStatistic } from '../signal/order-statistics.js';
 import { pixelNoise } from './electron-unload-detector.model.js';
 
 const STEP_HALF_ROWS = 2;
@@ -137,7 +137,7 @@ export function textureFeatures(data: Float64Array, rows: number, cols: number):
   }
   // Switching as a z-score against the map's own plateau level (median) and spread (MAD).
   const level = median(switching);
-  const spread = 1.4826 * medianAbsoluteDeviation(switching) || 1;
+  const spread = MAD_TO_SIGMA * medianAbsoluteDeviation(switching) || 1;
   for (let i = 0; i < rows * cols; i++) switching[i] = (switching[i]! - level) / spread;
   return { step, switching, sigma };
 }

@@ -1,5 +1,5 @@
 import { createSeededRandom } from '#qdc/device-physics';
-import { MAD_TO_SIGMA, median, medianAbsoluteDeviation, medianInPlace, orderStatistic, quantile, selectInPlace } from './order-statistics.js';
+import { MAD_TO_SIGMA, median, medianAbsoluteDeviation, medianInPlace, orderStatistic, quantile, selectInPlace, sortedQuantile } from './order-statistics.js';
 
 describe(selectInPlace.name, () => {
   it('returns the k-th smallest like a sort does, with ties and any k', () => {
@@ -54,5 +54,12 @@ describe('median, quantile, MAD', () => {
     const random = createSeededRandom(5);
     const values = Float64Array.from({ length: 20000 }, () => 2 * random.normal());
     expect(MAD_TO_SIGMA * medianAbsoluteDeviation(values)).toBeCloseTo(2, 1);
+  });
+});
+
+describe(sortedQuantile.name, () => {
+  it('takes the nearest rank of an already sorted array: round(q·(n − 1)), clamped', () => {
+    const sorted = Float64Array.of(1, 2, 3, 4, 5);
+    expect([0, 0.1, 0.125, 0.5, 0.9, 1, -1, 2].map((q) => sortedQuantile(sorted, q))).toEqual([1, 1, 2, 3, 5, 5, 1, 5]);
   });
 });

@@ -76,6 +76,11 @@ export function quantile(values: ArrayLike<number>, q: number): number {
   return orderStatistic(values, Math.min(values.length - 1, Math.max(0, Math.floor(q * (values.length - 1)))));
 }
 
+/** The q-quantile of an already sorted array by nearest rank (rank round(q·(n − 1))): O(1), for many quantiles of one sort. */
+export function sortedQuantile(sorted: ArrayLike<number>, q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+}
+
 /** Median absolute deviation from the (upper) median, unscaled: × MAD_TO_SIGMA gives σ for Gaussian data. NaN when empty. */
 export function medianAbsoluteDeviation(values: ArrayLike<number>): number {
   const centre = median(values);
