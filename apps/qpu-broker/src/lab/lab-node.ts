@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, natsServerOptions, type LabReport } from '#qdc/contracts';
@@ -11,6 +12,29 @@ export const NODE_USAGE = `  qdc node start --device <device.json> [--simulate] 
       runs a lab node: registers the device, heartbeats, executes its QPU jobs (NATS_URL, QDC_NAMESPACE)`;
 
 class NodeUsageError extends Error {}
+
+const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+/**
+ * The node's environment, read once and validated (flags and the credentials file come first where both exist). A
+ * bad value stops the node with the variable's name, instead of, say, a NaN time scale.
+ */
+const LabNodeEnvSchema = z.object({
+  QDC_LAB: optional,
+  NATS_URL: optional,
+  QDC_NAMESPACE: optional,
+  NATS_USER: optional,
+  NATS_PASSWORD: optional,
+  QDC_QPU_TIME_SCALE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().nonnegative().default(1)),
+});
+export type LabNodeEnv = z.infer<typeof LabNodeEnvSchema>;
+
+export function loadLabNodeEnv(env: NodeJS.ProcessEnv = process.env): LabNodeEnv {
+  const parsed = LabNodeEnvSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got '${env[String(issue.path[0])]}')`);
+  throw new NodeUsageError(`invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+}
 
 export interface LabNodeOptions {
   devicePath: string;
@@ -38,7 +62,7 @@ interface LabCredentials {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
 /** `qdc node start …`; returns the exit code (runs until SIGINT/SIGTERM). */
-export async function runNodeCommand(argv: string[]): Promise<number> {
+export async function runNodeCommand(argv: string[], processEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -53,9 +77,10 @@ export async function runNodeCommand(argv: string[]): Promise<number> {
   });
   try {
     if (values.help || positionals[0] !== 'start' || !values.device) throw new NodeUsageError(values.device ? '' : 'node start needs --device <device.json>');
+    const env = loadLabNodeEnv(processEnv);
     const credentials = values.credentials ? (JSON.parse(readFileSync(values.credentials, 'utf8')) as LabCredentials) : undefined;
     const device = JSON.parse(readFileSync(values.device, 'utf8')) as { lab?: string };
-    const lab = values.lab ?? credentials?.lab ?? process.env.QDC_LAB ?? device.lab;
+    const lab = values.lab ?? credentials?.lab ?? env.QDC_LAB ?? device.lab;
     if (!lab || !LAB_ID_PATTERN.test(lab))
       throw new NodeUsageError(
         `the lab is ${lab ? `'${lab}', not a valid lab id` : 'unknown'}: pass --lab, --credentials, QDC_LAB or a "lab" field in the device file`,
@@ -65,12 +90,12 @@ export async function runNodeCommand(argv: string[]): Promise<number> {
       simulate: values.simulate ?? false,
       lab,
       nodeId: values['node-id'] ?? `${hostname()}-${process.pid}`,
-      natsUrl: process.env.NATS_URL ?? credentials?.nats_url ?? 'nats://127.0.0.1:4222',
-      namespace: process.env.QDC_NAMESPACE ?? credentials?.namespace ?? 'qdc',
-      user: process.env.NATS_USER,
-      password: process.env.NATS_PASSWORD,
+      natsUrl: env.NATS_URL ?? credentials?.nats_url ?? 'nats://127.0.0.1:4222',
+      namespace: env.QDC_NAMESPACE ?? credentials?.namespace ?? 'qdc',
+      user: env.NATS_USER,
+      password: env.NATS_PASSWORD,
       nkeySeed: credentials?.nkey_seed,
-      timeScale: Number(process.env.QDC_QPU_TIME_SCALE ?? 1),
+      timeScale: env.QDC_QPU_TIME_SCALE,
     });
     await new Promise<void>((r) => {
       process.once('SIGINT', r);
