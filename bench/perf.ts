@@ -169,6 +169,15 @@ async function startFloor(sut: System): Promise<{ url: string; processes: Map<st
   };
 }
 
+/** One run through fetch with the multipart form built per request, timed (ms) until the answer is parsed (as a client would); 200 or it throws. */
+async function timedFetchRun(url: string, auth: Auth, fileName: string, bytes: Uint8Array): Promise<number> {
+  const start = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: auth, body: multipart({ model: PEAK_V2 }, { name: fileName, bytes }) });
+  await res.json();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  return performance.now() - start;
+}
+
 /** Serial runs: latencies (ms). */
 async function serialRuns(post: () => Promise<number>, count: number): Promise<number[]> {
   const times: number[] = [];
@@ -239,17 +248,7 @@ async function measureRunLatency(sut: System, auth: Auth): Promise<void> {
       p50 <= 3,
     );
     // The client of earlier tables (fetch + FormData per request), one round, for continuity.
-    const viaFetch = await serialRuns(async () => {
-      const start = performance.now();
-      const res = await fetch(`${sut.baseUrl}/v0/models`, {
-        method: 'POST',
-        headers: auth,
-        body: multipart({ model: PEAK_V2 }, { name: 't.npy', bytes: one }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`run answered ${res.status}`);
-      return performance.now() - start;
-    }, 100);
+    const viaFetch = await serialRuns(() => timedFetchRun(`${sut.baseUrl}/v0/models`, auth, 't.npy', one), 100);
     report(
       "(b) same, p50 with fetch + FormData per request (earlier tables' client)",
       percentile(
@@ -320,17 +319,7 @@ async function measureBatchThroughput(sut: System, auth: Auth, flat: Float64Arra
     if (i > 0) pureTimes.push(performance.now() - start);
   }
   const pure = N / (median(pureTimes) / 1000);
-  const batchOnce = async (): Promise<number> => {
-    const start = performance.now();
-    const res = await fetch(`${sut.baseUrl}/v0/models/batch`, {
-      method: 'POST',
-      headers: auth,
-      body: multipart({ model: PEAK_V2 }, { name: 'b.npy', bytes: batchBytes }),
-    });
-    await res.json();
-    if (res.status !== 200) throw new Error(`batch answered ${res.status}`);
-    return performance.now() - start;
-  };
+  const batchOnce = () => timedFetchRun(`${sut.baseUrl}/v0/models/batch`, auth, 'b.npy', batchBytes);
   await batchOnce();
   const e2eTimes: number[] = [];
   const cpuBefore = serviceCpuMs(sut);
