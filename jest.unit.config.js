@@ -3,4 +3,9 @@
 // `npm run test:slow`). `npm test` runs every tier.
 import base from './jest.config.js';
 
-export default { ...base, testPathIgnorePatterns: [...base.testPathIgnorePatterns, '<rootDir>/test/', '\\.slow\\.spec\\.ts$'] };
+// Every core (jest's default leaves one free, which on a 2-core machine ran the suites one at a time: 59 s → 30 s).
+export default {
+  ...base,
+  testPathIgnorePatterns: [...base.testPathIgnorePatterns, '<rootDir>/test/', '\\.slow\\.spec\\.ts$'],
+  maxWorkers: '100%',
+};

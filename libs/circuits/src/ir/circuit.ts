@@ -113,21 +113,44 @@ const MAX_EXPANSION_DEPTH = 64;
  * Opaque gates have no body: expanding one is an error naming the gate.
  */
 export function expandCircuit(c: Circuit): Circuit {
+  // Sizes first (each definition once, memoized): 64 definitions that each call the previous twice are refused at
+  // once instead of after inlining two million operations (seconds of CPU for a few hundred bytes of input).
+  const sizes = new Map<string, number>();
+  let total = 0;
+  for (const op of c.ops) {
+    total += inlinedSize(c, op, sizes, new Set());
+    if (total > MAX_EXPANDED_OPERATIONS) throw tooManyExpandedOperations(op.line);
+  }
   const ops: Operation[] = [];
   for (const op of c.ops) expandInto(c, op, ops, 0);
   return { ...c, definitions: new Map(), ops };
 }
 
+const tooManyExpandedOperations = (line: number | undefined): CircuitError =>
+  new CircuitError('limit', `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations once its custom gates are inlined; this one has more`, line);
+
+/**
+ * Operations `op` becomes once inlined, capped just above the limit. Gates that cannot be expanded (undefined,
+ * opaque, recursive) count 1 here: expandInto names the problem.
+ */
+function inlinedSize(c: Circuit, op: Operation, sizes: Map<string, number>, open: Set<string>): number {
+  if (op.kind !== 'gate' || STANDARD_GATES.has(op.name)) return 1;
+  const known = sizes.get(op.name);
+  if (known !== undefined) return known;
+  const def = c.definitions.get(op.name);
+  if (!def?.body || open.has(op.name)) return 1;
+  open.add(op.name);
+  let size = 0;
+  for (const inner of def.body) size = Math.min(MAX_EXPANDED_OPERATIONS + 1, size + inlinedSize(c, inner, sizes, open));
+  open.delete(op.name);
+  sizes.set(op.name, size);
+  return size;
+}
+
 function expandInto(c: Circuit, op: Operation, out: Operation[], depth: number): void {
   if (op.kind !== 'gate' || STANDARD_GATES.has(op.name)) {
-    // 64 definitions that each call the previous twice expand to 2^63 operations: stop at the bound.
-    if (out.length >= MAX_EXPANDED_OPERATIONS) {
-      throw new CircuitError(
-        'limit',
-        `a circuit may have at most ${MAX_EXPANDED_OPERATIONS} operations once its custom gates are inlined; this one has more`,
-        op.line,
-      );
-    }
+    // The bound again for inverseGate's expansions (expandCircuit checked the sizes before inlining).
+    if (out.length >= MAX_EXPANDED_OPERATIONS) throw tooManyExpandedOperations(op.line);
     out.push(op);
     return;
   }
