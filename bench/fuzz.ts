@@ -5,10 +5,12 @@
  * JSON bodies (deep nesting, huge numbers, wrong types, giant strings), circuits (deep parentheses, huge registers,
  * unicode, Python tricks), headers (long/garbage X-Request-Id, bad auth) and query strings (negative/huge
  * skip/limit, bad dates) — and prints status counts per route group, every 5xx, crashed processes and peak RSS per
- * process. Target: 0 × 5xx, 0 crashed processes. Not part of `npm test`.
+ * process, then the slowest requests sent again one at a time (hostile input that costs seconds of CPU to refuse is a
+ * denial of service even when the answer is a 4xx). Target: 0 × 5xx, 0 crashed processes. Not part of `npm test`.
  *
  * Options (env): FUZZ_SEED (default 18), FUZZ_MIN_REQUESTS (default 5000), FUZZ_CONCURRENCY (default 24),
- * FUZZ_MAX_SECONDS (default 1800: no new request is sent after it; the tables cover what was sent).
+ * FUZZ_MAX_SECONDS (default 1800: no new request is sent after it; the tables cover what was sent), FUZZ_SHOW_BODY=1 (the start
+ * of each slowest request's text body).
  */
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -62,6 +64,8 @@ interface Answer {
   label: string;
   status: number | 'timeout' | 'reset';
   excerpt: string;
+  /** Wall time to the answer (ms); under load it includes queueing behind other requests. */
+  ms?: number;
 }
 
 // ---------- hostile values ----------
@@ -741,6 +745,29 @@ function residentKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/** The 12 slowest distinct requests under load, each sent again alone: its own cost, without the queue in front of it. */
+async function reportSlowest(sut: FuzzStack, keys: Record<Exclude<Auth, 'none'>, string>, answers: Answer[], sentCase: Map<number, FuzzCase>): Promise<void> {
+  const seen = new Set<string>();
+  const slowest: [Answer, FuzzCase][] = [];
+  for (const i of answers.map((_, k) => k).sort((a, b) => (answers[b]!.ms ?? 0) - (answers[a]!.ms ?? 0))) {
+    const key = `${answers[i]!.group} ${answers[i]!.label}`;
+    if (seen.has(key) || !sentCase.has(i)) continue;
+    seen.add(key);
+    slowest.push([answers[i]!, sentCase.get(i)!]);
+    if (slowest.length === 12) break;
+  }
+  console.log('\n| slowest requests | ms under load | ms alone | status alone |');
+  console.log('|---|---|---|---|');
+  for (const [answer, c] of slowest) {
+    const start = performance.now();
+    const alone = await send(sut, keys, c);
+    const label = `[${answer.group}] ${answer.label}`.replace(/\|/g, '\\|');
+    console.log(`| ${label} | ${(answer.ms ?? 0).toFixed(0)} | ${(performance.now() - start).toFixed(0)} | ${alone.status} |`);
+    const body = c.body?.();
+    if (process.env.FUZZ_SHOW_BODY && typeof body === 'string') console.log(`    body: ${body.length} chars: ${body.slice(0, 400).replace(/\s+/g, ' ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const sut = await startStack({ QDC_RATE_LIMIT_PER_MINUTE: '10000000' });
   const crashed: string[] = [];
@@ -763,13 +790,20 @@ async function main(): Promise<void> {
   console.log(`fuzz: ${cases.length} requests, concurrency ${CONCURRENCY}, seed ${SEED}, logs in ${sut.logDir}`);
 
   const answers: Answer[] = [];
+  const sentCase = new Map<number, FuzzCase>();
   const started = Date.now();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < cases.length && Date.now() - started < MAX_SECONDS * 1000) {
-        const c = cases[next++]!;
-        answers.push(await send(sut, keys, c));
+        const generated = cases[next++]!;
+        // The body is made once, so that the slowest requests can be sent again as they were.
+        const body = generated.body?.();
+        const c: FuzzCase = body === undefined ? generated : { ...generated, body: () => body };
+        const start = performance.now();
+        const answer = await send(sut, keys, c);
+        answers.push({ ...answer, ms: performance.now() - start });
+        sentCase.set(answers.length - 1, c);
         if (answers.length % 500 === 0) console.log(`  ${answers.length}/${cases.length} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
       }
     }),
@@ -808,6 +842,8 @@ async function main(): Promise<void> {
     else distinct.set(k, { ...a, count: 1 });
   }
   for (const [k, a] of [...distinct].slice(0, 60)) console.log(`  ${a.count}× ${k} [${a.group}] ${a.excerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
+
+  await reportSlowest(sut, keys, answers, sentCase);
 
   console.log('\n| process | RSS at start (MiB) | peak RSS (MiB) | RSS at end (MiB) |');
   console.log('|---|---|---|---|');
