@@ -1,0 +1,55 @@
+/**
+ * The Kubernetes memory limits against what the services really use: every service, started as in production
+ * (its own process, against Postgres, Redis and NATS), sits at rest in at most half of its Deployment's memory
+ * limit in deploy/base, leaving the other half for the work it takes. The qpu-broker once had 256Mi while it used
+ * ~220 MiB at rest, so one large circuit got it killed.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { SERVICE_PROCESSES, replicaNames } from '#qdc/platform';
+import { startSystem, type TestSystem } from './system.harness.js';
+
+const UNITS: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
+
+/** Bytes of a Kubernetes quantity such as `512Mi` or `2Gi`. */
+function quantityBytes(quantity: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi)$/.exec(quantity);
+  if (!match) throw new Error(`unexpected memory quantity '${quantity}'`);
+  return Number(match[1]) * UNITS[match[2]!]!;
+}
+
+/** The memory limit of the (single) container of the Deployment `name` in deploy/base/<name>.yaml. */
+function memoryLimit(name: string): number {
+  const documents = parseAllDocuments(readFileSync(join('deploy/base', `${name}.yaml`), 'utf8')).map((d) => d.toJSON());
+  const deployment = documents.find((d) => d?.kind === 'Deployment' && d.metadata?.name === name);
+  const limit = deployment?.spec?.template?.spec?.containers?.[0]?.resources?.limits?.memory as string | undefined;
+  if (!limit) throw new Error(`deploy/base/${name}.yaml has no Deployment '${name}' with a memory limit`);
+  return quantityBytes(limit);
+}
+
+function residentBytes(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+}
+
+describe('memory limits of the Deployments (real services)', () => {
+  let sut: TestSystem;
+
+  beforeAll(async () => {
+    sut = await startSystem();
+    // One request through the gateway, so that lazily loaded parts (auth, the catalogue page) are in.
+    const key = await sut.createKey('memory', 'control');
+    expect((await fetch(`${sut.baseUrl}/v0/models`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+  });
+  afterAll(() => sut?.stop());
+
+  it('every service at rest uses at most half of its memory limit', () => {
+    const rows = SERVICE_PROCESSES.map((service) => {
+      const child = sut.processes.get(replicaNames(service, 1)[0]!)!;
+      const resident = residentBytes(child.pid!);
+      const limit = memoryLimit(service.name);
+      return { service: service.name, residentMiB: Math.round(resident / 2 ** 20), limitMiB: limit / 2 ** 20, withinHalf: resident <= limit / 2 };
+    });
+    expect(rows.filter((row) => !row.withinHalf)).toEqual([]);
+  });
+});
