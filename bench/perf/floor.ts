@@ -26,7 +26,8 @@ async function nats(): Promise<NatsConnection> {
 
 async function front(): Promise<void> {
   const nc = await nats();
-  const queue = new Queue(queueName, { connection, prefix, defaultJobOptions: { removeOnComplete: { age: 3600, count: 10_000 } } });
+  // Completed jobs are removed at once: the floor leaves a few queue keys in Redis, not one per run.
+  const queue = new Queue(queueName, { connection, prefix, defaultJobOptions: { removeOnComplete: true } });
   const waiting = new Map<string, (data: Uint8Array) => void>();
   const inbox = `${prefix}.outcome`;
   nc.subscribe(`${inbox}.*`, { callback: (_error, msg) => waiting.get(msg.subject.slice(inbox.length + 1))?.(msg.data) });
