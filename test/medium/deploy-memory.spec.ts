@@ -1,14 +1,16 @@
 /**
  * The Kubernetes memory limits against what the services really use: every service, started as in production
  * (its own process, against Postgres, Redis and NATS), sits at rest in at most half of its Deployment's memory
- * limit in deploy/base, leaving the other half for the work it takes. The qpu-broker once had 256Mi while it used
- * ~220 MiB at rest, so one large circuit got it killed.
+ * limit in deploy/base, leaving the other half for the work it takes, and a batch at the upload limit keeps every
+ * service under 80 % of its limit at its peak. The qpu-broker once had 256Mi while it used ~220 MiB at rest, so one
+ * large circuit got it killed; results had 512Mi and peaked at ~420 MiB storing one 64 MiB upload.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { SERVICE_PROCESSES, replicaNames } from '#qdc/platform';
-import { startSystem, type TestSystem } from './system.harness.js';
+import { encodeNpy } from '#qdc/arrays';
+import { SERVICE_PROCESSES, loadConfig, replicaNames } from '#qdc/platform';
+import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 const UNITS: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
 
@@ -28,17 +30,19 @@ function memoryLimit(name: string): number {
   return quantityBytes(limit);
 }
 
-function residentBytes(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
+/** Resident bytes now (VmRSS) or at the process's peak (VmHWM). */
+function residentBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) * 1024;
 }
 
 describe('memory limits of the Deployments (real services)', () => {
   let sut: TestSystem;
+  let key: string;
 
   beforeAll(async () => {
     sut = await startSystem();
     // One request through the gateway, so that lazily loaded parts (auth, the catalogue page) are in.
-    const key = await sut.createKey('memory', 'control');
+    key = await sut.createKey('memory', 'control');
     expect((await fetch(`${sut.baseUrl}/v0/models`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
   });
   afterAll(() => sut?.stop());
@@ -51,5 +55,25 @@ describe('memory limits of the Deployments (real services)', () => {
       return { service: service.name, residentMiB: Math.round(resident / 2 ** 20), limitMiB: limit / 2 ** 20, withinHalf: resident <= limit / 2 };
     });
     expect(rows.filter((row) => !row.withinHalf)).toEqual([]);
+  });
+  it('a batch at the upload limit keeps every service under 80 % of its limit at its peak', async () => {
+    const length = 128;
+    const rows = Math.floor((loadConfig({}).QDC_UPLOAD_LIMIT_BYTES - 1024) / (8 * length));
+    const data = Float64Array.from({ length: rows * length }, (_, i) => Math.sin(i * 0.01) + 0.001 * (i % 997));
+    const bytes = encodeNpy({ shape: [rows, length], data });
+    const res = await fetch(`${sut.baseUrl}/v0/models/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: multipart({ model: 'coulomb-blockade-peak-detector-v2' }, { name: 'limit.npy', bytes }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { output: { outputs: unknown[] } }).output.outputs).toHaveLength(rows);
+    const rows80 = SERVICE_PROCESSES.map((service) => {
+      const child = sut.processes.get(replicaNames(service, 1)[0]!)!;
+      const peak = residentBytes(child.pid!, 'VmHWM');
+      const limit = memoryLimit(service.name);
+      return { service: service.name, peakMiB: Math.round(peak / 2 ** 20), limitMiB: limit / 2 ** 20, under80: peak <= 0.8 * limit };
+    });
+    expect(rows80.filter((row) => !row.under80)).toEqual([]);
   });
 });
