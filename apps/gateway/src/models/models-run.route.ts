@@ -42,8 +42,9 @@ export class ModelsRunRoute implements OnModuleInit {
   private async run(request: FastifyRequest, reply: FastifyReply, batch: boolean): Promise<FastifyReply> {
     try {
       const principal = await this.authenticator.authenticate(request.headers.authorization, 'control');
-      // A request id the client did not send was made here: no earlier job can have it.
-      const fresh = request.headers['x-request-id'] !== request.id;
+      // A request id the client did not send was made here (requestIdFor): no earlier job can have it.
+      const sent = request.headers['x-request-id'];
+      const fresh = (Array.isArray(sent) ? sent[0] : sent) !== request.id;
       const result = await this.models.run(principal, await readMultipart(request, 'data'), batch, fresh);
       return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(result);
     } catch (exception) {
