@@ -12,12 +12,11 @@
  * FUZZ_MAX_SECONDS (default 1800: no new request is sent after it; the tables cover what was sent), FUZZ_SHOW_BODY=1 (the start
  * of each slowest request's text body).
  */
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { encodeNpy } from '#qdc/arrays';
 import { npzZipBomb, torchZipBomb } from '../libs/arrays/test/zip-bomb.js';
 import { buildZip, PickleWriter } from '../libs/arrays/test/zip-builder.js';
-import { multipart } from '../test/medium/system.harness.js';
+import { multipart, residentBytes } from '../test/medium/system.harness.js';
 import { startStack, type FuzzStack } from './fuzz-stack.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
@@ -737,14 +736,6 @@ function shuffled<T>(items: T[]): T[] {
   return items;
 }
 
-function residentKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  try {
-    return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
 /** The 12 slowest distinct requests under load, each sent again alone: its own cost, without the queue in front of it. */
 async function reportSlowest(sut: FuzzStack, keys: Record<Exclude<Auth, 'none'>, string>, answers: Answer[], sentCase: Map<number, FuzzCase>): Promise<void> {
   const seen = new Set<string>();
@@ -775,7 +766,7 @@ async function main(): Promise<void> {
   const pids = new Map<string, number>();
   for (const [name, child] of sut.processes) {
     pids.set(name, child.pid!);
-    startRss.set(name, residentKb(child.pid!, 'VmRSS'));
+    startRss.set(name, residentBytes(child.pid!, 'VmRSS'));
     child.on('exit', (code, signal) => crashed.push(`${name} (exit ${code ?? signal})`));
   }
   const keys = {
@@ -848,8 +839,8 @@ async function main(): Promise<void> {
   console.log('\n| process | RSS at start (MiB) | peak RSS (MiB) | RSS at end (MiB) |');
   console.log('|---|---|---|---|');
   for (const [name, pid] of pids) {
-    const mib = (kb: number) => (kb / 1024).toFixed(0);
-    console.log(`| ${name} | ${mib(startRss.get(name) ?? 0)} | ${mib(residentKb(pid, 'VmHWM'))} | ${mib(residentKb(pid, 'VmRSS'))} |`);
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    console.log(`| ${name} | ${mib(startRss.get(name) ?? 0)} | ${mib(residentBytes(pid, 'VmHWM'))} | ${mib(residentBytes(pid, 'VmRSS'))} |`);
   }
   console.log(`\nelapsed ${((Date.now() - started) / 1000).toFixed(0)} s`);
   // Before stopping: the stack's own shutdown ends every process, which is not a crash.

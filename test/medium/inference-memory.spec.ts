@@ -1,15 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
-import { multipart, startSystem, type TestSystem } from './system.harness.js';
+import { multipart, residentBytes, startSystem, type TestSystem } from './system.harness.js';
 
 const MiB = 1024 * 1024;
-
-/** Resident set of a process (Linux /proc), bytes. */
-function residentBytes(pid: number): number {
-  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(line![1]) * 1024;
-}
 
 /** `rows` copies of one 128-sample peak trace as a float32 .npy (rows × 512 bytes). */
 function batchBytes(rows: number): Uint8Array {

@@ -1,13 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { startSystem, type TestSystem } from './system.harness.js';
+import { residentBytes, startSystem, type TestSystem } from './system.harness.js';
 
 const MiB = 1024 * 1024;
-
-/** Resident set of a process (Linux /proc), bytes. */
-function residentBytes(pid: number): number {
-  const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(line![1]) * 1024;
-}
 
 /** 24 qubits: a 256 MiB state vector in the simulation worker (over the broker's inline limit of 20). */
 const LARGE_CIRCUIT = `OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[24];\ncreg c[24];\n${Array.from({ length: 24 }, (_, i) => `h q[${i}];`).join('\n')}\nmeasure q -> c;\n`;

@@ -171,3 +171,12 @@ export function multipart(fields: Record<string, string>, file?: { field?: strin
   if (file) form.append(file.field ?? 'data', new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
   return form;
 }
+
+/** Resident bytes of a process now (VmRSS) or at its peak (VmHWM), from Linux /proc; 0 once it has exited. */
+export function residentBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
