@@ -13,3 +13,4 @@ export * from './agents.js';
 export * from './lab.js';
 export * from './lab-streams.js';
 export * from './frame-jobs.js';
+export * from './http/index.js';

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { ApiKeyDto, CreatedApiKeyDto } from '../keys.js';
+import { LabStreamCreateRequest, LabStreamDeleteResponse, LabStreamDto } from '../lab-streams.js';
+import { QpuBudgetDto } from '../qpu.js';
+import { Scope } from '../scopes.js';
+
+/** Admin routes (`admin` scope): API keys, QPU budgets and live instrument streams; the CLI does the same. */
+
+export const ApiKeyHttp = ApiKeyDto.meta({ id: 'ApiKey' });
+export type ApiKeyHttp = z.infer<typeof ApiKeyHttp>;
+export const ApiKeysHttpResponse = z.array(ApiKeyHttp);
+export type ApiKeysHttpResponse = z.infer<typeof ApiKeysHttpResponse>;
+export const ApiKeysHttpQuery = z.object({ owner: z.string().optional().meta({ description: 'only this owner’s keys' }) });
+export type ApiKeysHttpQuery = z.infer<typeof ApiKeysHttpQuery>;
+
+/** `POST /v0/admin/keys`. */
+export const ApiKeyCreateHttpRequest = z
+  .object({
+    name: z.string().min(1).max(200),
+    owner: z.string().min(1).max(200).nullish().meta({ description: 'the owner (user or team); default: the name' }),
+    scopes: z.array(Scope).min(1).nullish().meta({ description: 'default: ["control", "coda"]' }),
+  })
+  .meta({ id: 'ApiKeyCreateRequest' });
+export type ApiKeyCreateHttpRequest = z.input<typeof ApiKeyCreateHttpRequest>;
+
+/** The creation answer: the only one that holds the token (shown once; only its hash is stored). */
+export const CreatedApiKeyHttp = CreatedApiKeyDto.meta({ id: 'CreatedApiKey' });
+export type CreatedApiKeyHttp = z.infer<typeof CreatedApiKeyHttp>;
+
+export const ApiKeyHttpParams = z.object({ id: z.string().meta({ description: 'the key id (UUID)' }) });
+export type ApiKeyHttpParams = z.infer<typeof ApiKeyHttpParams>;
+
+/** `PUT /v0/admin/budgets/{owner}`: cents, null = unlimited. */
+export const QpuBudgetHttpRequest = z
+  .object({
+    budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable(),
+  })
+  .meta({ id: 'QpuBudgetRequest' });
+export type QpuBudgetHttpRequest = z.input<typeof QpuBudgetHttpRequest>;
+
+export const QpuBudgetHttp = QpuBudgetDto.meta({ id: 'QpuBudget' });
+export type QpuBudgetHttp = z.infer<typeof QpuBudgetHttp>;
+
+export const QpuBudgetHttpParams = z.object({ owner: z.string().meta({ description: 'the owner’s name' }) });
+export type QpuBudgetHttpParams = z.infer<typeof QpuBudgetHttpParams>;
+
+/** `POST /v0/admin/lab-streams`: declares (or redefines) a live instrument stream. */
+export const LabStreamCreateHttpRequest = LabStreamCreateRequest.meta({ id: 'LabStreamCreateRequest' });
+export type LabStreamCreateHttpRequest = z.input<typeof LabStreamCreateHttpRequest>;
+
+export const LabStreamHttp = LabStreamDto.meta({ id: 'LabStream' });
+export type LabStreamHttp = z.infer<typeof LabStreamHttp>;
+export const LabStreamsHttpResponse = z.array(LabStreamHttp);
+export type LabStreamsHttpResponse = z.infer<typeof LabStreamsHttpResponse>;
+export const LabStreamsHttpQuery = z.object({ lab: z.string().optional().meta({ description: 'only this lab’s streams' }) });
+export type LabStreamsHttpQuery = z.infer<typeof LabStreamsHttpQuery>;
+
+export const LabStreamHttpParams = z.object({ lab: z.string(), name: z.string() });
+export type LabStreamHttpParams = z.infer<typeof LabStreamHttpParams>;
+export const LabStreamDeleteHttpResponse = LabStreamDeleteResponse.meta({ id: 'LabStreamDeleteResponse' });
+export type LabStreamDeleteHttpResponse = z.infer<typeof LabStreamDeleteHttpResponse>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { QpuCancelResponse, QpuDeviceDto, QpuEstimateResponse, QpuJobDto, QpuJobStatus, QpuSubmitResponse } from '../qpu.js';
+import { PageHttpQuery } from './control-models.js';
+
+/**
+ * QPU devices and jobs (SPEC §4/§6) over HTTP. The answers are the broker's wire shapes (libs/contracts/src/qpu.ts)
+ * with `success: true`, built from those objects so they follow any change there.
+ */
+const ok = <T extends z.ZodRawShape>(shape: T) => z.object({ success: z.literal(true), ...shape });
+
+export const QpuDeviceHttp = QpuDeviceDto.meta({ id: 'QpuDevice' });
+export type QpuDeviceHttp = z.infer<typeof QpuDeviceHttp>;
+
+/** `GET /qpus` (legacy `GET /qpu/devices`). */
+export const QpuDevicesHttpResponse = ok({ devices: z.array(QpuDeviceHttp) }).meta({ id: 'QpuDevicesResponse' });
+export type QpuDevicesHttpResponse = z.infer<typeof QpuDevicesHttpResponse>;
+
+/** Body of status and cancel. */
+export const QpuJobIdHttpRequest = z
+  .object({
+    job_id: z
+      .string({ error: 'job_id is required: the id POST /qpus answered' })
+      .trim()
+      .min(1, 'job_id must not be empty')
+      .max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)'),
+  })
+  .meta({ id: 'QpuJobIdRequest' });
+export type QpuJobIdHttpRequest = z.input<typeof QpuJobIdHttpRequest>;
+
+/** `POST /qpus` (legacy `/qpu/submit`): the vendor's answer plus QDC's `idempotent_replay`. */
+export const QpuSubmitHttpResponse = ok(QpuSubmitResponse.shape).meta({ id: 'QpuSubmitResponse' });
+export type QpuSubmitHttpResponse = z.infer<typeof QpuSubmitHttpResponse>;
+
+/** `POST /qpus/estimate-cost` (legacy `/qpu/estimate-cost`). */
+export const QpuEstimateHttpResponse = ok(QpuEstimateResponse.shape).meta({ id: 'QpuEstimateResponse' });
+export type QpuEstimateHttpResponse = z.infer<typeof QpuEstimateHttpResponse>;
+
+/** A job as status and the job list answer it. */
+export const QpuJobHttp = QpuJobDto.meta({ id: 'QpuJob' });
+export type QpuJobHttp = z.infer<typeof QpuJobHttp>;
+
+/** `POST /qpus/status` (legacy `/qpu/status`). */
+export const QpuStatusHttpResponse = ok(QpuJobDto.shape).meta({ id: 'QpuStatusResponse' });
+export type QpuStatusHttpResponse = z.infer<typeof QpuStatusHttpResponse>;
+
+/** `POST /qpus/cancel`. */
+export const QpuCancelHttpResponse = ok(QpuCancelResponse.shape).meta({ id: 'QpuCancelResponse' });
+export type QpuCancelHttpResponse = z.infer<typeof QpuCancelHttpResponse>;
+
+/** `GET /qpus/jobs`: the caller's jobs, newest first. */
+export const QpuJobsHttpQuery = PageHttpQuery.extend({
+  status: QpuJobStatus.optional(),
+  device: z.string().optional().meta({ description: 'a device id' }),
+});
+export type QpuJobsHttpQuery = z.infer<typeof QpuJobsHttpQuery>;
+
+export const QpuJobsHttpResponse = ok({ jobs: z.array(QpuJobHttp), skip: z.number().int(), limit: z.number().int() }).meta({ id: 'QpuJobsResponse' });
+export type QpuJobsHttpResponse = z.infer<typeof QpuJobsHttpResponse>;
+
+/** Optional `Idempotency-Key` header of submit: same key + same body within 24 h → the first job, no second charge. */
+export const QpuSubmitHttpHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .meta({ description: '1–255 visible ASCII characters; same key + same body within 24 h answers the first job' }),
+});
+export type QpuSubmitHttpHeaders = z.infer<typeof QpuSubmitHttpHeaders>;
