@@ -5,7 +5,9 @@ import { BELL_QISKIT, jobEvents, qpuClient, watchStatusEvents, writeTestDevices 
 
 /**
  * QPU routes end to end: gateway → NATS → qpu-broker (Postgres) → BullMQ → simulation worker → broker.
- * Devices are noiseless test devices: `fast-3` (10 µs/shot) and `slow-3` (1 ms/shot: 2000 shots hold it 2 s).
+ * Devices are noiseless test devices: `fast-3` (10 µs/shot) and `slow-3` (1 ms/shot: 2000 shots hold it 2 s; at most
+ * 5000 shots). Answers are the vendor's documented shapes (SPEC §4): submit says `submitted` with the charge split,
+ * status carries the measurement as `results` (and `counts`, its deprecated alias).
  */
 describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgres, Redis, NATS)', () => {
   let sut: TestSystem;
@@ -23,7 +25,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   beforeAll(async () => {
     const devices = writeTestDevices([
       { id: 'fast-3', shotTimeUs: 10 },
-      { id: 'slow-3', shotTimeUs: 1000 },
+      { id: 'slow-3', shotTimeUs: 1000, maxShots: 5000 },
     ]);
     sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
     api = qpuClient(sut);
@@ -91,7 +93,17 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       accept_overage: false,
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, status: 'queued', estimated_cost_cents: 50, idempotent_replay: false });
+    expect(res.body).toEqual({
+      success: true,
+      job_id: expect.any(String),
+      status: 'submitted',
+      backend: 'fast-3',
+      shots: 200,
+      estimated_cost_cents: 50,
+      credits_applied: 50,
+      overage_cents: 0,
+      idempotent_replay: false,
+    });
     const jobId: string = res.body.job_id;
     const done = await api.waitFor(labA, jobId, (s) => s === 'completed');
     expect(done).toMatchObject({
@@ -105,16 +117,17 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       source_framework: 'qiskit',
     });
     expect(
-      Object.keys(done.counts)
+      Object.keys(done.results)
         .sort()
         .every((k: string) => k === '00' || k === '11'),
     ).toBe(true);
-    expect(Object.values(done.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(200);
+    expect(Object.values(done.results as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(200);
+    expect(done.counts).toEqual(done.results);
     for (const field of ['submitted_at', 'started_at', 'completed_at']) expect(Number.isNaN(Date.parse(done[field]))).toBe(false);
     expect(Object.keys(done.compiled).sort()).toEqual(['depth', 'native_gate_count', 'swap_count', 'two_qubit_gate_count']);
     expect(await jobEvents(sut, jobId)).toEqual(['∅→queued', 'queued→running', 'running→completed']);
     const legacy = await api.post('/v0/coda/qpu/status', labA, { job_id: jobId });
-    expect(legacy.body.counts).toEqual(done.counts);
+    expect(legacy.body.results).toEqual(done.results);
     const deadline = Date.now() + 5000;
     while (watch.events.filter((e) => e.jobId === jobId).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(watch.events.filter((e) => e.jobId === jobId).map((e) => `${e.from ?? '∅'}→${e.to}`)).toEqual(['∅→queued', 'queued→running', 'running→completed']);
@@ -172,9 +185,11 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     const cases: [Record<string, unknown> | string, RegExp][] = [
       [{ backend: 'fast-3' }, /code/],
       [{ code: BELL_QISKIT }, /backend/],
-      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 0 }, /shots/],
-      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 1.5 }, /shots/],
-      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 200_000 }, /at most 100000 on fast-3/],
+      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 0 }, /^shots must be from 10 to 10000$/],
+      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 9 }, /^shots must be from 10 to 10000$/],
+      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 10_001 }, /^shots must be from 10 to 10000$/],
+      [{ code: BELL_QISKIT, backend: 'fast-3', shots: 1.5 }, /^shots must be an integer from 10 to 10000$/],
+      [{ code: BELL_QISKIT, backend: 'slow-3', shots: 6000 }, /at most 5000 on slow-3/],
       [{ code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[1];\nfoo q[0];', backend: 'fast-3' }, /line 4: unknown gate/],
       [{ code: 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[5];\nh q[4];', backend: 'fast-3' }, /5 qubits; device fast-3 has 3/],
       [{ code: BELL_QISKIT, source_framework: 'cirq', backend: 'fast-3' }, /source_framework is 'cirq' but the code is qiskit/],
@@ -183,12 +198,18 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       ['[1, 2]', /JSON object/],
     ];
     for (const [body, message] of cases) {
-      for (const path of ['/v0/coda/qpus', '/v0/coda/qpus/estimate-cost']) {
+      for (const path of ['/v0/coda/qpus', '/v0/coda/qpus/estimate-cost', '/v0/qpu/submit']) {
         const res = await api.post(path, labA, body);
         expect([path, body, res.status, res.body.success]).toEqual([path, body, 422, false]);
         expect(res.body.error).toMatch(message);
+        // FastAPI's list, as on control routes: a client reading detail[0]["msg"] gets the message.
+        expect(res.body.detail).toEqual([{ loc: expect.arrayContaining(['body']), msg: expect.stringMatching(message), type: expect.any(String) }]);
       }
     }
+    const shots = await submit(labA, { shots: 5 });
+    expect(shots.body.detail).toEqual([{ loc: ['body', 'shots'], msg: 'shots must be from 10 to 10000', type: 'greater_than_equal' }]);
+    const missing = await api.post('/v0/coda/qpus', labA, { backend: 'fast-3' });
+    expect(missing.body.detail).toEqual([{ loc: ['body', 'code'], msg: expect.stringMatching(/^code is required/), type: 'missing' }]);
     const overage = await submit(labA, { accept_overage: 'yes' });
     expect([overage.status, overage.body.error]).toEqual([422, expect.stringMatching(/accept_overage/)]);
     const badKey = await submit(labA, {}, { 'Idempotency-Key': 'x'.repeat(300) });
@@ -220,9 +241,9 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       submit(labA, { shots: 300 }, key),
       api.post('/v0/coda/qpu/submit', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 300 }, key),
     ]);
-    expect(first.body).toMatchObject({ success: true, idempotent_replay: false, estimated_cost_cents: 60 });
-    for (const replay of [again, third])
-      expect(replay).toEqual({ status: 200, body: expect.objectContaining({ success: true, job_id: first.body.job_id, idempotent_replay: true }) });
+    expect(first.body).toMatchObject({ success: true, status: 'submitted', idempotent_replay: false, estimated_cost_cents: 60 });
+    // A replay answers what the first submission answered (the same charge), marked as a replay.
+    for (const replay of [again, third]) expect(replay).toEqual({ status: 200, body: { ...first.body, idempotent_replay: true } });
     const different = await submit(labA, { shots: 301 }, key);
     expect(different).toEqual({ status: 409, body: expect.objectContaining({ success: false, error: expect.stringMatching(/Idempotency-Key/) }) });
     await api.waitFor(labA, first.body.job_id, (s) => s === 'completed');
@@ -242,14 +263,14 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     expect(set.stdout).toMatch(/owner lab-b: budget 100 cents/);
     // lab-b has spent 60 (the job above) → 40 left; a 40-cent job fits, the next does not.
     const fits = await submit(labB, { backend: 'slow-3', shots: 100 });
-    expect(fits.body).toMatchObject({ success: true, estimated_cost_cents: 40 });
+    expect(fits.body).toMatchObject({ success: true, status: 'submitted', estimated_cost_cents: 40, credits_applied: 40, overage_cents: 0 });
     const over = await submit(labB, { shots: 100 });
     expect(over.status).toBe(402);
     expect(over.body).toMatchObject({ success: false, error: expect.stringMatching(/estimated at 40 cents but the budget has 0 cents left.*accept_overage/) });
     const estimate = await api.post('/v0/coda/qpus/estimate-cost', labB, { code: BELL_QISKIT, backend: 'fast-3', shots: 100 });
     expect(estimate.body).toMatchObject({ budget_cents: 100, remaining_cents: 0 });
     const overage = await submit(labB, { shots: 100, accept_overage: true });
-    expect(overage.body).toMatchObject({ success: true, status: 'queued' });
+    expect(overage.body).toMatchObject({ success: true, status: 'submitted', estimated_cost_cents: 40, credits_applied: 0, overage_cents: 40 });
     await api.waitFor(labB, overage.body.job_id, (s) => s === 'completed');
     await api.waitFor(labB, fits.body.job_id, (s) => s === 'completed');
     const show = cli('budget', 'show', '--owner', 'lab-b');
@@ -286,7 +307,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     for (const id of [queued.body.job_id, running.body.job_id]) {
       const status = await api.post('/v0/coda/qpus/status', labA, { job_id: id });
       expect(status.body).toMatchObject({ status: 'cancelled', cost_cents: 0 });
-      expect(status.body.counts).toBeUndefined();
+      expect([status.body.results, status.body.counts]).toEqual([undefined, undefined]);
     }
     const again = await api.post('/v0/coda/qpus/cancel', labA, { job_id: next.body.job_id });
     expect(again).toEqual({ status: 409, body: expect.objectContaining({ success: false, error: expect.stringMatching(/already completed/) }) });

@@ -73,10 +73,24 @@ describe('official client QPU expectations (shipped devices)', () => {
       ),
     );
     for (const [i, job] of jobs.entries()) {
-      expect(job).toMatchObject({ success: true, status: 'queued' });
+      // As the vendor's API reference shows the submit answer (a client written from it reads these fields).
+      expect(job).toEqual(
+        expect.objectContaining({
+          success: true,
+          job_id: expect.any(String),
+          status: 'submitted',
+          backend: devices[i]!.id,
+          shots: 2000,
+          estimated_cost_cents: expect.any(Number),
+          credits_applied: job.estimated_cost_cents,
+          overage_cents: 0,
+        }),
+      );
       const done = await api.waitFor(key, job.job_id, (s) => s === 'completed' || s === 'failed', 120_000);
       expect([devices[i]!.id, done.status]).toEqual([devices[i]!.id, 'completed']);
-      const counts = done.counts as Record<string, number>;
+      // The vendor's `results`; `counts` is QDC's deprecated alias of the same measurement.
+      const counts = done.results as Record<string, number>;
+      expect(done.counts).toEqual(counts);
       expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(2000);
       const correlated = ((counts['00'] ?? 0) + (counts['11'] ?? 0)) / 2000;
       // Noisy but a good device: mostly correlated, not perfectly (readout errors alone are ~1–3 % per qubit).

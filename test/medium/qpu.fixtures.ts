@@ -5,7 +5,9 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { TestSystem } from './system.harness.js';
 
 /** Noiseless simulated devices for service tests; `shot_time_us` sets how long a job holds its device. */
-export function writeTestDevices(devices: { id: string; shotTimeUs: number; qubits?: number; perTaskCents?: number; perShotCents?: number }[]): string {
+export function writeTestDevices(
+  devices: { id: string; shotTimeUs: number; qubits?: number; perTaskCents?: number; perShotCents?: number; maxShots?: number }[],
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'qdc-devices-'));
   for (const d of devices) {
     const n = d.qubits ?? 3;
@@ -19,7 +21,7 @@ export function writeTestDevices(devices: { id: string; shotTimeUs: number; qubi
         native_gates: ['rz', 'sx', 'x', 'cz'],
         coupling_map: Array.from({ length: n - 1 }, (_, i) => [i, i + 1]),
         pricing: { per_task_cents: d.perTaskCents ?? 30, per_shot_cents: d.perShotCents ?? 0.1 },
-        max_shots: 100_000,
+        max_shots: d.maxShots ?? 100_000,
         shot_time_us: d.shotTimeUs,
         // Noiseless, so counts are exact (the physics of noise is tested in libs/circuits).
         noise: {

@@ -7,7 +7,8 @@ import { z } from 'zod';
 export const QpuJobStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type QpuJobStatus = z.infer<typeof QpuJobStatus>;
 
-export const MAX_QPU_SHOTS = 1_000_000;
+/** Shots of a QPU job as the vendor documents them (SPEC §4): an integer 10–10000, 100 when not given. */
+export const QPU_SHOTS = { min: 10, max: 10_000, default: 100 } as const;
 /** Field bounds of a job spec; the gateway's body check uses the same numbers so nothing it accepts is refused here. */
 export const QPU_JOB_LIMITS = { codeChars: 1024 * 1024, sourceFrameworkChars: 64, backendChars: 200, braketExecutionModeHintChars: 64 } as const;
 const Code = z.string().min(1).max(QPU_JOB_LIMITS.codeChars);
@@ -18,7 +19,7 @@ export const QpuJobSpec = z.object({
   code: Code,
   sourceFramework: z.string().max(QPU_JOB_LIMITS.sourceFrameworkChars).optional(),
   backend: z.string().min(1).max(QPU_JOB_LIMITS.backendChars),
-  shots: z.number().int().min(1).max(MAX_QPU_SHOTS),
+  shots: z.number().int().min(QPU_SHOTS.min).max(QPU_SHOTS.max),
   braketExecutionModeHint: z.string().max(QPU_JOB_LIMITS.braketExecutionModeHintChars).optional(),
   /** `entry_point`: the Python function whose returned circuit is meant. */
   entryPoint: z.string().min(1).max(200).optional(),
@@ -85,6 +86,9 @@ export const QpuJobDto = z.object({
   compiled: QpuCompiledStats,
   estimated_cost_cents: z.number(),
   cost_cents: z.number().nullable(),
+  /** The measurement `{bitstring: count}` once completed (the vendor's field name). */
+  results: z.record(z.string(), z.number().int()).optional(),
+  /** Deprecated alias of `results` (QDC answered `counts` before 2026-11-28). */
   counts: z.record(z.string(), z.number().int()).optional(),
   error: z.string().optional(),
   queue_position: z.number().int().optional(),
@@ -94,10 +98,20 @@ export const QpuJobDto = z.object({
 });
 export type QpuJobDto = z.infer<typeof QpuJobDto>;
 
+/**
+ * Submit's answer as the vendor's API reference shows it: `status` is always `submitted` (the job's own
+ * status is read with status); `credits_applied` are the cents of the estimate covered by the owner's
+ * remaining budget (all of it when the budget is unlimited), `overage_cents` the rest (only possible
+ * with `accept_overage: true`). A replay answers what the first submission answered.
+ */
 export const QpuSubmitResponse = z.object({
   job_id: z.string(),
-  status: QpuJobStatus,
+  status: z.literal('submitted'),
+  backend: z.string(),
+  shots: z.number().int(),
   estimated_cost_cents: z.number(),
+  credits_applied: z.number(),
+  overage_cents: z.number(),
   /** True when an Idempotency-Key matched an earlier submission (no new job, no new charge). */
   idempotent_replay: z.boolean(),
 });

@@ -1,4 +1,5 @@
 import { Catch } from '@nestjs/common';
+import { codaError } from '../coda/coda-exception.filter.js';
 import { ApiExceptionFilter } from '../http/exception.filter.js';
 
 /**
@@ -9,7 +10,6 @@ import { ApiExceptionFilter } from '../http/exception.filter.js';
 export class AssistantExceptionFilter extends ApiExceptionFilter {
   protected override render(body: unknown): unknown {
     const { detail, error_id } = (body ?? {}) as { detail?: unknown; error_id?: string };
-    const error = typeof detail === 'string' ? detail : Array.isArray(detail) ? detail.map((d: { msg?: string }) => d.msg).join('; ') : 'Bad Request';
-    return { success: false, error, detail: detail ?? error, ...(error_id ? { error_id } : {}) };
+    return { success: false, ...codaError(detail), ...(error_id ? { error_id } : {}) };
   }
 }

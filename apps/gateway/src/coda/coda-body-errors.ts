@@ -7,8 +7,8 @@ const CODA_QPU_PATH = /^\/v0\/(coda\/)?(qpus|qpus\/(status|estimate-cost|cancel)
 
 /**
  * Malformed or oversized JSON is rejected by Fastify before any Nest filter runs. For the coda
- * tool routes such errors are answered in the coda shape `{success: false, error}` (400 → 422, as
- * for validation); every other route keeps Fastify's default handling (the error is passed on).
+ * tool and QPU routes such errors are answered in the coda shape `{success: false, error, detail}` (400 → 422
+ * with FastAPI's `detail` list, as for validation); every other route keeps Fastify's default handling (the error is passed on).
  */
 @Injectable()
 export class CodaBodyErrors implements OnApplicationBootstrap {
@@ -20,8 +20,13 @@ export class CodaBodyErrors implements OnApplicationBootstrap {
     fastify.setErrorHandler((error: FastifyError, request, reply) => {
       const status = error.statusCode ?? 500;
       if (!(CODA_TOOL_PATH.test(request.url) || CODA_QPU_PATH.test(request.url)) || status >= 500) return reply.send(error);
-      const message = status === 413 ? `Request body too large: ${error.message}` : `malformed request body: ${error.message}`;
-      return reply.status(status === 400 ? 422 : status).send({ success: false, error: message, detail: message });
+      if (status === 413) {
+        const message = `Request body too large: ${error.message}`;
+        return reply.status(413).send({ success: false, error: message, detail: message });
+      }
+      const message = `malformed request body: ${error.message}`;
+      const detail = status === 400 ? [{ loc: ['body'], msg: message, type: 'json_invalid' }] : message;
+      return reply.status(status === 400 ? 422 : status).send({ success: false, error: message, detail });
     });
   }
 }

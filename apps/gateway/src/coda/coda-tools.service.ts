@@ -13,6 +13,7 @@ import {
   type CircuitsTranspileResponse,
 } from '#qdc/contracts';
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { parseBody } from '../http/parse-body.js';
 
 const code = (field: string) =>
   z
@@ -69,15 +70,6 @@ const BACKENDS = [
 /** Simulations may take the whole simulation timeout; the NATS request waits a little longer. */
 const SIMULATE_REPLY_MARGIN_MS = 5_000;
 
-/** Validates a body; a bad one is the caller's fault (422 with what was expected and what came). */
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue.path.join('.');
-  throw new RpcError('invalid_input', where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message);
-}
-
 /** Coda circuit tools: HTTP bodies (SPEC §4 field names) ⇄ qpu-broker messages. */
 @Injectable()
 export class CodaToolsService {
@@ -87,7 +79,7 @@ export class CodaToolsService {
   ) {}
 
   async transpile(body: unknown, requestId: string) {
-    const { source_code, target, entry_point } = parse(TranspileBody, body);
+    const { source_code, target, entry_point } = parseBody(TranspileBody, body);
     const r = await this.nats.request<CircuitsTranspileResponse>(
       Subjects.CircuitsTranspile,
       { code: source_code, target, ...withEntryPoint(entry_point) },
@@ -97,7 +89,7 @@ export class CodaToolsService {
   }
 
   async simulate(body: unknown, requestId: string) {
-    const b = parse(SimulateBody, body);
+    const b = parseBody(SimulateBody, body);
     if (!BACKENDS.includes(b.backend)) throw new RpcError('invalid_input', `backend '${b.backend}' is not available; use one of ${BACKENDS.join(', ')}`);
     const r = await this.nats.request<CircuitsSimulateResponse>(
       Subjects.CircuitsSimulate,
@@ -125,13 +117,13 @@ export class CodaToolsService {
   }
 
   async toOpenQasm3(body: unknown, requestId: string) {
-    const b = parse(CodeBody, body);
+    const b = parseBody(CodeBody, body);
     const r = await this.nats.request<CircuitsToQasm3Response>(Subjects.CircuitsToQasm3, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return { success: true, openqasm3: r.openqasm3, source_framework: r.sourceFramework };
   }
 
   async estimateResources(body: unknown, requestId: string) {
-    const b = parse(CodeBody, body);
+    const b = parseBody(CodeBody, body);
     const r = await this.nats.request<CircuitsResourcesResponse>(Subjects.CircuitsResources, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return {
       success: true,
@@ -150,7 +142,7 @@ export class CodaToolsService {
   }
 
   async split(body: unknown, requestId: string) {
-    const b = parse(SplitBody, body);
+    const b = parseBody(SplitBody, body);
     const r = (await this.nats.request<CircuitsSplitResponse>(
       Subjects.CircuitsSplit,
       { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) },

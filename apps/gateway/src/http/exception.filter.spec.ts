@@ -93,12 +93,36 @@ describe(ApiExceptionFilter.name, () => {
 describe(CodaExceptionFilter.name, () => {
   afterEach(() => jest.restoreAllMocks());
 
-  it('answers {success: false, error} with the line and construct of a parse error', () => {
+  it('answers {success: false, error} with FastAPI’s detail list (at the body) and the line and construct of a parse error', () => {
     const { answer } = newFilter(CodaExceptionFilter);
     const parseError = new RpcError('invalid_input', "unsupported call 'os.system'", { line: 3, construct: 'os.system' });
     expect(answer(parseError)).toEqual({
       status: 422,
-      body: { success: false, error: "unsupported call 'os.system'", detail: "unsupported call 'os.system'", line: 3, construct: 'os.system' },
+      body: {
+        success: false,
+        error: "unsupported call 'os.system'",
+        detail: [{ loc: ['body'], msg: "unsupported call 'os.system'", type: 'value_error' }],
+        line: 3,
+        construct: 'os.system',
+      },
+    });
+  });
+
+  it('keeps the field a body check located', () => {
+    const { answer } = newFilter(CodaExceptionFilter);
+    const bad = new RpcError('invalid_input', 'shots must be from 10 to 10000', { loc: ['body', 'shots'], type: 'less_than_equal' });
+    expect(answer(bad).body).toEqual({
+      success: false,
+      error: 'shots must be from 10 to 10000',
+      detail: [{ loc: ['body', 'shots'], msg: 'shots must be from 10 to 10000', type: 'less_than_equal' }],
+    });
+  });
+
+  it('keeps a plain message as detail for errors that are not validation (404, 409)', () => {
+    const { answer } = newFilter(CodaExceptionFilter);
+    expect(answer(new RpcError('not_found', "unknown job_id 'x'"))).toEqual({
+      status: 404,
+      body: { success: false, error: "unknown job_id 'x'", detail: "unknown job_id 'x'" },
     });
   });
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import {
-  MAX_QPU_SHOTS,
+  QPU_SHOTS,
   QPU_JOB_LIMITS as L,
   QpuJobStatus,
   RpcError,
@@ -17,6 +17,7 @@ import {
 } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
 import { entryPointField } from '../coda/coda-tools.service.js';
+import { parseBody } from '../http/parse-body.js';
 
 const JobBody = z.object({
   code: z
@@ -34,11 +35,11 @@ const JobBody = z.object({
     .min(1, 'backend must not be empty')
     .max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`),
   shots: z
-    .number({ error: 'shots must be an integer' })
-    .int('shots must be an integer')
-    .min(1, 'shots must be at least 1')
-    .max(MAX_QPU_SHOTS, `shots must be at most ${MAX_QPU_SHOTS}`)
-    .default(100),
+    .number({ error: `shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}` })
+    .int(`shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+    .min(QPU_SHOTS.min, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+    .max(QPU_SHOTS.max, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+    .default(QPU_SHOTS.default),
   braket_execution_mode_hint: z
     .string({ error: 'braket_execution_mode_hint must be a string' })
     .max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`)
@@ -57,16 +58,8 @@ const BudgetBody = z.object({
   budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable(),
 });
 
-/** Validates a body; a bad one is the caller's fault (422 saying what was expected and what came). */
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new RpcError('invalid_input', `expected a JSON object body; got ${JSON.stringify(body) ?? 'nothing'}`);
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = issue.path.join('.');
-  throw new RpcError('invalid_input', where && !issue.message.startsWith(where) ? `${where}: ${issue.message}` : issue.message);
-}
+/** A QPU route's body: a JSON object, checked against its schema (422 naming the field otherwise). */
+const parse = <T>(schema: z.ZodType<T>, body: unknown): T => parseBody(schema, body, { objectRequired: true });
 
 const toSpec = (b: z.infer<typeof JobBody>): QpuJobSpec => ({
   code: b.code,

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { PrismaService } from '#qdc/platform';
 import { QpuJobStatus, type QpuCompiledStats } from '#qdc/contracts';
 import { canTransition, isTerminal } from './job-state.js';
-import type { SubmissionContext, SubmissionDecision } from './submission-decision.js';
+import type { JobCharge, SubmissionContext, SubmissionDecision } from './submission-decision.js';
 
 /** A qpu_jobs row as the service reads it. */
 export interface QpuJobRow {
@@ -17,6 +17,8 @@ export interface QpuJobRow {
   compiled: unknown;
   compiledStats: QpuCompiledStats;
   estimatedCostCents: number;
+  /** How the estimate was paid at submission (the submit answer's credits_applied and overage_cents). */
+  charge: JobCharge;
   costCents: number | null;
   counts: Record<string, number> | null;
   error: string | null;
@@ -62,7 +64,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isJobId = (id: string): boolean => UUID.test(id);
 
 const JOB_COLUMNS = `id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, estimated_cost_cents,
-  cost_cents, counts, error, backend_job_id, submitted_at, started_at, completed_at`;
+  credits_applied_cents, overage_cents, cost_cents, counts, error, backend_job_id, submitted_at, started_at, completed_at`;
 
 function toRow(r: Record<string, unknown>): QpuJobRow {
   return {
@@ -76,6 +78,7 @@ function toRow(r: Record<string, unknown>): QpuJobRow {
     compiled: r.compiled,
     compiledStats: r.compiled_stats as QpuCompiledStats,
     estimatedCostCents: r.estimated_cost_cents as number,
+    charge: { creditsAppliedCents: r.credits_applied_cents as number, overageCents: r.overage_cents as number },
     costCents: (r.cost_cents as number | null) ?? null,
     counts: (r.counts as Record<string, number> | null) ?? null,
     error: (r.error as string | null) ?? null,
@@ -152,8 +155,9 @@ export class QpuJobsRepository {
       // The job, its first event and the key in one statement.
       const inserted = await client.query(
         `WITH job AS (
-           INSERT INTO qpu_jobs (id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, initial_layout, final_layout, estimated_cost_cents)
-           VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7::json, $8::jsonb, $9, $10, $11) RETURNING ${JOB_COLUMNS}),
+           INSERT INTO qpu_jobs (id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, initial_layout, final_layout, estimated_cost_cents,
+             credits_applied_cents, overage_cents)
+           VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7::json, $8::jsonb, $9, $10, $11, $15, $16) RETURNING ${JOB_COLUMNS}),
          event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, NULL, 'queued', $12 FROM job),
          idem AS (
            INSERT INTO qpu_idempotency_keys (owner_id, key, body_hash, job_id) SELECT owner_id, $13, $14, id FROM job WHERE $13::text IS NOT NULL
@@ -174,6 +178,8 @@ export class QpuJobsRepository {
           reason,
           idempotency?.key ?? null,
           idempotency?.bodyHash ?? null,
+          decision.charge.creditsAppliedCents,
+          decision.charge.overageCents,
         ],
       );
       return { decision, job: toRow(inserted.rows[0]) };

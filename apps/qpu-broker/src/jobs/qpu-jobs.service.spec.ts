@@ -40,6 +40,7 @@ const row = (over: Partial<QpuJobRow> = {}): QpuJobRow => ({
   compiled: { circuit: 'native' },
   compiledStats: stats,
   estimatedCostCents: 40,
+  charge: { creditsAppliedCents: 40, overageCents: 0 },
   costCents: null,
   counts: null,
   error: null,
@@ -96,11 +97,16 @@ describe(QpuJobsService.name, () => {
   describe('submit', () => {
     it('persists, publishes the first event, then hands the job to its backend', async () => {
       const { sut, mocks } = factory();
-      mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'create', replacesExpiredKey: false }) as never);
+      const charge = { creditsAppliedCents: 40, overageCents: 0 };
+      mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'create', replacesExpiredKey: false, charge }) as never);
       await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({
         job_id: JOB,
-        status: 'queued',
+        status: 'submitted',
+        backend: 'line-3',
+        shots: 100,
         estimated_cost_cents: 40,
+        credits_applied: 40,
+        overage_cents: 0,
         idempotent_replay: false,
       });
       const [newJob, idempotency, acceptOverage] = mocks.repository.submit.mock.calls[0] as unknown as [
@@ -115,19 +121,25 @@ describe(QpuJobsService.name, () => {
 
     it('acknowledges a persisted job even when the hand-over fails (the sweep hands it over later)', async () => {
       const { sut, mocks } = factory();
-      mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'create', replacesExpiredKey: false }) as never);
+      const charge = { creditsAppliedCents: 40, overageCents: 0 };
+      mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'create', replacesExpiredKey: false, charge }) as never);
       mocks.backend.submit.mockRejectedValue(new Error('redis down') as never);
-      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false })).resolves.toMatchObject({ job_id: JOB, status: 'queued' });
+      await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false })).resolves.toMatchObject({ job_id: JOB, status: 'submitted' });
     });
 
     it('returns the first job for a replayed key without publishing or dispatching again', async () => {
       const { sut, mocks } = factory();
       mocks.repository.submit.mockResolvedValue(submitWith({ kind: 'replay', jobId: JOB }, null) as never);
-      mocks.repository.find.mockResolvedValue(row({ status: 'completed' }));
+      mocks.repository.find.mockResolvedValue(row({ status: 'completed', charge: { creditsAppliedCents: 25, overageCents: 15 } }));
+      // What the first submission answered (its charge as stored), whatever the job's status is now.
       await expect(sut.submit({ ownerId: OWNER, job: spec, acceptOverage: false, idempotencyKey: 'k' })).resolves.toEqual({
         job_id: JOB,
-        status: 'completed',
+        status: 'submitted',
+        backend: 'line-3',
+        shots: 100,
         estimated_cost_cents: 40,
+        credits_applied: 25,
+        overage_cents: 15,
         idempotent_replay: true,
       });
       expect(mocks.backend.submit).not.toHaveBeenCalled();

@@ -91,10 +91,17 @@ export class QpuJobsService {
       throw new RpcError('not_found', `unknown backend '${spec.backend}'; available devices: ${ids.join(', ') || 'none'}`);
     }
     const { device, backend } = found;
-    if (spec.shots > device.max_shots) throw new RpcError('invalid_input', `shots must be at most ${device.max_shots} on ${device.id}; got ${spec.shots}`);
+    if (spec.shots > device.max_shots)
+      throw new RpcError('invalid_input', `shots must be at most ${device.max_shots} on ${device.id}; got ${spec.shots}`, {
+        loc: ['body', 'shots'],
+        type: 'less_than_equal',
+      });
     const declared = spec.sourceFramework?.trim().toLowerCase();
     if (declared && !(declared in FRAMEWORK_FAMILY)) {
-      throw new RpcError('invalid_input', `source_framework '${spec.sourceFramework}' is not supported; expected one of qiskit, cirq, openqasm2, openqasm3`);
+      throw new RpcError('invalid_input', `source_framework '${spec.sourceFramework}' is not supported; expected one of qiskit, cirq, openqasm2, openqasm3`, {
+        loc: ['body', 'source_framework'],
+        type: 'enum',
+      });
     }
     let compiled: CompiledJob;
     try {
@@ -106,7 +113,10 @@ export class QpuJobsService {
       throw error;
     }
     if (declared && FRAMEWORK_FAMILY[declared] !== FRAMEWORK_FAMILY[compiled.sourceFramework]) {
-      throw new RpcError('invalid_input', `source_framework is '${spec.sourceFramework}' but the code is ${compiled.sourceFramework}`);
+      throw new RpcError('invalid_input', `source_framework is '${spec.sourceFramework}' but the code is ${compiled.sourceFramework}`, {
+        loc: ['body', 'source_framework'],
+        type: 'value_error',
+      });
     }
     return { device, backend, compiled, estimate: estimateCostCents(device.pricing, spec.shots) };
   }
@@ -150,7 +160,7 @@ export class QpuJobsService {
       case 'replay': {
         const first = await this.jobs.find(decision.jobId);
         if (!first) throw new RpcError('internal', `idempotency key points at missing job ${decision.jobId}`);
-        return { job_id: first.id, status: first.status, estimated_cost_cents: first.estimatedCostCents, idempotent_replay: true };
+        return toSubmitResponse(first, true);
       }
       case 'conflict':
         throw new RpcError('conflict', decision.message);
@@ -165,7 +175,7 @@ export class QpuJobsService {
     await backend
       .submit(created, device)
       .catch((error: Error) => this.logger.error(`job ${created.id}: dispatch to ${device.id} failed (the sweep retries): ${error.message}`));
-    return { job_id: created.id, status: created.status, estimated_cost_cents: created.estimatedCostCents, idempotent_replay: false };
+    return toSubmitResponse(created, false);
   }
 
   private async ownJob(ref: QpuJobRef): Promise<QpuJobRow> {
@@ -287,6 +297,20 @@ export class QpuJobsService {
   }
 }
 
+/** Submit's answer (SPEC §4), the same for the first submission and its idempotent replays. */
+function toSubmitResponse(job: QpuJobRow, replay: boolean): QpuSubmitResponse {
+  return {
+    job_id: job.id,
+    status: 'submitted',
+    backend: job.deviceId,
+    shots: job.shots,
+    estimated_cost_cents: job.estimatedCostCents,
+    credits_applied: job.charge.creditsAppliedCents,
+    overage_cents: job.charge.overageCents,
+    idempotent_replay: replay,
+  };
+}
+
 function toJobDto(job: QpuJobRow, options: { counts: boolean; queuePosition?: number }): QpuJobDto {
   return {
     job_id: job.id,
@@ -297,7 +321,8 @@ function toJobDto(job: QpuJobRow, options: { counts: boolean; queuePosition?: nu
     compiled: job.compiledStats,
     estimated_cost_cents: job.estimatedCostCents,
     cost_cents: job.costCents,
-    ...(options.counts && job.counts ? { counts: job.counts } : {}),
+    // `results` is the vendor's name; `counts` stays as a deprecated alias for clients of earlier QDC versions.
+    ...(options.counts && job.counts ? { results: job.counts, counts: job.counts } : {}),
     ...(job.error ? { error: job.error } : {}),
     ...(options.queuePosition !== undefined ? { queue_position: options.queuePosition } : {}),
     submitted_at: job.submittedAt.toISOString(),

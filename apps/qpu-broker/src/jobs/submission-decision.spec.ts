@@ -15,7 +15,7 @@ const context = (over: Partial<SubmissionContext> = {}): SubmissionContext => ({
 
 describe(decideSubmission.name, () => {
   it('creates a job when there is no key and no budget', () => {
-    expect(decideSubmission(context())).toEqual({ kind: 'create', replacesExpiredKey: false });
+    expect(decideSubmission(context())).toEqual({ kind: 'create', replacesExpiredKey: false, charge: { creditsAppliedCents: 40, overageCents: 0 } });
   });
 
   it('replays the first job for the same key and body within 24 h', () => {
@@ -31,7 +31,7 @@ describe(decideSubmission.name, () => {
 
   it('treats a key older than 24 h as new', () => {
     const existing = { jobId: 'j1', bodyHash: 'other', createdAt: new Date(now.getTime() - 24 * 3600e3 - 1) };
-    expect(decideSubmission(context({ existing }))).toEqual({ kind: 'create', replacesExpiredKey: true });
+    expect(decideSubmission(context({ existing }))).toMatchObject({ kind: 'create', replacesExpiredKey: true });
   });
 
   it('refuses an estimate over what is left (budget − spent − reserved) unless overage is accepted', () => {
@@ -41,6 +41,16 @@ describe(decideSubmission.name, () => {
     expect((over as { message: string }).message).toMatch(/estimated at 40 cents but the budget has 39 cents left/);
     expect(decideSubmission(context({ budget, acceptOverage: true })).kind).toBe('create');
     expect(decideSubmission(context({ budget: { ...budget, reservedCents: 30 } })).kind).toBe('create');
+  });
+
+  it('pays from what is left (credits_applied) and, with accept_overage, the rest as overage', () => {
+    const charge = (budget: SubmissionContext['budget'], acceptOverage = false) =>
+      (decideSubmission(context({ budget, acceptOverage })) as { charge?: unknown }).charge;
+    expect(charge({ budgetCents: 100, spentCents: 30, reservedCents: 30 })).toEqual({ creditsAppliedCents: 40, overageCents: 0 });
+    expect(charge({ budgetCents: 100, spentCents: 30, reservedCents: 31 }, true)).toEqual({ creditsAppliedCents: 39, overageCents: 1 });
+    // Already over budget (earlier overage): nothing is left to apply.
+    expect(charge({ budgetCents: 100, spentCents: 130, reservedCents: 0 }, true)).toEqual({ creditsAppliedCents: 0, overageCents: 40 });
+    expect(charge({ budgetCents: null, spentCents: 1e6, reservedCents: 0 })).toEqual({ creditsAppliedCents: 40, overageCents: 0 });
   });
 });
 

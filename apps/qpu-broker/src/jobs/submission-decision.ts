@@ -34,12 +34,19 @@ export type SubmissionDecision =
   | { kind: 'replay'; jobId: string }
   | { kind: 'conflict'; message: string }
   | { kind: 'over-budget'; message: string; remainingCents: number }
-  | { kind: 'create'; replacesExpiredKey: boolean };
+  | { kind: 'create'; replacesExpiredKey: boolean; charge: JobCharge };
+
+/** How a new job's estimate is paid: from the owner's remaining budget (credits), the rest as overage. */
+export interface JobCharge {
+  creditsAppliedCents: number;
+  overageCents: number;
+}
 
 /**
  * Decides a submission inside the transaction that holds the owner's budget row: an earlier job
  * under the same key (within 24 h) is returned again — no new job, no new charge — unless the body
- * differs (conflict); otherwise the estimate must fit in what is left unless overage is accepted.
+ * differs (conflict); otherwise the estimate must fit in what is left unless overage is accepted, and
+ * what does not fit is the job's overage.
  */
 export function decideSubmission(ctx: SubmissionContext): SubmissionDecision {
   const live = ctx.existing && ctx.now.getTime() - ctx.existing.createdAt.getTime() < IDEMPOTENCY_WINDOW_MS ? ctx.existing : null;
@@ -58,5 +65,6 @@ export function decideSubmission(ctx: SubmissionContext): SubmissionDecision {
       message: `this job is estimated at ${ctx.estimateCents} cents but the budget has ${Math.max(0, remaining)} cents left (budget ${ctx.budget.budgetCents}, spent ${ctx.budget.spentCents}, reserved by queued and running jobs ${ctx.budget.reservedCents}); send accept_overage: true to submit anyway`,
     };
   }
-  return { kind: 'create', replacesExpiredKey: ctx.existing !== null };
+  const creditsAppliedCents = remaining === null ? ctx.estimateCents : Math.min(ctx.estimateCents, Math.max(0, remaining));
+  return { kind: 'create', replacesExpiredKey: ctx.existing !== null, charge: { creditsAppliedCents, overageCents: ctx.estimateCents - creditsAppliedCents } };
 }
