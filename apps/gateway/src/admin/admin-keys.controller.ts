@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { KeysCreateRequest, Subjects, type ApiKeyDto, type CreatedApiKeyDto } from '#qdc/contracts';
+import { ApiKeyCreateHttpRequest, Subjects, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
 import { RequireScope } from '../auth/auth.decorators.js';
 import { ValidationFailed } from '../http/api-errors.js';
@@ -15,21 +15,18 @@ export class AdminKeysController {
     return this.nats.request(Subjects.KeysList, { ownerName: owner || undefined });
   }
 
-  /** Body `{"name", "owner", "scopes": ["control", "coda"]}`; the reply holds the token, once. */
+  /** Body `{"name", "owner", "scopes": ["control", "coda"]}` (ApiKeyCreateHttpRequest); the reply holds the token, once. */
   @Post()
   create(@Body() body: unknown): Promise<CreatedApiKeyDto> {
-    const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    const parsed = KeysCreateRequest.safeParse({ name: raw.name, ownerName: raw.owner ?? raw.name, scopes: raw.scopes ?? ['control', 'coda'] });
+    const parsed = ApiKeyCreateHttpRequest.safeParse(typeof body === 'object' && body !== null ? body : {});
     if (!parsed.success) {
       throw new ValidationFailed(
-        parsed.error.issues.map((i) => ({
-          loc: ['body', ...i.path.map((p) => (p === 'ownerName' ? 'owner' : typeof p === 'number' ? p : String(p)))],
-          msg: i.message,
-          type: i.code,
-        })),
+        parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),
       );
     }
-    return this.nats.request(Subjects.KeysCreate, parsed.data);
+    const { name, owner, scopes } = parsed.data;
+    const request: KeysCreateRequest = { name, ownerName: owner ?? name, scopes: scopes ?? ['control', 'coda'] };
+    return this.nats.request(Subjects.KeysCreate, request);
   }
 
   @Delete(':id')

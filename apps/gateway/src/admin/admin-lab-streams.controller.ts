@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { LabStreamCreateRequest, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
+import { LabStreamCreateHttpRequest, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
 import { RequireScope } from '../auth/auth.decorators.js';
 import { ValidationFailed } from '../http/api-errors.js';
@@ -21,7 +21,7 @@ export class AdminLabStreamsController {
 
   @Post()
   create(@Body() body: unknown): Promise<LabStreamDto> {
-    const parsed = LabStreamCreateRequest.safeParse(typeof body === 'object' && body !== null ? body : {});
+    const parsed = LabStreamCreateHttpRequest.safeParse(typeof body === 'object' && body !== null ? body : {});
     if (!parsed.success) {
       throw new ValidationFailed(
         parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { z } from 'zod';
 import {
-  CircuitTargetFramework,
-  MAX_SHOTS,
+  CodeHttpRequest as CodeBody,
   RpcError,
-  SimulationMethod,
+  SimulateHttpRequest as SimulateBody,
+  SplitCircuitHttpRequest as SplitBody,
   Subjects,
+  TranspileHttpRequest as TranspileBody,
   type CircuitsResourcesResponse,
   type CircuitsSimulateResponse,
   type CircuitsSplitResponse,
@@ -15,37 +15,8 @@ import {
 import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { parseBody } from '../http/parse-body.js';
 
-const code = (field: string) =>
-  z
-    .string({ error: `${field} is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)` })
-    .trim()
-    .min(1, `${field} must not be empty`);
-/** Optional `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
-export const entryPointField = z
-  .string({ error: 'entry_point must be a string: the name of a function defined in the code' })
-  .trim()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,199}$/, 'entry_point must be the name of a Python function (letters, digits and _, at most 200 characters)')
-  .nullish();
 /** `entryPoint` for a broker message, only when the caller gave one. */
 export const withEntryPoint = (entryPoint: string | null | undefined) => (entryPoint ? { entryPoint } : {});
-
-const TranspileBody = z.object({
-  source_code: code('source_code'),
-  target: z
-    .string({ error: `target is required: one of ${CircuitTargetFramework.options.join(', ')}` })
-    .min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`),
-  entry_point: entryPointField,
-});
-const SimulateBody = z.object({
-  code: code('code'),
-  method: SimulationMethod.default('qasm'),
-  shots: z.number().int().min(1).max(MAX_SHOTS).default(1024),
-  backend: z.string().default('auto'),
-  seed_simulator: z.number().int().nonnegative().nullish(),
-  entry_point: entryPointField,
-});
-const CodeBody = z.object({ code: code('code'), entry_point: entryPointField });
-const SplitBody = z.object({ code: code('code'), max_subcircuit_qubits: z.number().int().min(1).max(64).nullish(), entry_point: entryPointField });
 
 /** Simulator names clients send; all run on the built-in statevector simulator. */
 const BACKENDS = [

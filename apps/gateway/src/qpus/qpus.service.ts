@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import {
-  QPU_SHOTS,
-  QPU_JOB_LIMITS as L,
+  QpuBudgetHttpRequest as BudgetBody,
+  QpuJobHttpRequest as JobBody,
+  QpuJobIdHttpRequest as JobIdBody,
   QpuJobStatus,
+  QpuSubmitHttpRequest as SubmitBody,
   RpcError,
   Subjects,
   type Principal,
@@ -16,47 +18,7 @@ import {
   type QpuSubmitResponse,
 } from '#qdc/contracts';
 import { NatsService } from '#qdc/platform';
-import { entryPointField } from '../coda/coda-tools.service.js';
 import { parseBody } from '../http/parse-body.js';
-
-const JobBody = z.object({
-  code: z
-    .string({ error: 'code is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)' })
-    .trim()
-    .min(1, 'code must not be empty')
-    .max(L.codeChars, `code must be at most ${L.codeChars} characters`),
-  source_framework: z
-    .string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' })
-    .max(L.sourceFrameworkChars, `source_framework must be at most ${L.sourceFrameworkChars} characters (qiskit, cirq, openqasm2, openqasm3)`)
-    .nullish(),
-  backend: z
-    .string({ error: 'backend is required: a device id from GET /qpus' })
-    .trim()
-    .min(1, 'backend must not be empty')
-    .max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`),
-  shots: z
-    .number({ error: `shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}` })
-    .int(`shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
-    .min(QPU_SHOTS.min, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
-    .max(QPU_SHOTS.max, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
-    .default(QPU_SHOTS.default),
-  braket_execution_mode_hint: z
-    .string({ error: 'braket_execution_mode_hint must be a string' })
-    .max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`)
-    .nullish(),
-  entry_point: entryPointField,
-});
-const SubmitBody = JobBody.extend({ accept_overage: z.boolean({ error: 'accept_overage must be true or false' }).default(false) });
-const JobIdBody = z.object({
-  job_id: z
-    .string({ error: 'job_id is required: the id POST /qpus answered' })
-    .trim()
-    .min(1, 'job_id must not be empty')
-    .max(200, 'job_id must be at most 200 characters (ids POST /qpus answers are UUIDs)'),
-});
-const BudgetBody = z.object({
-  budget_cents: z.number({ error: 'budget_cents must be a non-negative integer or null (unlimited)' }).int().nonnegative().nullable(),
-});
 
 /** A QPU route's body: a JSON object, checked against its schema (422 naming the field otherwise). */
 const parse = <T>(schema: z.ZodType<T>, body: unknown): T => parseBody(schema, body, { objectRequired: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QpuCancelResponse, QpuDeviceDto, QpuEstimateResponse, QpuJobDto, QpuJobStatus, QpuSubmitResponse } from '../qpu.js';
+import { QPU_JOB_LIMITS as L, QPU_SHOTS, QpuCancelResponse, QpuDeviceDto, QpuEstimateResponse, QpuJobDto, QpuJobStatus, QpuSubmitResponse } from '../qpu.js';
+import { EntryPointHttpField } from './coda-tools.js';
 import { PageHttpQuery } from './control-models.js';
 
 /**
@@ -14,6 +15,51 @@ export type QpuDeviceHttp = z.infer<typeof QpuDeviceHttp>;
 /** `GET /qpus` (legacy `GET /qpu/devices`). */
 export const QpuDevicesHttpResponse = ok({ devices: z.array(QpuDeviceHttp) }).meta({ id: 'QpuDevicesResponse' });
 export type QpuDevicesHttpResponse = z.infer<typeof QpuDevicesHttpResponse>;
+
+/** Body of estimate-cost (and, with accept_overage, of submit), as the gateway validates it: its messages are the 422 answers. */
+export const QpuJobHttpRequest = z
+  .object({
+    code: z
+      .string({ error: 'code is required: circuit source (Qiskit or Cirq Python, OpenQASM 2 or 3)' })
+      .trim()
+      .min(1, 'code must not be empty')
+      .max(L.codeChars, `code must be at most ${L.codeChars} characters`)
+      .meta({ description: 'Qiskit or Cirq Python source (parsed, never executed), OpenQASM 2 or OpenQASM 3' }),
+    source_framework: z
+      .string({ error: 'source_framework must be a string (qiskit, cirq, openqasm2, openqasm3)' })
+      .max(L.sourceFrameworkChars, `source_framework must be at most ${L.sourceFrameworkChars} characters (qiskit, cirq, openqasm2, openqasm3)`)
+      .nullish()
+      .meta({ description: 'qiskit, cirq, openqasm2 or openqasm3; detected when absent' }),
+    backend: z
+      .string({ error: 'backend is required: a device id from GET /qpus' })
+      .trim()
+      .min(1, 'backend must not be empty')
+      .max(L.backendChars, `backend must be at most ${L.backendChars} characters (a device id from GET /qpus)`)
+      .meta({ description: 'a device id from GET /qpus' }),
+    shots: z
+      .number({ error: `shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}` })
+      .int(`shots must be an integer from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+      .min(QPU_SHOTS.min, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+      .max(QPU_SHOTS.max, `shots must be from ${QPU_SHOTS.min} to ${QPU_SHOTS.max}`)
+      .default(QPU_SHOTS.default),
+    braket_execution_mode_hint: z
+      .string({ error: 'braket_execution_mode_hint must be a string' })
+      .max(L.braketExecutionModeHintChars, `braket_execution_mode_hint must be at most ${L.braketExecutionModeHintChars} characters`)
+      .nullish()
+      .meta({ description: 'program_set, run_batch or null' }),
+    entry_point: EntryPointHttpField,
+  })
+  .meta({ id: 'QpuJobRequest' });
+export type QpuJobHttpRequest = z.input<typeof QpuJobHttpRequest>;
+
+/** `POST /qpus` (legacy `/qpu/submit`). */
+export const QpuSubmitHttpRequest = QpuJobHttpRequest.extend({
+  accept_overage: z
+    .boolean({ error: 'accept_overage must be true or false' })
+    .default(false)
+    .meta({ description: 'charge what the remaining budget does not cover instead of answering 402' }),
+}).meta({ id: 'QpuSubmitRequest' });
+export type QpuSubmitHttpRequest = z.input<typeof QpuSubmitHttpRequest>;
 
 /** Body of status and cancel. */
 export const QpuJobIdHttpRequest = z
