@@ -23,6 +23,8 @@ ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
 # --- build: all dependencies (tsc, prisma CLI, jest types), Prisma client generation, tsc ---
 FROM base AS build
 COPY package.json package-lock.json ./
+# The workspace package (@qdc/client): npm ci links node_modules/@qdc/client to it.
+COPY packages/client/package.json ./packages/client/
 RUN --mount=type=cache,target=/root/.npm npm ci
 COPY . .
 RUN npm run build
@@ -30,6 +32,7 @@ RUN npm run build
 # --- production dependencies only ---
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
+COPY packages/client/package.json ./packages/client/
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev
 
 # --- runtime ---
@@ -50,6 +53,9 @@ COPY devices ./devices
 COPY examples ./examples
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist
+# @qdc/client (the CLI's user commands import it): node_modules/@qdc/client links here.
+COPY --from=build /app/packages/client/package.json ./packages/client/
+COPY --from=build /app/packages/client/dist ./packages/client/dist
 # The "node" user of the base image; numeric so Kubernetes runAsNonRoot can verify it.
 USER 1000:1000
 EXPOSE 8000

@@ -19,12 +19,14 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   moduleNameMapper: {
+    // The workspace package from its source, like the libraries.
+    '^@qdc/client$': '<rootDir>/packages/client/src/index.ts',
     // Subpath entry points (evaluation, training) before the library barrels.
     '^#qdc/characterization/(.*)$': '<rootDir>/libs/characterization/src/$1/index.ts',
     '^#qdc/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   // Medium tests start real services; their hooks and round trips need more than 5 s.
   testTimeout: 180_000,

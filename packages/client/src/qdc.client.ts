@@ -1,0 +1,250 @@
+import { AssistantStream, type AssistantStreamOptions } from './assistant.stream.js';
+import { HttpTransport, sleep, type CallOptions, type TransportOptions } from './http.transport.js';
+import { toUploadFile, type ModelInput } from './model-input.js';
+import type {
+  ApiKey,
+  ApiKeyCreateRequest,
+  AssistantAgentsResponse,
+  AssistantRequest,
+  CalibrationAgentRequest,
+  CalibrationAgentResponse,
+  CodeRequest,
+  ControlAgent,
+  CreatedApiKey,
+  DetailResponse,
+  EstimateResourcesResponse,
+  Health,
+  MaskedModelResult,
+  Model,
+  ModelBatchResult,
+  ModelResult,
+  ModelResultsQuery,
+  PageQuery,
+  QpuBudget,
+  QpuCancelResponse,
+  QpuDevicesResponse,
+  QpuEstimateRequest,
+  QpuEstimateResponse,
+  QpuJobsQuery,
+  QpuJobsResponse,
+  QpuJobStatus,
+  QpuStatusResponse,
+  QpuSubmitRequest,
+  QpuSubmitResponse,
+  SimulateRequest,
+  SimulateResponse,
+  SplitCircuitRequest,
+  SplitCircuitResponse,
+  StoredModelResult,
+  ToOpenQasm3Response,
+  TranspileRequest,
+  TranspileResponse,
+  Vote,
+  VoteResponse,
+} from './wire.types.js';
+
+export type ClientOptions = TransportOptions;
+
+export interface ModelRunRequest {
+  /** A model id from `models.list()`, e.g. `coulomb-blockade-peak-detector-v2`. */
+  model: string;
+  data: ModelInput;
+  /** Adds `output.plot`, a `data:` URL of the input with the detections drawn. */
+  plot?: boolean;
+  darkMode?: boolean;
+  /** The name stored with the input (`input_file_name`); default `data.npy` for arrays. */
+  fileName?: string;
+}
+
+export interface ModelBatchRunRequest {
+  model: string;
+  /** A 2-D `(batch_size, trace_length)` array, or a `.npy`/`.pt` file of one. */
+  data: ModelInput;
+  fileName?: string;
+}
+
+export interface QpuWaitOptions {
+  /** Called with every status answer whose `status` differs from the previous one (the first one too). */
+  onStatus?: (status: QpuStatusResponse) => void;
+  /** Between polls; default 500 ms. */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+const TERMINAL_JOB_STATUSES: ReadonlySet<QpuJobStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+const enc = encodeURIComponent;
+
+/**
+ * A client of the QDC HTTP API (control, coda and admin routes). `baseUrl` is the server root
+ * (`http://127.0.0.1:8000`); every call uses the canonical path. Failures throw QdcApiError.
+ *
+ * ```ts
+ * const qdc = createClient({ baseUrl: 'http://127.0.0.1:8000', token: process.env.QDC_API_KEY });
+ * const result = await qdc.models.run({ model: 'coulomb-blockade-peak-detector-v2', data: trace });
+ * ```
+ */
+export function createClient(options: ClientOptions) {
+  const http = new HttpTransport(options);
+  const control = '/v0/control';
+  const coda = '/v0/coda';
+
+  const models = {
+    /** `GET /models`: the catalogue, with run counts. */
+    list: (page: PageQuery = {}, call: CallOptions = {}) =>
+      http.json<Model[]>({ method: 'GET', path: `${control}/models`, query: { skip: page.skip, limit: page.limit }, retry: true, ...call }),
+    get: (id: string, call: CallOptions = {}) => http.json<Model>({ method: 'GET', path: `${control}/models/${enc(id)}`, retry: true, ...call }),
+    /** `POST /models`: runs a model on one input. A retry with the same `requestId` answers the same stored result. */
+    run: (request: ModelRunRequest, call: CallOptions = {}) => {
+      const form = new FormData();
+      const file = toUploadFile(request.data, request.fileName);
+      form.append('model', request.model);
+      form.append('data', file.blob, file.fileName);
+      if (request.plot !== undefined) form.append('plot', String(request.plot));
+      if (request.darkMode !== undefined) form.append('dark_mode', String(request.darkMode));
+      return http.json<ModelResult>({ method: 'POST', path: `${control}/models`, form, retry: true, ...call });
+    },
+    /** `POST /models/batch`: one output per row, in row order. */
+    runBatch: (request: ModelBatchRunRequest, call: CallOptions = {}) => {
+      const form = new FormData();
+      const file = toUploadFile(request.data, request.fileName);
+      form.append('model', request.model);
+      form.append('data', file.blob, file.fileName);
+      return http.json<ModelBatchResult>({ method: 'POST', path: `${control}/models/batch`, form, retry: true, ...call });
+    },
+  };
+
+  const results = {
+    /** `GET /model-results`: the caller's results, newest first (filters: model_str_id, start_date, end_date). */
+    list: (query: ModelResultsQuery = {}, call: CallOptions = {}) =>
+      http.json<MaskedModelResult[]>({ method: 'GET', path: `${control}/model-results`, query: { ...query }, retry: true, ...call }),
+    get: (id: string, call: CallOptions = {}) =>
+      http.json<StoredModelResult>({ method: 'GET', path: `${control}/model-results/${enc(id)}`, retry: true, ...call }),
+    delete: (id: string, call: CallOptions = {}) =>
+      http.json<DetailResponse>({ method: 'DELETE', path: `${control}/model-results/${enc(id)}`, retry: true, ...call }),
+    /** Creates or replaces the caller's vote (1 or -1) with optional feedback (≤ 4000 characters). */
+    vote: (id: string, vote: Vote, feedback?: string | null, call: CallOptions = {}) =>
+      http.json<VoteResponse>({
+        method: 'PUT',
+        path: `${control}/model-results/${enc(id)}/vote`,
+        json: feedback === undefined ? { vote } : { vote, feedback },
+        retry: true,
+        ...call,
+      }),
+    unvote: (id: string, call: CallOptions = {}) =>
+      http.json<DetailResponse>({ method: 'DELETE', path: `${control}/model-results/${enc(id)}/vote`, retry: true, ...call }),
+    /** The zip of `result.json` and the input file, as bytes. */
+    download: (id: string, call: CallOptions = {}) =>
+      http.bytes({
+        method: 'GET',
+        path: `${control}/model-results/${enc(id)}/download`,
+        headers: { accept: 'application/zip, application/json' },
+        retry: true,
+        ...call,
+      }),
+  };
+
+  const status = (jobId: string, call: CallOptions = {}) =>
+    http.json<QpuStatusResponse>({ method: 'POST', path: `${coda}/qpus/status`, json: { job_id: jobId }, retry: true, ...call });
+
+  const qpus = {
+    /** `GET /qpus`: devices with status, queue depth and pricing. */
+    list: (call: CallOptions = {}) => http.json<QpuDevicesResponse>({ method: 'GET', path: `${coda}/qpus`, retry: true, ...call }),
+    estimate: (body: QpuEstimateRequest, call: CallOptions = {}) =>
+      http.json<QpuEstimateResponse>({ method: 'POST', path: `${coda}/qpus/estimate-cost`, json: body, retry: true, ...call }),
+    /**
+     * `POST /qpus`. With an `idempotencyKey` a retried submission (same key, same body, 24 h) answers the first job
+     * instead of charging again, so only then is it retried on 503.
+     */
+    submit: (body: QpuSubmitRequest, call: CallOptions & { idempotencyKey?: string } = {}) => {
+      const { idempotencyKey, ...rest } = call;
+      return http.json<QpuSubmitResponse>({
+        method: 'POST',
+        path: `${coda}/qpus`,
+        json: body,
+        headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
+        retry: idempotencyKey !== undefined,
+        ...rest,
+      });
+    },
+    status,
+    cancel: (jobId: string, call: CallOptions = {}) =>
+      http.json<QpuCancelResponse>({ method: 'POST', path: `${coda}/qpus/cancel`, json: { job_id: jobId }, retry: true, ...call }),
+    /** `GET /qpus/jobs`: the caller's jobs, newest first. */
+    jobs: (query: QpuJobsQuery = {}, call: CallOptions = {}) =>
+      http.json<QpuJobsResponse>({ method: 'GET', path: `${coda}/qpus/jobs`, query: { ...query }, retry: true, ...call }),
+    /** Polls status until the job is completed, failed or cancelled; answers that last status (a failed job does not throw). */
+    wait: async (jobId: string, wait: QpuWaitOptions = {}): Promise<QpuStatusResponse> => {
+      let previous: string | undefined;
+      for (;;) {
+        const answer = await status(jobId, { signal: wait.signal });
+        if (answer.status !== previous) {
+          previous = answer.status;
+          wait.onStatus?.(answer);
+        }
+        if (TERMINAL_JOB_STATUSES.has(answer.status)) return answer;
+        await sleep(wait.intervalMs ?? 500, wait.signal);
+      }
+    },
+  };
+
+  const tool =
+    <Req, Res>(name: string) =>
+    (body: Req, call: CallOptions = {}) =>
+      http.json<Res>({ method: 'POST', path: `${coda}/tools/${name}`, json: body, retry: true, ...call });
+
+  const tools = {
+    simulate: tool<SimulateRequest, SimulateResponse>('simulate'),
+    transpile: tool<TranspileRequest, TranspileResponse>('transpile'),
+    toOpenqasm3: tool<CodeRequest, ToOpenQasm3Response>('to-openqasm3'),
+    estimateResources: tool<CodeRequest, EstimateResourcesResponse>('estimate-resources'),
+    /** A circuit that cannot be split under the limit answers `{success: false, error}` (200), not an exception. */
+    splitCircuit: tool<SplitCircuitRequest, SplitCircuitResponse>('split-circuit'),
+  };
+
+  const agents = {
+    /** `GET /v0/coda/agents`: the unified assistant's agents. */
+    list: (call: CallOptions = {}) => http.json<AssistantAgentsResponse>({ method: 'GET', path: `${coda}/agents`, retry: true, ...call }),
+    /** `POST /v0/coda/agents`: the assistant's answer as typed events (see AssistantStream). */
+    stream: (body: AssistantRequest, options: AssistantStreamOptions = {}) => new AssistantStream(http, body, options),
+    /** Control agents (`/v0/control/agents`), e.g. `ising-calibration-v1`. */
+    control: {
+      list: (page: PageQuery = {}, call: CallOptions = {}) =>
+        http.json<ControlAgent[]>({ method: 'GET', path: `${control}/agents`, query: { skip: page.skip, limit: page.limit }, retry: true, ...call }),
+      run: (agentId: string, body: CalibrationAgentRequest, call: CallOptions = {}) =>
+        http.json<CalibrationAgentResponse>({ method: 'POST', path: `${control}/agents/${enc(agentId)}`, json: body, retry: true, ...call }),
+    },
+  };
+
+  const admin = {
+    keys: {
+      list: (query: { owner?: string } = {}, call: CallOptions = {}) =>
+        http.json<ApiKey[]>({ method: 'GET', path: '/v0/admin/keys', query: { owner: query.owner }, retry: true, ...call }),
+      /** The answer holds the token, once (only its hash is stored). */
+      create: (body: ApiKeyCreateRequest, call: CallOptions = {}) =>
+        http.json<CreatedApiKey>({ method: 'POST', path: '/v0/admin/keys', json: body, retry: false, ...call }),
+      revoke: (id: string, call: CallOptions = {}) => http.json<ApiKey>({ method: 'DELETE', path: `/v0/admin/keys/${enc(id)}`, retry: true, ...call }),
+    },
+    budgets: {
+      get: (owner: string, call: CallOptions = {}) => http.json<QpuBudget>({ method: 'GET', path: `/v0/admin/budgets/${enc(owner)}`, retry: true, ...call }),
+      /** Cents, or null for unlimited. */
+      set: (owner: string, budgetCents: number | null, call: CallOptions = {}) =>
+        http.json<QpuBudget>({ method: 'PUT', path: `/v0/admin/budgets/${enc(owner)}`, json: { budget_cents: budgetCents }, retry: true, ...call }),
+    },
+  };
+
+  return {
+    /** The server root the client talks to. */
+    baseUrl: http.baseUrl,
+    models,
+    results,
+    qpus,
+    tools,
+    agents,
+    admin,
+    /** `GET /v0/coda/health`: `{status: "ok"}`. */
+    health: (call: CallOptions = {}) => http.json<Health>({ method: 'GET', path: `${coda}/health`, retry: true, ...call }),
+  };
+}
+
+export type QdcClient = ReturnType<typeof createClient>;
