@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { openApiDocument } from '#qdc/contracts';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Public } from '../auth/auth.decorators.js';
 import { ApiError } from '../http/api-errors.js';
-import { openApiDocument } from './openapi.document.js';
 
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
@@ -18,7 +18,7 @@ const PAGE = `<!doctype html>
 <body><div id="ui"></div><script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script>SwaggerUIBundle({ url: '/v0/openapi.json', dom_id: '#ui' });</script></body></html>`;
 
-/** OpenAPI JSON and Swagger UI, served from the installed swagger-ui-dist (no CDN). */
+/** The OpenAPI document (generated from libs/contracts/src/http at boot) and Swagger UI, served from the installed swagger-ui-dist (no CDN). */
 @Controller()
 @Public()
 export class DocsController {
