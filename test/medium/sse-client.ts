@@ -19,17 +19,40 @@ export interface SseRead {
  * POSTs and reads the stream until it ends, or until `stopAfter` returns true for the frames so far
  * (then the connection is dropped, as a client that goes away).
  */
-export async function postSse(
+export function postSse(
   url: string,
   token: string,
   body: unknown,
   options: { headers?: Record<string, string>; stopAfter?: (frames: SseFrame[]) => boolean } = {},
 ): Promise<SseRead> {
+  return readSse(url, token, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), ...options });
+}
+
+/** GETs an event stream (the job and lab-stream event routes) and reads it like postSse. */
+export function getSse(
+  url: string,
+  token: string,
+  options: { headers?: Record<string, string>; stopAfter?: (frames: SseFrame[]) => boolean; signal?: AbortSignal } = {},
+): Promise<SseRead> {
+  return readSse(url, token, { method: 'GET', ...options });
+}
+
+async function readSse(
+  url: string,
+  token: string,
+  options: { method: string; body?: string; headers?: Record<string, string>; stopAfter?: (frames: SseFrame[]) => boolean; signal?: AbortSignal },
+): Promise<SseRead> {
   const controller = new AbortController();
+  options.signal?.addEventListener('abort', () => controller.abort());
   const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream', ...options.headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    method: options.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      accept: 'text/event-stream',
+      ...options.headers,
+    },
+    body: options.body,
     signal: controller.signal,
   });
   const contentType = response.headers.get('content-type');

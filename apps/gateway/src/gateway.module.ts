@@ -26,6 +26,10 @@ import { AssistantController } from './assistant/assistant.controller.js';
 import { AssistantStreamService } from './assistant/assistant-stream.service.js';
 import { QpusController } from './qpus/qpus.controller.js';
 import { QpusService } from './qpus/qpus.service.js';
+import { QpuJobEventsService } from './qpus/qpu-job-events.service.js';
+import { StreamSlots } from './http/stream-slots.js';
+import { LabStreamEventsController } from './lab-streams/lab-stream-events.controller.js';
+import { LabStreamEventsService } from './lab-streams/lab-stream-events.service.js';
 import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AgentsService } from './agents/agents.service.js';
@@ -47,6 +51,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     AdminBudgetsController,
     AgentsController,
     AdminLabStreamsController,
+    LabStreamEventsController,
   ],
   providers: [
     ApiKeyVerifier,
@@ -63,6 +68,9 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     CodaBodyErrors,
     AssistantStreamService,
     QpusService,
+    QpuJobEventsService,
+    StreamSlots,
+    LabStreamEventsService,
     AgentsService,
     AgentsRunRoute,
     { provide: APP_GUARD, useClass: AuthGuard },

@@ -127,6 +127,13 @@ export const QpuEstimateResponse = z.object({
 });
 export type QpuEstimateResponse = z.infer<typeof QpuEstimateResponse>;
 
+/** One persisted state change of a job; `seq` counts them from 1 (the SSE event id of GET /qpus/jobs/{id}/events). */
+export const QpuJobTransition = z.object({ seq: z.number().int().positive(), from: QpuJobStatus.nullable(), to: QpuJobStatus, at: z.string() });
+export type QpuJobTransition = z.infer<typeof QpuJobTransition>;
+/** A job as status answers it, with every state change so far, in order. */
+export const QpuJobHistoryResponse = z.object({ job: QpuJobDto, transitions: z.array(QpuJobTransition) });
+export type QpuJobHistoryResponse = z.infer<typeof QpuJobHistoryResponse>;
+
 export const QpuCancelResponse = z.object({ job_id: z.string(), status: QpuJobStatus });
 export type QpuCancelResponse = z.infer<typeof QpuCancelResponse>;
 

@@ -33,6 +33,7 @@ export const Subjects = {
   QpuStatus: 'qpu.job.status.v1',
   QpuCancel: 'qpu.job.cancel.v1',
   QpuJobs: 'qpu.job.list.v1',
+  QpuJobHistory: 'qpu.job.history.v1',
   QpuExecutionStart: 'qpu.execution.start.v1',
   QpuExecutionComplete: 'qpu.execution.complete.v1',
   QpuExecutionFail: 'qpu.execution.fail.v1',

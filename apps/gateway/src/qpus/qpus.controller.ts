@@ -1,8 +1,9 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, UseFilters } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RpcError, type Principal } from '#qdc/contracts';
 import { Caller, RequireScope } from '../auth/auth.decorators.js';
 import { CodaExceptionFilter } from '../coda/coda-exception.filter.js';
+import { QpuJobEventsService } from './qpu-job-events.service.js';
 import { QpusService } from './qpus.service.js';
 
 /** Canonical `/v0/coda/<path>`, the same under the legacy coda root `/v0`, and the legacy `/qpu/*` names (SPEC §4). */
@@ -13,7 +14,10 @@ const paths = (...names: string[]) => names.flatMap((name) => [`v0/coda/${name}`
 @RequireScope('coda')
 @UseFilters(CodaExceptionFilter)
 export class QpusController {
-  constructor(private readonly qpus: QpusService) {}
+  constructor(
+    private readonly qpus: QpusService,
+    private readonly jobEvents: QpuJobEventsService,
+  ) {}
 
   @Get(paths('qpus', 'qpu/devices'))
   devices(@Req() request: FastifyRequest) {
@@ -63,6 +67,18 @@ export class QpusController {
       },
       request.id,
     );
+  }
+
+  /** A job's state changes, then its results, as server-sent events (SPEC §7). */
+  @Get(paths('qpus/jobs/:job_id/events'))
+  events(
+    @Caller() caller: Principal,
+    @Param('job_id') jobId: string,
+    @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.jobEvents.stream(caller, jobId, lastEventId, request.id, reply);
   }
 }
 

@@ -43,6 +43,11 @@ export class QpuJobsHandlers {
     return this.jobs.status(msg);
   }
 
+  @RpcHandler(Subjects.QpuJobHistory, QpuJobRef)
+  history(msg: QpuJobRef) {
+    return this.jobs.history(msg);
+  }
+
   @RpcHandler(Subjects.QpuCancel, QpuJobRef)
   cancel(msg: QpuJobRef) {
     return this.jobs.cancel(msg);

@@ -13,6 +13,7 @@ import {
   type QpuExecutionStartRequest,
   type QpuExecutionStartResponse,
   type QpuJobDto,
+  type QpuJobHistoryResponse,
   type QpuJobRef,
   type QpuJobSpec,
   type QpuJobStatus,
@@ -188,6 +189,18 @@ export class QpuJobsService {
     const job = await this.ownJob(ref);
     const position = job.status === 'queued' ? await this.jobs.queuePosition(job) : undefined;
     return toJobDto(job, { counts: true, queuePosition: position });
+  }
+
+  /**
+   * Every state change so far (what the job's event stream replays) and the status. The changes are read first,
+   * so the status is at least as new: a terminal change listed here has its results in `job`.
+   */
+  async history(ref: QpuJobRef): Promise<QpuJobHistoryResponse> {
+    await this.ownJob(ref);
+    const events = await this.jobs.events(ref.jobId);
+    const job = await this.status(ref);
+    const transitions = events.map((e, i) => ({ seq: i + 1, from: e.from as QpuJobStatus | null, to: e.to as QpuJobStatus, at: e.at.toISOString() }));
+    return { job, transitions };
   }
 
   async list(msg: QpuJobsListRequest): Promise<QpuJobDto[]> {

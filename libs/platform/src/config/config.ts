@@ -52,6 +52,8 @@ const ConfigSchema = z.object({
   QDC_MIGRATE_ON_BOOT: bool.default(true),
   /** Assistant: SSE keepalive comment interval; grace before a detached run is cancelled; how long run events stay replayable. */
   QDC_SSE_KEEPALIVE_MS: z.coerce.number().int().positive().default(15_000),
+  /** Event streams (GET …/events: QPU jobs, lab streams) one API key may hold open on one gateway. */
+  QDC_SSE_STREAMS_PER_KEY: z.coerce.number().int().positive().default(8),
   QDC_ASSISTANT_DETACH_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   QDC_ASSISTANT_RUN_RETENTION_MS: z.coerce.number().int().positive().default(600_000),
   /** Assistant LLM provider (OpenAI-compatible chat completions); unset QDC_LLM_BASE_URL = offline engine. */
