@@ -28,6 +28,7 @@ import { QpusController } from './qpus/qpus.controller.js';
 import { QpusService } from './qpus/qpus.service.js';
 import { QpuJobEventsService } from './qpus/qpu-job-events.service.js';
 import { StreamSlots } from './http/stream-slots.js';
+import { ConsoleStaticRoute } from './console/console-static.route.js';
 import { LabStreamEventsController } from './lab-streams/lab-stream-events.controller.js';
 import { LabStreamEventsService } from './lab-streams/lab-stream-events.service.js';
 import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
@@ -70,6 +71,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     QpusService,
     QpuJobEventsService,
     StreamSlots,
+    ConsoleStaticRoute,
     LabStreamEventsService,
     AgentsService,
     AgentsRunRoute,

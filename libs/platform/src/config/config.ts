@@ -37,6 +37,8 @@ const ConfigSchema = z.object({
     .default(1024 * 1024),
   /** Comma-separated browser origins allowed to call the API (CORS); empty = none. */
   QDC_CORS_ORIGINS: z.string().default(''),
+  /** The web console's built files (apps/console → dist/console); default: dist/console next to the gateway. */
+  QDC_CONSOLE_DIR: unsetIfEmpty(z.string()),
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
