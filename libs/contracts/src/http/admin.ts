@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiKeyDto, CreatedApiKeyDto } from '../keys.js';
-import { LabStreamCreateRequest, LabStreamDeleteResponse, LabStreamDto } from '../lab-streams.js';
+import { LabStreamCreateRequest, LabStreamDeleteResponse, LabStreamDto, LabStreamEvent } from '../lab-streams.js';
 import { QpuBudgetDto } from '../qpu.js';
 import { Scope } from '../scopes.js';
 
@@ -59,3 +59,15 @@ export const LabStreamHttpParams = z.object({ lab: z.string(), name: z.string() 
 export type LabStreamHttpParams = z.infer<typeof LabStreamHttpParams>;
 export const LabStreamDeleteHttpResponse = LabStreamDeleteResponse.meta({ id: 'LabStreamDeleteResponse' });
 export type LabStreamDeleteHttpResponse = z.infer<typeof LabStreamDeleteHttpResponse>;
+
+/** `GET /v0/lab-streams/{lab}/{name}/events` (SPEC §7), for the lab's owner or admin keys. */
+export const LabStreamEventsHttpParams = z.object({ lab: z.string(), name: z.string() });
+export type LabStreamEventsHttpParams = z.infer<typeof LabStreamEventsHttpParams>;
+export const LabStreamEventsHttpHeaders = z.object({
+  'Last-Event-ID': z.string().optional().meta({ description: 'the seq of the last event received: the stream resumes after it' }),
+});
+export type LabStreamEventsHttpHeaders = z.infer<typeof LabStreamEventsHttpHeaders>;
+
+/** One SSE event: a frame's event exactly as published on the lab's results subject. */
+export const LabStreamEventHttp = LabStreamEvent.meta({ id: 'LabStreamEvent' });
+export type LabStreamEventHttp = z.infer<typeof LabStreamEventHttp>;

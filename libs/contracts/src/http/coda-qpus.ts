@@ -112,3 +112,20 @@ export const QpuSubmitHttpHeaders = z.object({
     .meta({ description: '1–255 visible ASCII characters; same key + same body within 24 h answers the first job' }),
 });
 export type QpuSubmitHttpHeaders = z.infer<typeof QpuSubmitHttpHeaders>;
+
+export const QpuJobEventsHttpParams = z.object({ job_id: z.string().meta({ description: 'the id POST /qpus answered' }) });
+export type QpuJobEventsHttpParams = z.infer<typeof QpuJobEventsHttpParams>;
+export const QpuJobEventsHttpHeaders = z.object({
+  'Last-Event-ID': z.string().optional().meta({ description: 'the id of the last event received: the stream resumes after it' }),
+});
+export type QpuJobEventsHttpHeaders = z.infer<typeof QpuJobEventsHttpHeaders>;
+
+/** One SSE event of `GET /qpus/jobs/{job_id}/events` (SPEC §7): a `status` per state change, then `results` or `error`, last. */
+export const QpuJobEventHttp = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('status'), status: QpuJobStatus, at: z.string().meta({ format: 'date-time' }) }),
+    z.object({ type: z.literal('results'), results: z.record(z.string(), z.number().int()).meta({ description: '{bitstring: count}' }) }),
+    z.object({ type: z.literal('error'), error: z.string() }),
+  ])
+  .meta({ id: 'QpuJobEvent' });
+export type QpuJobEventHttp = z.infer<typeof QpuJobEventHttp>;

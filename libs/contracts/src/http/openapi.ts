@@ -93,7 +93,12 @@ function response(components: Components, spec: HttpResponseSpec): JsonSchema {
 }
 
 function operation(components: Components, route: HttpRouteSpec): JsonSchema {
-  const scopeNote = route.scope ? `Needs an API key with the \`${route.scope}\` scope.` : 'No API key needed.';
+  const scopeNote =
+    route.scope === null
+      ? 'No API key needed.'
+      : route.scope === 'any'
+        ? 'Needs an API key (any scope).'
+        : `Needs an API key with the \`${route.scope}\` scope.`;
   return {
     operationId: route.id,
     summary: route.summary,

@@ -9,6 +9,9 @@ import {
   CreatedApiKeyHttp,
   LabStreamCreateHttpRequest,
   LabStreamDeleteHttpResponse,
+  LabStreamEventHttp,
+  LabStreamEventsHttpHeaders,
+  LabStreamEventsHttpParams,
   LabStreamHttp,
   LabStreamHttpParams,
   LabStreamsHttpQuery,
@@ -34,6 +37,9 @@ import {
   QpuDevicesHttpResponse,
   QpuEstimateHttpResponse,
   QpuJobHttpRequest,
+  QpuJobEventHttp,
+  QpuJobEventsHttpHeaders,
+  QpuJobEventsHttpParams,
   QpuJobIdHttpRequest,
   QpuJobsHttpQuery,
   QpuJobsHttpResponse,
@@ -82,8 +88,8 @@ export interface HttpRouteSpec {
   summary: string;
   description?: string;
   tag: string;
-  /** The scope the API key needs; null = no key (health, probes, metrics, removed routes). */
-  scope: Scope | null;
+  /** The scope the API key needs; `any` = any valid key; null = no key (health, probes, metrics, removed routes). */
+  scope: Scope | 'any' | null;
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
@@ -96,17 +102,18 @@ const json = (description: string, schema: z.ZodType): HttpResponseSpec => ({ de
 const binary = z.custom<Uint8Array>().meta({ type: 'string', format: 'binary' });
 
 /** Every authenticated route can answer these (API key, scope, rate limit, a service behind the gateway down). */
-function authErrors(scope: Scope, error: z.ZodType): Record<number, HttpResponseSpec> {
-  return {
+function authErrors(scope: Scope | 'any', error: z.ZodType): Record<number, HttpResponseSpec> {
+  const errors: Record<number, HttpResponseSpec> = {
     401: { description: 'Missing, malformed, unknown or revoked API key (`WWW-Authenticate: Bearer`)', schema: error },
-    403: { description: `The key lacks the \`${scope}\` scope`, schema: error },
     429: { description: 'Rate limit of the key exceeded', schema: error, headers: { 'Retry-After': 'seconds to wait' } },
     503: { description: 'A service behind the gateway is not answering; retry', schema: error, headers: { 'Retry-After': 'seconds to wait' } },
   };
+  if (scope !== 'any') errors[403] = { description: `The key lacks the \`${scope}\` scope`, schema: error };
+  return errors;
 }
 
 /** Control and admin routes: FastAPI-style errors; 422 is `HTTPValidationError`, everything else `HTTPError`. */
-function fastApi(scope: Scope, ok: Record<number, HttpResponseSpec>, errors: Record<number, string> = {}): Record<number, HttpResponseSpec> {
+function fastApi(scope: Scope | 'any', ok: Record<number, HttpResponseSpec>, errors: Record<number, string> = {}): Record<number, HttpResponseSpec> {
   const described = Object.fromEntries(
     Object.entries(errors).map(([status, description]) => [status, json(description, status === '422' ? HttpValidationErrorResponse : HttpErrorResponse)]),
   );
@@ -267,6 +274,22 @@ const QPUS: HttpRouteSpec[] = [
     scope: 'coda',
     query: QpuJobsHttpQuery,
     responses: coda({ 200: json('Jobs', QpuJobsHttpResponse) }, { 422: 'Bad query parameter' }),
+  },
+  {
+    id: 'qpuJobEvents',
+    method: 'GET',
+    paths: qpu('qpus/jobs/{job_id}/events'),
+    summary: 'A job’s state changes, then its results, as server-sent events',
+    description:
+      'One `status` event per state change, then `results` or `error`; the stream ends after that terminal event. Each event is `id: <n>` and `data: <QpuJobEvent JSON>`; `: keepalive` comments every 15 s. Resume with Last-Event-ID. Open streams per key are bounded (429).',
+    tag: 'coda QPUs',
+    scope: 'coda',
+    params: QpuJobEventsHttpParams,
+    headers: QpuJobEventsHttpHeaders,
+    responses: coda(
+      { 200: { description: 'Event stream; each `data:` line is one QpuJobEvent', schema: QpuJobEventHttp, contentType: 'text/event-stream' } },
+      { 404: 'Unknown job (or another owner’s)', 422: 'Bad Last-Event-ID' },
+    ),
   },
 ];
 
@@ -530,6 +553,23 @@ const ADMIN: HttpRouteSpec[] = [
     scope: 'admin',
     params: LabStreamHttpParams,
     responses: fastApi('admin', { 200: json('What was removed', LabStreamDeleteHttpResponse) }, { 404: 'No such stream', 422: 'Bad lab id or name' }),
+  },
+  {
+    id: 'labStreamEvents',
+    method: 'GET',
+    paths: ['/v0/lab-streams/{lab}/{name}/events'],
+    summary: 'A live instrument stream’s events (one per frame) as server-sent events',
+    description:
+      'Each frame’s event exactly as published on the lab’s results subject: `id: <seq>` and `data: <LabStreamEvent JSON>`; `: keepalive` comments every 15 s; resume with Last-Event-ID (the event’s seq). For keys whose owner is the lab’s owner, or admin keys; open streams per key are bounded (429).',
+    tag: 'lab streams',
+    scope: 'any',
+    params: LabStreamEventsHttpParams,
+    headers: LabStreamEventsHttpHeaders,
+    responses: fastApi(
+      'any',
+      { 200: { description: 'Event stream; each `data:` line is one LabStreamEvent', schema: LabStreamEventHttp, contentType: 'text/event-stream' } },
+      { 404: 'No such stream visible to this key', 422: 'Bad Last-Event-ID' },
+    ),
   },
 ];
 
