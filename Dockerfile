@@ -6,7 +6,7 @@
 #   results           node dist/apps/results/src/main.js        probes on QDC_HEALTH_PORT (9102); migrates on boot
 #   qpu-broker        node dist/apps/qpu-broker/src/main.js     probes on QDC_HEALTH_PORT (9103)
 #   assistant         node dist/apps/assistant/src/main.js      probes on QDC_HEALTH_PORT (9104)
-#   API keys          node dist/apps/results/src/cli.js keys create --name alice --owner lab --scopes control,coda,admin
+#   API keys          node dist/apps/cli/src/main.js keys create --name alice --owner lab --scopes control,coda,admin
 #
 # No HEALTHCHECK here: each service has its own probe port, so docker-compose.yml and the
 # Kubernetes manifests (deploy/) declare the checks per service.
@@ -49,7 +49,7 @@ COPY docs ./docs
 COPY README.md ./
 # Device files of the QPU broker and simulation workers (QDC_QPU_DEVICES_DIR defaults to /app/devices).
 COPY devices ./devices
-# The lab-node example (docs/lab-integration.md): `node dist/apps/results/src/cli.js node start --device examples/lab-node/device.json --simulate`.
+# The lab-node example (docs/lab-integration.md): `node dist/apps/cli/src/main.js node start --device examples/lab-node/device.json --simulate`.
 COPY examples ./examples
 # The generated Prisma client is compiled into dist/libs/platform/src/prisma/generated.
 COPY --from=build /app/dist ./dist

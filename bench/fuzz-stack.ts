@@ -96,7 +96,7 @@ export async function startStack(extraEnv: Record<string, string>, readyTimeoutM
     new Promise((done, reject) => {
       const cli = spawn(
         process.execPath,
-        [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
+        [resolve(root, 'dist/apps/cli/src/main.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
         { cwd: root, env },
       );
       let out = '';

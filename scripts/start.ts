@@ -114,7 +114,7 @@ async function developmentKey(url: string): Promise<string> {
   }
   const cli = spawnSync(
     process.execPath,
-    [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', 'development', '--owner', 'development', '--scopes', 'control,coda,admin'],
+    [resolve(root, 'dist/apps/cli/src/main.js'), 'keys', 'create', '--name', 'development', '--owner', 'development', '--scopes', 'control,coda,admin'],
     {
       cwd: root,
       env: process.env,

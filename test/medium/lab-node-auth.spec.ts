@@ -34,7 +34,7 @@ describe('lab identity (nats-server with the generated per-lab nkey users)', () 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'qdc-nats-auth-'));
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], {
+      spawnSync(process.execPath, [resolve('dist/apps/cli/src/main.js'), ...args], {
         env: { ...process.env, QDC_NAMESPACE: namespace },
         encoding: 'utf8',
         timeout: 60_000,

@@ -43,7 +43,7 @@ export function writeLabDevice(device: {
 
 /** Starts `qdc node start` (the built CLI) as its own process against the test system's NATS and namespace. */
 export function startNode(sut: TestSystem, name: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  const child = spawn(process.execPath, [resolve('dist/apps/results/src/cli.js'), 'node', 'start', ...args], {
+  const child = spawn(process.execPath, [resolve('dist/apps/cli/src/main.js'), 'node', 'start', ...args], {
     env: { ...sut.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

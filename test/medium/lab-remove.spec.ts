@@ -54,7 +54,7 @@ describe('qdc lab remove and the lab’s devices', () => {
 
     const removed = spawnSync(
       process.execPath,
-      [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
+      [resolve('dist/apps/cli/src/main.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
       {
         env: sut.env,
         encoding: 'utf8',
@@ -81,7 +81,7 @@ describe('qdc lab remove and the lab’s devices', () => {
     // Removing it again finds nothing to remove.
     const again = spawnSync(
       process.execPath,
-      [resolve('dist/apps/results/src/cli.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
+      [resolve('dist/apps/cli/src/main.js'), 'lab', 'remove', '--owner', 'lab-rm', '--dir', resolve(sut.logDir, 'nats-auth-rm')],
       { env: sut.env, encoding: 'utf8' },
     );
     expect(again.status).toBe(0);

@@ -23,7 +23,7 @@ describe('live streams with per-lab credentials (nats-server with the generated 
   const seeds: Record<string, Uint8Array> = {};
   const open: NatsConnection[] = [];
   const cli = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], {
+    spawnSync(process.execPath, [resolve('dist/apps/cli/src/main.js'), ...args], {
       env: { ...process.env, QDC_NAMESPACE: namespace, ...env },
       encoding: 'utf8',
       timeout: 60_000,

@@ -190,7 +190,7 @@ describe('live instrument streams (real lab-streams, workers, results, JetStream
   }, 60_000);
 
   it('qdc stream create/list and qdc lab remove delete the lab’s streams and consumers', async () => {
-    const cli = (args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: sut.env, encoding: 'utf8' });
+    const cli = (args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/cli/src/main.js'), ...args], { env: sut.env, encoding: 'utf8' });
     const created = cli(['stream', 'create', '--owner', 'lab-a', '--name', 'map-1', '--models', 'charge-stability-diagram-segmenter-v0,no-such']);
     expect(created.status).toBe(2);
     expect(created.stderr).toContain('unknown model(s) no-such');

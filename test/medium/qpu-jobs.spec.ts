@@ -18,7 +18,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
   let admin: string;
   let watch: Awaited<ReturnType<typeof watchStatusEvents>>;
 
-  const cli = (...args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/results/src/cli.js'), ...args], { env: sut.env, encoding: 'utf8' });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [resolve('dist/apps/cli/src/main.js'), ...args], { env: sut.env, encoding: 'utf8' });
   const submit = (token: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
     api.post('/v0/coda/qpus', token, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 100, ...body }, headers);
 

@@ -129,7 +129,7 @@ export async function startSystem(options: { workers?: number; env?: Record<stri
       new Promise((resolveKey, reject) => {
         const cli = spawn(
           process.execPath,
-          [resolve(root, 'dist/apps/results/src/cli.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
+          [resolve(root, 'dist/apps/cli/src/main.js'), 'keys', 'create', '--name', `${owner}-key`, '--owner', owner, '--scopes', scopes],
           { cwd: root, env },
         );
         let out = '';

@@ -1,8 +1,17 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NatsService, PrismaService, applyMigrations, bootstrapService, ensureDatabase, loadConfig, redactUrl, exitOnStartupError } from '#qdc/platform';
+import {
+  NatsService,
+  PrismaService,
+  applyMigrations,
+  bootstrapService,
+  ensureDatabase,
+  loadConfig,
+  migrationsDir,
+  redactUrl,
+  exitOnStartupError,
+} from '#qdc/platform';
 import { ResultsModule } from './results.module.js';
-import { migrationsDir } from './migrations-dir.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule, PrismaService } from '#qdc/platform';
+import { ConfigModule, KeysRepository, KeysService, NatsModule, PrismaService } from '#qdc/platform';
 import { ResultsRepository } from './results/results.repository.js';
 import { ResultsService } from './results/results.service.js';
 import { ResultsHandlers } from './results/results.handlers.js';
-import { KeysRepository } from './keys/keys.repository.js';
-import { KeysService } from './keys/keys.service.js';
 import { KeysHandlers } from './keys/keys.handlers.js';
 
 /** Owns results, votes, input files, run counters, owners and API keys (Postgres via Prisma). */

@@ -1,31 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
-import {
-  LAB_ID_PATTERN,
-  Subjects,
-  labDeviceConsumer,
-  labJobStream,
-  labStreamWildcards,
-  type LabRemoveDevicesResponse,
-  type LabStreamDeleteResponse,
-} from '#qdc/contracts';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { LAB_ID_PATTERN, labDeviceConsumer, labJobStream, labStreamWildcards } from '#qdc/contracts';
 
 /**
  * Per-lab NATS identity (SPEC §6): `qdc lab add --owner lab-a` makes an nkey user for the lab whose
  * server-side permissions cover only the lab's subjects, and writes the lab's credentials file (its nkey
  * seed, never stored by QDC). The nats-server configuration is generated as an `authorization` block
  * (`auth.conf`, included from nats-server.conf; `nats-server --signal reload` applies it): QDC's services
- * connect as one user/password user with full rights, every lab as its own nkey user.
+ * connect as one user/password user with full rights, every lab as its own nkey user. `qdc lab …` (apps/cli) is the
+ * command; its JetStream clean-up on removal is there too.
  */
-export const LAB_USAGE = `  qdc lab add --owner <lab> [--dir <auth dir>]      NATS identity of a lab: writes <dir>/<lab>.credentials.json and <dir>/auth.conf
-  qdc lab remove --owner <lab> [--dir <auth dir>]   revokes the lab's NATS user, removes its devices and deletes its job and frame streams
-  qdc lab list [--dir <auth dir>]                   (auth dir: QDC_NATS_AUTH_DIR, default ./nats-auth; namespace: QDC_NAMESPACE)`;
 
-export class LabUsageError extends Error {}
+/** A lab id that is not valid, a lab added twice, a directory of another namespace: the caller's mistake. */
+export class LabAuthError extends Error {}
 
 interface LabAuthState {
   namespace: string;
@@ -76,20 +65,20 @@ function writePrivate(path: string, text: string): void {
 
 /** Adds a lab (idempotent refusal: a lab is added once; its seed is not kept). Returns the written paths. */
 export function addLab(dir: string, namespace: string, lab: string): { credentials: string; authConf: string; servicesUrlHint?: string } {
-  if (!LAB_ID_PATTERN.test(lab)) throw new LabUsageError(`lab '${lab}' must be lower-case letters, digits, dashes and underscores`);
+  if (!LAB_ID_PATTERN.test(lab)) throw new LabAuthError(`lab '${lab}' must be lower-case letters, digits, dashes and underscores`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const statePath = join(dir, 'labs.json');
   let created = false;
   let state: LabAuthState;
   if (existsSync(statePath)) {
     state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
-    if (state.namespace !== namespace) throw new LabUsageError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
+    if (state.namespace !== namespace) throw new LabAuthError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
   } else {
     state = { namespace, services: { user: 'qdc-services', password: randomBytes(24).toString('base64url') }, labs: {} };
     created = true;
   }
   if (state.labs[lab])
-    throw new LabUsageError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); remove it from ${statePath} to issue new ones`);
+    throw new LabAuthError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); remove it from ${statePath} to issue new ones`);
   const user = nkeys.createUser();
   state.labs[lab] = { public_key: user.getPublicKey(), added_at: new Date().toISOString() };
   const credentials = join(dir, `${lab}.credentials.json`);
@@ -108,7 +97,7 @@ export function removeLab(dir: string, namespace: string, lab: string): { authCo
   const statePath = join(dir, 'labs.json');
   if (!existsSync(statePath)) return false;
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
-  if (state.namespace !== namespace) throw new LabUsageError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
+  if (state.namespace !== namespace) throw new LabAuthError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
   if (!state.labs[lab]) return false;
   delete state.labs[lab];
   writePrivate(statePath, `${JSON.stringify(state, null, 2)}\n`);
@@ -118,62 +107,10 @@ export function removeLab(dir: string, namespace: string, lab: string): { authCo
   return { authConf };
 }
 
-/** Deletes a lab's JetStream state: its job stream (with the device consumers) and its live streams (through lab-streams). */
-async function removeLabStreams(lab: string): Promise<string[]> {
-  const config = loadConfig();
-  const nats = new NatsService(config, 'qdc-cli');
-  try {
-    await nats.connect();
-    const removed: string[] = [];
-    // First the broker forgets the lab's devices (lab_devices rows, liveness, every replica's device list).
-    const { devices, failedJobs } = await nats.request<LabRemoveDevicesResponse>(Subjects.LabRemoveDevices, { lab });
-    if (devices.length) removed.push(`device(s) ${devices.join(', ')}${failedJobs ? ` (${failedJobs} queued job(s) failed)` : ''}`);
-    const jsm = await nats.jetstreamManager();
-    if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false))
-      removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
-    const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab });
-    for (const name of deleted) removed.push(`stream ${name}`);
-    return removed;
-  } finally {
-    await nats.onModuleDestroy();
-  }
-}
-
-export async function runLabCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { owner: { type: 'string' }, dir: { type: 'string' } } });
-  const dir = resolve(values.dir ?? env.QDC_NATS_AUTH_DIR ?? 'nats-auth');
-  const namespace = env.QDC_NAMESPACE ?? 'qdc';
-  switch (positionals[0]) {
-    case 'add': {
-      if (!values.owner) throw new LabUsageError('lab add needs --owner <lab>');
-      const written = addLab(dir, namespace, values.owner);
-      console.log(`lab ${values.owner}: credentials written to ${written.credentials} (give this file to the lab's node: --credentials)`);
-      console.log(`nats-server authorization written to ${written.authConf} (include it from nats-server.conf, then: nats-server --signal reload)`);
-      if (written.servicesUrlHint) console.log(`QDC services connect with NATS_URL=${written.servicesUrlHint}`);
-      return 0;
-    }
-    case 'remove': {
-      if (!values.owner) throw new LabUsageError('lab remove needs --owner <lab>');
-      if (!LAB_ID_PATTERN.test(values.owner)) throw new LabUsageError(`lab '${values.owner}' must be lower-case letters, digits, dashes and underscores`);
-      const revoked = removeLab(dir, namespace, values.owner);
-      if (revoked)
-        console.log(`lab ${values.owner}: NATS user removed from ${revoked.authConf} (apply: nats-server --signal reload); credentials file deleted`);
-      else console.log(`lab ${values.owner} has no credentials in ${dir}`);
-      const removed = await removeLabStreams(values.owner);
-      console.log(`lab ${values.owner}: removed ${removed.length ? removed.join(', ') : 'no JetStream streams'}`);
-      return 0;
-    }
-    case 'list': {
-      const statePath = join(dir, 'labs.json');
-      if (!existsSync(statePath)) {
-        console.log('no labs');
-        return 0;
-      }
-      const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
-      for (const [lab, entry] of Object.entries(state.labs)) console.log(`${lab.padEnd(20)} ${entry.public_key}  added ${entry.added_at}`);
-      return 0;
-    }
-    default:
-      throw new LabUsageError('expected lab add, lab remove or lab list');
-  }
+/** The labs with credentials in `dir` (name, public key, when added); empty when none was added there. */
+export function listLabs(dir: string): { lab: string; publicKey: string; addedAt: string }[] {
+  const statePath = join(dir, 'labs.json');
+  if (!existsSync(statePath)) return [];
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
+  return Object.entries(state.labs).map(([lab, entry]) => ({ lab, publicKey: entry.public_key, addedAt: entry.added_at }));
 }

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import { connect, nkeyAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, LAB_ID_PATTERN, natsServerOptions, type LabReport } from '#qdc/contracts';
+import { LabJobMessage, LabRegisterResponse, LabReportAck, labSubjects, natsServerOptions, type LabReport } from '#qdc/contracts';
 import { ExecutorSpec, commandExecutor, httpExecutor, simulatorExecutor, type Executor } from './lab-executors.js';
 
-export const NODE_USAGE = `  qdc node start --device <device.json> [--simulate] [--lab <lab>] [--node-id <id>] [--credentials <lab.credentials.json>]
-      runs a lab node: registers the device, heartbeats, executes its QPU jobs (NATS_URL, QDC_NAMESPACE)`;
-
-class NodeUsageError extends Error {}
+/** A setting of the node that cannot work (its environment, a device file without an executor): the command's usage error. */
+export class LabNodeConfigError extends Error {}
 
 const optional = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
 
@@ -33,7 +29,7 @@ export function loadLabNodeEnv(env: NodeJS.ProcessEnv = process.env): LabNodeEnv
   const parsed = LabNodeEnvSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got '${env[String(issue.path[0])]}')`);
-  throw new NodeUsageError(`invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  throw new LabNodeConfigError(`invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 
 export interface LabNodeOptions {
@@ -52,7 +48,7 @@ export interface LabNodeOptions {
 }
 
 /** Lab credentials written by `qdc lab add` (NATS user limited to the lab's subjects). */
-interface LabCredentials {
+export interface LabCredentials {
   lab: string;
   nkey_seed: string;
   nats_url?: string;
@@ -60,58 +56,6 @@ interface LabCredentials {
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
-
-/** `qdc node start …`; returns the exit code (runs until SIGINT/SIGTERM). */
-export async function runNodeCommand(argv: string[], processEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      device: { type: 'string' },
-      simulate: { type: 'boolean', default: false },
-      lab: { type: 'string' },
-      'node-id': { type: 'string' },
-      credentials: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
-  try {
-    if (values.help || positionals[0] !== 'start' || !values.device) throw new NodeUsageError(values.device ? '' : 'node start needs --device <device.json>');
-    const env = loadLabNodeEnv(processEnv);
-    const credentials = values.credentials ? (JSON.parse(readFileSync(values.credentials, 'utf8')) as LabCredentials) : undefined;
-    const device = JSON.parse(readFileSync(values.device, 'utf8')) as { lab?: string };
-    const lab = values.lab ?? credentials?.lab ?? env.QDC_LAB ?? device.lab;
-    if (!lab || !LAB_ID_PATTERN.test(lab))
-      throw new NodeUsageError(
-        `the lab is ${lab ? `'${lab}', not a valid lab id` : 'unknown'}: pass --lab, --credentials, QDC_LAB or a "lab" field in the device file`,
-      );
-    const node = await startLabNode({
-      devicePath: values.device,
-      simulate: values.simulate ?? false,
-      lab,
-      nodeId: values['node-id'] ?? `${hostname()}-${process.pid}`,
-      natsUrl: env.NATS_URL ?? credentials?.nats_url ?? 'nats://127.0.0.1:4222',
-      namespace: env.QDC_NAMESPACE ?? credentials?.namespace ?? 'qdc',
-      user: env.NATS_USER,
-      password: env.NATS_PASSWORD,
-      nkeySeed: credentials?.nkey_seed,
-      timeScale: env.QDC_QPU_TIME_SCALE,
-    });
-    await new Promise<void>((r) => {
-      process.once('SIGINT', r);
-      process.once('SIGTERM', r);
-    });
-    await node.stop();
-    return 0;
-  } catch (error) {
-    if (error instanceof NodeUsageError) {
-      if (error.message) console.error(error.message);
-      console.error(`usage:\n${NODE_USAGE}`);
-      return values.help ? 0 : 2;
-    }
-    throw error;
-  }
-}
 
 /**
  * A lab node (SPEC §6): registers its device with the broker, heartbeats, and takes its device's jobs one at
@@ -233,7 +177,7 @@ function makeExecutor(device: { shot_time_us: number; noise?: unknown; executor?
   if (options.simulate) return simulatorExecutor(device, options.timeScale, sleep);
   const spec = ExecutorSpec.safeParse(device.executor);
   if (!spec.success)
-    throw new NodeUsageError(
+    throw new LabNodeConfigError(
       'the device file names no executor ("executor": {"command": [...]} or {"url": "..."}); pass --simulate to use the built-in simulator',
     );
   return 'command' in spec.data ? commandExecutor(spec.data, deviceDir) : httpExecutor(spec.data);

@@ -10,7 +10,7 @@ import { DeviceFile } from '../devices/device-file.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
 import type { QpuJobRow } from '../jobs/qpu-jobs.repository.js';
 import { seedOfJob } from '../jobs/qpu-jobs.service.js';
-import { toNativeGateIR } from '../lab/native-gate-ir.js';
+import { toNativeGateIR } from '#qdc/lab';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
 import type { BackendCapabilities, BackendPoll, QpuBackend } from './qpu-backend.js';
 

@@ -19,7 +19,7 @@ import { circuitFromJson } from '../devices/device-toolchain.js';
 import { QpuJobsRepository } from '../jobs/qpu-jobs.repository.js';
 import { QpuJobsService } from '../jobs/qpu-jobs.service.js';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
-import { countsForCircuit } from './native-gate-ir.js';
+import { countsForCircuit } from '#qdc/lab';
 
 /** JetStream's advisory when a message exhausted its consumer's max_deliver. */
 const MAX_DELIVERIES_ADVISORY = '$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.*.*';

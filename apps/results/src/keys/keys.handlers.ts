@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KeysCreateRequest, OwnerEnsureRequest, KeysListRequest, KeysRevokeRequest, KeysVerifyRequest, Subjects } from '#qdc/contracts';
-import { RpcHandler } from '#qdc/platform';
-import { KeysService } from './keys.service.js';
+import { KeysService, RpcHandler } from '#qdc/platform';
 
 @Injectable()
 export class KeysHandlers {

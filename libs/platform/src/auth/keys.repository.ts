@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PrismaService } from '#qdc/platform';
+import { PrismaService } from '../prisma/prisma.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Prisma access for owners and API keys. */
+/** Prisma access for owners and API keys (results serves them over NATS; the CLI uses them directly). */
 @Injectable()
 export class KeysRepository {
   constructor(private readonly prisma: PrismaService) {}

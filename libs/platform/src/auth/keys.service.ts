@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Events, RpcError, Scope, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, apiKeyHint, generateApiKey, hashApiKey, type QdcConfig } from '#qdc/platform';
+import type { QdcConfig } from '../config/config.js';
+import { QDC_CONFIG } from '../config/config.module.js';
+import { NatsService } from '../nats/nats.service.js';
+import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
 import { KeysRepository } from './keys.repository.js';
 
 type KeyRow = Awaited<ReturnType<KeysRepository['create']>>;

@@ -1,9 +1,15 @@
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** prisma/migrations at the repository (or image) root, found from this file in src/ or dist/. */
+/** prisma/migrations at the repository (or image) root: the first ancestor of this file (in src/ or dist/) that holds it. */
 export function migrationsDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const root = here.includes('/dist/') ? resolve(here, '../../../..') : resolve(here, '../../..');
-  return resolve(root, 'prisma/migrations');
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = resolve(dir, 'prisma/migrations');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no prisma/migrations above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
 }

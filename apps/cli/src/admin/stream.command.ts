@@ -1,19 +1,6 @@
-import { parseArgs } from 'node:util';
 import { RpcError, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
 import { NatsService, loadConfig } from '#qdc/platform';
-
-/** `qdc stream …`: the same NATS requests as `/v0/admin/lab-streams`, answered by the running lab-streams service. */
-export const STREAM_USAGE = `  qdc stream create --owner <lab> --name <stream> --models <id,id> [--max-in-flight <n>] [--max-lag-ms <ms>]
-  qdc stream list [--owner <lab>]
-  qdc stream delete --owner <lab> --name <stream>`;
-
-export class StreamUsageError extends Error {}
-
-const intOption = (value: string | undefined, what: string): number | undefined => {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new StreamUsageError(`${what} must be a positive integer; got '${value}'`);
-  return Number(value);
-};
+import { UsageError, intOption, parseCommandLine } from '../cli-args.js';
 
 function describe(dto: LabStreamDto): string {
   return [
@@ -23,22 +10,19 @@ function describe(dto: LabStreamDto): string {
   ].join('\n');
 }
 
-export async function runStreamCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      owner: { type: 'string' },
-      name: { type: 'string' },
-      models: { type: 'string' },
-      'max-in-flight': { type: 'string' },
-      'max-lag-ms': { type: 'string' },
-    },
+/** `qdc stream …`: the same NATS requests as `/v0/admin/lab-streams`, answered by the running lab-streams service. */
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
+    owner: { type: 'string' },
+    name: { type: 'string' },
+    models: { type: 'string' },
+    'max-in-flight': { type: 'string' },
+    'max-lag-ms': { type: 'string' },
   });
   const command = positionals[0];
-  if (command !== 'create' && command !== 'list' && command !== 'delete') throw new StreamUsageError('expected stream create, stream list or stream delete');
-  if (command !== 'list' && (!values.owner || !values.name)) throw new StreamUsageError(`stream ${command} needs --owner <lab> and --name <stream>`);
-  if (command === 'create' && !values.models) throw new StreamUsageError('stream create needs --models <id,id>');
+  if (command !== 'create' && command !== 'list' && command !== 'delete') throw new UsageError('expected stream create, stream list or stream delete');
+  if (command !== 'list' && (!values.owner || !values.name)) throw new UsageError(`stream ${command} needs --owner <lab> and --name <stream>`);
+  if (command === 'create' && !values.models) throw new UsageError('stream create needs --models <id,id>');
   const nats = new NatsService(loadConfig(), 'qdc-cli');
   try {
     await nats.connect();
@@ -64,7 +48,7 @@ export async function runStreamCommand(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof RpcError && error.code === 'invalid_input') throw new StreamUsageError(error.message);
+    if (error instanceof RpcError && error.code === 'invalid_input') throw new UsageError(error.message);
     throw error;
   } finally {
     await nats.onModuleDestroy();
