@@ -23,7 +23,7 @@ import {
   type QpuSubmitResponse,
 } from '#qdc/contracts';
 import { CircuitError, deviceNoiseSummary, validateNoiseModel } from '#qdc/circuits';
-import { NatsService } from '#qdc/platform';
+import { NatsService, assertCallerWaiting } from '#qdc/platform';
 import { BackendRegistry } from '../backends/backend-registry.js';
 import type { QpuBackend } from '../backends/qpu-backend.js';
 import type { DeviceFile } from '../devices/device-file.js';
@@ -45,6 +45,13 @@ const FRAMEWORK_FAMILY: Record<string, string> = {
   qasm2: 'openqasm',
   qasm3: 'openqasm',
 };
+
+/**
+ * A submission is not written when its caller (the gateway) has stopped waiting or is about to: the client got a
+ * 504 and may retry without an Idempotency-Key (the official client retries POST on 5xx), which must not become a
+ * second job and a second charge. The margin covers the insert, the commit and the reply.
+ */
+const SUBMIT_COMMIT_MARGIN_MS = 1_000;
 
 /** Seed of a job's simulated shots, from its id: a re-run after a crash draws the same counts. */
 export const seedOfJob = (jobId: string): number => parseInt(createHash('sha256').update(jobId).digest('hex').slice(0, 8), 16) >>> 1;
@@ -155,7 +162,11 @@ export class QpuJobsService {
       msg.idempotencyKey ? { key: msg.idempotencyKey, bodyHash } : null,
       msg.acceptOverage,
       msg.acceptOverage ? 'submitted (overage accepted)' : 'submitted',
-      decideSubmission,
+      (ctx) => {
+        // Inside the transaction, just before the job would be written (a stalled broker resumes here too).
+        assertCallerWaiting('the job', SUBMIT_COMMIT_MARGIN_MS);
+        return decideSubmission(ctx);
+      },
     );
     switch (decision.kind) {
       case 'replay': {

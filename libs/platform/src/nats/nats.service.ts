@@ -53,6 +53,8 @@ export const HEARTBEAT_LOST_MS = 3_000;
 /** Without any beat (so no instance to ping), the request is lost only after this long. */
 export const HEARTBEAT_FIRST_BEAT_MS = 10_000;
 const HEARTBEAT_HEADER = 'Qdc-Heartbeat';
+/** When the sender of a request stops waiting for the reply (epoch ms): a handler does not start work after it. */
+const DEADLINE_HEADER = 'Qdc-Deadline';
 
 /** Room for NATS headers inside max_payload when chunking objects. */
 const CHUNK_HEADROOM_BYTES = 16 * 1024;
@@ -69,6 +71,8 @@ export interface RequestOptions {
 export interface IncomingMessage<T = unknown> {
   payload: T;
   requestId: string;
+  /** When the sender stops waiting for the reply (epoch ms; requests only). */
+  deadline?: number;
 }
 
 /**
@@ -188,8 +192,10 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
     const hdrs = natsHeaders();
     const requestId = options.requestId ?? currentRequestId() ?? randomUUID();
     hdrs.set(REQUEST_ID_HEADER, requestId);
-    const body = await this.encodeBody(payload, hdrs);
     const timeout = options.timeoutMs ?? this.config.QDC_NATS_TIMEOUT_MS;
+    // Absolute, so that a handler that reads the request late (its process stalled) sees that the caller has gone.
+    hdrs.set(DEADLINE_HEADER, String(Date.now() + timeout));
+    const body = await this.encodeBody(payload, hdrs);
     if (!tracingEnabled()) return this.timedRequest<T>(subject, body, hdrs, timeout);
     return inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
       injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
@@ -427,7 +433,8 @@ export class NatsService implements OnModuleDestroy, OnApplicationShutdown {
         await reply({ ok: false, error: { code: 'internal', message: `undecodable message: ${(error as Error).message}` } });
         return;
       }
-      await handler({ payload, requestId }, reply);
+      const deadline = Number(msg.headers?.get(DEADLINE_HEADER) || Number.NaN);
+      await handler({ payload, requestId, ...(msg.reply && Number.isFinite(deadline) ? { deadline } : {}) }, reply);
     } finally {
       clearInterval(heartbeat);
     }

@@ -6,6 +6,7 @@ import type { IncomingMessage, NatsService } from './nats.service.js';
 import { EventHandler, RpcHandler } from './rpc-handler.decorator.js';
 import { RpcServer } from './rpc-server.js';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../prisma/database-errors.js';
+import { assertCallerWaiting } from '../logging/request-context.js';
 
 type Handler = (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>;
 
@@ -17,6 +18,12 @@ class GreetingHandlers {
 
   @RpcHandler('forget.v1')
   forget(): void {}
+
+  @RpcHandler('commit.v1')
+  commit(): string {
+    assertCallerWaiting('the commit', 1_000);
+    return 'committed';
+  }
 
   @RpcHandler('refuse.v1')
   refuse(): never {
@@ -61,9 +68,9 @@ function newRpcServer(providers: object[] = [new GreetingHandlers()]) {
   };
   const discovery = { getProviders: () => providers.map((instance) => ({ name: instance.constructor.name, instance })) };
   const sut = new RpcServer(discovery as unknown as DiscoveryService, new MetadataScanner(), new Reflector(), nats as unknown as NatsService, 'greeter');
-  const call = async (subject: string, payload: unknown): Promise<RpcReply<unknown>> => {
+  const call = async (subject: string, payload: unknown, deadline?: number): Promise<RpcReply<unknown>> => {
     let answer: RpcReply<unknown> | undefined;
-    await subscriptions.get(subject)!.handler({ payload, requestId: 'req-1' }, async (reply) => {
+    await subscriptions.get(subject)!.handler({ payload, requestId: 'req-1', ...(deadline ? { deadline } : {}) }, async (reply) => {
       answer = reply;
     });
     return answer!;
@@ -75,7 +82,16 @@ describe(RpcServer.name, () => {
   it('subscribes every decorated method and the health subject, with the service as queue group', async () => {
     const { sut, mocks } = newRpcServer();
     await sut.onApplicationBootstrap();
-    expect([...mocks.subscriptions.keys()].sort()).toEqual(['break.v1', 'forget.v1', 'greet.v1', 'greeter.health.v1', 'refuse.v1', 'said.v1', 'store.v1']);
+    expect([...mocks.subscriptions.keys()].sort()).toEqual([
+      'break.v1',
+      'commit.v1',
+      'forget.v1',
+      'greet.v1',
+      'greeter.health.v1',
+      'refuse.v1',
+      'said.v1',
+      'store.v1',
+    ]);
     expect([...mocks.subscriptions].filter(([subject]) => subject !== 'said.v1').every(([, s]) => s.queue === 'greeter')).toBe(true);
   });
 
@@ -127,6 +143,28 @@ describe(RpcServer.name, () => {
       ok: false,
       error: { code: 'unavailable', message: DATABASE_UNAVAILABLE_MESSAGE, details: { error_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
     });
+  });
+
+  it('does not start work whose caller has stopped waiting (its deadline passed while this process was busy)', async () => {
+    const { sut, call } = newRpcServer();
+    await sut.onApplicationBootstrap();
+    const late = await call('greet.v1', { name: 'lab' }, Date.now() - 1);
+    expect(late).toEqual({
+      ok: false,
+      error: { code: 'timeout', message: expect.stringMatching(/^greet\.v1 was not handled: the caller stopped waiting at /) },
+    });
+    expect(await call('greet.v1', { name: 'lab' }, Date.now() + 10_000)).toMatchObject({ ok: true });
+  });
+
+  it('lets a handler refuse a side effect its caller would not live to see (assertCallerWaiting with a margin)', async () => {
+    const { sut, call } = newRpcServer();
+    await sut.onApplicationBootstrap();
+    expect(await call('commit.v1', {}, Date.now() + 500)).toEqual({
+      ok: false,
+      error: { code: 'timeout', message: expect.stringMatching(/^the commit was not done: the caller stopped waiting at /) },
+    });
+    expect(await call('commit.v1', {}, Date.now() + 5_000)).toEqual({ ok: true, data: 'committed' });
+    expect(await call('commit.v1', {})).toEqual({ ok: true, data: 'committed' });
   });
 
   it('refuses to start with two handlers for one subject', async () => {

@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import { RpcError, healthSubject, type ServiceName } from '#qdc/contracts';
 import { SERVICE_NAME } from '../config/config.module.js';
-import { withRequestId } from '../logging/request-context.js';
+import { withRequestContext, withRequestId } from '../logging/request-context.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../prisma/database-errors.js';
 import { NatsService } from './nats.service.js';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator.js';
@@ -47,13 +47,20 @@ export class RpcServer implements OnApplicationBootstrap {
     this.subjects.add(key);
     this.nats.subscribe(
       meta.subject,
-      async ({ payload, requestId }, reply) => {
+      async ({ payload, requestId, deadline }, reply) => {
         try {
+          if (deadline !== undefined && Date.now() > deadline) {
+            // The caller has answered its own client already (a timeout): work started now would answer no one.
+            withRequestId(requestId, () =>
+              this.logger.warn(`${name}: not handled, the caller stopped waiting ${Date.now() - deadline} ms ago (this process was busy or paused)`),
+            );
+            throw new RpcError('timeout', `${meta.subject} was not handled: the caller stopped waiting at ${new Date(deadline).toISOString()}`);
+          }
           const parsed = meta.schema ? meta.schema.safeParse(payload) : { success: true as const, data: payload };
           if (!parsed.success) {
             throw new RpcError('internal', `message on ${meta.subject} does not match its contract`, parsed.error.issues);
           }
-          const data = await withRequestId(requestId, () => handler(parsed.data, { requestId }));
+          const data = await withRequestContext({ requestId, deadline }, () => handler(parsed.data, { requestId }));
           await reply({ ok: true, data: data ?? null });
         } catch (error) {
           if (error instanceof RpcError) {
