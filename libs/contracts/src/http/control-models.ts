@@ -29,11 +29,11 @@ export type ModelsHttpResponse = z.infer<typeof ModelsHttpResponse>;
 export const ModelHttpParams = z.object({ model_id: z.string() });
 export type ModelHttpParams = z.infer<typeof ModelHttpParams>;
 
-/** A form boolean: `true`, `false`, `1` or `0` in any case. */
+/** A form boolean: `true`, `false`, `1` or `0` in any case (the JSON Schema pattern shows the lower-case spelling). */
 const FormBoolean = z
   .union([z.boolean(), z.string().regex(/^(true|false|1|0)$/i)])
   .default(false)
-  .meta({ description: 'true, false, 1 or 0' });
+  .meta({ description: 'true, false, 1 or 0 (any case)' });
 
 /**
  * `multipart/form-data` of `POST /models` and `POST /models/batch`. `data` is the array file: `.npy` (v1/v2/v3) or `.pt`
@@ -43,8 +43,8 @@ export const ModelRunHttpForm = z
   .object({
     model: z.string().min(1).meta({ description: 'a model id from GET /models' }),
     data: z.custom<Blob | Uint8Array>().meta({ type: 'string', format: 'binary', description: '.npy or .pt file holding one array' }),
-    plot: FormBoolean.meta({ description: 'adds output.plot, a data: URL of the input with the detections drawn (true/false/1/0)' }),
-    dark_mode: FormBoolean.meta({ description: 'the plot on a dark theme (true/false/1/0)' }),
+    plot: FormBoolean.meta({ description: 'adds output.plot, a data: URL of the input with the detections drawn (true, false, 1 or 0; any case)' }),
+    dark_mode: FormBoolean.meta({ description: 'the plot on a dark theme (true, false, 1 or 0; any case)' }),
   })
   .meta({ id: 'ModelRunForm' });
 export type ModelRunHttpForm = z.input<typeof ModelRunHttpForm>;

@@ -573,8 +573,6 @@ const ADMIN: HttpRouteSpec[] = [
   },
 ];
 
-const gone = z.object({ detail: z.string() });
-
 const SYSTEM: HttpRouteSpec[] = [
   {
     id: 'health',
@@ -620,7 +618,7 @@ const SYSTEM: HttpRouteSpec[] = [
     tag: 'system',
     scope: null,
     deprecated: true,
-    responses: { 410: json('Gone; `detail` says so', gone) },
+    responses: { 410: json('Gone; `detail` says so', DetailHttpResponse) },
   },
 ];
 
