@@ -1,5 +1,15 @@
-export { createClient, type ClientOptions, type ModelBatchRunRequest, type ModelRunRequest, type QdcClient, type QpuWaitOptions } from './qdc.client.js';
-export { AssistantStream, type AssistantStreamEvent, type AssistantStreamOptions } from './assistant.stream.js';
+export {
+  createClient,
+  type AssistantStream,
+  type AssistantStreamEvent,
+  type ClientOptions,
+  type ModelBatchRunRequest,
+  type ModelRunRequest,
+  type QdcClient,
+  type QpuJobEventStream,
+  type QpuWaitOptions,
+} from './qdc.client.js';
+export { EventStream, type EventStreamOptions, type EventStreamRules, type StreamEvent } from './event.stream.js';
 export { QdcApiError, QdcStreamInterruptedError, QdcTransportError } from './qdc-api.error.js';
 export type { CallOptions, FetchLike } from './http.transport.js';
 export { toUploadFile, type ModelInput } from './model-input.js';

@@ -1,10 +1,11 @@
-import { AssistantStream, type AssistantStreamOptions } from './assistant.stream.js';
+import { EventStream, type EventStreamOptions, type StreamEvent } from './event.stream.js';
 import { HttpTransport, sleep, type CallOptions, type TransportOptions } from './http.transport.js';
 import { toUploadFile, type ModelInput } from './model-input.js';
 import type {
   ApiKey,
   ApiKeyCreateRequest,
   AssistantAgentsResponse,
+  AssistantEvent,
   AssistantRequest,
   CalibrationAgentRequest,
   CalibrationAgentResponse,
@@ -13,6 +14,7 @@ import type {
   CreatedApiKey,
   DetailResponse,
   EstimateResourcesResponse,
+  LabStreamEvent,
   Health,
   MaskedModelResult,
   Model,
@@ -25,6 +27,7 @@ import type {
   QpuDevicesResponse,
   QpuEstimateRequest,
   QpuEstimateResponse,
+  QpuJobEvent,
   QpuJobsQuery,
   QpuJobsResponse,
   QpuJobStatus,
@@ -72,6 +75,13 @@ export interface QpuWaitOptions {
 }
 
 const TERMINAL_JOB_STATUSES: ReadonlySet<QpuJobStatus> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL_ASSISTANT_EVENTS: ReadonlySet<string> = new Set(['completed', 'error', 'cancelled']);
+
+/** The assistant's answer: `token`s, `files`, then exactly one of `completed`, `error`, `cancelled`. */
+export type AssistantStream = EventStream<AssistantEvent>;
+export type AssistantStreamEvent = StreamEvent<AssistantEvent>;
+/** A QPU job's changes: `status` per change, then `results` (completed) or `error` (failed); a cancelled job ends on its status. */
+export type QpuJobEventStream = EventStream<QpuJobEvent>;
 
 const enc = encodeURIComponent;
 
@@ -173,6 +183,20 @@ export function createClient(options: ClientOptions) {
     /** `GET /qpus/jobs`: the caller's jobs, newest first. */
     jobs: (query: QpuJobsQuery = {}, call: CallOptions = {}) =>
       http.json<QpuJobsResponse>({ method: 'GET', path: `${coda}/qpus/jobs`, query: { ...query }, retry: true, ...call }),
+    /**
+     * `GET /qpus/jobs/{job_id}/events` (SPEC §7): the job's state changes as they happen (from the first, or after
+     * `lastEventId`), then its results or error; iteration ends with the job.
+     */
+    events: (jobId: string, options: EventStreamOptions = {}): QpuJobEventStream =>
+      new EventStream<QpuJobEvent>(
+        http,
+        { method: 'GET', path: `${coda}/qpus/jobs/${enc(jobId)}/events` },
+        {
+          isTerminal: (e) => e.type === 'results' || e.type === 'error' || (e.type === 'status' && e.status === 'cancelled'),
+          mayEndAfter: (e) => e.type === 'status' && TERMINAL_JOB_STATUSES.has(e.status),
+        },
+        options,
+      ),
     /** Polls status until the job is completed, failed or cancelled; answers that last status (a failed job does not throw). */
     wait: async (jobId: string, wait: QpuWaitOptions = {}): Promise<QpuStatusResponse> => {
       let previous: string | undefined;
@@ -205,8 +229,17 @@ export function createClient(options: ClientOptions) {
   const agents = {
     /** `GET /v0/coda/agents`: the unified assistant's agents. */
     list: (call: CallOptions = {}) => http.json<AssistantAgentsResponse>({ method: 'GET', path: `${coda}/agents`, retry: true, ...call }),
-    /** `POST /v0/coda/agents`: the assistant's answer as typed events (see AssistantStream). */
-    stream: (body: AssistantRequest, options: AssistantStreamOptions = {}) => new AssistantStream(http, body, options),
+    /**
+     * `POST /v0/coda/agents`: the assistant's answer as typed events, each with its `eventId`. After a drop
+     * (QdcStreamInterruptedError), the same body with `{ lastEventId }` replays the rest of the run.
+     */
+    stream: (body: AssistantRequest, options: EventStreamOptions = {}): AssistantStream =>
+      new EventStream<AssistantEvent>(
+        http,
+        { method: 'POST', path: `${coda}/agents`, json: body },
+        { isTerminal: (e) => TERMINAL_ASSISTANT_EVENTS.has(e.type) },
+        options,
+      ),
     /** Control agents (`/v0/control/agents`), e.g. `ising-calibration-v1`. */
     control: {
       list: (page: PageQuery = {}, call: CallOptions = {}) =>
@@ -225,6 +258,13 @@ export function createClient(options: ClientOptions) {
         http.json<CreatedApiKey>({ method: 'POST', path: '/v0/admin/keys', json: body, retry: false, ...call }),
       revoke: (id: string, call: CallOptions = {}) => http.json<ApiKey>({ method: 'DELETE', path: `/v0/admin/keys/${enc(id)}`, retry: true, ...call }),
     },
+    /**
+     * `GET /v0/lab-streams/{lab}/{name}/events` (SPEC §7; the lab's owner or admin keys): each frame's event as the
+     * lab's results subject carries it, live, resumable by `lastEventId` (the event's seq). It does not end by itself:
+     * stop with the signal or by leaving the loop.
+     */
+    labStreamEvents: (lab: string, name: string, options: EventStreamOptions = {}): EventStream<LabStreamEvent> =>
+      new EventStream<LabStreamEvent>(http, { method: 'GET', path: `/v0/lab-streams/${enc(lab)}/${enc(name)}/events` }, { isTerminal: () => false }, options),
     budgets: {
       get: (owner: string, call: CallOptions = {}) => http.json<QpuBudget>({ method: 'GET', path: `/v0/admin/budgets/${enc(owner)}`, retry: true, ...call }),
       /** Cents, or null for unlimited. */

@@ -40,18 +40,8 @@ export type SplitCircuitResponse = Http.SplitCircuitHttpResponse;
 // coda: QPUs
 export type QpuDevice = Http.QpuDeviceHttp;
 export type QpuDevicesResponse = Http.QpuDevicesHttpResponse;
-/** TEMPORARY until libs/contracts/src/http exports the submit/estimate bodies (the gateway's JobBody/SubmitBody). */
-export interface QpuEstimateRequest {
-  code: string;
-  source_framework?: string | null;
-  backend: string;
-  shots?: number;
-  braket_execution_mode_hint?: string | null;
-  entry_point?: string | null;
-}
-export interface QpuSubmitRequest extends QpuEstimateRequest {
-  accept_overage?: boolean;
-}
+export type QpuEstimateRequest = Http.QpuJobHttpRequest;
+export type QpuSubmitRequest = Http.QpuSubmitHttpRequest;
 export type QpuSubmitResponse = Http.QpuSubmitHttpResponse;
 export type QpuEstimateResponse = Http.QpuEstimateHttpResponse;
 export type QpuStatusResponse = Http.QpuStatusHttpResponse;
@@ -60,6 +50,7 @@ export type QpuJobStatus = Http.QpuJobHttp['status'];
 export type QpuCancelResponse = Http.QpuCancelHttpResponse;
 export type QpuJobsQuery = Partial<Http.QpuJobsHttpQuery>;
 export type QpuJobsResponse = Http.QpuJobsHttpResponse;
+export type QpuJobEvent = Http.QpuJobEventHttp;
 
 // coda: assistant
 export type AssistantRequest = Http.AssistantRequestHttp;
@@ -74,3 +65,4 @@ export type ApiKey = Http.ApiKeyHttp;
 export type ApiKeyCreateRequest = Http.ApiKeyCreateHttpRequest;
 export type CreatedApiKey = Http.CreatedApiKeyHttp;
 export type QpuBudget = Http.QpuBudgetHttp;
+export type LabStreamEvent = Http.LabStreamEventHttp;
