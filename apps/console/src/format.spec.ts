@@ -12,6 +12,7 @@ describe('format', () => {
     expect(formatValue(2.5)).toBe('2.5');
     expect(formatValue([1, 2, 3], 2)).toBe('[1, 2, … (3 items)]');
     expect(formatValue([[1, 2]])).toBe('[[1,2]]');
+    expect(formatValue({ centre: 17.024650022, width: 5, fit: { a: 1 } })).toBe('{centre: 17.0247, width: 5, fit: …}');
   });
 
   it('sums up an output without its plot', () => {

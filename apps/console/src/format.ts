@@ -36,8 +36,9 @@ export function formatValue(value: unknown, maxItems = 8): string {
     const shown = value.slice(0, maxItems).map((v) => (Array.isArray(v) || (typeof v === 'object' && v !== null) ? JSON.stringify(v) : formatValue(v)));
     return `[${shown.join(', ')}${value.length > maxItems ? `, … (${value.length} items)` : ''}]`;
   }
-  const json = JSON.stringify(value);
-  return json.length > 200 ? `${json.slice(0, 200)}…` : json;
+  const entries = Object.entries(value as Record<string, unknown>);
+  const shown = entries.slice(0, maxItems).map(([key, v]) => `${key}: ${typeof v === 'object' && v !== null ? '…' : formatValue(v)}`);
+  return `{${shown.join(', ')}${entries.length > maxItems ? ', …' : ''}}`;
 }
 
 /** A model output without its plot (a data: URL that is shown as an image, not as text). */

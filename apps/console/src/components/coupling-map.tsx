@@ -10,7 +10,9 @@ export function CouplingMap({ device, qubits, edges }: { device: string; qubits:
   const label = edges ? `Coupling map of ${device}: ${qubits} qubits, ${edges.length} couplings` : `Coupling map of ${device}: ${qubits} qubits, all-to-all`;
   const drawn: [number, number][] = edges ?? (qubits <= 12 ? allPairs(qubits) : []);
   return (
-    <svg role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} class="coupling-map">
+    // Named by <title>, not aria-label: a device's name must not turn the drawing into a match for a form label.
+    <svg role="img" viewBox={`0 0 ${size} ${size}`} class="coupling-map">
+      <title>{label}</title>
       {drawn.map(([a, b]) => {
         if (a >= qubits || b >= qubits) return null;
         const [x1, y1] = at(a);

@@ -15,7 +15,7 @@ export function Histogram({ counts, label = 'Results histogram' }: { counts: Rec
   const width = Math.max(240, shown.length * (barWidth + gap) + gap);
   return (
     <div class="histogram">
-      <svg role="img" aria-label={label} viewBox={`0 0 ${width} ${height + top + bottom}`} class="chart" preserveAspectRatio="xMinYMin meet">
+      <svg role="img" aria-label={label} viewBox={`0 0 ${width} ${height + top + bottom}`} width={width} height={height + top + bottom} class="chart">
         <line class="axis" x1={0} y1={top + height} x2={width} y2={top + height} />
         {shown.map(([bits, n], i) => {
           const h = (n / max) * height;

@@ -110,7 +110,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
   return (
     <>
       <p class="breadcrumb">
-        <a href="/lab-streams">Lab streams</a> /
+        <a href="/lab-streams">← Back to the streams</a>
       </p>
       <h1 tabIndex={-1}>
         Lab stream {lab}/{name}
@@ -214,8 +214,8 @@ function Outcomes({ results }: { results: LabStreamModelOutcome[] }) {
         ) : (
           <li key={r.model}>
             <strong>{r.model}</strong>: {outputSummary(r.output, 4)}{' '}
-            <a href={pathOf('results', r.result_id)} aria-label={`Result of ${r.model}`}>
-              result
+            <a href={pathOf('results', r.result_id)}>
+              stored result<span class="visually-hidden"> of {r.model}</span>
             </a>
           </li>
         ),

@@ -47,7 +47,7 @@ export function ModelPage({ modelId }: { modelId: string }) {
   return (
     <>
       <p class="breadcrumb">
-        <a href="/models">Models</a> /
+        <a href="/models">← Back to the catalogue</a>
       </p>
       <h1 tabIndex={-1}>{modelId}</h1>
       {model.loading && <Loading what="the model" />}

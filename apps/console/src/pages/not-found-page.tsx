@@ -7,7 +7,7 @@ export function NotFoundPage({ path, reason }: { path: string; reason?: string }
       <h1 tabIndex={-1}>Page not found</h1>
       <p>{reason ?? `The console has no page at ${path}.`}</p>
       <p>
-        <a href="/models">Go to the models</a>
+        <a href="/models">Go to the catalogue</a>
       </p>
     </>
   );

@@ -50,22 +50,24 @@ export function QpusPage() {
 
   const update = (jobId: string, change: (view: JobView) => JobView) => setJobs((current) => current.map((v) => (v.job.job_id === jobId ? change(v) : v)));
 
-  // Server push: follow up to MAX_FOLLOWED unfinished jobs (the selected one first, then the newest).
+  // Server push: follow up to MAX_FOLLOWED unfinished jobs (the selected one first, then the newest). A stream
+  // ends by itself after its job's outcome; it is only cut to make room for the job the user selected.
   const followed = useRef(new Map<string, AbortController>());
-  const active = jobs.filter((v) => !TERMINAL.has(v.job.status));
-  const wanted = [...active.filter((v) => v.job.job_id === selected), ...active.filter((v) => v.job.job_id !== selected)]
-    .slice(0, MAX_FOLLOWED)
-    .map((v) => v.job.job_id);
+  const [followEnded, setFollowEnded] = useState(0);
+  const active = jobs.filter((v) => !TERMINAL.has(v.job.status)).map((v) => v.job.job_id);
+  const wanted = selected && active.includes(selected) ? [selected, ...active.filter((id) => id !== selected)] : active;
   const wantedKey = wanted.join(',');
   useEffect(() => {
     const map = followed.current;
-    for (const [id, controller] of map) {
-      if (!wanted.includes(id)) {
-        controller.abort();
-        map.delete(id);
+    if (selected && wanted[0] === selected && !map.has(selected) && map.size >= MAX_FOLLOWED) {
+      const [oldest] = [...map.keys()].filter((id) => id !== selected).slice(-1);
+      if (oldest) {
+        map.get(oldest)?.abort();
+        map.delete(oldest);
       }
     }
     for (const id of wanted) {
+      if (map.size >= MAX_FOLLOWED) break;
       if (map.has(id)) continue;
       const controller = new AbortController();
       map.set(id, controller);
@@ -75,17 +77,17 @@ export function QpusPage() {
       };
       const onState = (state: EventStreamState) => update(id, (view) => ({ ...view, live: state }));
       followQpuJob(api, id, controller.signal, onEvent, onState).finally(() => {
+        if (controller.signal.aborted) return;
         if (map.get(id) === controller) map.delete(id);
+        setFollowEnded((n) => n + 1);
         // The final cost is set when the job ends: one read of the job (not a polling loop).
-        if (!controller.signal.aborted)
-          api.client.qpus.status(id, { signal }).then(
-            (status) =>
-              update(id, (view) => ({ ...view, job: { ...view.job, ...withoutSuccess(status), status: laterStatus(view.job.status, status.status) } })),
-            () => undefined,
-          );
+        api.client.qpus.status(id, { signal }).then(
+          (status) => update(id, (view) => ({ ...view, job: { ...view.job, ...withoutSuccess(status), status: laterStatus(view.job.status, status.status) } })),
+          () => undefined,
+        );
       });
     }
-  }, [wantedKey]);
+  }, [wantedKey, followEnded]);
   useEffect(
     () => () => {
       for (const c of followed.current.values()) c.abort();
@@ -103,7 +105,7 @@ export function QpusPage() {
     <>
       <h1 tabIndex={-1}>QPUs</h1>
       <section aria-labelledby="devices-heading">
-        <h2 id="devices-heading">Devices</h2>
+        <h2 id="devices-heading">Available QPUs</h2>
         {devices.loading && <Loading what="the devices" />}
         <ErrorNote error={devices.error} context="Could not load the devices" />
         {devices.value && <DeviceTable devices={devices.value.devices} />}
@@ -164,7 +166,7 @@ function DeviceTable({ devices }: { devices: QpuDevice[] }) {
   return (
     <div class="table-scroll">
       <table>
-        <caption>{devices.length} devices</caption>
+        <caption>{devices.length === 1 ? '1 device' : `${devices.length} devices`}</caption>
         <thead>
           <tr>
             <th scope="col">Device</th>
@@ -279,7 +281,7 @@ function SubmitForm({ devices, onSubmitted }: { devices: QpuDevice[]; onSubmitte
         run('submit');
       }}
     >
-      <h2 id="submit-heading">Submit a circuit</h2>
+      <h2 id="submit-heading">New job</h2>
       <div class="field">
         <label for="circuit">Circuit</label>
         <textarea
@@ -444,7 +446,7 @@ function JobDetail({ view }: { view: JobView }) {
   return (
     <section class="panel" aria-labelledby="job-heading">
       <h2 id="job-heading">Job {job.job_id.slice(0, 8)}</h2>
-      <p aria-live="polite">
+      <p>
         Status: <span class={`status status-${job.status}`}>{job.status}</span>
         {job.queue_position !== undefined && job.status === 'queued' ? ` (position ${job.queue_position} in the queue)` : ''}
       </p>

@@ -65,7 +65,7 @@ export function ResultPage({ resultId }: { resultId: string }) {
   return (
     <>
       <p class="breadcrumb">
-        <a href="/results">Results</a> /
+        <a href="/results">← Back to the list</a>
       </p>
       <h1 tabIndex={-1}>{current ? `Result of ${current.model}` : 'Result'}</h1>
       {result.loading && <Loading what="the result" />}

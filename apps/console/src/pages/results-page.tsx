@@ -132,8 +132,9 @@ export function ResultsPage() {
                   <td>{r.model}</td>
                   <td class="summary">{outputSummary(r.output)}</td>
                   <td>
-                    <a href={pathOf('results', r.id)} aria-label={`Result ${r.id} of ${r.model}`}>
+                    <a href={pathOf('results', r.id)}>
                       <code>{r.id.slice(0, 8)}</code>
+                      <span class="visually-hidden"> (result {r.id})</span>
                     </a>
                   </td>
                 </tr>
