@@ -4,7 +4,7 @@
  * user would go. Each page's screenshot is saved under bench/out/console/ (gitignored). The page must never break
  * its CSP (no inline script or style): any violation or page error fails the run.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
@@ -60,6 +60,7 @@ const screenshot = (name: string) => page.screenshot({ path: join(SHOTS_DIR, `${
 const nav = (name: string) => page.getByRole('link', { name });
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it), or set QDC_CHROMIUM`);
   mkdirSync(SHOTS_DIR, { recursive: true });
   const devices = writeTestDevices([{ id: 'console-bell', shotTimeUs: 2000, qubits: 2 }]);
   [sut, browser] = await Promise.all([
