@@ -26,6 +26,7 @@ import {
   PyDict,
   PyEvaluator,
   PyTuple,
+  type EntryPointArgs,
   type PythonParseOptions,
   ignored,
   isObject,
@@ -163,7 +164,7 @@ const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 export function parseCirq(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new CirqEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result(options.entryPoint);
+  return evaluator.result(options.entryPoint, options.entryPointArgs);
 }
 
 class CirqEvaluator extends PyEvaluator {
@@ -173,8 +174,8 @@ class CirqEvaluator extends PyEvaluator {
   private definitionCount = 0;
 
   /** The circuit built at top level (the one last built or appended to), or the one a function returns (README "Which circuit"). */
-  result(entryPoint?: string): Circuit {
-    const circuit = (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit') as CircuitValue | undefined) ?? this.last;
+  result(entryPoint?: string, entryArgs?: EntryPointArgs): Circuit {
+    const circuit = (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit', entryArgs) as CircuitValue | undefined) ?? this.last;
     if (!circuit) throw semanticError(undefined, 'the source builds no cirq.Circuit, at top level or in a function that returns one');
     return this.toIr(circuit);
   }

@@ -272,7 +272,9 @@ def main():
     expect(errorOf(() => parseQiskit(source, { entryPoint: 'qft' })).message).toBe(
       "entry_point 'qft' is not a function defined at module level; functions found: bell(), ghz(), helper(), main()",
     );
-    expect(errorOf(() => parseQiskit(source, { entryPoint: 'helper' })).message).toMatch(/line 17: entry_point helper\(\) needs arguments \(qc, k\)/);
+    expect(errorOf(() => parseQiskit(source, { entryPoint: 'helper' })).message).toMatch(
+      /line 17: entry_point helper\(\) needs arguments \(qc, k\); give them with entry_point_args/,
+    );
     expect(errorOf(() => parseQiskit(source, { entryPoint: 'main' })).message).toBe('line 20: entry_point main() returns None, not a QuantumCircuit');
   });
 
@@ -283,6 +285,27 @@ def main():
     expect(errorOf(() => parseCircuit('OPENQASM 2.0;\nqreg q[1];\n', { entryPoint: 'main' })).message).toMatch(
       /entry_point 'main' names a Python function, but the source is OpenQASM 2/,
     );
+  });
+
+  it('entry_point_args call the entry point with JSON arguments, by position or by name (lists and dicts included)', () => {
+    const source = `from qiskit import QuantumCircuit
+def bv(secret, measure=True, extra=None):
+    n = len(secret)
+    qc = QuantumCircuit(n + 1, n)
+    for i, bit in enumerate(reversed(secret)):
+        if bit == '1':
+            qc.x(i)
+    if extra:
+        for q in extra['flip']:
+            qc.x(q)
+    if measure:
+        qc.measure(range(n), range(n))
+    return qc
+`;
+    expect(probabilities(parseQiskit(source, { entryPoint: 'bv', entryPointArgs: ['011'] }))).toEqual({ '0011': 1 });
+    expect(probabilities(parseQiskit(source, { entryPoint: 'bv', entryPointArgs: { secret: '10', extra: { flip: [0] } } }))).toEqual({ '011': 1 });
+    expect(errorOf(() => parseQiskit(source, { entryPoint: 'bv' })).message).toMatch(/entry_point bv\(\) needs arguments \(secret\)/);
+    expect(errorOf(() => parseQiskit(source, { entryPointArgs: ['1'] })).message).toBe('entry_point_args needs an entry_point (the function to call)');
   });
 
   it('a function bound under two names is one candidate; entry_point may use either name', () => {

@@ -55,6 +55,23 @@ export interface PyIgnored extends PyObject {
 export interface PythonParseOptions {
   /** The module-level function whose returned circuit is the program's circuit (request field `entry_point`). */
   entryPoint?: string;
+  /**
+   * Arguments the entry point is called with (request field `entry_point_args`): a JSON array is
+   * passed positionally, a JSON object by keyword; numbers, strings, booleans, null, lists and dicts.
+   */
+  entryPointArgs?: EntryPointArgs;
+}
+
+export type JsonArgument = number | string | boolean | null | JsonArgument[] | { [key: string]: JsonArgument };
+export type EntryPointArgs = JsonArgument[] | { [name: string]: JsonArgument };
+
+/** A JSON value as the Python value it stands for (objects become dicts). */
+export function pyFromJson(value: JsonArgument): PyValue {
+  if (value === null || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return value.map(pyFromJson);
+  const d = new PyDict();
+  for (const [k, v] of Object.entries(value)) d.set(k, pyFromJson(v), 0);
+  return d;
 }
 
 /** A function (or lambda) defined in the source; it closes over the scope it was defined in. */
@@ -933,23 +950,28 @@ export abstract class PyEvaluator {
    * front end uses that one); otherwise the circuit returned by the single module-level function
    * callable without arguments that returns one. Several → an error listing them.
    */
-  protected entryCircuit(entryPoint: string | undefined, builtAtTopLevel: boolean, what: string): PyValue | undefined {
+  protected entryCircuit(entryPoint: string | undefined, builtAtTopLevel: boolean, what: string, entryArgs?: EntryPointArgs): PyValue | undefined {
     const functions = this.moduleFunctions();
     const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
     const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
+    if (entryPoint === undefined && entryArgs !== undefined) throw semanticError(undefined, 'entry_point_args needs an entry_point (the function to call)');
     if (entryPoint !== undefined) {
       // The name the module binds (`main = build` makes `main` an entry point too).
       const bound = this.env.get(entryPoint);
       const fn = bound !== undefined && isObject(bound, 'function') ? (bound as unknown as PyFunction) : undefined;
       if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
-      if (!callable(fn)) {
-        const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name)).map((p) => p.name);
+      const args = Array.isArray(entryArgs) ? entryArgs.map(pyFromJson) : [];
+      const kwargs = new Map<string, PyValue>(entryArgs && !Array.isArray(entryArgs) ? Object.entries(entryArgs).map(([k, v]) => [k, pyFromJson(v)]) : []);
+      const positional = fn.params.filter((p) => p.kind === 'normal');
+      const given = (p: PyParam) => kwargs.has(p.name) || (p.kind === 'normal' && positional.indexOf(p) < args.length);
+      const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name) && !given(p)).map((p) => p.name);
+      if (required.length) {
         throw semanticError(
           fn.line,
-          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); an entry point must be callable without arguments (give them defaults)`,
+          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); give them with entry_point_args (a JSON list, or an object by name) or give them defaults`,
         );
       }
-      const value = this.callFunction(fn, [], new Map(), fn.line);
+      const value = this.callFunction(fn, args, kwargs, fn.line);
       if (!this.isCircuitValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
       return value;
     }

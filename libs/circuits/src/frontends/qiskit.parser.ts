@@ -29,6 +29,7 @@ import {
   PyDict,
   PyEvaluator,
   PyTuple,
+  type EntryPointArgs,
   type PythonParseOptions,
   ignored,
   isObject,
@@ -285,7 +286,7 @@ const ANGLE_POWER = new Set(['rx', 'ry', 'rz', 'p', 'u1', 'rxx', 'ryy', 'rzz', '
 export function parseQiskit(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new QiskitEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result(options.entryPoint);
+  return evaluator.result(options.entryPoint, options.entryPointArgs);
 }
 
 class QiskitEvaluator extends PyEvaluator {
@@ -296,8 +297,8 @@ class QiskitEvaluator extends PyEvaluator {
   private building = 0;
 
   /** The circuit built at top level (the one last built or changed), or the one a function returns (README "Which circuit"). */
-  result(entryPoint?: string): Circuit {
-    const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit') as CircuitValue | undefined) ?? this.last;
+  result(entryPoint?: string, entryArgs?: EntryPointArgs): Circuit {
+    const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit', entryArgs) as CircuitValue | undefined) ?? this.last;
     if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
     const unbound = this.circuitParameters(qc.circuit);
     if (unbound.length)
