@@ -94,7 +94,7 @@ describe('@qdc/client (real gateway, services, Postgres, Redis, NATS)', () => {
     expect(coda.issues.map((i) => i.loc)).toContainEqual(['body', 'shots']);
   });
 
-  it('lists QPUs, submits a Bell circuit and waits: completed, results summing to the shots', async () => {
+  it('lists QPUs, submits a Bell circuit and waits: completed, results summing to the shots; its event stream replays the same', async () => {
     const { devices } = await qdc.qpus.list();
     expect(devices.map((d) => d.id)).toEqual(['fast-3']);
     const estimate = await qdc.qpus.estimate({ code: BELL_QASM, backend: 'fast-3', shots: 200 });
@@ -109,6 +109,10 @@ describe('@qdc/client (real gateway, services, Postgres, Redis, NATS)', () => {
     const results = done.results!;
     expect(Object.values(results).reduce((a, b) => a + b, 0)).toBe(200);
     expect(Object.keys(results).every((bits) => bits === '00' || bits === '11')).toBe(true);
+    const events = [];
+    for await (const e of qdc.qpus.events(submitted.job_id)) events.push(e);
+    expect(events.filter((e) => e.type === 'status').map((e) => e.status)).toEqual(['queued', 'running', 'completed']);
+    expect(events.at(-1)).toMatchObject({ type: 'results', results });
     const replay = await qdc.qpus.submit({ code: BELL_QASM, backend: 'fast-3', shots: 200 }, { idempotencyKey: 'client-spec-bell' });
     expect(replay).toMatchObject({ job_id: submitted.job_id, idempotent_replay: true });
     expect((await qdc.qpus.jobs({ limit: 5 })).jobs.map((j) => j.job_id)).toContain(submitted.job_id);

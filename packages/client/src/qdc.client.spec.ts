@@ -150,7 +150,7 @@ describe(createClient.name, () => {
   });
 });
 
-describe('agents.stream', () => {
+describe('event streams', () => {
   const sse = (text: string, status = 200) =>
     new Response(new TextEncoder().encode(text), { status, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req-s' } });
 
@@ -183,6 +183,24 @@ describe('agents.stream', () => {
     expect(seen).toEqual(['run:5']);
     expect(error).toBeInstanceOf(QdcStreamInterruptedError);
     expect((error as QdcStreamInterruptedError).lastEventId).toBe('run:5');
+  });
+
+  it('follows a QPU job to its results, and ends without a drop after a cancelled job’s last status', async () => {
+    const { sut, mocks } = factory(
+      sse('id: 1\ndata: {"type":"status","status":"queued","at":"t0"}\n\nid: 3\ndata: {"type":"results","results":{"00":7}}\n\n'),
+      sse('id: 2\ndata: {"type":"status","status":"cancelled","at":"t1"}\n\n'),
+    );
+    const completed = [];
+    for await (const e of sut.qpus.events('job-1')) completed.push(e);
+    expect(completed.map((e) => [e.type, e.eventId])).toEqual([
+      ['status', '1'],
+      ['results', '3'],
+    ]);
+    expect(mocks.sent[0]).toMatchObject({ method: 'GET', url: 'http://qdc.test:8000/v0/coda/qpus/jobs/job-1/events' });
+    const cancelled = [];
+    for await (const e of sut.qpus.events('job-2', { lastEventId: '1' })) cancelled.push(e.type);
+    expect(cancelled).toEqual(['status']);
+    expect(mocks.sent[1]!.headers['last-event-id']).toBe('1');
   });
 
   it('throws the API error of a refused request from the first step', async () => {
