@@ -13,8 +13,16 @@ describe(decodeDataUrl.name, () => {
 
 describe(formatTable.name, () => {
   it('pads every column but the last to its widest cell', () => {
-    expect(formatTable([['ID', 'RUNS', 'INPUT'], ['coulomb-blockade-peak-detector-v2', '12', '(128,)'], ['x', '3', '']])).toBe(
-      ['ID                                 RUNS  INPUT', 'coulomb-blockade-peak-detector-v2  12    (128,)', 'x                                  3     '].join('\n'),
+    expect(
+      formatTable([
+        ['ID', 'RUNS', 'INPUT'],
+        ['coulomb-blockade-peak-detector-v2', '12', '(128,)'],
+        ['x', '3', ''],
+      ]),
+    ).toBe(
+      ['ID                                 RUNS  INPUT', 'coulomb-blockade-peak-detector-v2  12    (128,)', 'x                                  3     '].join(
+        '\n',
+      ),
     );
   });
 });
