@@ -26,6 +26,9 @@ declare const document: {
 };
 declare const getComputedStyle: (element: unknown) => { backgroundColor: string };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare const axe: {
+  run(context: unknown, options: unknown): Promise<{ passes: unknown[]; violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+};
 
 const CHROMIUM = process.env.QDC_CHROMIUM ?? '/usr/bin/chromium';
 /** The flags the machine notes give for Debian's Chromium here: no sandbox as root, and no calls home (refused on a closed network). */
@@ -55,7 +58,23 @@ const apiRequests: string[] = [];
 
 const api = (path: string, token: string, init: RequestInit = {}) =>
   fetch(`${sut.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
-const screenshot = (name: string) => page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true });
+/** axe-core's rules for WCAG 2.1 A and AA (labels, names, contrast, landmarks, ARIA use), run in the page. */
+const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+/** Saves the page's screenshot, and checks the page as it is now with axe-core: no WCAG 2.1 A/AA violation. */
+async function screenshot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS_DIR, `${name}.png`), fullPage: true });
+  await page.evaluate(AXE_SOURCE); // evaluated by the driver, not by the page, so the page's CSP does not apply
+  const { passed, violations } = await page.evaluate(async () => {
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return {
+      passed: result.passes.length,
+      violations: result.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    };
+  });
+  expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+  expect(passed).toBeGreaterThan(10); // the rules ran
+}
 /** As a user (or another test) would find a page: by the link's accessible name, nothing more specific. */
 const nav = (name: string) => page.getByRole('link', { name });
 
