@@ -5,6 +5,8 @@
  */
 import { gradeAnswer } from '../../../bench/assistant-eval/grader.js';
 import { EVAL_TASKS } from '../../../bench/assistant-eval/tasks.js';
+import { KnowledgeBase } from './knowledge-base.js';
+import { answerOffline } from './offline-engine.js';
 
 const task = (id: string) => {
   const found = EVAL_TASKS.find((t) => t.id === id);
@@ -150,5 +152,32 @@ describe('assistant eval grader', () => {
     expect(
       gradeAnswer(task('cnot-from-cz-c'), fence('import cirq\n\na, b = cirq.LineQubit.range(2)\ncircuit = cirq.Circuit([cirq.CNOT(a, b)])\n')).reason,
     ).toMatch(/outside the allowed cz, h/);
+  });
+});
+
+/** A dozen eval tasks the offline engine answers: scaffolds, Cirq order, named gates, measurement claims, a question when unclear. */
+const SAMPLE = [
+  'grover-00-scaffold-q',
+  'grover-10-scaffold-c',
+  'bell-scaffold-q',
+  'ghz-scaffold-q',
+  'qft3-unitary-q',
+  'dj-four-query-q',
+  'qpe-pauli-x-q',
+  'grover-000-one-iter-q',
+  'teleport-ry-c',
+  'adder-2-3-q',
+  'grover-param-q',
+  'mixed-teleport-grover-c',
+];
+
+describe('offline engine on a sample of the eval', () => {
+  const knowledge = new KnowledgeBase([]);
+  it.each(SAMPLE)('%s passes', (id) => {
+    const t = task(id);
+    const answer = answerOffline([{ role: 'user', content: t.prompt }], { codeMode: 'inline', knowledge });
+    const grade = gradeAnswer(t, answer.text);
+    expect(grade.reason).toBeUndefined();
+    expect(grade.pass).toBe(true);
   });
 });

@@ -214,6 +214,18 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
     case 'qft': {
       const { n, inverse, input } = task;
       const N = 1 << n;
+      if (task.bare) {
+        // The transform alone (a unitary, no input state, no measurement): checked as a matrix.
+        const b = new Builder(n, 0);
+        qft(b, n, inverse);
+        return {
+          circuit: b.c,
+          ideal: {},
+          title: `${n}-qubit ${inverse ? 'inverse ' : ''}quantum Fourier transform`,
+          stem: `${inverse ? 'inverse_' : ''}qft_${n}`,
+          explanation: `Hadamards and controlled phases π/2^m, then swaps to restore the qubit order (Qiskit's convention, qubit 0 least significant): ${inverse ? 'the inverse, |k⟩ ↦ (1/√N) Σ_x e^{−2πi·xk/N}|x⟩' : '|x⟩ ↦ (1/√N) Σ_k e^{2πi·xk/N}|k⟩'} with N = ${N}.`,
+        };
+      }
       const b = new Builder(n, n);
       if (!inverse) {
         for (let q = 0; q < n; q++) if ((input >> q) & 1) b.x(q);
@@ -258,7 +270,7 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       const N = 1 << n;
       const m = marked.length;
       const theta = Math.asin(Math.sqrt(m / N));
-      const iterations = Math.max(1, Math.floor(Math.PI / (4 * theta)));
+      const iterations = task.iterations ?? Math.max(1, Math.floor(Math.PI / (4 * theta)));
       const b = new Builder(n, n);
       const all = Array.from({ length: n }, (_, i) => i);
       b.h(...all);
@@ -327,10 +339,15 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       const phi = task.phase;
       const b = new Builder(t + 1, t);
       const counting = Array.from({ length: t }, (_, i) => i);
-      b.x(t)
-        .h(...counting)
-        .barrier();
-      for (let j = 0; j < t; j++) b.gate('cp', [j, t], [normaliseAngle(2 * Math.PI * phi * 2 ** j)]);
+      // The eigenstate: |1⟩ for phase gates, |−⟩ (φ = 1/2) or |+⟩ (φ = 0) for Pauli X.
+      if (task.gate === 'x') {
+        if (phi === 0.5) b.x(t);
+        b.h(t);
+      } else b.x(t);
+      b.h(...counting).barrier();
+      // X² = I: only the first counting qubit applies a controlled X.
+      if (task.gate === 'x') b.cx(0, t);
+      else for (let j = 0; j < t; j++) b.gate('cp', [j, t], [normaliseAngle(2 * Math.PI * phi * 2 ** j)]);
       b.barrier();
       qft(b, t, true);
       b.barrier();
@@ -353,9 +370,9 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       return {
         circuit: b.c,
         ideal,
-        title: `phase estimation of φ = ${trimNumber(phi)} with ${t} counting qubits`,
+        title: `phase estimation of ${task.gate ? `the ${task.gate.toUpperCase()} gate (φ = ${trimNumber(phi)})` : `φ = ${trimNumber(phi)}`} with ${t} counting qubits`,
         stem: `phase_estimation_${t}`,
-        explanation: `U = P(2π·${trimNumber(phi)}) has eigenstate |1⟩ (qubit ${t}) with eigenvalue e^{2πiφ}. Counting qubit j applies controlled-U^(2^j), then the inverse QFT reads φ out as a ${t}-bit fraction: the most likely outcome ${best} = ${bitsValue(best)}/${T} = ${trimNumber(bitsValue(best) / T)}${Math.abs(phi * T - Math.round(phi * T)) < 1e-9 ? ' exactly' : ` (φ is not a ${t}-bit fraction, so nearby outcomes also appear)`}.`,
+        explanation: `${task.gate === 'x' ? `X has eigenstate |${phi === 0.5 ? '−' : '+'}⟩ (qubit ${t}) with eigenvalue e^{2πiφ} = ${phi === 0.5 ? '−1' : '1'}; X² = I, so only counting qubit 0 applies a controlled X.` : `U = ${task.gate ? `${task.gate.toUpperCase()} = ` : ''}P(2π·${trimNumber(phi)}) has eigenstate |1⟩ (qubit ${t}) with eigenvalue e^{2πiφ}.`} Counting qubit j applies controlled-U^(2^j), then the inverse QFT reads φ out as a ${t}-bit fraction: the most likely outcome ${best} = ${bitsValue(best)}/${T} = ${trimNumber(bitsValue(best) / T)}${Math.abs(phi * T - Math.round(phi * T)) < 1e-9 ? ' exactly' : ` (φ is not a ${t}-bit fraction, so nearby outcomes also appear)`}.`,
       };
     }
     case 'teleportation': {
@@ -455,11 +472,12 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
     }
     case 'repetition': {
       const { distance: d, flavor, errorQubit } = task;
+      const logical = task.logical ?? 1;
       const s = d - 1;
       const b = new Builder(d + s, d + s);
       const data = Array.from({ length: d }, (_, i) => i);
       // Logical |1⟩ for bit flips (so a flip shows), logical |+⟩ decoded to |1⟩... keep |1⟩ in both flavors for a clear readout.
-      b.x(0);
+      if (logical) b.x(0);
       for (let q = 1; q < d; q++) b.cx(0, q);
       if (flavor === 'phase-flip') b.h(...data);
       b.barrier();
@@ -479,7 +497,7 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
       }
       b.barrier();
       for (let q = 0; q < d + s; q++) b.measure(q, q);
-      let value = (1 << d) - 1;
+      let value = logical ? (1 << d) - 1 : 0;
       if (errorQubit !== null)
         syndromeOf(errorQubit).forEach((v, i) => {
           value |= v << (d + i);
@@ -489,7 +507,7 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
         ideal: { [key(value, d + s)]: 1 },
         title: `distance-${d} ${flavor} repetition code${errorQubit !== null ? ` with ${flavor === 'bit-flip' ? 'an X' : 'a Z'} error on qubit ${errorQubit}` : ''}`,
         stem: `${flavor.replace('-', '_')}_code_d${d}`,
-        explanation: `Logical |1⟩ is encoded in ${d} data qubits (${flavor === 'phase-flip' ? 'in the X basis, so a Z error acts like a bit flip between the Hadamard layers' : 'CNOT fan-out'}); ${s} ancillas (qubits ${d}–${d + s - 1}) measure the parities of neighbouring data qubits. ${errorQubit !== null ? `The injected error on qubit ${errorQubit} gives syndrome ${key(value >> d, s)} (c${d + s - 1}…c${d})` : 'With no error the syndrome is all zeros'}, and a multi-controlled X on the matching data qubit corrects it (deferred measurement instead of classical feedback), so the data qubits read ${'1'.repeat(d)}.`,
+        explanation: `Logical |${logical}⟩ is encoded in ${d} data qubits (${flavor === 'phase-flip' ? 'in the X basis, so a Z error acts like a bit flip between the Hadamard layers' : 'CNOT fan-out'}); ${s} ancillas (qubits ${d}–${d + s - 1}) measure the parities of neighbouring data qubits. ${errorQubit !== null ? `The injected error on qubit ${errorQubit} gives syndrome ${key(value >> d, s)} (c${d + s - 1}…c${d})` : 'With no error the syndrome is all zeros'}, and a multi-controlled X on the matching data qubit corrects it (deferred measurement instead of classical feedback), so the data qubits read ${String(logical).repeat(d)}.`,
       };
     }
     case 'ansatz': {

@@ -4,6 +4,8 @@
  */
 export type BellVariant = 'phi+' | 'phi-' | 'psi+' | 'psi-';
 export type SingleQubitState = '0' | '1' | '+' | '-';
+/** A gate whose phase estimation was asked for by name; `x` is estimated on its eigenvector |−⟩ (φ = 1/2) or |+⟩ (φ = 0). */
+export type NamedPhaseGate = 'x' | 'z' | 's' | 't';
 
 export type CircuitTask =
   | { kind: 'bell'; variant: BellVariant }
@@ -11,16 +13,16 @@ export type CircuitTask =
   | { kind: 'w'; n: number }
   | { kind: 'uniform'; n: number }
   | { kind: 'basis'; bits: string }
-  | { kind: 'qft'; n: number; inverse: boolean; input: number }
-  | { kind: 'grover'; n: number; marked: string[] }
+  | { kind: 'qft'; n: number; inverse: boolean; input: number; bare?: boolean }
+  | { kind: 'grover'; n: number; marked: string[]; iterations?: number }
   | { kind: 'deutsch-jozsa'; n: number; oracle: 'constant-0' | 'constant-1' | 'balanced'; mask: string }
   | { kind: 'bernstein-vazirani'; secret: string }
-  | { kind: 'phase-estimation'; phase: number; precision: number }
+  | { kind: 'phase-estimation'; phase: number; precision: number; gate?: NamedPhaseGate }
   | { kind: 'teleportation'; state: SingleQubitState | number }
   | { kind: 'superdense'; message: string }
   | { kind: 'adder'; n: number; a: number; b: number }
   | { kind: 'swap-test'; left: SingleQubitState; right: SingleQubitState }
-  | { kind: 'repetition'; flavor: 'bit-flip' | 'phase-flip'; distance: number; errorQubit: number | null }
+  | { kind: 'repetition'; flavor: 'bit-flip' | 'phase-flip'; distance: number; errorQubit: number | null; logical?: 0 | 1 }
   | { kind: 'ansatz'; n: number; layers: number };
 
 export type CircuitKind = CircuitTask['kind'];

@@ -8,3 +8,5 @@ export * from './offline-engine.js';
 export * from './request-parser.js';
 export * from './code-blocks.js';
 export * from './offline-task-list.js';
+export * from './request-claims.js';
+export * from './request-form.js';

@@ -90,7 +90,8 @@ export const OFFLINE_TASKS: OfflineTaskCase[] = [
   { request: 'make an inverse quantum fourier transform circuit for 3 qubits in OpenQASM 3', kind: 'qft', framework: 'openqasm3', ideal: one('101') },
   // Grover
   { request: 'make a Grover search for 101', kind: 'grover', framework: 'qiskit', ideal: grover(3, ['101']) },
-  { request: "Implement Grover's algorithm on 2 qubits marking 10 in Cirq", kind: 'grover', framework: 'cirq', ideal: grover(2, ['10']) },
+  // Cirq requests write bitstrings with qubit 0 first (as Cirq prints kets and measurement arrays).
+  { request: "Implement Grover's algorithm on 2 qubits marking 10 in Cirq", kind: 'grover', framework: 'cirq', ideal: grover(2, ['01']) },
   { request: 'grover search for the marked states 0110 and 1001', kind: 'grover', framework: 'qiskit', ideal: grover(4, ['0110', '1001']) },
   { request: 'Build a Grover circuit that finds 11010 in qasm 2', kind: 'grover', framework: 'openqasm2', ideal: grover(5, ['11010']) },
   { request: 'grover search for 111111 in cirq', kind: 'grover', framework: 'cirq', ideal: grover(6, ['111111']) },
@@ -101,7 +102,7 @@ export const OFFLINE_TASKS: OfflineTaskCase[] = [
   { request: 'Deutsch-Jozsa, constant oracle f(x) = 1, 2 qubits, OpenQASM 3', kind: 'deutsch-jozsa', framework: 'openqasm3', ideal: one('00') },
   // Bernstein–Vazirani
   { request: 'Bernstein-Vazirani circuit for the secret 1011', kind: 'bernstein-vazirani', framework: 'qiskit', ideal: one('1011') },
-  { request: 'build bernstein vazirani with secret string 110 in Cirq', kind: 'bernstein-vazirani', framework: 'cirq', ideal: one('110') },
+  { request: 'build bernstein vazirani with secret string 110 in Cirq', kind: 'bernstein-vazirani', framework: 'cirq', ideal: one('011') },
   { request: 'Implement BV for secret 100101 in OpenQASM 2', kind: 'bernstein-vazirani', framework: 'openqasm2', ideal: one('100101') },
   { request: 'write a Bernstein–Vazirani circuit that finds s = 01 in pennylane', kind: 'bernstein-vazirani', framework: 'pennylane', ideal: one('01') },
   // Phase estimation
@@ -116,7 +117,7 @@ export const OFFLINE_TASKS: OfflineTaskCase[] = [
   { request: 'quantum teleportation of the zero state |0> in qiskit', kind: 'teleportation', framework: 'qiskit', ideal: teleport(0) },
   // Superdense coding
   { request: 'Build a superdense coding circuit', kind: 'superdense', framework: 'qiskit', ideal: one('11') },
-  { request: 'superdense coding that sends the message 10 in Cirq', kind: 'superdense', framework: 'cirq', ideal: one('10') },
+  { request: 'superdense coding that sends the message 10 in Cirq', kind: 'superdense', framework: 'cirq', ideal: one('01') },
   { request: 'make a dense coding circuit for bits 01 in qasm 3', kind: 'superdense', framework: 'openqasm3', ideal: one('01') },
   { request: 'write super dense coding sending 00', kind: 'superdense', framework: 'qiskit', ideal: one('00') },
   // Adder
