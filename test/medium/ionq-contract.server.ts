@@ -6,7 +6,7 @@ import { addQreg, emptyCircuit, finalState, num, type GateOp } from '#qdc/circui
  * A local stand-in for IonQ's v0.3 jobs API (docs.ionq.com/api-reference/v0.3): POST /jobs, GET /jobs/{id},
  * GET /jobs/{id}/results, PUT /jobs/{id}/status/cancel, `Authorization: apiKey <key>`. It validates the
  * documented native-gate input and answers the documented shapes; its results are the exact probabilities of
- * the submitted native circuit (angles in turns). Behaviour by shots: 13 fails, 7 stays running; others go
+ * the submitted native circuit (angles in turns). Behaviour by shots: 13 fails, 17 stays running; others go
  * ready → submitted → running → completed over successive status polls.
  */
 /** A gate of IonQ's native circuit format (ionq.circuit.v0, gateset "native"); validateInput checks that a request's gates are. */
@@ -123,7 +123,7 @@ export async function startIonqContractServer(apiKey: string): Promise<IonqContr
         job.status =
           job.shots === 13 && job.polls >= 2
             ? 'failed'
-            : job.shots === 7
+            : job.shots === 17
               ? job.polls >= 2
                 ? 'running'
                 : 'submitted'

@@ -144,7 +144,7 @@ describe('lab node (real node and broker processes, JetStream work queue)', () =
 
   it('fails a job with a clear error after max_deliver deliveries that never finished, charging nothing', async () => {
     const before = await spent();
-    const jobId = await submit(20_000); // 20 s on the node: each delivery is killed before it finishes
+    const jobId = await submit(10_000); // 10 s on the node (the most shots a job may ask): each delivery is killed before it finishes
     for (let delivery = 1; delivery <= 3; delivery++) {
       // Each delivery reaches the current node (it says so), which is then killed mid-job.
       await waitForOutput(nodes.at(-1)!, new RegExp(`job ${jobId}: running .*delivery ${delivery}\\)`));

@@ -90,7 +90,7 @@ describe('IonQ cloud backend (v0.3 contract server)', () => {
   });
 
   it('cancels a running job at IonQ', async () => {
-    const jobId = await submit(7);
+    const jobId = await submit(17);
     await api.waitFor(key, jobId, (s) => s === 'running', 30_000);
     const res = await api.post('/v0/coda/qpus/cancel', key, { job_id: jobId });
     expect(res.body).toMatchObject({ success: true, status: 'cancelled' });
@@ -99,7 +99,7 @@ describe('IonQ cloud backend (v0.3 contract server)', () => {
   });
 
   it('fails a job without a final status after the maximum age (dead letter) and cancels it at IonQ', async () => {
-    const jobId = await submit(7);
+    const jobId = await submit(17);
     const done = await api.waitFor(key, jobId, (s) => s === 'failed' || s === 'completed', 30_000);
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/no final status after \d+ s \(limit 5 s\)/);
