@@ -10,8 +10,8 @@
  * Metric: F1 with one-to-one matching, peaks within ±2 samples, dips within ±½ linewidth (≥ 1 sample).
  */
 import { detectCoulombPeaksV0, detectCoulombPeaksV1, detectCoulombPeaksV1Mini, detectCoulombPeaksV2, runModel } from '#qdc/characterization';
-import { scoreCoulombPeakDetector, type DetectionScore, type TraceDetector } from '#qdc/characterization/evaluation';
-import { benchmarkSeeds, generateCoulombPeakTrace, SNR_MAX, SNR_MIN } from '#qdc/device-physics';
+import { scoreCoulombEdgeDetector, scoreCoulombPeakDetector, type DetectionScore, type TraceDetector } from '#qdc/characterization/evaluation';
+import { benchmarkSeeds, EDGE_TRACE_SNR_RANGE, generateCoulombEdgeTrace, generateCoulombPeakTrace, SNR_MAX, SNR_MIN } from '#qdc/device-physics';
 import { argExtreme, loadRealCase, REAL_DATA_DIR, realDataAvailable } from './accuracy/real-cases.js';
 import { countTargets, printTable, type AccuracySection, type ReportRow } from './accuracy/report-table.js';
 import { accuracySections as oneDSections } from './accuracy/one-d.js';
@@ -192,6 +192,11 @@ function peakAndDipSections(): AccuracySection[] {
   printTable('Peak-detector family: common held-out set', header, familyRows);
   sections.push({ title: 'Peak-detector family: common held-out set', header, rows: familyRows });
 
+  // 2b. Issue 29: peaks on the first/last samples and sweeps ending in a monotone rise (generateCoulombEdgeTrace).
+  const edgeRows = edgeSetRows();
+  printTable('Peak detectors at the ends of the sweep (edge generator)', header, edgeRows);
+  sections.push({ title: 'Peak detectors at the ends of the sweep (edge generator)', header, rows: edgeRows });
+
   // 3. Measured traces.
   const realRows: ReportRow[] = [];
   if (!realDataAvailable()) {
@@ -218,6 +223,50 @@ function peakAndDipSections(): AccuracySection[] {
     sections.push({ title: 'Measured traces', header: ['model', 'measured trace', 'N', 'metric', 'value', '', 'target'], rows: realRows });
   }
   return sections;
+}
+
+const EDGE_LENGTHS = [100, 128, 500];
+
+/** F1 on the edge generator (held-out), recall of peaks 1–5 samples from an end, false peaks on a rising end. */
+function edgeSetRows(): ReportRow[] {
+  const rows: ReportRow[] = [];
+  const seeds = benchmarkSeeds(TRACES_PER_DATASET, 300_000);
+  const options = (_: number, position: number) => ({ length: EDGE_LENGTHS[position % EDGE_LENGTHS.length]! });
+  for (const model of PEAK_MODELS) {
+    const score = scoreCoulombEdgeDetector(model.algorithm, seeds, options);
+    let edgePeaks = 0;
+    let edgeHits = 0;
+    let rises = 0;
+    let risePeaks = 0;
+    seeds.forEach((seed, position) => {
+      const t = generateCoulombEdgeTrace(seed, options(seed, position));
+      const n = t.trace.length;
+      const found = model.algorithm(t.trace);
+      for (const q of t.peakIndices) {
+        const fromEnd = Math.min(q, n - 1 - q);
+        if (fromEnd > 5) continue;
+        edgePeaks++;
+        if (found.some((p) => Math.abs(p - q) <= 2)) edgeHits++;
+      }
+      if (t.rise) {
+        rises++;
+        risePeaks += found.filter((p) => (t.rise!.end === 'end' ? p >= n - 8 : p <= 7)).length;
+      }
+    });
+    rows.push({
+      cells: [
+        model.id,
+        `edge set L ∈ {${EDGE_LENGTHS.join(', ')}}, SNR ${EDGE_TRACE_SNR_RANGE.join('–')}: ${edgePeaks} peaks ≤ 5 samples from an end, ${rises} rising ends`,
+        String(seeds.length),
+        'F1 ±2 samples',
+        f(score.f1),
+        `${pr(score)}; end peaks found ${f(edgeHits / Math.max(1, edgePeaks), 3)}; false peaks per rising end ${f(risePeaks / Math.max(1, rises), 3)}`,
+        `≥ ${F1_TARGET}`,
+      ],
+      pass: score.f1 >= F1_TARGET,
+    });
+  }
+  return rows;
 }
 
 try {

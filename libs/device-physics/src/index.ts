@@ -50,3 +50,12 @@ export {
   type CalibrationTraceFamily,
   type CalibrationTraceOptions,
 } from './calibration/calibration-trace.generator.js';
+export {
+  generateCoulombEdgeTrace,
+  EDGE_TRACE_SNR_RANGE,
+  EDGE_TRACE_FWHM_RANGE,
+  EDGE_PEAK_MAX_OFFSET_SAMPLES,
+  type CoulombEdgeTraceKind,
+  type CoulombEdgeTraceOptions,
+  type CoulombEdgeTrace,
+} from './coulomb-edge-trace.generator.js';

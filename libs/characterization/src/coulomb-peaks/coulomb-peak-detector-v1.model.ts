@@ -7,7 +7,9 @@
 // noise from its values away from them (iterative masking, as in source extraction: Bertin & Arnouts,
 // A&A Suppl. 117, 393 (1996)), so 1/f and telegraph noise leaking into wide kernels raise that scale's
 // threshold. A peak must fall on both sides (steps do not), and a peak cut by an end of the window is kept only
-// if a cosh⁻² fit of that end puts its centre inside the window (not the flank of a peak outside).
+// if a cosh⁻² fit of that end puts its centre inside the window and beats every fit centred outside (a
+// likelihood-ratio test: a monotone rise into the end is the tail of a peak or an opening channel outside).
+// Maxima without a significant valley between them are one peak (the saddle test of topographic prominence).
 import { measurePeakShape, peakShapeReach } from '../signal/peak-shape.js';
 import { estimateWhiteNoiseStd, quietDifferenceNoise } from '../signal/robust-noise.js';
 import { MAD_TO_SIGMA, median, medianInPlace } from '../signal/order-statistics.js';
@@ -37,11 +39,23 @@ export const V1_MIN_SEPARATION_FWHM = 1;
 export const V1_MIN_SEPARATION_SAMPLES = 3;
 /** Each side of a peak must fall by this much (σ of the kernel-smoothed trace) within the kernel support. */
 export const V1_SIDE_DROP_SIGMA = 2.5;
+/** A side shorter than this many peak FWHM cannot show the fall of a peak: the peak is cut and its end is fitted. */
+export const V1_SIDE_NEEDED_FWHM = 1.5;
 /** Peaks cut by an end are fitted over this many FWHM inward and need this amplitude (σ of the white noise). */
 export const V1_EDGE_FIT_SPAN_FWHM = 2.5;
 export const V1_EDGE_AMPLITUDE_SIGMA = 4;
 /** A cut peak fitted up to this far outside the window still has its maximum on the end sample, samples. */
 export const V1_EDGE_OUTSIDE_SAMPLES = 1;
+/**
+ * A cut peak's top must be inside: the best fit centred inside must beat the best centred ≥ 2 samples outside (any
+ * width up to 6×) by this much in residual sum of squares, units of σ² (a likelihood-ratio test; a monotone rise
+ * into the end is the tail of something outside).
+ */
+export const V1_EDGE_INSIDE_EVIDENCE_SIGMA2 = 2;
+/** Two reported maxima closer than this many peak FWHM (of the wider) need a valley between them… */
+export const V1_VALLEY_CHECK_FWHM = 2.5;
+/** …at least this deep below the lower one, σ of the trace smoothed at the locator scale; else they are one peak. */
+export const V1_VALLEY_DEPTH_SIGMA = 2.5;
 
 export interface MultiScaleOptions {
   /** Kernel FWHMs, samples. */
@@ -126,6 +140,39 @@ function reestimateNoise(trace: Float64Array, scales: Scale[], provisional: Cand
   return white;
 }
 
+/**
+ * Two maxima are two peaks only if the trace (smoothed at the finer locator scale) falls between them by
+ * V1_VALLEY_DEPTH_SIGMA below the lower one; otherwise the lower is a second maximum of one peak (an asymmetric or
+ * wide top seen by a kernel narrower than the peak) and is dropped.
+ */
+function mergeWithoutValley<P extends { index: number; height: number; width: number; scale: number }>(
+  trace: Float64Array,
+  peaks: P[],
+  locators: ThermalPeakKernel[],
+  scales: Scale[],
+): P[] {
+  const sorted = [...peaks].sort((a, b) => a.index - b.index);
+  const kept: P[] = [];
+  for (const p of sorted) {
+    const q = kept.at(-1);
+    if (q && p.index - q.index < V1_VALLEY_CHECK_FWHM * Math.max(p.width, q.width)) {
+      const fine = Math.min(p.scale, q.scale);
+      const locator = locators[fine]!;
+      const noise = scales[fine]!.noise * smoothingNoiseGain(locator);
+      const topP = smoothedAt(trace, locator, p.index);
+      const topQ = smoothedAt(trace, locator, q.index);
+      let valley = Infinity;
+      for (let i = q.index + 1; i < p.index; i++) valley = Math.min(valley, smoothedAt(trace, locator, i));
+      if (!(Math.min(topP, topQ) - valley >= V1_VALLEY_DEPTH_SIGMA * noise)) {
+        if (topP > topQ) kept[kept.length - 1] = p;
+        continue;
+      }
+    }
+    kept.push(p);
+  }
+  return kept;
+}
+
 /** The detector shared by v1, v1-mini (fewer kernels) and v2's reference behaviour. */
 export function detectCoulombPeaksMultiScale(trace: Float64Array, options: MultiScaleOptions): PeakDetection {
   const n = trace.length;
@@ -160,7 +207,7 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
   }
 
   const locators = scales.map((s) => thermalPeakKernel(Math.max(V1_MIN_KERNEL_FWHM_SAMPLES, s.peakFwhm / 2)));
-  const peaks: { index: number; height: number; width: number; cut: boolean }[] = [];
+  const peaks: { index: number; height: number; width: number; cut: boolean; scale: number }[] = [];
   for (const c of chosen) {
     const { kernel, noise, peakFwhm } = scales[c.scale]!;
     // The maximum of the trace smoothed at half the peak width, near the response maximum.
@@ -182,7 +229,7 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
     let rightMin = top;
     for (let i = Math.max(0, index - span); i < index; i++) leftMin = Math.min(leftMin, smoothedAt(trace, kernel, i));
     for (let i = index + 1; i <= Math.min(n - 1, index + span); i++) rightMin = Math.min(rightMin, smoothedAt(trace, kernel, i));
-    const sideNeeded = Math.max(2, peakFwhm);
+    const sideNeeded = Math.max(2, V1_SIDE_NEEDED_FWHM * peakFwhm);
     const leftCounts = index >= sideNeeded;
     const rightCounts = n - 1 - index >= sideNeeded;
     if (leftCounts && top - leftMin < dropNeeded) continue;
@@ -192,22 +239,33 @@ export function detectCoulombPeaksMultiScale(trace: Float64Array, options: Multi
     if (cut) {
       const fromStart = !leftCounts;
       const fromEnd = fromStart ? index : n - 1 - index;
-      const fit = fitEdgePeak(trace, fromStart, peakFwhm, fromEnd + Math.ceil(V1_EDGE_FIT_SPAN_FWHM * peakFwhm) + 2, fromEnd + peakFwhm);
+      const fit = fitEdgePeak(
+        trace,
+        fromStart,
+        peakFwhm,
+        fromEnd + Math.ceil(V1_EDGE_FIT_SPAN_FWHM * peakFwhm) + 2,
+        fromEnd + peakFwhm,
+        0,
+        n,
+        V1_MIN_KERNEL_FWHM_SAMPLES / KERNEL_PER_PEAK_FWHM,
+      );
       if (!fit || fit.amplitude < V1_EDGE_AMPLITUDE_SIGMA * sigma) continue;
       if (fit.centre < -V1_EDGE_OUTSIDE_SAMPLES || fit.centre > n - 1 + V1_EDGE_OUTSIDE_SAMPLES) continue;
+      if (fit.outsideError - fit.insideError < V1_EDGE_INSIDE_EVIDENCE_SIGMA2 * sigma * sigma) continue;
       index = Math.min(n - 1, Math.max(0, Math.round(fit.centre)));
       height = fit.amplitude;
     }
-    peaks.push({ index, height, width: peakFwhm, cut });
+    peaks.push({ index, height, width: peakFwhm, cut, scale: c.scale });
   }
+  const distinct = mergeWithoutValley(trace, peaks, locators, scales);
 
-  let accepted = peaks;
+  let accepted = distinct;
   if (options.edgeRelativeHeight > 0) {
     // Peaks of one dot have comparable heights: a small bump cut by an end next to large peaks is a background
     // slope or the flank of a peak outside.
-    const inner = Float64Array.from(peaks.filter((p) => !p.cut).map((p) => p.height));
+    const inner = Float64Array.from(distinct.filter((p) => !p.cut).map((p) => p.height));
     const typical = inner.length > 0 ? medianInPlace(inner, inner.length) : 0;
-    accepted = peaks.filter((p) => !p.cut || p.height >= options.edgeRelativeHeight * typical);
+    accepted = distinct.filter((p) => !p.cut || p.height >= options.edgeRelativeHeight * typical);
   }
   accepted.sort((a, b) => a.index - b.index);
   // Report heights and widths measured on the trace (uncut peaks); cut peaks keep their lineshape fit.

@@ -11,7 +11,9 @@
 //   agree on a scale only neighbouring scales may add detections (fewer noise peaks from 1/f and telegraph
 //   noise at other widths);
 // - peaks cut by an end lower than 30 % of the median height of the others are dropped (outside flanks,
-//   background slopes), and a cut peak with no complete peak in the trace needs 12σ;
+//   background slopes), and a cut peak with no complete peak in the trace needs 12σ; since issue 29 a cut peak
+//   must also pass v1's inside-versus-outside lineshape test (a monotone rise into the end is not a peak), and
+//   as in v1 a side shorter than 1.5 peak widths counts as cut;
 // - one workspace of preallocated typed arrays per trace length, reused across a batch: no per-sample
 //   allocation, selections (quickselect) instead of sorts, insertion sort for the short candidate lists.
 // Noise handling, the both-sides fall check and the end-of-window lineshape fit follow v1. Files: the kernel bank and
@@ -20,6 +22,8 @@ import { measurePeakShape, peakShapeReach } from '../signal/peak-shape.js';
 import { HALF_NORMAL_LOWER_QUARTILE, HALF_NORMAL_MEDIAN, MAD_TO_SIGMA, selectInPlace } from '../signal/order-statistics.js';
 import type { PeakDetection } from './coulomb-peak-detector-v0.model.js';
 import { fitEnd } from './coulomb-peak-v2-end-fit.js';
+import { fitEdgePeak } from '../signal/edge-peak-centre.js';
+import { V1_EDGE_INSIDE_EVIDENCE_SIGMA2, V1_SIDE_NEEDED_FWHM } from './coulomb-peak-detector-v1.model.js';
 import {
   createPeakDetectorV2Workspace,
   DISTANCE_BINS,
@@ -234,7 +238,7 @@ function verify(ws: PeakDetectorV2Workspace, n: number, c: number, sigma: number
   let rightMin = top;
   for (let j = Math.max(0, centreJ - span); j < centreJ; j++) if (smooth[j]! < leftMin) leftMin = smooth[j]!;
   for (let j = centreJ + 1; j <= Math.min(smooth.length - 1, centreJ + span); j++) if (smooth[j]! < rightMin) rightMin = smooth[j]!;
-  const sideNeeded = Math.max(2, peakFwhm);
+  const sideNeeded = Math.max(2, V1_SIDE_NEEDED_FWHM * peakFwhm);
   const leftCounts = index >= sideNeeded;
   const rightCounts = n - 1 - index >= sideNeeded;
   if (leftCounts && top - leftMin < dropNeeded) return false;
@@ -248,6 +252,9 @@ function verify(ws: PeakDetectorV2Workspace, n: number, c: number, sigma: number
     if (!fitEnd(x, n, fromStart, peakFwhm, fromEnd + Math.ceil(V2_EDGE_FIT_SPAN_FWHM * peakFwhm) + 2, fromEnd + peakFwhm, fit)) return false;
     if (fit.amplitude < V2_EDGE_AMPLITUDE_SIGMA * sigma) return false;
     if (fit.centre < -V2_EDGE_OUTSIDE_SAMPLES || fit.centre > n - 1 + V2_EDGE_OUTSIDE_SAMPLES) return false;
+    // v1's inside-versus-outside test (signal/edge-peak-centre.ts): a monotone rise into the end is not a peak.
+    const evidence = fitEdgePeak(x, fromStart, peakFwhm, fromEnd + Math.ceil(V2_EDGE_FIT_SPAN_FWHM * peakFwhm) + 2, fromEnd + peakFwhm, 0, n, PEAK_FWHM[0]!);
+    if (!evidence || evidence.outsideError - evidence.insideError < V1_EDGE_INSIDE_EVIDENCE_SIGMA2 * sigma * sigma) return false;
     index = Math.min(n - 1, Math.max(0, Math.round(fit.centre)));
     height = fit.amplitude;
   }

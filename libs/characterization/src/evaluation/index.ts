@@ -2,7 +2,14 @@
 // shared by the specs, `npm run bench:accuracy` and the tuning scripts, so they all measure the same thing; not
 // part of the public barrel that services import.
 export { countDetections, addDetectionCounts, scoreDetections, type DetectionCounts, type DetectionScore, type DetectionTruth } from './detection-score.js';
-export { scoreCoulombPeakDetector, scoreResonatorDipFinder, PEAK_MATCH_TOLERANCE_SAMPLES, type TraceDetector, type PerSeed } from './synthetic-scores.js';
+export {
+  scoreCoulombPeakDetector,
+  scoreCoulombEdgeDetector,
+  scoreResonatorDipFinder,
+  PEAK_MATCH_TOLERANCE_SAMPLES,
+  type TraceDetector,
+  type PerSeed,
+} from './synthetic-scores.js';
 export {
   countLineMatches,
   lineF1,

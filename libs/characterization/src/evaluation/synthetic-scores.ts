@@ -1,7 +1,14 @@
 // Detection scores of a model on labelled synthetic traces from libs/device-physics (shared by the unit tests
 // and the accuracy benchmark, so both measure the same thing). Matching: peaks within ±2 samples; dips within
 // ±½ linewidth (at least 1 sample). Faint or just-outside peaks are "don't care" (see the generator's header).
-import { generateCoulombPeakTrace, generateResonatorNotchTrace, type CoulombPeakTraceOptions, type ResonatorNotchTraceOptions } from '#qdc/device-physics';
+import {
+  generateCoulombEdgeTrace,
+  generateCoulombPeakTrace,
+  generateResonatorNotchTrace,
+  type CoulombEdgeTraceOptions,
+  type CoulombPeakTraceOptions,
+  type ResonatorNotchTraceOptions,
+} from '#qdc/device-physics';
 import { addDetectionCounts, countDetections, scoreDetections, type DetectionCounts, type DetectionScore } from './detection-score.js';
 
 export const PEAK_MATCH_TOLERANCE_SAMPLES = 2;
@@ -25,6 +32,19 @@ export function scoreCoulombPeakDetector(detect: TraceDetector, seeds: readonly 
     counts = addDetectionCounts(
       counts,
       countDetections(found, { indices: truth.peakIndices, tolerance: PEAK_MATCH_TOLERANCE_SAMPLES, ignored: truth.ignoredPeakIndices }),
+    );
+  });
+  return scoreDetections(counts);
+}
+
+/** The same score on generateCoulombEdgeTrace (peaks on the first/last samples, sweeps ending in a monotone rise). */
+export function scoreCoulombEdgeDetector(detect: TraceDetector, seeds: readonly number[], options: PerSeed<CoulombEdgeTraceOptions> = {}): DetectionScore {
+  let counts = ZERO;
+  seeds.forEach((seed, position) => {
+    const truth = generateCoulombEdgeTrace(seed, optionsFor(options, seed, position));
+    counts = addDetectionCounts(
+      counts,
+      countDetections(detect(truth.trace), { indices: truth.peakIndices, tolerance: PEAK_MATCH_TOLERANCE_SAMPLES, ignored: truth.ignoredPeakIndices }),
     );
   });
   return scoreDetections(counts);
