@@ -50,5 +50,41 @@ export function accuracySections(): AccuracySection[] {
       pass: ratio <= 1.1,
     });
   });
+  rows.push(...largeBatchRows());
   return [{ title: 'Surface-code decoders (B, 4, T, D, D), logical error relative to minimum-weight matching', header: HEADER, rows }];
+}
+
+/** Issue 29: one request of 3 000 shots of d = 5, T = 5 (1.5 M elements; refused before), against its two halves. */
+function largeBatchRows(): ReportRow[] {
+  const [B, T, d] = [3000, 5, 5];
+  const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise: { kind: 'phenomenological', p: 0.01, q: 0.01 }, shots: B, seed: 925_000 });
+  const data = Float64Array.from(samples.syndromes);
+  const perShot = 4 * T * d * d;
+  return (['ising-decoding-v1-fast', 'ising-decoding-v1-accurate'] as const).map((id) => {
+    const started = performance.now();
+    let answer: Record<string, unknown>;
+    try {
+      answer = runModel(id, { shape: [B, 4, T, d, d], data });
+    } catch (error) {
+      return {
+        cells: [id, `one request (${B}, 4, ${T}, ${d}, ${d}), p = q = 1 %`, String(B), 'accepted', 'no', (error as Error).message.slice(0, 120), 'yes'],
+        pass: false,
+      };
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const halves = [0, 1].map((h) => runModel(id, { shape: [B / 2, 4, T, d, d], data: data.subarray((h * B * perShot) / 2, ((h + 1) * B * perShot) / 2) }));
+    const same = JSON.stringify(answer['logits']) === JSON.stringify([...(halves[0]!['logits'] as unknown[]), ...(halves[1]!['logits'] as unknown[])]);
+    return {
+      cells: [
+        id,
+        `one request (${B}, 4, ${T}, ${d}, ${d}), p = q = 1 %`,
+        String(B),
+        'accepted, = its halves',
+        same ? 'yes' : 'no',
+        `${seconds.toFixed(2)} s in process`,
+        'yes',
+      ],
+      pass: same,
+    };
+  });
 }

@@ -1,6 +1,6 @@
 import { inputDecodeLimits, maxInputElements, MAX_ARRAY_ELEMENTS, MAX_BATCH_ELEMENTS, MAX_TRACE_ELEMENTS, MIN_DECODE_ELEMENTS } from './input-limits.js';
 import { modelEntry } from './model-catalogue.js';
-import { MAX_DECODING_CELLS } from './decoding/index.js';
+import { MAX_DECODING_ELEMENTS } from './decoding/index.js';
 
 const MiB = 1024 * 1024;
 
@@ -10,7 +10,7 @@ describe(inputDecodeLimits.name, () => {
     expect(maxInputElements(modelEntry('resonator-dip-finder-v0'))).toBe(MAX_TRACE_ELEMENTS);
     expect(maxInputElements(modelEntry('coulomb-blockade-peak-detector-v0'))).toBe(100);
     expect(maxInputElements(modelEntry('coulomb-diamond-detector-v1'))).toBe(MAX_ARRAY_ELEMENTS);
-    expect(maxInputElements(modelEntry('ising-decoding-v1-fast'))).toBe(4 * MAX_DECODING_CELLS);
+    expect(maxInputElements(modelEntry('ising-decoding-v1-fast'))).toBe(MAX_DECODING_ELEMENTS);
   });
 
   it('caps inflation at a small multiple of the upload limit and of what the largest input needs', () => {

@@ -37,3 +37,11 @@ export {
   type BatchDecoding,
   type DecoderVariant,
 } from './syndrome-tensor.js';
+export {
+  estimateDecodeCost,
+  DECODE_COST_DENSITY_EDGES,
+  DECODE_COST_DISTANCE_EDGES,
+  DECODE_COST_MARGIN,
+  DECODE_COST_US_PER_CELL,
+  type DecodeCostEstimate,
+} from './decode-cost.js';

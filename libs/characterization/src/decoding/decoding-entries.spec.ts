@@ -2,7 +2,7 @@ import { rotatedSurfaceCode, sampleMemoryExperiment } from '#qdc/qec';
 import { findModel } from '../model-catalogue.js';
 import { ModelInputError } from '../model-input-error.js';
 import { renderPlot, runModel } from '../model-runner.js';
-import { MAX_DECODING_CELLS } from './index.js';
+import { DECODING_TIME_BUDGET_S, MAX_DECODING_LOGITS } from './index.js';
 
 const IDS = ['ising-decoding-v1-fast', 'ising-decoding-v1-accurate'] as const;
 
@@ -61,11 +61,53 @@ describe('decoding catalogue entries', () => {
     expect(() => runModel(id, { shape: [1, 4, 2, 3, 3], data })).toThrow(ModelInputError);
     expect(() => runModel(id, { shape: [1, 4, 2, 3, 3], data })).toThrow('X-stabilizer mask (channel 2)');
     expect(() => runModel(id, { shape: [4, 2, 3, 3], data: new Float64Array(72) })).toThrow('expected a (B, 4, T, D, D) syndrome tensor');
-    const big = [Math.floor(MAX_DECODING_CELLS / 9) + 1, 4, 1, 3, 3];
-    expect(() => runModel(id, { shape: big, data: new Float64Array(big.reduce((a, b) => a * b, 1)) })).toThrow(`at most ${MAX_DECODING_CELLS} cells`);
+    const wide = [Math.floor(MAX_DECODING_LOGITS / 18) + 1, 4, 1, 3, 3];
+    expect(() => runModel(id, { shape: wide, data: new Float64Array(wide.reduce((a, b) => a * b, 1)) })).toThrow(
+      new RegExp(`at most ${MAX_DECODING_LOGITS} output logits .*: split it into 2 or more requests of at most \\d+ shots`),
+    );
   });
 
-  it.each(IDS)('%s decodes pure-noise syndromes (no work limit besides B·T·D²), clearing every last-round syndrome', (id) => {
+  it.each(IDS)('%s refuses by estimated decoding time, not size: pure noise at d = 25, T = 1 beyond the budget, saying how to split', (id) => {
+    // Half the detectors firing in a single round is the decoders' worst case (≈ 100 ms per shot here for accurate).
+    const d = 25;
+    const n = d * d;
+    const shots = 2400;
+    const data = new Float64Array(shots * 4 * n);
+    let state = 9;
+    for (let b = 0; b < shots; b++) {
+      for (let i = 0; i < 2 * n; i++) {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        data[b * 4 * n + i] = state / 2 ** 31;
+      }
+    }
+    expect(() => runModel(id, { shape: [shots, 4, 1, d, d], data })).toThrow(
+      new RegExp(
+        `expected a batch that decodes within ${DECODING_TIME_BUDGET_S} s; .* estimated at \\d+ s for the \\w+ decoder: split it into \\d+ or more requests of at most \\d+ shots`,
+      ),
+    );
+  });
+
+  it.each(IDS)('%s decodes 3 000 shots of d = 5, T = 5 (1.5 M elements) exactly as its two halves decoded apart', (id) => {
+    const [B, T, d] = [3000, 5, 5];
+    const samples = sampleMemoryExperiment({ distance: d, rounds: T, noise: { kind: 'phenomenological', p: 0.01, q: 0.01 }, shots: B, seed: 29 });
+    const data = Float64Array.from(samples.syndromes);
+    const whole = runModel(id, { shape: [B, 4, T, d, d], data });
+    const perShot = 4 * T * d * d;
+    const first = runModel(id, { shape: [B / 2, 4, T, d, d], data: data.subarray(0, (B / 2) * perShot) });
+    const second = runModel(id, { shape: [B / 2, 4, T, d, d], data: data.subarray((B / 2) * perShot) });
+    expect(whole['batch_size']).toBe(B);
+    expect(whole['logits']).toEqual([...(first['logits'] as unknown[]), ...(second['logits'] as unknown[])]);
+    expect(whole['logical_flips']).toEqual([...(first['logical_flips'] as unknown[]), ...(second['logical_flips'] as unknown[])]);
+    if (id.endsWith('accurate')) expect(whole['inexact_shots']).toEqual([]);
+    // And the decoders still agree with the sampler's logical flips almost always at p = 1 %.
+    const wrong = (whole['logical_flips'] as number[][]).reduce(
+      (sum, pair, b) => sum + (pair[0] !== samples.logicalFlips[2 * b] ? 1 : 0) + (pair[1] !== samples.logicalFlips[2 * b + 1] ? 1 : 0),
+      0,
+    );
+    expect(wrong / (2 * B)).toBeLessThan(0.01);
+  });
+
+  it.each(IDS)('%s decodes pure-noise syndromes within the time budget, clearing every last-round syndrome', (id) => {
     const d = 11;
     const T = 11;
     const B = 8;

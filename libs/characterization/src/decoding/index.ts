@@ -1,21 +1,47 @@
 // Catalogue entries of the surface-code decoders (issue #15): ising-decoding-v1-fast (union-find clusters with exact
 // local matching) and ising-decoding-v1-accurate (exact minimum-weight perfect matching), both from libs/qec, on the
-// SPEC.md §6 tensor (B, 4, T, D, D). The one size limit is B·T·D²; the work per shot is bounded in both decoders
-// (libs/qec: components above a size are not matched exactly), so every request within it is decoded.
-import { SyndromeTensorError, decodeSyndromeTensor, readSyndromeTensor, type BatchDecoding, type DecoderVariant, type SyndromeTensor } from '#qdc/qec';
+// SPEC.md §6 tensor (B, 4, T, D, D). Any batch the upload limit lets through is read; what bounds a request is its
+// estimated decoding time (libs/qec decode-cost.ts: size × an upper envelope of the cost per cell at the batch's
+// event density), against DECODING_TIME_BUDGET_S, and its output size. Within those, the batch is decoded in chunks
+// of at most DECODING_CHUNK_CELLS cells (each shot is independent, so chunks give exactly the whole batch's answer).
+import {
+  SyndromeTensorError,
+  decodeSyndromeTensor,
+  estimateDecodeCost,
+  readSyndromeTensor,
+  type BatchDecoding,
+  type DecoderVariant,
+  type SyndromeTensor,
+} from '#qdc/qec';
 import { ModelInputError } from '../model-input-error.js';
 import type { ArrayModelEntry, ModelEntry, ModelInput, PlotOptions } from '../model-entry.js';
 import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 
-/** Largest B·T·D² per request (pure noise at the limit: about 3 s fast, 5 s accurate on the shared 2-core machine). */
-export const MAX_DECODING_CELLS = 1 << 17;
+/**
+ * Elements a decoding upload may declare: the 64 MiB upload limit at one byte per element (uint8), so no upload is
+ * refused for its element count (float32 uploads stop at 16 Mi elements; decoded they take 8 bytes each).
+ */
+export const MAX_DECODING_ELEMENTS = 1 << 26;
+/**
+ * Estimated decoding time a request may take, seconds. A run is synchronous on the inference worker's main thread,
+ * where BullMQ renews the job lock (QDC_JOB_LOCK_MS, 30 s), so the budget stays below the lock, far below the
+ * worker's QDC_INFERENCE_TIMEOUT_MS (300 s); the estimate is an upper envelope, real runs take less.
+ */
+export const DECODING_TIME_BUDGET_S = 20;
+/** Logits per request (B·2·D²): about 30 MB of JSON; more is refused, whatever the time. */
+export const MAX_DECODING_LOGITS = 1 << 22;
+/** Reading the tensor and writing the answer (nested logits, then JSON in the worker), µs per input element and per logit. */
+export const DECODING_READ_US_PER_ELEMENT = 0.05;
+export const DECODING_OUTPUT_US_PER_LOGIT = 1;
+/** Cells B·T·D² per internal chunk (the former per-request limit). */
+export const DECODING_CHUNK_CELLS = 1 << 17;
 /** Logits are written to 4 decimals. */
 const LOGIT_DECIMALS = 1e4;
 
 const INPUT_SHAPE =
   '(B, 4, T, D, D) float32 or uint8: channels X-stabilizer detection events, Z-stabilizer detection events, X-stabilizer mask, ' +
   'Z-stabilizer mask (SPEC layout, all zeros = standard layout); D odd, 3 ≤ D ≤ 25; T ≥ 1 rounds, the last one taken as exact; ' +
-  `values > 0.5 count as 1; B·T·D² ≤ ${MAX_DECODING_CELLS}`;
+  `values > 0.5 count as 1; any batch within the upload limit whose estimated decoding time is ≤ ${DECODING_TIME_BUDGET_S} s and B·2·D² ≤ ${MAX_DECODING_LOGITS}`;
 
 const OUTPUT_TEXT =
   'Output: logits (B, 2, D, D): log-odds that data qubit (r, c) carries a net Z error (channel 0, from X events) or X error ' +
@@ -51,23 +77,67 @@ function decodingOutput(result: BatchDecoding): Record<string, unknown> {
   return output;
 }
 
-function run(variant: DecoderVariant, input: ModelInput): Record<string, unknown> {
-  const shape = input.shape;
-  if (shape.length === 5) {
-    const cells = shape[0]! * shape[2]! * shape[3]! * shape[4]!;
-    if (cells > MAX_DECODING_CELLS) {
-      throw new ModelInputError(
-        `expected at most ${MAX_DECODING_CELLS} cells B·T·D² per request (split the batch); got ${cells} for shape [${shape.join(', ')}]`,
-      );
-    }
+function splitAdvice(batch: number, parts: number): string {
+  return `split it into ${parts} or more requests of at most ${Math.max(1, Math.floor(batch / parts))} shots`;
+}
+
+/** Refuses, with how to split, a batch whose output or estimated decoding time is beyond one run's. */
+function checkWork(tensor: SyndromeTensor, variant: DecoderVariant, shape: readonly number[]): void {
+  const { batch, distance } = tensor;
+  const logits = batch * 2 * distance * distance;
+  if (logits > MAX_DECODING_LOGITS) {
+    throw new ModelInputError(
+      `expected at most ${MAX_DECODING_LOGITS} output logits B·2·D² per request; shape [${shape.join(', ')}] gives ${logits}: ${splitAdvice(batch, Math.ceil(logits / MAX_DECODING_LOGITS))}`,
+    );
   }
+  const cost = estimateDecodeCost(tensor, variant);
+  const elements = shape.reduce((a, b) => a * b, 1);
+  const seconds = cost.seconds + (DECODING_READ_US_PER_ELEMENT * elements + DECODING_OUTPUT_US_PER_LOGIT * logits) / 1e6;
+  if (seconds > DECODING_TIME_BUDGET_S) {
+    const density = (100 * cost.events) / Math.max(1, cost.detectors);
+    throw new ModelInputError(
+      `expected a batch that decodes within ${DECODING_TIME_BUDGET_S} s; shape [${shape.join(', ')}] with ${cost.events} detection events ` +
+        `(${density.toFixed(1)} % of detectors) is estimated at ${seconds.toFixed(0)} s for the ${variant} decoder: ${splitAdvice(batch, Math.ceil(seconds / DECODING_TIME_BUDGET_S))}`,
+    );
+  }
+}
+
+/** Decodes the batch chunk by chunk (shots are independent) and joins the chunks' answers. */
+function decodeInChunks(tensor: SyndromeTensor, variant: DecoderVariant): BatchDecoding {
+  const { batch, rounds, code } = tensor;
+  const chunkShots = Math.max(1, Math.floor(DECODING_CHUNK_CELLS / (rounds * tensor.distance * tensor.distance)));
+  if (batch <= chunkShots) return decodeSyndromeTensor(tensor, variant);
+  const n = code.dataQubits;
+  const sizes = [rounds * code.stabilizers[0].length, rounds * code.stabilizers[1].length] as const;
+  const corrections = new Uint8Array(batch * 2 * n);
+  const logicalFlips = new Uint8Array(batch * 2);
+  const inexactShots: number[] = [];
+  let logitMagnitude = 0;
+  for (let start = 0; start < batch; start += chunkShots) {
+    const end = Math.min(batch, start + chunkShots);
+    const chunk: SyndromeTensor = {
+      ...tensor,
+      batch: end - start,
+      events: [tensor.events[0].subarray(start * sizes[0], end * sizes[0]), tensor.events[1].subarray(start * sizes[1], end * sizes[1])],
+    };
+    const part = decodeSyndromeTensor(chunk, variant);
+    corrections.set(part.corrections, start * 2 * n);
+    logicalFlips.set(part.logicalFlips, start * 2);
+    for (const shot of part.inexactShots) inexactShots.push(start + shot);
+    logitMagnitude = part.logitMagnitude;
+  }
+  return { variant, batch, distance: tensor.distance, rounds, corrections, logicalFlips, logitMagnitude, inexactShots };
+}
+
+function run(variant: DecoderVariant, input: ModelInput): Record<string, unknown> {
   let tensor: SyndromeTensor;
   try {
-    tensor = readSyndromeTensor(shape, input.data);
+    tensor = readSyndromeTensor(input.shape, input.data);
   } catch (error) {
     toModelInputError(error);
   }
-  return decodingOutput(decodeSyndromeTensor(tensor, variant));
+  checkWork(tensor, variant, input.shape);
+  return decodingOutput(decodeInChunks(tensor, variant));
 }
 
 function decodingPlot(input: ModelInput, output: Record<string, unknown>, options: PlotOptions): string {
@@ -113,8 +183,7 @@ const entry = (variant: DecoderVariant, name: string, description: string, relea
   },
   run: (input) => run(variant, input),
   plot: decodingPlot,
-  // Four channels of B·T·D² cells.
-  maxElements: 4 * MAX_DECODING_CELLS,
+  maxElements: MAX_DECODING_ELEMENTS,
 });
 
 export const DECODING_ENTRIES: readonly ModelEntry[] = [
