@@ -82,10 +82,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it), or set QDC_CHROMIUM`);
   mkdirSync(SHOTS_DIR, { recursive: true });
   const devices = writeTestDevices([{ id: 'console-bell', shotTimeUs: 2000, qubits: 2 }]);
-  [sut, browser] = await Promise.all([
-    startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } }),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-  ]);
+  sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // The session's key owns lab-c's streams (a lab's results belong to the owner named as the lab) and is admin.
   [key, admin] = await Promise.all([sut.createKey(LAB, 'control,coda,admin'), sut.createKey('ops', 'admin')]);
   context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, baseURL: sut.baseUrl });

@@ -1,5 +1,5 @@
+import { QdcApiError } from '@qdc/client';
 import type { ConsoleApi } from './console-api.js';
-import { requestError } from './request-error.js';
 
 /** A JSON call of a route the typed client has no method for; errors are the client's QdcApiError. */
 export async function requestJson<T>(api: ConsoleApi, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
@@ -9,7 +9,22 @@ export async function requestJson<T>(api: ConsoleApi, method: 'GET' | 'POST' | '
     init.body = JSON.stringify(body);
   }
   const response = await api.fetch(path, init);
-  if (!response.ok) throw await requestError(response, method, path);
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON (a proxy's page): kept as text for the error
+  }
+  if (!response.ok) {
+    throw new QdcApiError({
+      status: response.status,
+      body: parsed,
+      requestId: response.headers.get('x-request-id'),
+      retryAfter: response.headers.get('retry-after'),
+      method,
+      url: response.url || path,
+    });
+  }
+  return parsed as T;
 }

@@ -8,12 +8,20 @@ import { createClient, type QdcClient } from '@qdc/client';
 export interface ConsoleApi {
   client: QdcClient;
   fetch(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Calls `listener` with the status of the answer to the request sent with this `X-Request-Id`, when its headers
+   * arrive: how an event stream of the client is known to be connected before its first event.
+   */
+  onAnswer(requestId: string, listener: (status: number) => void): () => void;
 }
 
 export function createConsoleApi(token: string, onUnauthorized: () => void, baseUrl = location.origin): ConsoleApi {
+  const answerListeners = new Map<string, (status: number) => void>();
   const watched = async (input: string, init?: RequestInit): Promise<Response> => {
     const response = await globalThis.fetch(input, init);
     if (response.status === 401) onUnauthorized();
+    const requestId = new Headers(init?.headers).get('x-request-id');
+    if (requestId) answerListeners.get(requestId)?.(response.status);
     return response;
   };
   const client = createClient({ baseUrl, token, fetch: watched });
@@ -24,6 +32,10 @@ export function createConsoleApi(token: string, onUnauthorized: () => void, base
       headers.set('authorization', `Bearer ${token}`);
       if (!headers.has('accept')) headers.set('accept', 'application/json');
       return watched(`${baseUrl}${path}`, { ...init, headers });
+    },
+    onAnswer: (requestId, listener) => {
+      answerListeners.set(requestId, listener);
+      return () => answerListeners.delete(requestId);
     },
   };
 }

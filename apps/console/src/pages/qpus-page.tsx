@@ -1,6 +1,6 @@
-import type { QpuDevice, QpuEstimateResponse, QpuJob } from '@qdc/client';
+import type { QpuDevice, QpuEstimateResponse, QpuJob, QpuJobEvent } from '@qdc/client';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { followQpuJob, type QpuJobEvent } from '../api/qpu-job-events.js';
+import { followQpuJob } from '../api/qpu-job-events.js';
 import type { EventStreamState } from '../api/event-stream.js';
 import { useApp } from '../app-context.js';
 import { CouplingMap } from '../components/coupling-map.js';
