@@ -7,7 +7,7 @@
 import { parseCircuit } from '#qdc/circuits';
 import { codeBlocks, hellingerFidelity, measuredDistribution } from '#qdc/assistant';
 import { startSystem, type TestSystem } from './system.harness.js';
-import { startScriptedLlm, type ScriptedServer } from './scripted-llm.server.js';
+import { isCheckFailure, roundsScript, startScriptedLlm, type ScriptedServer } from './scripted-llm.server.js';
 import { assertStreamInvariants, postSse, tokensOf } from './sse-client.js';
 
 const BELL = 'from qiskit import QuantumCircuit\n\nqc = QuantumCircuit(2, 2)\nqc.h(0)\nqc.cx(0, 1)\nqc.measure([0, 1], [0, 1])\n';
@@ -169,6 +169,41 @@ describe('assistant with an OpenAI-compatible provider', () => {
     expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: true, simulated: true, repairs: 1 } });
   });
 
+  it('tests a scaffold answer against the request, repairs a wrong first answer with the failure stated, and says what was checked', async () => {
+    const scaffold =
+      'from qiskit import QuantumCircuit\n\ndef grover_search_oracle_00():\n    """\n    Build a 2-qubit Grover search circuit whose oracle marks |00⟩; one iteration; measure both qubits.\n    """\n';
+    // First answer: the function, but its oracle marks |11⟩ (no X gates around the CZ).
+    const wrong = (xs: string) =>
+      `Here it is:\n\`\`\`python\nfrom qiskit import QuantumCircuit\n\ndef grover_search_oracle_00():\n    qc = QuantumCircuit(2, 2)\n    qc.h([0, 1])\n${xs}    qc.cz(0, 1)\n${xs}    qc.h([0, 1])\n    qc.x([0, 1])\n    qc.cz(0, 1)\n    qc.x([0, 1])\n    qc.h([0, 1])\n    qc.measure([0, 1], [0, 1])\n    return qc\n\`\`\`\n`;
+    llm.script(roundsScript([wrong(''), wrong('    qc.x([0, 1])\n')]));
+    const r = await ask(user(scaffold));
+    assertStreamInvariants(r.events);
+    expect(llm.requests).toHaveLength(2);
+    const feedback = llm.requests[1].body.messages.filter(isCheckFailure);
+    expect(feedback).toHaveLength(1);
+    expect(feedback[0].content).toMatch(/Hellinger fidelity 0\.0000 < 0\.99\); expected \{00: 1\.000\}, simulated \{11: 1\.000\}/);
+    expect(feedback[0].content).toMatch(/same name and parameters/);
+    const text = tokensOf(r.events);
+    expect(text).toMatch(/QDC tested that circuit against the request and it failed/);
+    const circuits = codeBlocks(text);
+    expect(circuits).toHaveLength(1); // the wrong one was never sent
+    expect(measuredDistribution(parseCircuit(circuits[0].code, { entryPoint: 'grover_search_oracle_00' }).circuit)).toEqual({ '00': expect.closeTo(1, 9) });
+    expect(text.split('\n\n').at(-1)).toMatch(
+      /^Checked against the request with QDC's simulator: written in Qiskit, as asked; `grover_search_oracle_00\(\)` is defined and returns a 2-qubit circuit; 2 qubits, as the request states; all 2 qubits measured, as asked; its exact output distribution matches the one the request implies \(Hellinger fidelity 1\.0000, threshold 0\.99\)\. Read as: Grover search over 2 qubits for 00\.$/,
+    );
+    expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: true, simulated: true, repairs: 1, fidelity: 1 } });
+  });
+
+  it('a wrong framework is a failed check; a final failure is said plainly', async () => {
+    llm.script(roundsScript([`Sure:\n\`\`\`python\n${BELL}\`\`\`\n`]));
+    const r = await ask({ ...user('Build a Bell state circuit in Cirq and measure both qubits'), budget: 'medium' });
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1].body.messages.at(-1)!.content).toMatch(/it failed: written in qiskit, but the request asks for Cirq/);
+    expect(tokensOf(r.events)).toMatch(
+      /This circuit FAILED QDC's check against the request after 1 repair round: written in qiskit, but the request asks for Cirq/,
+    );
+  });
+
   it('sends no unverified circuit when the budget allows no repair (low)', async () => {
     llm.script(() => [
       { kind: 'content', text: `Try this:\n\`\`\`python\n${UNPARSEABLE}\`\`\`\n` },
@@ -180,7 +215,7 @@ describe('assistant with an OpenAI-compatible provider', () => {
     const text = tokensOf(r.events);
     expect(codeBlocks(text)).toHaveLength(0);
     expect(text).not.toContain('qc = QuantumCircuit(2, 2)');
-    expect(text).toMatch(/not included: it did not pass QDC's verification/);
+    expect(text).toMatch(/not included: it failed QDC's check/);
     expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: false, simulated: false, repairs: 0 } });
   });
 
@@ -192,7 +227,9 @@ describe('assistant with an OpenAI-compatible provider', () => {
     const r = await ask({ ...user('Build a Bell state circuit'), budget: 'low' });
     const text = tokensOf(r.events);
     expect(codeBlocks(text)).toHaveLength(1);
-    expect(text).toMatch(/Note from QDC's simulator: its measured distribution does not match the request \(Hellinger fidelity 0\.2500/);
+    expect(text).toMatch(
+      /This circuit FAILED QDC's check against the request after 0 repair rounds: its measured distribution does not match the request \(Hellinger fidelity 0\.2500/,
+    );
     expect(r.events.at(-1)).toMatchObject({ type: 'completed', verification: { parsed: true, simulated: true, repairs: 0, fidelity: 0.25 } });
   });
 

@@ -130,3 +130,22 @@ export async function startScriptedLlm(): Promise<ScriptedServer> {
       }),
   };
 }
+
+/** The text of a message QDC sends back to the model when its circuit failed a check (the repair round's request). */
+export const isCheckFailure = (m: ChatRequestBody['messages'][number]): boolean => m.role === 'user' && /\bit failed\b/.test(m.content ?? '');
+
+/**
+ * A provider that answers with `answers[k]` in the k-th round of an assistant turn, where a round
+ * is counted by the check failures QDC has sent back so far (the last answer repeats): a model that
+ * gets a circuit wrong first and fixes it when told what failed.
+ */
+export function roundsScript(answers: string[]): (body: ChatRequestBody) => ScriptStep[] {
+  return (body) => {
+    const round = Math.min(body.messages.filter(isCheckFailure).length, answers.length - 1);
+    return [
+      { kind: 'content', text: answers[round].slice(0, 20) },
+      { kind: 'content', text: answers[round].slice(20) },
+      { kind: 'end', finish: 'stop' },
+    ];
+  };
+}

@@ -8,7 +8,7 @@
  * (MAJ/UMA); Buhrman et al. (2001) swap test; Dür, Vidal & Cirac (2000) W states; Kandala et al.
  * (2017) hardware-efficient ansatz.
  */
-import { addCreg, addQreg, emptyCircuit, num, type Circuit, type GateOp } from '#qdc/circuits';
+import { addCreg, addQreg, emptyCircuit, num, synthesizeStatePreparation, type Circuit, type GateOp } from '#qdc/circuits';
 import type { CircuitTask, SingleQubitState } from './circuit-task.js';
 import type { Distribution } from './hellinger.js';
 
@@ -510,6 +510,107 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
         explanation: `Logical |${logical}⟩ is encoded in ${d} data qubits (${flavor === 'phase-flip' ? 'in the X basis, so a Z error acts like a bit flip between the Hadamard layers' : 'CNOT fan-out'}); ${s} ancillas (qubits ${d}–${d + s - 1}) measure the parities of neighbouring data qubits. ${errorQubit !== null ? `The injected error on qubit ${errorQubit} gives syndrome ${key(value >> d, s)} (c${d + s - 1}…c${d})` : 'With no error the syndrome is all zeros'}, and a multi-controlled X on the matching data qubit corrects it (deferred measurement instead of classical feedback), so the data qubits read ${String(logical).repeat(d)}.`,
       };
     }
+    case 'state': {
+      const N = task.amplitudes.length;
+      const n = Math.log2(N);
+      const norm = Math.sqrt(task.amplitudes.reduce((t, [re, im]) => t + re * re + im * im, 0));
+      const amplitudes = task.amplitudes.map(([re, im]) => [re / norm, im / norm] as [number, number]);
+      const b = new Builder(n, n);
+      const prepared = synthesizeStatePreparation(amplitudes);
+      b.c.ops.push(...prepared.ops);
+      b.c.globalPhase = prepared.globalPhase;
+      b.barrier().measureAll();
+      const ideal: Distribution = {};
+      amplitudes.forEach(([re, im], i) => {
+        if (re * re + im * im > 1e-12) ideal[key(i, n)] = re * re + im * im;
+      });
+      return {
+        circuit: b.c,
+        ideal,
+        idealState: stateOf(
+          n,
+          amplitudes.map(([re, im], i) => [i, re, im]),
+        ),
+        title: `${n}-qubit state ${task.label}`,
+        stem: `state_${n}q`,
+        explanation: `The state is prepared exactly by uniformly controlled RY rotations for the magnitudes and RZ rotations for the phases (Möttönen et al. 2005, through QDC's state synthesis): amplitudes ${amplitudes.map(([re, im]) => fmtAmp(re, im)).join(', ')} on |${'0'.repeat(n)}⟩ … |${'1'.repeat(n)}⟩ (index little-endian, qubit 0 the least-significant bit).`,
+      };
+    }
+    case 'simon': {
+      // Simon (1997): f(x) = f(x ⊕ s), built as a copy x → y then y ⊕= x_j·s for the lowest j with s_j = 1.
+      const s = task.secret;
+      const n = s.length;
+      const b = new Builder(2 * n, n);
+      const inputs = Array.from({ length: n }, (_, i) => i);
+      b.h(...inputs).barrier();
+      for (let i = 0; i < n; i++) b.cx(i, n + i);
+      const j = inputs.find((i) => s[n - 1 - i] === '1')!;
+      for (let i = 0; i < n; i++) if (s[n - 1 - i] === '1') b.cx(j, n + i);
+      b.barrier().h(...inputs);
+      for (let i = 0; i < n; i++) b.measure(i, i);
+      const sv = bitsValue(s);
+      const support = Array.from({ length: 1 << n }, (_, y) => y).filter((y) => popcount(y & sv) % 2 === 0);
+      return {
+        circuit: b.c,
+        ideal: Object.fromEntries(support.map((y) => [key(y, n), 1 / support.length])),
+        title: `Simon's algorithm for the secret s = ${s}`,
+        stem: `simon_${s}`,
+        explanation: `The oracle copies x into the second register and XORs s into it when x_${j} = 1, so f(x) = f(x ⊕ s). After the final Hadamards every outcome y satisfies y·s = 0 (mod 2), uniformly over those ${support.length} strings; n − 1 independent ones determine s.`,
+      };
+    }
+    case 'hadamard-test': {
+      const { gate, input, part } = task;
+      const b = new Builder(2, 1);
+      prepare(b, 1, input);
+      b.barrier().h(0);
+      if (part === 'imaginary') b.gate('sdg', [0]);
+      const controlled: Record<typeof gate, () => void> = {
+        x: () => b.cx(0, 1),
+        y: () => b.gate('cy', [0, 1]),
+        z: () => b.gate('cz', [0, 1]),
+        h: () => b.gate('ch', [0, 1]),
+        s: () => b.gate('cp', [0, 1], [Math.PI / 2]),
+        t: () => b.gate('cp', [0, 1], [Math.PI / 4]),
+      };
+      controlled[gate]();
+      b.h(0).barrier().measure(0, 0);
+      const [re, im] = expectation(gate, STATE_VECTOR_C[input]);
+      const p0 = part === 'real' ? (1 + re) / 2 : (1 + im) / 2;
+      const ideal: Distribution = {};
+      if (p0 > 1e-12) ideal['0'] = p0;
+      if (1 - p0 > 1e-12) ideal['1'] = 1 - p0;
+      return {
+        circuit: b.c,
+        ideal,
+        title: `Hadamard test (${part} part) of ${gate.toUpperCase()} on |${input}⟩`,
+        stem: `hadamard_test_${gate}`,
+        explanation: `The ancilla (qubit 0) between Hadamards${part === 'imaginary' ? ', with S† after the first,' : ''} controls ${gate.toUpperCase()} on |${input}⟩ (qubit 1): P(0) = (1 + ${part === 'real' ? 'Re' : 'Im'}⟨ψ|U|ψ⟩)/2 = ${trimNumber(p0)}, with ⟨ψ|U|ψ⟩ = ${trimNumber(re)}${im ? ` ${im < 0 ? '−' : '+'} ${trimNumber(Math.abs(im))}i` : ''}.`,
+      };
+    }
+    case 'chsh': {
+      const { a, b: bAngle } = task;
+      const b = new Builder(2, 2).h(0).cx(0, 1).barrier();
+      if (a) b.gate('ry', [0], [-a]);
+      if (bAngle) b.gate('ry', [1], [-bAngle]);
+      b.barrier().measureAll();
+      const same = Math.cos((a - bAngle) / 2) ** 2 / 2;
+      const diff = Math.sin((a - bAngle) / 2) ** 2 / 2;
+      const ideal: Distribution = {};
+      for (const [k, v] of [
+        ['00', same],
+        ['11', same],
+        ['01', diff],
+        ['10', diff],
+      ] as const)
+        if (v > 1e-12) ideal[k] = v;
+      return {
+        circuit: b.c,
+        ideal,
+        title: `CHSH measurement of |Φ+⟩ at angles ${trimNumber(a)} (qubit 0) and ${trimNumber(bAngle)} (qubit 1)`,
+        stem: 'chsh',
+        explanation: `|Φ+⟩ measured along directions at angles a and b in the X–Z plane (RY(−θ) then Z): outcomes agree with probability cos²((a − b)/2) = ${trimNumber(2 * same)}, so E(a, b) = cos(a − b) = ${trimNumber(Math.cos(a - bAngle))}; the CHSH combination of four such settings reaches 2√2.`,
+      };
+    }
     case 'ansatz': {
       const { n, layers } = task;
       const b = new Builder(n, n);
@@ -560,6 +661,90 @@ function normaliseAngle(a: number): number {
   if (x > Math.PI) x -= 2 * Math.PI;
   if (x <= -Math.PI) x += 2 * Math.PI;
   return x;
+}
+
+const popcount = (v: number): number => {
+  let c = 0;
+  for (let x = v; x; x >>= 1) c += x & 1;
+  return c;
+};
+
+type C2 = [number, number];
+const STATE_VECTOR_C: Record<SingleQubitState, [C2, C2]> = {
+  '0': [
+    [1, 0],
+    [0, 0],
+  ],
+  '1': [
+    [0, 0],
+    [1, 0],
+  ],
+  '+': [
+    [Math.SQRT1_2, 0],
+    [Math.SQRT1_2, 0],
+  ],
+  '-': [
+    [Math.SQRT1_2, 0],
+    [-Math.SQRT1_2, 0],
+  ],
+};
+
+/** ⟨ψ|U|ψ⟩ for a named one-qubit gate, from its matrix. */
+function expectation(gate: 'x' | 'y' | 'z' | 'h' | 's' | 't', [a, b]: [C2, C2]): C2 {
+  const r = Math.SQRT1_2;
+  const m: Record<typeof gate, [C2, C2, C2, C2]> = {
+    x: [
+      [0, 0],
+      [1, 0],
+      [1, 0],
+      [0, 0],
+    ],
+    y: [
+      [0, 0],
+      [0, -1],
+      [0, 1],
+      [0, 0],
+    ],
+    z: [
+      [1, 0],
+      [0, 0],
+      [0, 0],
+      [-1, 0],
+    ],
+    h: [
+      [r, 0],
+      [r, 0],
+      [r, 0],
+      [-r, 0],
+    ],
+    s: [
+      [1, 0],
+      [0, 0],
+      [0, 0],
+      [0, 1],
+    ],
+    t: [
+      [1, 0],
+      [0, 0],
+      [0, 0],
+      [r, r],
+    ],
+  };
+  const [m00, m01, m10, m11] = m[gate];
+  const mul = (x: C2, y: C2): C2 => [x[0] * y[0] - x[1] * y[1], x[0] * y[1] + x[1] * y[0]];
+  const conj = (x: C2): C2 => [x[0], -x[1]];
+  const add = (x: C2, y: C2): C2 => [x[0] + y[0], x[1] + y[1]];
+  const ua = add(mul(m00, a), mul(m01, b));
+  const ub = add(mul(m10, a), mul(m11, b));
+  return add(mul(conj(a), ua), mul(conj(b), ub));
+}
+
+function fmtAmp(re: number, im: number): string {
+  const r = Number(re.toFixed(4));
+  const i = Number(im.toFixed(4));
+  if (!i) return String(r);
+  if (!r) return `${i}i`;
+  return `${r}${i < 0 ? '−' : '+'}${Math.abs(i)}i`;
 }
 
 function trimNumber(v: number): string {

@@ -125,7 +125,9 @@ function overlap(a: Float64Array, b: Float64Array): number {
 }
 
 function top(d: Distribution): string {
-  const entries = Object.entries(d).sort((x, y) => y[1] - x[1]);
+  const entries = Object.entries(d)
+    .filter(([, v]) => v > 1e-9)
+    .sort((x, y) => y[1] - x[1]);
   const shown = entries
     .slice(0, 4)
     .map(([k, v]) => `${k}: ${v.toFixed(3)}`)

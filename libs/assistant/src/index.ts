@@ -10,3 +10,4 @@ export * from './code-blocks.js';
 export * from './offline-task-list.js';
 export * from './request-claims.js';
 export * from './request-form.js';
+export * from './answer-checks.js';

@@ -153,6 +153,7 @@ describe('answerOffline', () => {
     for (const q of [
       'In Cirq, teleport a qubit and then use it as the oracle input of a Grover search',
       'Decompose U(θ=π/2, φ=π/4, λ=π/3) into rz and ry; φ+λ is a global phase',
+      "Write Simon's algorithm in Qiskit",
       'Build QAOA MaxCut on a triangle with an ansatz depth of 1',
     ]) {
       const answer = sut(q);
@@ -170,6 +171,44 @@ describe('answerOffline', () => {
     expect(measuredDistribution(parseCircuit(grover).circuit)['000']).toBeCloseTo(0.78125, 9);
     const dj = sut('Write Deutsch-Jozsa with four query qubits, balanced oracle f(x) = x0 ⊕ x1 ⊕ x2 ⊕ x3');
     expect(parseCircuit(codeBlocks(dj.text)[0].code).circuit.numQubits).toBe(5);
+  });
+
+  it('prepares states written out: Dirac sums with coefficients, amplitude lists, listed kets, per-qubit states', () => {
+    const { sut } = factory();
+    const state = (q: string) => {
+      const answer = sut(q);
+      expect(answer.text).toMatch(/state fidelity 1\.0000/);
+      return measuredDistribution(parseCircuit(codeBlocks(answer.text)[0].code).circuit);
+    };
+    expect(state('Prepare sqrt(1/3)|00> + sqrt(2/3)|11> in qiskit')).toEqual({ '00': expect.closeTo(1 / 3, 9), '11': expect.closeTo(2 / 3, 9) });
+    expect(state('prepare the 2-qubit state with amplitudes [0.5, 0.5, 0.5, -0.5]')).toEqual({
+      '00': expect.closeTo(0.25, 9),
+      '01': expect.closeTo(0.25, 9),
+      '10': expect.closeTo(0.25, 9),
+      '11': expect.closeTo(0.25, 9),
+    });
+    // Cirq order: |01⟩ is q0 = 0, q1 = 1 → key 10 (qubit 0 rightmost).
+    expect(state('cirq: prepare (|00⟩ + |01⟩)/√2')).toEqual({ '00': expect.closeTo(0.5, 9), '10': expect.closeTo(0.5, 9) });
+    expect(state('Prepare cos(π/8)|0⟩ + sin(π/8)|1⟩')).toEqual({
+      '0': expect.closeTo(Math.cos(Math.PI / 8) ** 2, 9),
+      '1': expect.closeTo(Math.sin(Math.PI / 8) ** 2, 9),
+    });
+  });
+
+  it("builds Simon's algorithm, Hadamard tests and CHSH settings from their parameters", () => {
+    const { sut } = factory();
+    const dist = (q: string) => measuredDistribution(parseCircuit(codeBlocks(sut(q).text)[0].code).circuit);
+    expect(dist("Simon's algorithm with secret 101 on 3+3 qubits")).toEqual({
+      '000': expect.closeTo(0.25, 9),
+      '010': expect.closeTo(0.25, 9),
+      '101': expect.closeTo(0.25, 9),
+      '111': expect.closeTo(0.25, 9),
+    });
+    expect(dist('Hadamard test (real part) for U = T on the input state |1⟩')).toEqual({
+      '0': expect.closeTo((1 + Math.SQRT1_2) / 2, 9),
+      '1': expect.closeTo((1 - Math.SQRT1_2) / 2, 9),
+    });
+    expect(dist('CHSH: Alice measures along angle 0, Bob along angle π/4, measure both')['00']).toBeCloseTo(Math.cos(Math.PI / 8) ** 2 / 2, 9);
   });
 
   it("writes in the thread's last framework when the request names none", () => {

@@ -74,6 +74,10 @@ const KIND_NAMES: Record<CircuitKind, string> = {
   'swap-test': 'swap tests',
   repetition: 'bit-flip and phase-flip repetition codes',
   ansatz: 'hardware-efficient ansätze',
+  state: 'states written out (Dirac sums, amplitude lists, per-qubit states)',
+  simon: "Simon's algorithm for a given secret",
+  'hadamard-test': 'Hadamard tests of X, Y, Z, H, S or T on a one-qubit state',
+  chsh: 'CHSH / Bell-test measurement settings',
 };
 
 export function answerOffline(messages: ChatMessage[], options: { codeMode: CodeMode; knowledge: KnowledgeBase }): OfflineAnswer {

@@ -15,7 +15,12 @@ export function measurementClaim(text: string): MeasurementClaim | undefined {
     )
   )
     return { kind: 'none' };
-  const only = /\bmeasure\s+only\s+(?:qubit\s*|q)(\d+)\b|\bmeasure\s+(?:qubit\s*|q)(\d+)\s+only\b/i.exec(text);
+  const range = /\bmeasure\s+(?:only\s+)?(?:the\s+)?(?:qubits?\s*|q)(\d+)\s*(?:-|–|\.\.|to)\s*(?:q)?(\d+)\b/i.exec(text);
+  if (range && Number(range[2]) > Number(range[1]) && Number(range[2]) < 64)
+    return { kind: 'only', qubits: Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i) };
+  const only = /\bmeasure\s+only\s+(?:qubit\s*|q)(\d+)\b|\bmeasure\s+(?:qubit\s*|q)(\d+)(?:\s+only)?\b(?!\s*(?:,|and|-|–|\.\.|to)\s*(?:qubit\s*|q)?\d)/i.exec(
+    text,
+  );
   if (only) return { kind: 'only', qubits: [Number(only[1] ?? only[2])] };
   if (/\bmeasure\s+(all|every(thing)?|both)\b|\bmeasure_all\b|\bmeasur(e|ing)\s+all\s+(the\s+)?qubits\b|\ball qubits measured\b/i.test(text))
     return { kind: 'all' };

@@ -5,6 +5,7 @@
  */
 import { MAX_OFFLINE_QUBITS, type BellVariant, type CircuitTask, type SingleQubitState } from './circuit-task.js';
 import { frameworkIn, type Framework } from './frameworks.js';
+import { stateIn } from './state-notation.js';
 
 export interface ParsedRequest {
   task: CircuitTask;
@@ -42,11 +43,11 @@ const CONSTRUCTS: [RegExp, string][] = [
   [/\bswap[\s-]*test\b/i, 'a swap test'],
   [/\brepetition code\b|\b(bit|phase)[\s-]*flip code\b/i, 'a repetition code'],
   [/\bansatz\b|\bhardware[\s-]*efficient\b/i, 'an ansatz'],
-];
-const NOT_BUILT_OFFLINE: [RegExp, string][] = [
   [/\bsimon'?s?\b/i, "Simon's algorithm"],
   [/\bhadamard[\s-]*test\b/i, 'the Hadamard test'],
   [/\bchsh\b|\bbell[\s-]*(test|inequality)\b/i, 'a CHSH / Bell test'],
+];
+const NOT_BUILT_OFFLINE: [RegExp, string][] = [
   [/\bqaoa\b|\bmax[\s-]*cut\b/i, 'QAOA'],
   [/\btrotter|\bhamiltonian\b|\btime[\s-]*evolution\b|\bexp\s*\(\s*[-−]\s*i/i, 'Hamiltonian time evolution'],
   [
@@ -56,7 +57,7 @@ const NOT_BUILT_OFFLINE: [RegExp, string][] = [
   [/\bvqe\b|\bvariational quantum eigensolver\b/i, 'VQE'],
   [/\bhhl\b|\bshor'?s\b|\bquantum counting\b/i, 'this algorithm'],
   [
-    /\bsuperposition of\s+[|]|[|][^|⟩>\n]*[⟩>]\s*[+−-]\s*[^|\n]*[|][^|⟩>\n]*[⟩>]|\bamplitudes?\b|\bsqrt\s*\(|√|\bcos\s*\(|\be\^\{?i/i,
+    /\bsuperposition of\s+[|]|[|][^|⟩>\n]*[⟩>]\s*[+−-]\s*[^|\n]*[|][^|⟩>\n]*[⟩>]|\bamplitudes?\b(?!\s+amplification)|\bsqrt\s*\(|√|\bcos\s*\(|\be\^\{?i/i,
     'a state given by its amplitudes',
   ],
 ];
@@ -87,18 +88,21 @@ const KIND_PATTERNS: [RegExp, CircuitTask['kind']][] = [
     /\bgrover\b|\bamplitude amplification\b|\bsearch(?:es|ing)? for\s+(?:the\s+)?(?:marked\s+)?(?:(?:states?|items?|bitstrings?|strings?)\s+)?\|?[01]{2,}/i,
     'grover',
   ],
-  [/\bphase estimation\b|\bqpe\b/i, 'phase-estimation'],
+  [/\bphase estimation\b|\bqpe\b|\bestimat(?:e|ing) the phase\b/i, 'phase-estimation'],
   [/\bteleport/i, 'teleportation'],
   [/\bsuper\s*-?dense\b|\bdense coding\b/i, 'superdense'],
   [/\badder\b|\baddition\b|\badds?\b\s+\d|\bripple[\s-]*carry\b|\bsum of\b/i, 'adder'],
   [/\bswap[\s-]*test\b/i, 'swap-test'],
+  [/\bsimon'?s?\b/i, 'simon'],
+  [/\bhadamard[\s-]*test\b/i, 'hadamard-test'],
+  [/\bchsh\b|\bbell[\s-]*(?:test|inequality)\b/i, 'chsh'],
   [/\brepetition code\b|\b(bit|phase)[\s-]*flip code\b|\bthree[\s-]*qubit code\b/i, 'repetition'],
   [/\bansatz\b|\bhardware[\s-]*efficient\b|\bvariational (form|circuit)\b/i, 'ansatz'],
   [/\b(inverse|inv\.?)\s+(quantum\s+)?fourier\b|\binverse qft\b|\biqft\b|\bqft\s*(†|dagger|inverse)/i, 'qft'],
   [/\bqft\b|\bfourier transform\b/i, 'qft'],
   [/\bghz\b|\bgreenberger\b|\bcat state\b/i, 'ghz'],
   [/\bw[\s-]*state\b|\bw\s+states?\b/i, 'w'],
-  [/\bbell\b|\bepr pair\b|\b[|]?(phi|psi|Φ|Ψ)\s*[+−-]/i, 'bell'],
+  [/\bbell\b|\bepr pair\b|\bsinglet\b|\b[|]?(phi|psi|Φ|Ψ)\s*[+−-]/i, 'bell'],
   [/\b(uniform|equal)\s+superposition\b|\bhadamards? on (all|every|each)\b|\ball\s+(possible\s+)?(bit)?strings\b/i, 'uniform'],
   [/\bbasis state\b|\bcomputational basis\b|\bprepare\s+(the\s+state\s+)?\|?[01]+\s*[⟩>]|\bstate\s+\|[01]+\s*[⟩>]/i, 'basis'],
 ];
@@ -117,9 +121,10 @@ export function detectKind(text: string): CircuitTask['kind'] | undefined {
 /** True when the message asks for a circuit (not a concept explanation). */
 export function wantsCircuit(text: string): boolean {
   text = head(text);
-  if (!detectKind(text)) return false;
+  if (!detectKind(text) && !stateIn(text, false)) return false;
   if (CONCEPT_QUESTION.test(text) && !/\b(circuit|code|qiskit|cirq|pennylane|braket|qasm)\b/i.test(text)) return false;
-  return BUILD_INTENT.test(text) || /^\s*(a|an|the)?\s*\d+[\s-]*qubits?\b/i.test(text) || frameworkIn(text) !== undefined;
+  // An instruction to measure ("…; measure qubit 0"), or a construct with its parameters ("Simon's algorithm with secret 101"), is a request too.
+  return BUILD_INTENT.test(text) || frameworkIn(text) !== undefined || /\bmeasure\b/i.test(text) || /\d|[|][^|\n]+[⟩>]/.test(text);
 }
 
 /** The qubit count a message states ("5-qubit", "on 5 qubits", "n = 5", "five qubits"). */
@@ -201,9 +206,18 @@ function phaseIn(text: string): number | undefined {
 
 export function parseRequest(text: string): ParsedRequest | undefined {
   text = head(text);
-  const kind = detectKind(text);
-  if (!kind) return undefined;
+  const detected = detectKind(text);
   const framework = frameworkIn(text) ?? 'qiskit';
+  // A state written out (Dirac sum, amplitude list, listed kets, per-qubit states) is prepared as written.
+  const state = detected === undefined || detected === 'uniform' || detected === 'basis' ? stateIn(text, framework === 'cirq') : undefined;
+  if (state) {
+    checkConstructs(text, 'state');
+    const n = Math.log2(state.amplitudes.length);
+    checkQubits(n, 'this state');
+    return { task: { kind: 'state', amplitudes: state.amplitudes, label: state.label }, framework, assumptions: [] };
+  }
+  const kind = detected;
+  if (!kind) return undefined;
   checkConstructs(text, kind);
   const assumptions: string[] = [];
   const assume = (what: string) => assumptions.push(what);
@@ -293,8 +307,12 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       if (stated === undefined) assume('U = P(2π·0.25) with eigenstate |1⟩ (no unitary or phase was given)');
       if (gate?.assumption) assume(gate.assumption);
       if (!(phase >= 0 && phase < 1)) throw new UnsupportedRequest(`the phase is a fraction of a full turn in [0, 1); got ${phase}`);
-      const counting = /\b(\d+)\s*(?:counting|precision|ancilla|estimation)\s*(?:qubits?|bits?)/i.exec(text) ?? /\b(\d+)\s*bits? of precision\b/i.exec(text);
-      let precision = counting ? Number(counting[1]) : n ? n : 0;
+      const word = Object.keys(NUMBER_WORDS).join('|');
+      const counting =
+        new RegExp(`\\b(\\d+|${word}|single|a)\\s*(?:counting|precision|ancilla|estimation)\\s*(?:qubits?|bits?)`, 'i').exec(text) ??
+        /\b(\d+)\s*bits? of precision\b/i.exec(text);
+      const countingValue = counting ? (/^(single|a)$/i.test(counting[1]) ? 1 : toNumber(counting[1])) : undefined;
+      let precision = countingValue ?? (n ? n : 0);
       if (!precision) {
         precision = 3;
         while (precision < 8 && Math.abs(phase * 2 ** precision - Math.round(phase * 2 ** precision)) > 1e-9) precision++;
@@ -366,6 +384,40 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       task = { kind, n: size, layers };
       break;
     }
+    case 'state':
+      // Read by stateIn above; detectKind never answers 'state'.
+      return undefined;
+    case 'simon': {
+      const s0 = bits[0];
+      if (!s0) throw new ClarificationNeeded("Simon's algorithm needs the secret string s (e.g. s = 110); which one?");
+      if (!/1/.test(s0)) throw new UnsupportedRequest("Simon's secret must be non-zero (s = 0…0 makes f one-to-one)");
+      checkQubits(2 * s0.length, `Simon's algorithm for a ${s0.length}-bit secret (2n qubits)`);
+      task = { kind, secret: s0 };
+      break;
+    }
+    case 'hadamard-test': {
+      const g = /\bU\s*=\s*(?:the\s+)?(?:pauli[\s-]*)?([XYZHST])\b|\b(?:pauli[\s-]*)?([XYZHST])(?:[\s-]*gate)?\s+on\b|[⟨<]\s*ψ\s*[|]\s*([XYZHST])\s*[|]/.exec(
+        text,
+      );
+      if (!g) throw new ClarificationNeeded('the Hadamard test needs the unitary U (X, Y, Z, H, S or T offline) and the input state; which ones?');
+      const gate = (g[1] ?? g[2] ?? g[3]).toLowerCase() as 'x' | 'y' | 'z' | 'h' | 's' | 't';
+      const input =
+        /[|]\s*ψ\s*[⟩>]\s*=\s*[|]\s*([01+\-−])\s*[⟩>]/.exec(text)?.[1] ??
+        /\binput(?:\s+state)?\s+[|]\s*([01+\-−])\s*[⟩>]/i.exec(text)?.[1] ??
+        singleStates(text)[0];
+      if (input === undefined) assume('the input state |0⟩ (none was given)');
+      const part = /\bimaginary\b|\bIm\b/.test(text) ? 'imaginary' : 'real';
+      task = { kind, gate, input: singleState(input ?? '0') ?? '0', part };
+      break;
+    }
+    case 'chsh': {
+      const angles = [...text.matchAll(/\bangle\s*(?:of\s*|θ\s*=\s*|=\s*)?([-−]?\s*[\d.]*\s*\*?\s*(?:pi|π)?\s*(?:\/\s*\d+)?)/gi)]
+        .map((m) => angleIn(m[1].replace('−', '-')))
+        .filter((v): v is number => v !== undefined);
+      if (angles.length < 2) assume('the CHSH settings a = 0 on qubit 0 and b = π/4 on qubit 1');
+      task = { kind, a: angles.length >= 2 ? angles[0] : 0, b: angles.length >= 2 ? angles[1] : Math.PI / 4 };
+      break;
+    }
   }
   return { task, framework, assumptions };
 }
@@ -382,7 +434,7 @@ export function unbuiltConstructs(text: string): string[] {
 
 /** The construct checks of parseRequest: one construct the engine builds, or a question. */
 function checkConstructs(text: string, kind: CircuitTask['kind']): void {
-  const namedState = kind === 'bell' || kind === 'ghz' || kind === 'w';
+  const namedState = kind === 'bell' || kind === 'ghz' || kind === 'w' || kind === 'state';
   const notBuilt = NOT_BUILT_OFFLINE.filter(([re, what]) => re.test(text) && !(namedState && what === 'a state given by its amplitudes')).map(
     ([, what]) => what,
   );

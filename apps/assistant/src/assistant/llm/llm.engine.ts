@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { emitCircuit } from '#qdc/circuits';
 import {
+  FRAMEWORK_LABEL,
+  checkAnswerAgainstRequest,
+  checksParagraph,
   codeBlocks,
   codeLanguage,
   frameworkIn,
   isCircuitBlock,
-  measuredDistribution,
-  parseRequest,
-  synthesize,
+  scaffoldIn,
   verifyCircuitSource,
-  wantsCircuit,
+  type AnswerChecks,
   type AnswerVerification,
   type CodeBlock,
   type CodeFile,
-  type Expectation,
   type VerificationReport,
 } from '#qdc/assistant';
 import type { AssistantBudget } from '#qdc/contracts';
@@ -30,15 +30,17 @@ const MAX_TOOL_ROUNDS = 8;
 
 export const SYSTEM_PROMPT = `You are QDC's quantum computing assistant. QDC is a self-hosted quantum device characterization service with circuit tools and a statevector simulator.
 When you write a quantum circuit, put it in one fenced code block, written in Qiskit (Python), Cirq (Python) or OpenQASM 2/3 — QDC parses and simulates it before the user sees it. Use QuantumCircuit with explicit measurements. Bitstrings are little-endian (qubit 0 is the rightmost character), as Qiskit prints counts.
+When the request gives a Python function scaffold (def name(params): …), answer with that complete function — same name and parameters, returning the circuit — in the framework it imports. QDC tests your circuit against the request (qubit counts, what is measured, the output distribution it implies) and tells you what failed.
 Use the tools to simulate, convert or inspect circuits, to list QDC's characterization models and to search QDC's documentation. Be concise and correct.`;
 
 /**
  * The LLM engine: an OpenAI-compatible model with tools. Prose streams as it comes; a code block is
- * held back from its opening fence until the round ends, then every circuit in it is parsed and
- * simulated (and compared with the request's stated target when the offline parser recognises one).
- * A failing circuit is fed back to the model for the budget's repair rounds; after the last one a
- * circuit that does not parse or simulate is not sent, and one that runs but misses the target the
- * request was read as is sent with the difference stated.
+ * held back from its opening fence until the round ends, then the answer's circuit is tested against
+ * the request (answer-checks.ts: the scaffold's function called, framework, stated qubit count, what
+ * is measured, the distribution the request implies). A failing circuit is fed back to the model with
+ * the failure stated, for the budget's repair rounds; after the last one a circuit that does not run is
+ * not sent, and one that runs but fails a check is sent with the failure said plainly. A passing
+ * answer ends with the paragraph of what was checked, with figures, and what was not.
  */
 @Injectable()
 export class LlmEngine implements AssistantEngine {
@@ -49,7 +51,6 @@ export class LlmEngine implements AssistantEngine {
 
   async run(run: EngineRun): Promise<EngineResult> {
     const lastUser = [...run.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const expectation = expectationOf(lastUser);
     const wanted = frameworkIn(lastUser);
     const messages: ChatMessage[] = [
       { role: 'system', content: SYSTEM_PROMPT },
@@ -91,52 +92,56 @@ export class LlmEngine implements AssistantEngine {
       const held = gate.held();
       const blocks = codeBlocks(held);
       const circuits = blocks.filter(isCircuitBlock);
-      const reports = circuits.map((b) => verifyCircuitSource(b.code, circuits.length === 1 ? expectation : undefined));
-      const failed = reports.find((r) => r.error || !r.parsed || !r.simulated);
+      // The one circuit of an answer is tested against the request (answer-checks.ts); several are each parsed and simulated.
+      const checked = circuits.length === 1 ? checkAnswerAgainstRequest(circuits[0].code, lastUser) : undefined;
+      const reports = circuits.map((b) => (checked ? reportOf(checked) : verifyCircuitSource(b.code)));
+      const failure = checked ? checked.failure : reports.find((r) => r.error || !r.parsed || !r.simulated)?.error;
+      const runs = reports.every((r) => r.parsed && r.simulated);
       const verification = (extra: Partial<AnswerVerification> = {}): AnswerVerification | null =>
         circuits.length
           ? { parsed: reports.every((r) => r.parsed), simulated: reports.every((r) => r.simulated), repairs, ...fidelityOf(reports), ...extra }
           : null;
 
-      if (!failed) {
+      if (!failure) {
         const { text, files } = finish(held, blocks, reports, circuits, run.codeMode, wanted);
-        emit(text);
+        emit(checked ? `${text.trimEnd()}\n\n${checksParagraph(checked)}` : text);
         return { text: streamedText, files, verification: verification(), engine: 'llm', model, promptTokens, completionTokens, toolCalls };
       }
       if (repairs < allowedRepairs) {
-        emit(`\n\n(QDC checked that circuit and it failed: ${failed.error}. Asking the model to repair it.)\n\n`);
+        emit(`\n\n(QDC tested that circuit against the request and it failed: ${failure}. Asking the model to repair it.)\n\n`);
         messages.push({ role: 'assistant', content });
         messages.push({
           role: 'user',
-          content: `QDC parsed and simulated your circuit and it failed: ${failed.error}. Reply with the corrected, complete circuit in one fenced code block (Qiskit, Cirq or OpenQASM), and a one-line explanation.`,
+          content: `QDC parsed and simulated your circuit and tested it against my request, and it failed: ${failure}. Reply with the corrected, complete code in one fenced code block${scaffoldIn(lastUser) ? ' (the complete function I gave, same name and parameters, returning the circuit)' : ''}${wanted ? ` in ${FRAMEWORK_LABEL[wanted]}` : ''}, and a one-line explanation.`,
         });
         continue;
       }
-      // Out of repair rounds. Circuits that parse and simulate but differ from the standard target the
-      // request was read as are sent with that said (the reading may be too narrow); others are not sent.
-      if (reports.every((r) => r.parsed && r.simulated)) {
+      // Out of repair rounds: a circuit that runs but fails a check is sent with the failure said plainly
+      // (the reading of the request may be too narrow); one that does not run is not sent.
+      if (runs) {
         const { text, files } = finish(held, blocks, reports, circuits, run.codeMode, wanted);
-        emit(`${text}\n\n(Note from QDC's simulator: ${failed.error}.)`);
+        emit(
+          `${text}\n\nThis circuit FAILED QDC's check against the request after ${repairs} repair round${repairs === 1 ? '' : 's'}: ${failure}. Do not rely on it as an answer to the request.`,
+        );
         return { text: streamedText, files, verification: verification(), engine: 'llm', model, promptTokens, completionTokens, toolCalls };
       }
       const withoutCircuits = strip(held, circuits);
-      emit(`${withoutCircuits}\n\n(The circuit is not included: it did not pass QDC's verification — ${failed.error}.)`);
+      emit(`${withoutCircuits}\n\n(The circuit is not included: it failed QDC's check — ${failure}.)`);
       return { text: streamedText, files: [], verification: verification(), engine: 'llm', model, promptTokens, completionTokens, toolCalls };
     }
   }
 }
 
-/** The ideal distribution the request states, when the offline parser recognises it as a circuit request. */
-function expectationOf(text: string): Expectation | undefined {
-  try {
-    if (!wantsCircuit(text)) return undefined;
-    const parsed = parseRequest(text);
-    if (!parsed || parsed.task.kind === 'ansatz') return undefined;
-    const built = synthesize(parsed.task);
-    return { ideal: Object.keys(built.ideal).length ? built.ideal : measuredDistribution(built.circuit) };
-  } catch {
-    return undefined;
-  }
+/** A verification report from the request checks (for the completed event's verification field and PennyLane/Braket re-emission). */
+function reportOf(checked: AnswerChecks): VerificationReport {
+  const parsed = checked.circuit !== undefined;
+  return {
+    parsed,
+    simulated: parsed && !/could not be simulated|simulated up to/.test(checked.failure ?? ''),
+    ...(checked.fidelity === undefined ? {} : { fidelity: checked.fidelity }),
+    ...(checked.failure ? { error: checked.failure } : {}),
+    ...(checked.circuit ? { circuit: checked.circuit } : {}),
+  };
 }
 
 function fidelityOf(reports: VerificationReport[]): { fidelity?: number } {
