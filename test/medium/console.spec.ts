@@ -20,6 +20,7 @@ import { startSystem, type TestSystem } from './system.harness.js';
 // The functions given to page.evaluate run in the page; this spec compiles with Node's types, so the page globals
 // they touch are declared here (module scope).
 declare const document: {
+  activeElement: { textContent: string | null; id: string; tagName: string } | null;
   documentElement: { dataset: Record<string, string | undefined> };
   querySelector(selector: string): { textContent: string | null } | null;
   querySelectorAll(selector: string): { length: number };
@@ -164,6 +165,14 @@ describe('web console in Chromium', () => {
     await page.getByRole('link', { name: `${resultId.slice(0, 8)} (result ${resultId})` }).waitFor();
     expect(new URL(page.url()).search).toBe(`?model=${MODEL}`);
     await screenshot('results');
+
+    // Delete asks first (the same name confirms), then the result is gone.
+    await page.getByRole('link', { name: `${resultId.slice(0, 8)} (result ${resultId})` }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/results$/);
+    expect((await api(`/v0/model-results/${resultId}`, key)).status).toBe(404);
   });
 
   it('QPUs: submits a Bell circuit, watches it complete by server push (no polling), and shows the histogram', async () => {
@@ -292,6 +301,18 @@ describe('web console in Chromium', () => {
     }
     await nav('Lab streams').click();
     await screenshot('lab-streams');
+  });
+
+  it('keyboard: the skip link reaches the content, and focus moves to the new page’s heading after a navigation', async () => {
+    await page.goto('/models');
+    await page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await nav('QPUs').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent === 'QPUs');
   });
 
   it('dark mode: the toggle switches the theme and the choice survives a reload', async () => {

@@ -32,6 +32,8 @@ function consoleLinkTarget(event: MouseEvent): string | undefined {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return undefined;
   const anchor = (event.target as Element | null)?.closest?.('a');
   if (!anchor || anchor.target || anchor.hasAttribute('download') || anchor.origin !== location.origin) return undefined;
+  // An in-page link (the skip link) is the browser's to follow.
+  if (anchor.hash && anchor.pathname === location.pathname) return undefined;
   if (/^\/(v0|docs|health|metrics)(\/|$)/.test(anchor.pathname)) return undefined;
   return anchor.pathname + anchor.search;
 }
@@ -51,9 +53,14 @@ export function App() {
     setNotice(message);
   }, []);
 
+  // A new page only when the path or query changed: a fragment (the skip link's #main) is not a navigation.
+  const shownAt = useRef(location.pathname + location.search);
   useEffect(
     () =>
       onNavigate(() => {
+        const at = location.pathname + location.search;
+        if (at === shownAt.current) return;
+        shownAt.current = at;
         setRoute(matchRoute(location.pathname));
       }),
     [],
