@@ -172,7 +172,7 @@ async function main(): Promise<void> {
   const url = `http://127.0.0.1:${config.PORT}`;
   await waitForGateway(url, 60_000);
   const key = await developmentKey(url);
-  console.log(`\nQDC is up: ${url}  (API docs: ${url}/docs)`);
+  console.log(`\nQDC is up: ${url}  (web console: open ${url} and sign in with the key below; API docs: ${url}/docs)`);
   console.log(`control API base URL for the Python client: ${url}/v0/control`);
   console.log(`development API key (scopes control,coda,admin; saved in ${relative(root, resolve(dataDir, 'dev-key'))}):\n${key}\n`);
 }
