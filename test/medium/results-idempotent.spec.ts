@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import type { ResultsCreateRequest } from '#qdc/contracts';
-import { applyMigrations, ensureDatabase, loadConfig, NatsService, PrismaService } from '#qdc/platform';
+import { applyMigrations, ensureDatabase, EventBus, loadConfig, NatsConnection, PayloadStore, PrismaService } from '#qdc/platform';
 import { ResultsRepository } from '../../apps/results/src/results/results.repository.js';
 import { ResultsService } from '../../apps/results/src/results/results.service.js';
 
@@ -13,8 +13,9 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
   const url = `postgresql://root@127.0.0.1:5432/${name}`;
   const config = loadConfig({ ...process.env, DATABASE_URL: url, QDC_NAMESPACE: `t${name.replace(/_/g, '-')}` });
   const prisma = new PrismaService(config);
-  const nats = new NatsService(config, 'results-test');
-  const service = new ResultsService(new ResultsRepository(prisma), nats);
+  const nats = new NatsConnection(config, 'results-test');
+  const payloads = new PayloadStore(nats, config);
+  const service = new ResultsService(new ResultsRepository(prisma), payloads, new EventBus(nats, payloads));
   const ownerId = randomUUID();
   const bytes = Buffer.from('not an array: the results service stores what it is given');
   const output = { peak_indices: [3, 40], peak_heights: [1.5, 2], peak_widths: [2.5, 3] };
@@ -39,7 +40,6 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
   });
 
   afterAll(async () => {
-    await nats.onModuleDestroy();
     await nats.onApplicationShutdown();
     await prisma.onApplicationShutdown();
     const admin = new pg.Client({ connectionString: 'postgresql://root@127.0.0.1:5432/postgres' });
@@ -58,7 +58,7 @@ describe('results: a job persisted twice (real Postgres and NATS)', () => {
   ])('with %s: the second call replays the stored result, one row, one run', async (_, inputOf) => {
     const jobId = `job-${randomUUID()}`;
     let input = inputOf();
-    if ('objectKey' in input) input = await nats.toBinaryRef(new Uint8Array(600_000).fill(7));
+    if ('objectKey' in input) input = await payloads.toBinaryRef(new Uint8Array(600_000).fill(7));
     const before = await runs();
     const first = await service.create(request(jobId, input));
     expect(first.userVote).toBeNull();

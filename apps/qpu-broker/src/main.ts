@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { NatsService, PrismaService, bootstrapService, exitOnStartupError } from '#qdc/platform';
+import { JobWorkerHost, NatsConnection, PrismaService, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { QpuBrokerModule } from './qpu-broker.module.js';
 import { SimulationProducer } from './simulation/simulation.producer.js';
 
@@ -7,8 +7,11 @@ import { SimulationProducer } from './simulation/simulation.producer.js';
 bootstrapService('qpu-broker', QpuBrokerModule, {
   defaultProbePort: 9103,
   readiness: (app) => async () => ({
-    nats: app.get(NatsService).isConnected,
+    nats: app.get(NatsConnection).isConnected,
     redis: await app.get(SimulationProducer).isRedisReady(),
     postgres: await app.get(PrismaService).$queryRaw`SELECT 1`.then(() => true).catch(() => false),
   }),
-}).catch(exitOnStartupError('qpu-broker'));
+})
+  // The broker's own queue worker: cloud QPU jobs' polls (only with QDC_IONQ_API_KEY).
+  .then((app) => app.get(JobWorkerHost).start())
+  .catch(exitOnStartupError('qpu-broker'));

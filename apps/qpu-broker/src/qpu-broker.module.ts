@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule, PrismaService } from '#qdc/platform';
+import { ConfigModule, JobWorkerHost, NatsModule, PrismaService } from '#qdc/platform';
 import { CircuitToolsHandlers } from './circuits/circuit-tools.handlers.js';
 import { CircuitToolsService } from './circuits/circuit-tools.service.js';
 import { SimulationProducer } from './simulation/simulation.producer.js';
@@ -32,6 +32,7 @@ import { LabNodeHandlers } from './lab/lab-node.handlers.js';
     DeviceCatalogue,
     DeviceToolchain,
     SimulatedBackend,
+    JobWorkerHost,
     IonqBackend,
     LabNodeBackendService,
     {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import {
-  NatsService,
+  NatsConnection,
   PrismaService,
   applyMigrations,
   bootstrapService,
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   await bootstrapService('results', ResultsModule, {
     defaultProbePort: 9102,
     readiness: (app) => async () => ({
-      nats: app.get(NatsService).isConnected,
+      nats: app.get(NatsConnection).isConnected,
       postgres: await app.get(PrismaService).$queryRaw`SELECT 1`.then(() => true).catch(() => false),
     }),
   });

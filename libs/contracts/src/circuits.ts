@@ -79,5 +79,11 @@ export const CircuitsSplitResponse = z.record(z.string(), z.unknown());
 export type CircuitsSplitResponse = z.infer<typeof CircuitsSplitResponse>;
 
 /** BullMQ job data of the simulation queue. */
-export const SimulationJobData = CircuitsSimulateRequest.extend({ requestId: z.string(), outcomeInbox: z.string().optional() });
+export const SimulationJobData = CircuitsSimulateRequest.extend({
+  requestId: z.string(),
+  /** Epoch ms after which nobody waits for the answer (the simulation stops then). */
+  deadline: z.number().int().optional(),
+  /** The producer's outcome prefix (`jobOutcomeInbox`). */
+  outcomeInbox: z.string().optional(),
+});
 export type SimulationJobData = z.infer<typeof SimulationJobData>;

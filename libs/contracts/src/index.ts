@@ -13,4 +13,5 @@ export * from './agents.js';
 export * from './lab.js';
 export * from './lab-streams.js';
 export * from './frame-jobs.js';
+export * from './exchanges/index.js';
 export * from './http/index.js';

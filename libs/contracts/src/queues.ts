@@ -18,6 +18,8 @@ export enum JobName {
 
 /** One queue per simulated device (its global concurrency is 1: a device runs one job at a time). */
 export const qpuDeviceQueueName = (deviceId: string): string => `qpu-${deviceId}`;
+/** The family of the per-device queues, as job contracts name it (JobWorkerHost is given the queues themselves). */
+export const QPU_DEVICE_QUEUES = 'qpu-<device>';
 /** Delayed status polls of cloud QPU jobs (exponential backoff). */
 export const QPU_POLL_QUEUE = 'qpu-poll';
 /** BullMQ job ids of QPU jobs derive from the QPU job id, so a re-enqueued job never runs twice. */

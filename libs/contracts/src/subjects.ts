@@ -55,6 +55,8 @@ export const Events = {
   AssistantRunControl: 'assistant.run.control.v1',
   AssistantRunsAlive: 'assistant.runs.alive.v1',
   QpuJobStatusChanged: 'qpu.job.status-changed.v1',
+  /** A lab device registered or removed (every broker replica reloads its lab devices). */
+  LabDeviceChanged: 'qpu.lab-device.registered.v1',
 } as const;
 
 /** Each service answers `<namespace>.<service>.health.v1` (readiness of its dependencies). */
@@ -65,10 +67,10 @@ export const healthSubject = (service: ServiceName): string => `${service}.healt
 
 /**
  * Where a queue worker publishes a job's outcome (JobOutcome) as soon as it is known, for the producer that added the
- * job (JobProducer): under the producer's own prefix (`jobOutcomeInbox`, one subscription per producer instead of one
- * per job), or, for a job whose data names no prefix, keyed by job id alone.
+ * job (JobProducer): under the producer's own prefix (`jobOutcomeInbox`, named in the job's data), one subscription per
+ * producer instead of one per job.
  */
-export const jobOutcomeSubject = (queue: string, jobId: string, inbox?: string): string => (inbox ? `${inbox}.${jobId}` : `jobs.${queue}.outcome.${jobId}`);
+export const jobOutcomeSubject = (inbox: string, jobId: string): string => `${inbox}.${jobId}`;
 
 /** The outcome prefix of one producer instance: it subscribes to `<inbox>.*` once and names the prefix in its jobs. */
 export const jobOutcomeInbox = (queue: string, instanceId: string): string => `jobs.${queue}.outcome.${instanceId}`;

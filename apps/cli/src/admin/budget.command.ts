@@ -1,5 +1,5 @@
-import { Subjects, type QpuBudgetDto, type QpuBudgetGetRequest, type QpuBudgetSetRequest } from '#qdc/contracts';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { QpuRpc, type QpuBudgetDto } from '#qdc/contracts';
+import { connectNatsClient, loadConfig } from '#qdc/platform';
 import { UsageError, parseCommandLine } from '../cli-args.js';
 
 const show = (b: QpuBudgetDto): string =>
@@ -20,16 +20,15 @@ export async function run(argv: string[]): Promise<number> {
     cents = values.unlimited ? null : Number(values.cents);
     if (cents !== null && !(Number.isInteger(cents) && cents >= 0)) throw new UsageError(`--cents must be a non-negative integer; got '${values.cents}'`);
   }
-  const nats = new NatsService(loadConfig(), 'qdc-cli');
+  const { rpc, close } = await connectNatsClient(loadConfig(), 'qdc-cli');
   try {
-    await nats.connect();
     const budget =
       command === 'set'
-        ? await nats.request<QpuBudgetDto>(Subjects.QpuBudgetSet, { ownerName: values.owner, budgetCents: cents } satisfies QpuBudgetSetRequest)
-        : await nats.request<QpuBudgetDto>(Subjects.QpuBudgetGet, { ownerName: values.owner } satisfies QpuBudgetGetRequest);
+        ? await rpc.call(QpuRpc.setBudget, { ownerName: values.owner, budgetCents: cents })
+        : await rpc.call(QpuRpc.getBudget, { ownerName: values.owner });
     console.log(show(budget));
     return 0;
   } finally {
-    await nats.onModuleDestroy();
+    await close();
   }
 }

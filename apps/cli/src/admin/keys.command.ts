@@ -5,8 +5,10 @@ import { Scope } from '#qdc/contracts';
 import {
   ConfigModule,
   KeysRepository,
+  EventBus,
   KeysService,
-  NatsService,
+  NatsConnection,
+  PayloadStore,
   PrismaService,
   applyMigrations,
   ensureDatabase,
@@ -18,7 +20,7 @@ import { UsageError, parseCommandLine } from '../cli-args.js';
 /** The results service's key code (libs/platform) against Postgres, so keys can be made before anything runs. */
 @Module({
   imports: [ConfigModule.forService('qdc-cli')],
-  providers: [PrismaService, NatsService, KeysRepository, KeysService],
+  providers: [PrismaService, NatsConnection, PayloadStore, EventBus, KeysRepository, KeysService],
 })
 class KeysCliModule {}
 
@@ -59,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'revoke': {
         // Tell running gateways now; if NATS is down their cache expires within QDC_AUTH_CACHE_MS.
-        await Promise.race([app.get(NatsService).connect(), new Promise((r) => setTimeout(r, 2000))]).catch(() => undefined);
+        await Promise.race([app.get(NatsConnection).connect(), new Promise((r) => setTimeout(r, 2000))]).catch(() => undefined);
         const revoked = await keys.revoke(rest[0]!);
         console.log(`revoked key ${revoked.id} (${revoked.name}, owner ${revoked.owner})`);
         return 0;

@@ -1,27 +1,26 @@
 import { resolve } from 'node:path';
-import { LAB_ID_PATTERN, Subjects, labJobStream, type LabRemoveDevicesResponse, type LabStreamDeleteResponse } from '#qdc/contracts';
+import { LAB_ID_PATTERN, LabStreamsRpc, QpuRpc, labJobStream } from '#qdc/contracts';
 import { LabAuthError, addLab, listLabs, removeLab } from '#qdc/lab';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { connectNatsClient, loadConfig } from '#qdc/platform';
 import { UsageError, parseCommandLine } from '../cli-args.js';
 
 /** Deletes a lab's JetStream state: its job stream (with the device consumers) and its live streams (through lab-streams). */
 async function removeLabStreams(lab: string): Promise<string[]> {
   const config = loadConfig();
-  const nats = new NatsService(config, 'qdc-cli');
+  const { connection, rpc, close } = await connectNatsClient(config, 'qdc-cli');
   try {
-    await nats.connect();
     const removed: string[] = [];
     // First the broker forgets the lab's devices (lab_devices rows, liveness, every replica's device list).
-    const { devices, failedJobs } = await nats.request<LabRemoveDevicesResponse>(Subjects.LabRemoveDevices, { lab });
+    const { devices, failedJobs } = await rpc.call(QpuRpc.removeLabDevices, { lab });
     if (devices.length) removed.push(`device(s) ${devices.join(', ')}${failedJobs ? ` (${failedJobs} queued job(s) failed)` : ''}`);
-    const jsm = await nats.jetstreamManager();
+    const jsm = await connection.jetstreamManager();
     if (await jsm.streams.delete(labJobStream(config.QDC_NAMESPACE, lab)).catch(() => false))
       removed.push(`job stream ${labJobStream(config.QDC_NAMESPACE, lab)}`);
-    const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab });
+    const { deleted } = await rpc.call(LabStreamsRpc.delete, { lab });
     for (const name of deleted) removed.push(`stream ${name}`);
     return removed;
   } finally {
-    await nats.onModuleDestroy();
+    await close();
   }
 }
 

@@ -1,5 +1,5 @@
-import { RpcError, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { LabStreamsRpc, RpcError, type LabStreamDto } from '#qdc/contracts';
+import { connectNatsClient, loadConfig } from '#qdc/platform';
 import { UsageError, intOption, parseCommandLine } from '../cli-args.js';
 
 function describe(dto: LabStreamDto): string {
@@ -23,13 +23,12 @@ export async function run(argv: string[]): Promise<number> {
   if (command !== 'create' && command !== 'list' && command !== 'delete') throw new UsageError('expected stream create, stream list or stream delete');
   if (command !== 'list' && (!values.owner || !values.name)) throw new UsageError(`stream ${command} needs --owner <lab> and --name <stream>`);
   if (command === 'create' && !values.models) throw new UsageError('stream create needs --models <id,id>');
-  const nats = new NatsService(loadConfig(), 'qdc-cli');
+  const { rpc, close } = await connectNatsClient(loadConfig(), 'qdc-cli');
   try {
-    await nats.connect();
     if (command === 'create') {
-      const dto = await nats.request<LabStreamDto>(Subjects.LabStreamCreate, {
-        lab: values.owner,
-        name: values.name,
+      const dto = await rpc.call(LabStreamsRpc.create, {
+        lab: values.owner!,
+        name: values.name!,
         models: values
           .models!.split(',')
           .map((m) => m.trim())
@@ -39,11 +38,11 @@ export async function run(argv: string[]): Promise<number> {
       });
       console.log(describe(dto));
     } else if (command === 'list') {
-      const rows = await nats.request<LabStreamDto[]>(Subjects.LabStreamList, { lab: values.owner });
+      const rows = await rpc.call(LabStreamsRpc.list, { lab: values.owner });
       for (const dto of rows) console.log(describe(dto));
       if (rows.length === 0) console.log('no streams');
     } else {
-      const { deleted } = await nats.request<LabStreamDeleteResponse>(Subjects.LabStreamDelete, { lab: values.owner, name: values.name });
+      const { deleted } = await rpc.call(LabStreamsRpc.delete, { lab: values.owner!, name: values.name });
       console.log(`deleted stream ${values.owner}/${deleted.join(', ')}`);
     }
     return 0;
@@ -51,6 +50,6 @@ export async function run(argv: string[]): Promise<number> {
     if (error instanceof RpcError && error.code === 'invalid_input') throw new UsageError(error.message);
     throw error;
   } finally {
-    await nats.onModuleDestroy();
+    await close();
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiKeyCreateHttpRequest, Subjects, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { ApiKeyCreateHttpRequest, KeysRpc, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest } from '#qdc/contracts';
+import { RpcClient } from '#qdc/platform';
 import { RequireScope } from '../auth/auth.decorators.js';
 import { ValidationFailed } from '../http/api-errors.js';
 
@@ -8,11 +8,11 @@ import { ValidationFailed } from '../http/api-errors.js';
 @Controller('v0/admin/keys')
 @RequireScope('admin')
 export class AdminKeysController {
-  constructor(private readonly nats: NatsService) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   list(@Query('owner') owner?: string): Promise<ApiKeyDto[]> {
-    return this.nats.request(Subjects.KeysList, { ownerName: owner || undefined });
+    return this.rpc.call(KeysRpc.list, { ownerName: owner || undefined });
   }
 
   /** Body `{"name", "owner", "scopes": ["control", "coda"]}` (ApiKeyCreateHttpRequest); the reply holds the token, once. */
@@ -26,11 +26,11 @@ export class AdminKeysController {
     }
     const { name, owner, scopes } = parsed.data;
     const request: KeysCreateRequest = { name, ownerName: owner ?? name, scopes: scopes ?? ['control', 'coda'] };
-    return this.nats.request(Subjects.KeysCreate, request);
+    return this.rpc.call(KeysRpc.create, request);
   }
 
   @Delete(':id')
   revoke(@Param('id') id: string): Promise<ApiKeyDto> {
-    return this.nats.request(Subjects.KeysRevoke, { id });
+    return this.rpc.call(KeysRpc.revoke, { id });
   }
 }

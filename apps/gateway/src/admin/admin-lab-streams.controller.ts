@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { LabStreamCreateHttpRequest, Subjects, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { LabStreamCreateHttpRequest, LabStreamsRpc, type LabStreamDeleteResponse, type LabStreamDto } from '#qdc/contracts';
+import { RpcClient } from '#qdc/platform';
 import { RequireScope } from '../auth/auth.decorators.js';
 import { ValidationFailed } from '../http/api-errors.js';
 
@@ -12,11 +12,11 @@ import { ValidationFailed } from '../http/api-errors.js';
 @Controller('v0/admin/lab-streams')
 @RequireScope('admin')
 export class AdminLabStreamsController {
-  constructor(private readonly nats: NatsService) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   list(@Query('lab') lab?: string): Promise<LabStreamDto[]> {
-    return this.nats.request(Subjects.LabStreamList, { lab: lab || undefined });
+    return this.rpc.call(LabStreamsRpc.list, { lab: lab || undefined });
   }
 
   @Post()
@@ -27,11 +27,11 @@ export class AdminLabStreamsController {
         parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })),
       );
     }
-    return this.nats.request(Subjects.LabStreamCreate, parsed.data);
+    return this.rpc.call(LabStreamsRpc.create, parsed.data);
   }
 
   @Delete(':lab/:name')
   remove(@Param('lab') lab: string, @Param('name') name: string): Promise<LabStreamDeleteResponse> {
-    return this.nats.request(Subjects.LabStreamDelete, { lab, name });
+    return this.rpc.call(LabStreamsRpc.delete, { lab, name });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Subjects, type AgentSummary, type AgentsRunResponse, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { AgentsRpc, type AgentSummary, type AgentsRunResponse, type Principal } from '#qdc/contracts';
+import { QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { invalid } from '../http/api-errors.js';
 import { intQuery } from '../http/query.js';
 
@@ -10,12 +10,12 @@ const RUN_REPLY_MARGIN_MS = 30_000;
 @Injectable()
 export class AgentsService {
   constructor(
-    private readonly nats: NatsService,
+    private readonly rpc: RpcClient,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
   list(skip: unknown, limit: unknown): Promise<AgentSummary[]> {
-    return this.nats.request<AgentSummary[]>(Subjects.AgentsList, {
+    return this.rpc.call(AgentsRpc.list, {
       skip: intQuery(skip, 'skip', 0, 0, Number.MAX_SAFE_INTEGER),
       limit: intQuery(limit, 'limit', 100, 1, 1000),
     });
@@ -26,8 +26,8 @@ export class AgentsService {
       const got = body === undefined ? 'no body' : body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body;
       throw invalid(['body'], `expected a JSON object; got ${got}`, 'model_attributes_type');
     }
-    return this.nats.request<AgentsRunResponse>(
-      Subjects.AgentsRun,
+    return this.rpc.call(
+      AgentsRpc.run,
       { ownerId: principal.ownerId, agentId, body },
       { requestId, timeoutMs: this.config.QDC_VLM_TIMEOUT_MS + RUN_REPLY_MARGIN_MS },
     );

@@ -5,21 +5,20 @@ import type { Msg, Subscription } from '@nats-io/transport-node';
 import {
   ASSISTANT_ALIVE_MISSES,
   ASSISTANT_EVENT_INDEX_HEADER,
-  AssistantRunsAlive,
   ASSISTANT_OWNER_HEADER,
-  Events,
+  AssistantEvents,
+  AssistantRpc,
   RpcError,
-  Subjects,
   assistantAliveIntervalMs,
   assistantRunEventsSubject,
   assistantRunStream,
   type AssistantAgentsListResponse,
   type AssistantRunControl,
   type AssistantRunStartRequest,
-  type AssistantRunStartResponse,
+  type AssistantRunsAlive,
   type Principal,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { EventBus, EventHandler, NatsConnection, QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { ApiError } from '../http/api-errors.js';
 import { parseAssistantRequest } from './assistant-request.js';
 
@@ -44,7 +43,9 @@ export class AssistantStreamService implements OnApplicationBootstrap {
   private readonly staleAfterMs: number;
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly rpc: RpcClient,
+    private readonly events: EventBus,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {
     this.staleAfterMs = ASSISTANT_ALIVE_MISSES * assistantAliveIntervalMs(config.QDC_SSE_KEEPALIVE_MS) + 1_000;
@@ -52,12 +53,13 @@ export class AssistantStreamService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
-    this.nats.subscribe(Events.AssistantRunsAlive, async ({ payload }) => {
-      const parsed = AssistantRunsAlive.safeParse(payload);
-      if (!parsed.success) return;
-      const now = Date.now();
-      for (const id of parsed.data.runIds) this.alive.set(id, now);
-    });
+  }
+
+  /** The runs an assistant replica is still running (a run unlisted for the stale period has lost its process). */
+  @EventHandler(AssistantEvents.runsAlive)
+  onRunsAlive(event: AssistantRunsAlive): void {
+    const now = Date.now();
+    for (const id of event.runIds) this.alive.set(id, now);
   }
 
   /** False once a run has gone unlisted for the stale period (its assistant process died); forgets the run. */
@@ -82,7 +84,7 @@ export class AssistantStreamService implements OnApplicationBootstrap {
   }
 
   async agents(requestId: string): Promise<AssistantAgentsListResponse> {
-    return this.nats.request<AssistantAgentsListResponse>(Subjects.AssistantAgentsList, {}, { requestId });
+    return this.rpc.call(AssistantRpc.agents, {}, { requestId });
   }
 
   async stream(caller: Principal, body: unknown, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -103,7 +105,7 @@ export class AssistantStreamService implements OnApplicationBootstrap {
       ...(b.thread_id ? { threadId: b.thread_id } : {}),
     };
     try {
-      await this.nats.request<AssistantRunStartResponse>(Subjects.AssistantRunStart, start, { requestId: request.id });
+      await this.rpc.call(AssistantRpc.runStart, start, { requestId: request.id });
     } catch (error) {
       sub.unsubscribe();
       throw error;
@@ -153,7 +155,7 @@ export class AssistantStreamService implements OnApplicationBootstrap {
   }
 
   private control(runId: string, action: AssistantRunControl['action']): void {
-    void this.nats.publish(Events.AssistantRunControl, { runId, action } satisfies AssistantRunControl).catch(() => undefined);
+    void this.events.publish(AssistantEvents.runControl, { runId, action } satisfies AssistantRunControl).catch(() => undefined);
   }
 }
 

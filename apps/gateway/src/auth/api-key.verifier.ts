@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, KeyRevokedEvent, Subjects, type Principal } from '#qdc/contracts';
-import { EventHandler, NatsService, QDC_CONFIG, hashApiKey, type QdcConfig } from '#qdc/platform';
+import { KeysEvents, KeysRpc, type KeyRevokedEvent, type Principal } from '#qdc/contracts';
+import { EventHandler, QDC_CONFIG, RpcClient, hashApiKey, type QdcConfig } from '#qdc/platform';
 
 /**
  * Resolves an API key to its owner and scopes through apps/results, caching hits for
@@ -21,12 +21,12 @@ export class ApiKeyVerifier {
   private readonly unknown = new Map<string, number>();
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly rpc: RpcClient,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
   /** A revoked key stops working at once on every gateway replica. */
-  @EventHandler(Events.KeyRevoked, KeyRevokedEvent)
+  @EventHandler(KeysEvents.revoked)
   onKeyRevoked(event: KeyRevokedEvent): void {
     for (const [token, entry] of this.cache) if (entry.tokenHash === event.tokenHash) this.cache.delete(token);
   }
@@ -45,7 +45,7 @@ export class ApiKeyVerifier {
     if ((this.unknown.get(token) ?? 0) > now) return null;
     const tokenHash = hashApiKey(token, this.config.QDC_API_KEY_PEPPER);
     try {
-      const principal = await this.nats.request<Principal>(Subjects.KeysVerify, { tokenHash }, { timeoutMs: 5000 });
+      const principal = await this.rpc.call(KeysRpc.verify, { tokenHash }, { timeoutMs: 5000 });
       if (this.cache.size > MAX_CACHED_TOKENS) this.cache.clear();
       this.cache.set(token, { principal, tokenHash, until: now + this.config.QDC_AUTH_CACHE_MS });
       return principal;

@@ -4,15 +4,10 @@ import {
   RpcError,
   SimulateHttpRequest as SimulateBody,
   SplitCircuitHttpRequest as SplitBody,
-  Subjects,
+  CircuitToolsRpc,
   TranspileHttpRequest as TranspileBody,
-  type CircuitsResourcesResponse,
-  type CircuitsSimulateResponse,
-  type CircuitsSplitResponse,
-  type CircuitsToQasm3Response,
-  type CircuitsTranspileResponse,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { parseBody } from '../http/parse-body.js';
 
 /** `entryPoint` for a broker message, only when the caller gave one. */
@@ -45,25 +40,21 @@ const SIMULATE_REPLY_MARGIN_MS = 5_000;
 @Injectable()
 export class CodaToolsService {
   constructor(
-    private readonly nats: NatsService,
+    private readonly rpc: RpcClient,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
   async transpile(body: unknown, requestId: string) {
     const { source_code, target, entry_point } = parseBody(TranspileBody, body);
-    const r = await this.nats.request<CircuitsTranspileResponse>(
-      Subjects.CircuitsTranspile,
-      { code: source_code, target, ...withEntryPoint(entry_point) },
-      { requestId },
-    );
+    const r = await this.rpc.call(CircuitToolsRpc.transpile, { code: source_code, target, ...withEntryPoint(entry_point) }, { requestId });
     return { success: true, source_framework: r.sourceFramework, target_framework: r.targetFramework, converted_code: r.code };
   }
 
   async simulate(body: unknown, requestId: string) {
     const b = parseBody(SimulateBody, body);
     if (!BACKENDS.includes(b.backend)) throw new RpcError('invalid_input', `backend '${b.backend}' is not available; use one of ${BACKENDS.join(', ')}`);
-    const r = await this.nats.request<CircuitsSimulateResponse>(
-      Subjects.CircuitsSimulate,
+    const r = await this.rpc.call(
+      CircuitToolsRpc.simulate,
       {
         code: b.code,
         method: b.method,
@@ -89,13 +80,13 @@ export class CodaToolsService {
 
   async toOpenQasm3(body: unknown, requestId: string) {
     const b = parseBody(CodeBody, body);
-    const r = await this.nats.request<CircuitsToQasm3Response>(Subjects.CircuitsToQasm3, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
+    const r = await this.rpc.call(CircuitToolsRpc.toOpenQasm3, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return { success: true, openqasm3: r.openqasm3, source_framework: r.sourceFramework };
   }
 
   async estimateResources(body: unknown, requestId: string) {
     const b = parseBody(CodeBody, body);
-    const r = await this.nats.request<CircuitsResourcesResponse>(Subjects.CircuitsResources, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
+    const r = await this.rpc.call(CircuitToolsRpc.estimateResources, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
     return {
       success: true,
       qubit_count: r.qubitCount,
@@ -114,11 +105,11 @@ export class CodaToolsService {
 
   async split(body: unknown, requestId: string) {
     const b = parseBody(SplitBody, body);
-    const r = (await this.nats.request<CircuitsSplitResponse>(
-      Subjects.CircuitsSplit,
+    const r = await this.rpc.call(
+      CircuitToolsRpc.split,
       { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) },
       { requestId },
-    )) as Record<string, unknown>;
+    );
     if (typeof r.splitError === 'string') {
       // Well formed, but not splittable under the limit: 200 with success false (SPEC §6).
       return {

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { LabStreamEvent, RpcError, Subjects, labEventStream, type LabStreamDto, type Principal } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { LabStreamEvent, LabStreamsRpc, RpcError, labEventStream, type Principal } from '#qdc/contracts';
+import { NatsConnection, QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { ApiError } from '../http/api-errors.js';
 import { SseResponse } from '../http/sse-response.js';
 import { StreamSlots } from '../http/stream-slots.js';
@@ -19,7 +19,8 @@ export class LabStreamEventsService {
   private readonly logger = new Logger(LabStreamEventsService.name);
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly rpc: RpcClient,
     private readonly slots: StreamSlots,
     @Inject(QDC_CONFIG) private readonly config: Pick<QdcConfig, 'QDC_SSE_KEEPALIVE_MS' | 'QDC_NAMESPACE'>,
   ) {}
@@ -34,7 +35,7 @@ export class LabStreamEventsService {
   ): Promise<void> {
     const seen = lastEventId(lastEventIdHeader);
     const notFound = new ApiError(404, `no lab stream '${name}' of lab '${lab}' visible to this key`);
-    const streams = await this.nats.request<LabStreamDto[]>(Subjects.LabStreamList, { lab }, { requestId }).catch((error: unknown) => {
+    const streams = await this.rpc.call(LabStreamsRpc.list, { lab }, { requestId }).catch((error: unknown) => {
       // A lab id that is not well formed names no stream.
       if (error instanceof RpcError && error.code === 'invalid_input') throw notFound;
       throw error;

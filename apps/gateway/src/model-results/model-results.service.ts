@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { zipSync } from 'fflate';
 import { basename } from 'node:path';
-import { Subjects, type MaskedResultDto, type ModelResultDto, type Principal, type ResultsDownloadResponse, type VoteDto } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { ResultsRpc, type MaskedResultDto, type ModelBatchResultDto, type ModelResultDto, type Principal, type VoteDto } from '#qdc/contracts';
+import { PayloadStore, RpcClient } from '#qdc/platform';
 import { invalid } from '../http/api-errors.js';
 
 export interface ResultsQuery {
@@ -15,24 +15,27 @@ export interface ResultsQuery {
 
 @Injectable()
 export class ModelResultsService {
-  constructor(private readonly nats: NatsService) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly payloads: PayloadStore,
+  ) {}
 
   list(caller: Principal, query: ResultsQuery): Promise<MaskedResultDto[]> {
-    return this.nats.request(Subjects.ResultsList, { ownerId: caller.ownerId, ...query });
+    return this.rpc.call(ResultsRpc.list, { ownerId: caller.ownerId, ...query });
   }
 
-  get(caller: Principal, id: string): Promise<ModelResultDto> {
-    return this.nats.request(Subjects.ResultsGet, { ownerId: caller.ownerId, id });
+  get(caller: Principal, id: string): Promise<ModelResultDto | ModelBatchResultDto> {
+    return this.rpc.call(ResultsRpc.get, { ownerId: caller.ownerId, id });
   }
 
   delete(caller: Principal, id: string): Promise<{ detail: string }> {
-    return this.nats.request(Subjects.ResultsDelete, { ownerId: caller.ownerId, id });
+    return this.rpc.call(ResultsRpc.delete, { ownerId: caller.ownerId, id });
   }
 
   /** A zip with result.json and the original input file under its original name. */
   async download(caller: Principal, id: string): Promise<{ fileName: string; zip: Uint8Array }> {
-    const stored = await this.nats.request<ResultsDownloadResponse>(Subjects.ResultsDownload, { ownerId: caller.ownerId, id });
-    const input = await this.nats.fromBinaryRef(stored.input);
+    const stored = await this.rpc.call(ResultsRpc.download, { ownerId: caller.ownerId, id });
+    const input = await this.payloads.fromBinaryRef(stored.input);
     let inputName = basename(stored.inputFileName.replace(/\\/g, '/')) || 'data';
     if (inputName === 'result.json') inputName = 'input_result.json';
     const zip = zipSync({
@@ -44,11 +47,11 @@ export class ModelResultsService {
 
   putVote(caller: Principal, id: string, body: unknown): Promise<VoteDto> {
     const { vote, feedback } = parseVote(body);
-    return this.nats.request(Subjects.VotesPut, { ownerId: caller.ownerId, id, vote, feedback });
+    return this.rpc.call(ResultsRpc.putVote, { ownerId: caller.ownerId, id, vote, feedback });
   }
 
   deleteVote(caller: Principal, id: string): Promise<{ detail: string }> {
-    return this.nats.request(Subjects.VotesDelete, { ownerId: caller.ownerId, id });
+    return this.rpc.call(ResultsRpc.deleteVote, { ownerId: caller.ownerId, id });
   }
 }
 

@@ -10,7 +10,7 @@ export interface ModelRunRequest {
   ownerId: string;
   /** A catalogue id; unknown → `not_found`, a batch of a model that does not batch → `invalid_input`. */
   model: string;
-  /** The array file (.npy or .pt) as a BinaryRef (`NatsService.toBinaryRefWithDigest`), and its SHA-256. */
+  /** The array file (.npy or .pt) as a BinaryRef (`PayloadStore.toBinaryRefWithDigest`), and its SHA-256. */
   input: BinaryRef;
   inputSha256: string;
   inputFileName: string;

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE } from '#qdc/characterization';
 import { RpcError, type BinaryRef, type InferenceJobData, type ModelsRunResponse, type Principal } from '#qdc/contracts';
-import { withRequestId, type NatsService } from '#qdc/platform';
+import { withRequestId, type PayloadStore } from '#qdc/platform';
 import { ApiError, ValidationFailed } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import type { InferenceProducer } from '#qdc/platform';
@@ -27,7 +27,7 @@ function newModelsService() {
   const runs = new ModelRunService(producer as unknown as InferenceProducer);
   const counts = new Map<string, number>([[PEAK_V2, 5]]);
   const runCounts = { all: jest.fn(async () => counts), version: 1 };
-  const sut = new ModelsService(nats as unknown as NatsService, runCounts as unknown as RunCountsCache, runs);
+  const sut = new ModelsService(nats as unknown as PayloadStore, runCounts as unknown as RunCountsCache, runs);
   return { sut, mocks: { nats, producer, runCounts, counts, response, resultBytes } };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
 import type { Principal } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { PayloadStore } from '#qdc/platform';
 import { ApiError, invalid } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import { boolField } from '../http/query.js';
@@ -23,7 +23,7 @@ export interface ModelDto {
 @Injectable()
 export class ModelsService {
   constructor(
-    private readonly nats: NatsService,
+    private readonly payloads: PayloadStore,
     private readonly runCounts: RunCountsCache,
     private readonly runs: ModelRunService,
   ) {}
@@ -66,7 +66,7 @@ export class ModelsService {
     const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
     this.runs.resolveModel(model, batch);
     const bytes = upload.file.bytes;
-    const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(bytes);
+    const { ref, sha256 } = await this.payloads.toBinaryRefWithDigest(bytes);
     const response = await this.runs.run({
       ownerId: principal.ownerId,
       model,
@@ -77,7 +77,7 @@ export class ModelsService {
       flags: { batch, plot, darkMode },
       freshRequestId,
     });
-    const result = await this.nats.fromBinaryRef(response.result);
+    const result = await this.payloads.fromBinaryRef(response.result);
     return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
   }
 }

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { Subjects } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import { ResultsRpc } from '#qdc/contracts';
+import type { NatsConnection, RpcClient } from '#qdc/platform';
 import { RunCountsCache } from './run-counts.cache.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
@@ -9,10 +9,13 @@ function newRunCountsCache(stored: Record<string, number> = { [PEAK_V2]: 4 }) {
   let reconnected: () => void = () => undefined;
   const nats = {
     connect: jest.fn(async () => undefined),
-    request: jest.fn(async (..._args: unknown[]): Promise<unknown> => ({ counts: { ...stored } })),
     onReconnect: jest.fn((listener: () => void) => (reconnected = listener)),
   };
-  return { sut: new RunCountsCache(nats as unknown as NatsService), mocks: { nats, stored, reconnect: () => reconnected() } };
+  const rpc = { call: jest.fn(async (..._args: unknown[]): Promise<unknown> => ({ counts: { ...stored } })) };
+  return {
+    sut: new RunCountsCache(nats as unknown as NatsConnection, rpc as unknown as RpcClient),
+    mocks: { nats, rpc, stored, reconnect: () => reconnected() },
+  };
 }
 
 describe(RunCountsCache.name, () => {
@@ -24,8 +27,8 @@ describe(RunCountsCache.name, () => {
     sut.onRunRecorded({ model: PEAK_V2, numberOfRuns: 5 }); // a late event of an earlier run
     expect((await sut.all()).get(PEAK_V2)).toBe(6);
     expect(sut.version).toBe(version + 1);
-    expect(mocks.nats.request).toHaveBeenCalledTimes(1);
-    expect(mocks.nats.request).toHaveBeenCalledWith(Subjects.RunCounts, {}, { timeoutMs: 5000 });
+    expect(mocks.rpc.call).toHaveBeenCalledTimes(1);
+    expect(mocks.rpc.call).toHaveBeenCalledWith(ResultsRpc.runCounts, {}, { timeoutMs: 5000 });
   });
 
   it('loads again after a NATS reconnect (events may have been missed meanwhile)', async () => {
@@ -40,7 +43,7 @@ describe(RunCountsCache.name, () => {
 
   it('tries the load again on the next call when results did not answer', async () => {
     const { sut, mocks } = newRunCountsCache();
-    mocks.nats.request.mockRejectedValueOnce(new Error('no service is answering'));
+    mocks.rpc.call.mockRejectedValueOnce(new Error('no service is answering'));
     await expect(sut.all()).rejects.toThrow('no service is answering');
     expect((await sut.all()).get(PEAK_V2)).toBe(4);
   });

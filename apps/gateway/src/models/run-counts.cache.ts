@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { Events, RunRecordedEvent, Subjects, type RunCountsResponse } from '#qdc/contracts';
-import { EventHandler, NatsService } from '#qdc/platform';
+import { ResultsEvents, ResultsRpc, type RunRecordedEvent } from '#qdc/contracts';
+import { EventHandler, NatsConnection, RpcClient } from '#qdc/platform';
 
 /**
  * Every model's `number_of_runs`, held in memory so listing models costs no round trip. One way in: results announces
@@ -17,7 +17,10 @@ export class RunCountsCache implements OnApplicationBootstrap {
   /** Bumped whenever a count changes, so callers can cache what they derive from the counts. */
   version = 0;
 
-  constructor(private readonly nats: NatsService) {}
+  constructor(
+    private readonly nats: NatsConnection,
+    private readonly rpc: RpcClient,
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
@@ -25,7 +28,7 @@ export class RunCountsCache implements OnApplicationBootstrap {
     void this.all().catch(() => undefined);
   }
 
-  @EventHandler(Events.RunRecorded, RunRecordedEvent)
+  @EventHandler(ResultsEvents.runRecorded)
   onRunRecorded(event: RunRecordedEvent): void {
     if (event.numberOfRuns > (this.counts.get(event.model) ?? 0)) {
       this.counts.set(event.model, event.numberOfRuns);
@@ -45,7 +48,7 @@ export class RunCountsCache implements OnApplicationBootstrap {
 
   private async load(): Promise<void> {
     try {
-      const { counts } = await this.nats.request<RunCountsResponse>(Subjects.RunCounts, {}, { timeoutMs: 5000 });
+      const { counts } = await this.rpc.call(ResultsRpc.runCounts, {}, { timeoutMs: 5000 });
       for (const [model, numberOfRuns] of Object.entries(counts)) this.onRunRecorded({ model, numberOfRuns });
     } catch (error) {
       this.logger.warn(`could not load run counters: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { Events, RpcError, Subjects, type Principal, type QpuJobHistoryResponse, type QpuJobStatus, type QpuJobStatusChangedEvent } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { QpuEvents, QpuRpc, RpcError, type Principal, type QpuJobHistoryResponse, type QpuJobStatus, type QpuJobStatusChangedEvent } from '#qdc/contracts';
+import { EventHandler, QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { SseResponse } from '../http/sse-response.js';
 import { StreamSlots } from '../http/stream-slots.js';
 
@@ -21,28 +21,26 @@ export type QpuJobStreamEvent =
  * reconnected delays an update by one tick, never loses it).
  */
 @Injectable()
-export class QpuJobEventsService implements OnApplicationBootstrap {
+export class QpuJobEventsService {
   private readonly logger = new Logger(QpuJobEventsService.name);
   /** Job id → the streams waiting for its next change. */
   private readonly watchers = new Map<string, Set<() => void>>();
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly rpc: RpcClient,
     private readonly slots: StreamSlots,
     @Inject(QDC_CONFIG) private readonly config: Pick<QdcConfig, 'QDC_SSE_KEEPALIVE_MS'>,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.nats.connect();
-    this.nats.listen<QpuJobStatusChangedEvent>(Events.QpuJobStatusChanged, (_subject, event) => {
-      for (const wake of this.watchers.get(event.jobId) ?? []) wake();
-    });
+  /** A job's status changed: its open streams read its history again. */
+  @EventHandler(QpuEvents.jobStatusChanged)
+  onStatusChanged(event: QpuJobStatusChangedEvent): void {
+    for (const wake of this.watchers.get(event.jobId) ?? []) wake();
   }
 
   async stream(caller: Principal, jobId: string, lastEventIdHeader: string | string[] | undefined, requestId: string, reply: FastifyReply): Promise<void> {
     const seen = lastEventId(lastEventIdHeader);
-    const history = () =>
-      this.nats.request<QpuJobHistoryResponse>(Subjects.QpuJobHistory, { ownerId: caller.ownerId, jobId }, { requestId, timeoutMs: 10_000 });
+    const history = () => this.rpc.call(QpuRpc.history, { ownerId: caller.ownerId, jobId }, { requestId, timeoutMs: 10_000 });
     const release = this.slots.acquire(caller.keyId);
     let first: QpuJobHistoryResponse;
     try {

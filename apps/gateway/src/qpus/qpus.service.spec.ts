@@ -1,13 +1,13 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { QpuEstimateRequest, QpuSubmitRequest, RpcError, Subjects, type Principal } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import { QpuEstimateRequest, QpuRpc, QpuSubmitRequest, RpcError, type Principal } from '#qdc/contracts';
+import type { RpcClient } from '#qdc/platform';
 import { QpusService } from './qpus.service.js';
 
 function newQpusService() {
-  const nats = { request: jest.fn(async (_subject: string, _payload: unknown, _options?: unknown): Promise<unknown> => ({ estimated_cost_cents: 1 })) };
-  const sut = new QpusService(nats as unknown as NatsService);
-  return { sut, mocks: { nats } };
+  const rpc = { call: jest.fn(async (_contract: unknown, _payload: unknown, _options?: unknown): Promise<unknown> => ({ estimated_cost_cents: 1 })) };
+  const sut = new QpusService(rpc as unknown as RpcClient);
+  return { sut, mocks: { rpc } };
 }
 
 const caller = { ownerId: randomUUID(), keyId: 'k', scopes: ['coda'] } as Principal;
@@ -43,7 +43,7 @@ describe(QpusService.name, () => {
       expect(error).toBeInstanceOf(RpcError);
       expect((error as RpcError).code).toBe('invalid_input');
       expect((error as RpcError).message).toBe('braket_execution_mode_hint must be at most 64 characters');
-      expect(mocks.nats.request).not.toHaveBeenCalled();
+      expect(mocks.rpc.call).not.toHaveBeenCalled();
     });
 
     it('refuses a backend id longer than 200 characters with 422', async () => {
@@ -56,8 +56,8 @@ describe(QpusService.name, () => {
     it('forwards a valid body as the broker contract’s message', async () => {
       const { sut, mocks } = newQpusService();
       await sut.estimate(caller, { ...valid, braket_execution_mode_hint: 'x'.repeat(64) }, 'r');
-      expect(mocks.nats.request).toHaveBeenCalledWith(
-        Subjects.QpuEstimate,
+      expect(mocks.rpc.call).toHaveBeenCalledWith(
+        QpuRpc.estimate,
         { ownerId: caller.ownerId, job: { ...valid, braketExecutionModeHint: 'x'.repeat(64) } },
         { requestId: 'r' },
       );
@@ -71,11 +71,11 @@ describe(QpusService.name, () => {
         outcomes.set(result, (outcomes.get(result) ?? 0) + 1);
       }
       expect([...outcomes.keys()].sort()).toEqual(['forwarded', 'invalid_input']);
-      for (const [subject, payload] of mocks.nats.request.mock.calls) {
-        expect(subject).toBe(Subjects.QpuEstimate);
+      for (const [contract, payload] of mocks.rpc.call.mock.calls) {
+        expect(contract).toBe(QpuRpc.estimate);
         expect(QpuEstimateRequest.safeParse(payload).error?.issues).toBeUndefined();
       }
-      expect(mocks.nats.request).toHaveBeenCalledTimes(outcomes.get('forwarded')!);
+      expect(mocks.rpc.call).toHaveBeenCalledTimes(outcomes.get('forwarded')!);
     });
   });
 
@@ -84,8 +84,8 @@ describe(QpusService.name, () => {
       const { sut, mocks } = newQpusService();
       for (const body of HOSTILE)
         expect(['forwarded', 'invalid_input']).toContain(await outcome(() => sut.submit(caller, { ...body, accept_overage: true }, undefined, 'r')));
-      expect(mocks.nats.request.mock.calls.length).toBeGreaterThan(0);
-      for (const [, payload] of mocks.nats.request.mock.calls) expect(QpuSubmitRequest.safeParse(payload).error?.issues).toBeUndefined();
+      expect(mocks.rpc.call.mock.calls.length).toBeGreaterThan(0);
+      for (const [, payload] of mocks.rpc.call.mock.calls) expect(QpuSubmitRequest.safeParse(payload).error?.issues).toBeUndefined();
     });
   });
 });

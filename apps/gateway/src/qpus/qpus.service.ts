@@ -6,18 +6,13 @@ import {
   QpuJobIdHttpRequest as JobIdBody,
   QpuJobStatus,
   QpuSubmitHttpRequest as SubmitBody,
+  QpuRpc,
   RpcError,
-  Subjects,
   type Principal,
   type QpuBudgetDto,
-  type QpuCancelResponse,
-  type QpuDeviceDto,
-  type QpuEstimateResponse,
-  type QpuJobDto,
   type QpuJobSpec,
-  type QpuSubmitResponse,
 } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { RpcClient } from '#qdc/platform';
 import { parseBody } from '../http/parse-body.js';
 
 /** A QPU route's body: a JSON object, checked against its schema (422 naming the field otherwise). */
@@ -52,18 +47,18 @@ export interface JobsQuery {
 /** Coda QPU routes: HTTP bodies (SPEC §4/§6 field names) ⇄ qpu-broker messages, the caller's owner id attached. */
 @Injectable()
 export class QpusService {
-  constructor(private readonly nats: NatsService) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   async devices(requestId: string) {
-    const devices = await this.nats.request<QpuDeviceDto[]>(Subjects.QpuDevices, {}, { requestId });
+    const devices = await this.rpc.call(QpuRpc.devices, {}, { requestId });
     return { success: true, devices };
   }
 
   async submit(caller: Principal, body: unknown, idempotencyHeader: string | string[] | undefined, requestId: string) {
     const b = parse(SubmitBody, body);
     const key = idempotencyKey(idempotencyHeader);
-    const r = await this.nats.request<QpuSubmitResponse>(
-      Subjects.QpuSubmit,
+    const r = await this.rpc.call(
+      QpuRpc.submit,
       { ownerId: caller.ownerId, job: toSpec(b), acceptOverage: b.accept_overage, ...(key ? { idempotencyKey: key } : {}) },
       { requestId },
     );
@@ -71,36 +66,37 @@ export class QpusService {
   }
 
   async estimate(caller: Principal, body: unknown, requestId: string) {
-    const r = await this.nats.request<QpuEstimateResponse>(Subjects.QpuEstimate, { ownerId: caller.ownerId, job: toSpec(parse(JobBody, body)) }, { requestId });
+    const r = await this.rpc.call(QpuRpc.estimate, { ownerId: caller.ownerId, job: toSpec(parse(JobBody, body)) }, { requestId });
     return { success: true, ...r };
   }
 
   async status(caller: Principal, body: unknown, requestId: string) {
     const { job_id } = parse(JobIdBody, body);
-    const r = await this.nats.request<QpuJobDto>(Subjects.QpuStatus, { ownerId: caller.ownerId, jobId: job_id }, { requestId });
+    const r = await this.rpc.call(QpuRpc.status, { ownerId: caller.ownerId, jobId: job_id }, { requestId });
     return { success: true, ...r };
   }
 
   async cancel(caller: Principal, body: unknown, requestId: string) {
     const { job_id } = parse(JobIdBody, body);
-    const r = await this.nats.request<QpuCancelResponse>(Subjects.QpuCancel, { ownerId: caller.ownerId, jobId: job_id }, { requestId });
+    const r = await this.rpc.call(QpuRpc.cancel, { ownerId: caller.ownerId, jobId: job_id }, { requestId });
     return { success: true, ...r };
   }
 
   async jobs(caller: Principal, query: JobsQuery, requestId: string) {
-    if (query.status !== undefined && !QpuJobStatus.safeParse(query.status).success) {
+    const status = query.status === undefined ? undefined : QpuJobStatus.safeParse(query.status);
+    if (status && !status.success) {
       throw new RpcError('invalid_input', `status must be one of ${QpuJobStatus.options.join(', ')}; got '${query.status}'`);
     }
-    const jobs = await this.nats.request<QpuJobDto[]>(Subjects.QpuJobs, { ownerId: caller.ownerId, ...query }, { requestId });
+    const jobs = await this.rpc.call(QpuRpc.list, { ownerId: caller.ownerId, ...query, status: status?.data }, { requestId });
     return { success: true, jobs, skip: query.skip, limit: query.limit };
   }
 
   getBudget(owner: string): Promise<QpuBudgetDto> {
-    return this.nats.request(Subjects.QpuBudgetGet, { ownerName: owner });
+    return this.rpc.call(QpuRpc.getBudget, { ownerName: owner });
   }
 
   setBudget(owner: string, body: unknown): Promise<QpuBudgetDto> {
     const { budget_cents } = parse(BudgetBody, body);
-    return this.nats.request(Subjects.QpuBudgetSet, { ownerName: owner, budgetCents: budget_cents });
+    return this.rpc.call(QpuRpc.setBudget, { ownerName: owner, budgetCents: budget_cents });
   }
 }

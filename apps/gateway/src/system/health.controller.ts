@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { healthSubject } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { healthRpc } from '#qdc/contracts';
+import { NatsConnection, RpcClient } from '#qdc/platform';
 import { Public } from '../auth/auth.decorators.js';
 import { ModelRunService } from '../models/model-run.service.js';
 
@@ -9,7 +9,8 @@ import { ModelRunService } from '../models/model-run.service.js';
 @Public()
 export class HealthController {
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly rpc: RpcClient,
     private readonly runs: ModelRunService,
   ) {}
 
@@ -32,7 +33,7 @@ export class HealthController {
   @HttpCode(200)
   async readyz(@Res() reply: FastifyReply) {
     const ping = (service: 'results' | 'qpu-broker') =>
-      this.nats.request(healthSubject(service), {}, { timeoutMs: 1500 }).then(
+      this.rpc.call(healthRpc(service), {}, { timeoutMs: 1500 }).then(
         () => true,
         () => false,
       );

@@ -3,7 +3,7 @@ import { Global, Module, type DynamicModule, type Provider, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { RouteOptions } from 'fastify';
 import { HTTP_ROUTES, UNDOCUMENTED_HTTP_ROUTES } from '#qdc/contracts';
-import { InferenceProducer, NatsModule, NatsService } from '#qdc/platform';
+import { EventBus, InferenceProducer, NatsConnection, NatsModule, PayloadStore, RpcClient } from '#qdc/platform';
 import { CONSOLE_ASSETS, CONSOLE_PAGES } from '../console/console-static.route.js';
 import { GatewayModule } from '../gateway.module.js';
 import { DrainingFastifyAdapter } from '../http/draining.js';
@@ -20,14 +20,17 @@ const nats = new Proxy(
       if (key === 'then') return undefined;
       if (key === 'isConnected') return false;
       if (key === 'subscribe' || key === 'subscribeRaw') return () => ({ unsubscribe: () => undefined });
-      if (key === 'request') return () => new Promise(() => undefined);
+      if (key === 'call') return () => new Promise(() => undefined);
       return () => Promise.resolve();
     },
   },
 );
 
 @Global()
-@Module({ providers: [{ provide: NatsService, useValue: nats }], exports: [NatsService] })
+@Module({
+  providers: [NatsConnection, PayloadStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
+  exports: [NatsConnection, PayloadStore, RpcClient, EventBus],
+})
 class NatsStandIn {}
 
 /** GatewayModule as it is, with NATS and the inference queue (Redis) stood in for. */

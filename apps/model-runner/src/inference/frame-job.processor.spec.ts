@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { encodeNpy } from '#qdc/arrays';
 import { runModel } from '#qdc/characterization';
 import {
-  Subjects,
+  ResultsRpc,
   type BinaryRef,
   type FrameJobData,
   type FrameJobModelOutcome,
@@ -11,26 +11,30 @@ import {
   type ResultsCreateManyResponse,
 } from '#qdc/contracts';
 import { generateChargeStabilityDiagram, generatePinchOffTrace } from '#qdc/device-physics';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { NatsConnection, PayloadStore, RpcClient, loadConfig, type JobWorkerHost } from '#qdc/platform';
 import { FrameJobProcessor } from './frame-job.processor.js';
+import type { ResultsWriter } from './results-writer.js';
 
 const CLASSIFIER = 'pinch-off-classifier-v0';
 const EXTRACTOR = 'pinch-off-parameter-extractor-v0';
 const inline = (bytes: Uint8Array): BinaryRef => ({ inline: Buffer.from(bytes).toString('base64') });
 const decodeRef = (ref: BinaryRef): unknown => JSON.parse(Buffer.from((ref as { inline: string }).inline, 'base64').toString('utf8'));
 
-/** A frame-job processor with a real NatsService (inline payloads need no connection) whose store is answered here. */
+/** A frame-job processor with a real PayloadStore (inline payloads need no connection) whose store is answered here. */
 function newProcessor() {
   const config = loadConfig({});
-  const nats = new NatsService(config, 'inference-worker');
-  const store = jest.fn(async (_subject: string, body: unknown): Promise<unknown> => {
+  const connection = new NatsConnection(config, 'inference-worker');
+  const nats = new PayloadStore(connection, config);
+  const store = jest.fn(async (_contract: unknown, body: unknown): Promise<unknown> => {
     const request = body as ResultsCreateManyRequest;
     return {
       results: request.items.map((i) => ({ jobId: i.jobId, id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z' })),
     } satisfies ResultsCreateManyResponse;
   });
-  const sut = new FrameJobProcessor(nats, config, store as never);
-  return { sut, mocks: { store } };
+  const host = { register: jest.fn() };
+  const rpc = new RpcClient(connection, nats, config);
+  const sut = new FrameJobProcessor(nats, { store } as unknown as ResultsWriter, rpc, host as unknown as JobWorkerHost, config);
+  return { sut, mocks: { store, host } };
 }
 
 const frameOf = (input: Uint8Array, models: string[], name = 'pinchoff-f1.npy') => ({
@@ -41,8 +45,10 @@ const frameOf = (input: Uint8Array, models: string[], name = 'pinchoff-f1.npy') 
   models: models.map((model) => ({ model, resultJobId: `stream-${name}-${model}` })),
 });
 
-const job = (input: Uint8Array, models = [CLASSIFIER, EXTRACTOR]): { data: FrameJobData } => ({
-  data: { ownerId: randomUUID(), frames: [frameOf(input, models)], requestId: 'stream:lab-a/pinchoff/f1' },
+const job = (input: Uint8Array, models = [CLASSIFIER, EXTRACTOR]): FrameJobData => ({
+  ownerId: randomUUID(),
+  frames: [frameOf(input, models)],
+  requestId: 'stream:lab-a/pinchoff/f1',
 });
 
 const answer = async (outcome: Awaited<ReturnType<FrameJobProcessor['process']>>) => {
@@ -56,8 +62,8 @@ describe(FrameJobProcessor.name, () => {
     const data = generatePinchOffTrace(7, { length: 100 }).trace;
     const results = await answer(await sut.process(job(encodeNpy({ shape: [100], data }))));
     expect(mocks.store).toHaveBeenCalledTimes(1);
-    const [subject, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];
-    expect(subject).toBe(Subjects.ResultsCreateMany);
+    const [contract, body] = mocks.store.mock.calls[0]! as [unknown, ResultsCreateManyRequest];
+    expect(contract).toBe(ResultsRpc.createMany);
     expect(body.items.map((i) => [i.jobId, i.model])).toEqual([
       [`stream-pinchoff-f1.npy-${CLASSIFIER}`, CLASSIFIER],
       [`stream-pinchoff-f1.npy-${EXTRACTOR}`, EXTRACTOR],
@@ -79,12 +85,12 @@ describe(FrameJobProcessor.name, () => {
     const traces = [11, 12, 13].map((seed) => generatePinchOffTrace(seed, { length: 100 }).trace);
     const frames = traces.map((t, i) => frameOf(encodeNpy({ shape: [100], data: t }), [CLASSIFIER], `f${i}.npy`));
     const broken = frameOf(new Uint8Array([1, 2, 3]), [CLASSIFIER], 'broken.npy');
-    const outcome = await sut.process({ data: { ownerId: randomUUID(), frames: [frames[0]!, broken, frames[1]!, frames[2]!], requestId: 'r' } });
+    const outcome = await sut.process({ ownerId: randomUUID(), frames: [frames[0]!, broken, frames[1]!, frames[2]!], requestId: 'r' });
     if (!outcome.ok) throw new Error('not ok');
     const perFrame = decodeRef(outcome.response.results) as FrameJobModelOutcome[][];
     expect(perFrame.map((p) => p.map((o) => ('error' in o ? 'error' : 'stored')))).toEqual([['stored'], ['error'], ['stored'], ['stored']]);
     expect(mocks.store).toHaveBeenCalledTimes(1);
-    const [, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];
+    const [, body] = mocks.store.mock.calls[0]! as [unknown, ResultsCreateManyRequest];
     expect(body.inputs.map((i) => i.inputFileName)).toEqual(['f0.npy', 'broken.npy', 'f1.npy', 'f2.npy']);
     expect(body.items.map((i) => [i.jobId, i.input])).toEqual([
       [`stream-f0.npy-${CLASSIFIER}`, 0],
@@ -116,7 +122,7 @@ describe(FrameJobProcessor.name, () => {
     );
     expect(results[0]).toEqual({ model: CLASSIFIER, error: { code: 'invalid_input', message: 'expected a 1-D trace of length ≥ 32; got shape [128, 128]' } });
     expect(results[1]).toMatchObject({ model: 'charge-stability-diagram-segmenter-v0', resultId: expect.any(String) });
-    const [, body] = mocks.store.mock.calls[0]! as [string, ResultsCreateManyRequest];
+    const [, body] = mocks.store.mock.calls[0]! as [unknown, ResultsCreateManyRequest];
     expect(body.items.map((i) => i.model)).toEqual(['charge-stability-diagram-segmenter-v0']);
   });
 });

@@ -1,22 +1,19 @@
-import { Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ArrayDecodeError, decodeArray, type NdArray } from '#qdc/arrays';
 import { ModelInputError, inputDecodeLimits, runModel } from '#qdc/characterization';
 import {
-  FrameJobData,
-  QueueName,
-  Subjects,
+  InferenceJobs,
+  ResultsRpc,
+  healthRpc,
+  type FrameJobData,
   type FrameJobModelOutcome,
   type FrameJobResponse,
   type ResultsCreateManyRequest,
-  type ResultsCreateManyResponse,
 } from '#qdc/contracts';
-import { publishJobOutcome, timeJob, withRequestId, type JobOutcome, type NatsService, type QdcConfig } from '#qdc/platform';
+import { JobWorkerHost, PayloadStore, QDC_CONFIG, RpcClient, withRequestId, type JobOutcome, type QdcConfig } from '#qdc/platform';
+import { ResultsWriter } from './results-writer.js';
 
 export type FrameJobOutcome = JobOutcome<FrameJobResponse>;
-
-/** Sends an idempotent request to results, retrying while results does not answer, until the deadline. */
-export type StoreFn = <T>(subject: string, body: unknown, deadline: number) => Promise<T>;
 
 type Ran = { model: string; resultJobId: string; output: Record<string, unknown>; outputJson: string; input: number };
 
@@ -28,33 +25,32 @@ type Ran = { model: string; resultJobId: string; output: Record<string, unknown>
  * unreadable array) answers an error entry for it; nothing is stored for it. Idempotent: each model's result of each
  * frame is keyed by its own job id.
  */
+@Injectable()
 export class FrameJobProcessor {
   private readonly logger = new Logger(FrameJobProcessor.name);
 
   constructor(
-    private readonly nats: NatsService,
-    private readonly config: QdcConfig,
-    private readonly store: StoreFn,
-  ) {}
-
-  /** The BullMQ handler: metrics, the outcome on NATS for the waiting producer, then BullMQ completes the job. */
-  run(job: Job<FrameJobData, FrameJobOutcome>): Promise<FrameJobOutcome> {
-    return timeJob(
-      QueueName.Inference,
-      'analyse-frame',
-      () => publishJobOutcome(this.nats, QueueName.Inference, job, 'frame analysis', () => this.process(job)),
-      job.data,
-    );
+    private readonly payloads: PayloadStore,
+    private readonly results: ResultsWriter,
+    rpc: RpcClient,
+    host: JobWorkerHost,
+    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+  ) {
+    host.register(InferenceJobs.analyseFrame, {
+      what: 'frame analysis',
+      run: (data) => this.process(data),
+      ready: () => rpc.call(healthRpc('results'), {}, { timeoutMs: 2000 }).then(() => undefined),
+    });
   }
 
-  process(job: Pick<Job<FrameJobData, FrameJobOutcome>, 'data'>): Promise<FrameJobOutcome> {
-    const data = FrameJobData.parse(job.data);
+  /** The handler of `InferenceJobs.analyseFrame` (JobWorkerHost parses the data and publishes the outcome). */
+  process(data: FrameJobData): Promise<FrameJobOutcome> {
     return withRequestId(data.requestId, () => this.analyse(data));
   }
 
   private async analyse(data: FrameJobData): Promise<FrameJobOutcome> {
     const perFrame: (FrameJobModelOutcome | Ran)[][] = [];
-    for (const [index, frame] of data.frames.entries()) perFrame.push(this.runFrame(await this.nats.fromBinaryRef(frame.input), frame.models, index));
+    for (const [index, frame] of data.frames.entries()) perFrame.push(this.runFrame(await this.payloads.fromBinaryRef(frame.input), frame.models, index));
     const ran = perFrame.flat().filter((o): o is Ran => 'outputJson' in o);
     const stored = new Map<string, string>();
     if (ran.length) {
@@ -62,21 +58,17 @@ export class FrameJobProcessor {
         ownerId: data.ownerId,
         inputs: data.frames.map((f) => ({ inputFileName: f.inputFileName, inputFileSize: f.inputFileSize, input: f.input })),
         items: await Promise.all(
-          ran.map(async (o) => ({ jobId: o.resultJobId, model: o.model, input: o.input, output: await this.nats.toBinaryRef(Buffer.from(o.outputJson)) })),
+          ran.map(async (o) => ({ jobId: o.resultJobId, model: o.model, input: o.input, output: await this.payloads.toBinaryRef(Buffer.from(o.outputJson)) })),
         ),
       };
-      const response = await this.store<ResultsCreateManyResponse>(
-        Subjects.ResultsCreateMany,
-        request,
-        data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS,
-      );
+      const response = await this.results.store(ResultsRpc.createMany, request, data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS);
       for (const r of response.results) stored.set(r.jobId, r.id);
     }
     const results: FrameJobModelOutcome[][] = perFrame.map((outcomes) =>
       outcomes.map((o) => ('outputJson' in o ? { model: o.model, resultId: stored.get(o.resultJobId)!, output: o.output } : o)),
     );
     this.logger.debug(`${data.frames.length} frame(s): ${ran.length} result(s) stored in one insert`);
-    return { ok: true, response: { results: await this.nats.toBinaryRef(Buffer.from(JSON.stringify(results))) }, finishedAt: Date.now() };
+    return { ok: true, response: { results: await this.payloads.toBinaryRef(Buffer.from(JSON.stringify(results))) }, finishedAt: Date.now() };
   }
 
   /** Every model on one frame (decoded once per distinct input limit). */

@@ -2,28 +2,44 @@ import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { encodeNpy } from '#qdc/arrays';
 import { runModel, runModelBatch } from '#qdc/characterization';
-import { RpcError, Subjects, type BinaryRef, type InferenceJobData, type ResultsCreateRequest, type ResultsCreateResponse } from '#qdc/contracts';
+import {
+  ResultsRpc,
+  RpcError,
+  type BinaryRef,
+  type InferenceJobData,
+  type ResultsCreateRequest,
+  type ResultsCreateResponse,
+  type RpcContract,
+} from '#qdc/contracts';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
-import { NatsService, loadConfig } from '#qdc/platform';
+import { NatsConnection, PayloadStore, RpcClient, loadConfig, type JobWorkerHost } from '#qdc/platform';
 import { InferenceProcessor } from './inference.processor.js';
+import { ResultsWriter } from './results-writer.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 const trace = (seed: number) => generateCoulombPeakTrace(seed, { length: 128, kind: 'peaks' }).trace;
 const inline = (bytes: Uint8Array): BinaryRef => ({ inline: Buffer.from(bytes).toString('base64') });
 const decodeRef = (ref: BinaryRef): unknown => JSON.parse(Buffer.from((ref as { inline: string }).inline, 'base64').toString('utf8'));
 
-/** A processor with a real NatsService (inline payloads need no connection) whose requests are answered here. */
+/**
+ * A processor with a real PayloadStore (inline payloads need no connection) and RpcClient whose calls are answered
+ * here; the worker host only records the registration.
+ */
 function newProcessor(stored: Partial<ResultsCreateResponse> = {}, env: Record<string, string> = {}) {
   const config = loadConfig({ QDC_INFERENCE_THREADS: '1', ...env });
-  const nats = new NatsService(config, 'inference-worker');
+  const connection = new NatsConnection(config, 'inference-worker');
+  const nats = new PayloadStore(connection, config);
+  const rpc = new RpcClient(connection, nats, config);
   const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', userVote: null, ...stored };
-  const request = jest.spyOn(nats, 'request').mockImplementation(async (subject: string) => (subject === Subjects.ResultsCreate ? answer : {}) as never);
-  return { sut: new InferenceProcessor(nats, config), mocks: { nats, request, answer } };
+  const request = jest.spyOn(rpc, 'call').mockImplementation(async (subject: RpcContract) => (subject === ResultsRpc.create ? answer : {}) as never);
+  const host = { register: jest.fn() };
+  const sut = new InferenceProcessor(nats, new ResultsWriter(rpc, config), rpc, host as unknown as JobWorkerHost, config);
+  return { sut, mocks: { nats, request, answer, host } };
 }
 
-const job = (data: Partial<InferenceJobData> & { input: BinaryRef }) => ({
-  id: 'run-0123',
-  data: {
+/** The handler's arguments: the job's data (as JobWorkerHost parses it) and its id. */
+const job = (data: Partial<InferenceJobData> & { input: BinaryRef }): [InferenceJobData, string] => [
+  {
     ownerId: randomUUID(),
     model: PEAK_V2,
     batch: false,
@@ -34,17 +50,17 @@ const job = (data: Partial<InferenceJobData> & { input: BinaryRef }) => ({
     inputSha256: '0'.repeat(64),
     requestId: 'req-1',
     ...data,
-  } satisfies InferenceJobData,
-});
+  },
+  'run-0123',
+];
 
-const createRequest = (request: jest.Mock) =>
-  request.mock.calls.find(([subject]) => subject === Subjects.ResultsCreate)?.[1] as ResultsCreateRequest | undefined;
+const createRequest = (request: jest.Mock) => request.mock.calls.find(([subject]) => subject === ResultsRpc.create)?.[1] as ResultsCreateRequest | undefined;
 
 describe(InferenceProcessor.name, () => {
   it('runs the model, persists its output and answers with the result bytes around that output', async () => {
     const { sut, mocks } = newProcessor();
     const data = trace(tuningSeeds(1, 11)[0]!);
-    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data })), inputFileSize: 1152 }));
+    const outcome = await sut.process(...job({ input: inline(encodeNpy({ shape: [128], data })), inputFileSize: 1152 }));
     const expected = runModel(PEAK_V2, { shape: [128], data });
 
     const create = createRequest(mocks.request as jest.Mock)!;
@@ -69,7 +85,7 @@ describe(InferenceProcessor.name, () => {
     const seeds = tuningSeeds(3, 12);
     const flat = new Float64Array(3 * 128);
     for (const [i, seed] of seeds.entries()) flat.set(trace(seed), i * 128);
-    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [3, 128], data: flat })), batch: true }));
+    const outcome = await sut.process(...job({ input: inline(encodeNpy({ shape: [3, 128], data: flat })), batch: true }));
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
     const result = decodeRef(outcome.response.result) as Record<string, unknown>;
@@ -81,7 +97,7 @@ describe(InferenceProcessor.name, () => {
 
   it('answers a retried job with the stored row’s id, time and vote', async () => {
     const { sut } = newProcessor({ userVote: -1, createdAt: '2026-01-01T00:00:00.000Z' });
-    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(5) })) }));
+    const outcome = await sut.process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(5) })) }));
     if (!outcome.ok) throw new Error('expected a result');
     expect(decodeRef(outcome.response.result)).toMatchObject({ created_at: '2026-01-01T00:00:00.000Z', user_vote: -1 });
   });
@@ -92,7 +108,7 @@ describe(InferenceProcessor.name, () => {
     ['a 2-D array for a 1-D model', encodeNpy({ shape: [2, 2], data: [1, 2, 3, 4] }), /shape/i],
   ])('answers %s with invalid_input and stores nothing', async (_, bytes, message) => {
     const { sut, mocks } = newProcessor();
-    const outcome = await sut.process(job({ input: inline(bytes) }));
+    const outcome = await sut.process(...job({ input: inline(bytes) }));
     expect(outcome.ok).toBe(false);
     if (outcome.ok) return;
     expect(outcome.error.code).toBe('invalid_input');
@@ -103,24 +119,26 @@ describe(InferenceProcessor.name, () => {
   it('keeps trying to store the result while results does not answer, then answers with the stored row', async () => {
     const { sut, mocks } = newProcessor();
     let calls = 0;
-    mocks.request.mockImplementation(async (subject: string) => {
-      if (subject !== Subjects.ResultsCreate) return {} as never;
+    mocks.request.mockImplementation(async (subject: RpcContract) => {
+      if (subject !== ResultsRpc.create) return {} as never;
       calls += 1;
       if (calls <= 2) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
       return mocks.answer as never;
     });
-    const outcome = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }));
+    const outcome = await sut.process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }));
     expect(calls).toBe(3);
     expect(outcome.ok && outcome.response.resultId).toBe(mocks.answer.id);
   });
 
   it('gives up storing at the job’s deadline with unavailable (the caller answers 503; BullMQ retries the job)', async () => {
     const { sut, mocks } = newProcessor();
-    mocks.request.mockImplementation(async (subject: string) => {
-      if (subject === Subjects.ResultsCreate) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
+    mocks.request.mockImplementation(async (subject: RpcContract) => {
+      if (subject === ResultsRpc.create) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
       return {} as never;
     });
-    const error = await sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 400 })).catch((e: unknown) => e);
+    const error = await sut
+      .process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 400 }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({
       code: 'unavailable',
@@ -128,23 +146,23 @@ describe(InferenceProcessor.name, () => {
         /^the results service did not store the result \(tried for \d+\.\d s: no service is answering results\.result\.create\.v1\); retry$/,
       ),
     });
-    expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
+    expect(mocks.request.mock.calls.filter(([subject]) => subject === ResultsRpc.create).length).toBeGreaterThanOrEqual(2);
   });
 
   it('gives up storing after QDC_RESULTS_RETRY_MS even when the job’s deadline is far (503 at once rather than a long wait)', async () => {
     const { sut, mocks } = newProcessor({}, { QDC_RESULTS_RETRY_MS: '500' });
-    mocks.request.mockImplementation(async (subject: string) => {
-      if (subject === Subjects.ResultsCreate) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
+    mocks.request.mockImplementation(async (subject: RpcContract) => {
+      if (subject === ResultsRpc.create) throw new RpcError('unavailable', 'no service is answering results.result.create.v1');
       return {} as never;
     });
     const error = await sut
-      .process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 }))
+      .process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 }))
       .catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'unavailable',
       message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service/),
     });
-    expect(mocks.request.mock.calls.filter(([subject]) => subject === Subjects.ResultsCreate).length).toBeGreaterThanOrEqual(2);
+    expect(mocks.request.mock.calls.filter(([subject]) => subject === ResultsRpc.create).length).toBeGreaterThanOrEqual(2);
   });
 
   it('does not retry a persist that results refused', async () => {
@@ -152,7 +170,7 @@ describe(InferenceProcessor.name, () => {
     mocks.request.mockImplementation(async () => {
       throw new RpcError('internal', 'internal error');
     });
-    await expect(sut.process(job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }))).rejects.toMatchObject({
+    await expect(sut.process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 10_000 }))).rejects.toMatchObject({
       code: 'internal',
     });
     expect(mocks.request).toHaveBeenCalledTimes(1);
@@ -162,9 +180,9 @@ describe(InferenceProcessor.name, () => {
     const { sut, mocks } = newProcessor();
     const bytes = encodeNpy({ shape: [128], data: trace(6) });
     jest.spyOn(mocks.nats, 'fromBinaryRef').mockImplementation(async (ref) => ('objectKey' in ref ? bytes : Buffer.from(ref.inline, 'base64')));
-    await sut.process(job({ input: { objectKey: 'k1', size: bytes.length } }));
+    await sut.process(...job({ input: { objectKey: 'k1', size: bytes.length } }));
     const subjects = (mocks.request as jest.Mock).mock.calls.map(([subject]) => subject);
-    expect(subjects).toEqual([Subjects.ResultsStageInput, Subjects.ResultsCreate]);
+    expect(subjects).toEqual([ResultsRpc.stageInput, ResultsRpc.create]);
     expect((mocks.request as jest.Mock).mock.calls[0]![1]).toEqual({
       jobId: 'run-0123',
       inputFileName: 'trace.npy',

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { RpcError, type FrameJobData, type FrameJobModelOutcome, type FrameJobResponse } from '#qdc/contracts';
-import { NatsService, jobIdFrom, loadConfig } from '#qdc/platform';
+import { NatsConnection, PayloadStore, jobIdFrom, loadConfig } from '#qdc/platform';
 import type { FrameAnalysisProducer } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 
@@ -12,9 +12,10 @@ const inline = (json: unknown) => ({ inline: Buffer.from(JSON.stringify(json)).t
 const SHA = '039058c6f2c0cb492c533b0a4d14ef77cc0f78abccced5287d84a1a2011cfb81';
 const tick = () => new Promise((r) => setImmediate(r));
 
-/** {sut, mocks}: a real NatsService for inline payloads (no connection needed) and a producer answered here (held until `release`). */
+/** {sut, mocks}: a real PayloadStore for inline payloads (no connection needed) and a producer answered here (held until `release`). */
 function newAnalyser(jobsInFlight = 2, hold = false) {
-  const nats = new NatsService(loadConfig({}), 'lab-streams');
+  const config = loadConfig({});
+  const nats = new PayloadStore(new NatsConnection(config, 'lab-streams'), config);
   const held: (() => void)[] = [];
   const run = jest.fn(async (data: FrameJobData, _jobId: string): Promise<FrameJobResponse> => {
     if (hold) await new Promise<void>((r) => held.push(r));

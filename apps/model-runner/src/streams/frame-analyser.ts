@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BinaryRef, FrameJobFrame, FrameJobModelOutcome, LabStreamModelOutcome } from '#qdc/contracts';
-import { FrameAnalysisProducer, NatsService, jobIdFrom } from '#qdc/platform';
+import { FrameAnalysisProducer, PayloadStore, jobIdFrom } from '#qdc/platform';
 import type { DecodedFrame } from './frame-decoder.js';
 import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
@@ -48,13 +48,13 @@ export class FrameAnalyser {
   private readonly streams = new Map<string, StreamJobs>();
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly payloads: PayloadStore,
     private readonly frames: FrameAnalysisProducer,
     @Inject(STREAMS_CONFIG) private readonly config: Pick<StreamsConfig, 'QDC_STREAM_JOBS_IN_FLIGHT'>,
   ) {}
 
   async analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]> {
-    const { ref, sha256 } = await this.nats.toBinaryRefWithDigest(frame.bytes);
+    const { ref, sha256 } = await this.payloads.toBinaryRefWithDigest(frame.bytes);
     const models = stream.models.map((model) => ({
       model,
       resultJobId: jobIdFrom('stream', [stream.ownerId, stream.lab, stream.name, frame.frameId, model, sha256]),
@@ -100,7 +100,7 @@ export class FrameAnalyser {
     const requestId = `stream:${stream.lab}/${stream.name}/${first === last ? first : `${first}..${last}`}`;
     const jobId = jobIdFrom('frame', [stream.ownerId, stream.lab, stream.name, stream.models, batch.map((w) => [w.frameId, w.frame.inputSha256])]);
     const response = await this.frames.run({ ownerId: stream.ownerId, frames: batch.map((w) => w.frame), requestId }, jobId);
-    const results = JSON.parse(Buffer.from(await this.nats.fromBinaryRef(response.results)).toString('utf8')) as FrameJobModelOutcome[][];
+    const results = JSON.parse(Buffer.from(await this.payloads.fromBinaryRef(response.results)).toString('utf8')) as FrameJobModelOutcome[][];
     return results.map((perModel) => perModel.map((r) => ('error' in r ? r : { model: r.model, result_id: r.resultId, output: r.output })));
   }
 }

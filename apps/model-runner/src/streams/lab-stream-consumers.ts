@@ -4,7 +4,7 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { labStreamEventsSubject, labStreamLeasesBucket, type LabStreamDto, type LabStreamEvent } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 import { FrameProcessor, type FrameMessage } from './frame-processor.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
@@ -52,7 +52,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
   private closing = false;
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
     private readonly registry: LabStreamRegistry,
     private readonly analyser: FrameAnalyser,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -61,7 +61,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     const kv = await this.registry.kv();
-    this.leases = new Kvm(this.nats.rawConnection).create(labStreamLeasesBucket(this.config.QDC_NAMESPACE), {
+    this.leases = new Kvm(this.nats.raw).create(labStreamLeasesBucket(this.config.QDC_NAMESPACE), {
       history: 1,
       ttl: this.streams.QDC_STREAM_LEASE_MS,
     });
@@ -138,7 +138,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
         publishEvent: async (event: LabStreamEvent, msgId: string) => ({
           duplicate: (await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId })).duplicate,
         }),
-        reply: (subject, event: LabStreamEvent) => this.nats.rawConnection.publish(subject, this.encoder.encode(JSON.stringify(event))),
+        reply: (subject, event: LabStreamEvent) => this.nats.raw.publish(subject, this.encoder.encode(JSON.stringify(event))),
         holds: () => lease.holds(),
         now: () => Date.now(),
         sleep,

@@ -4,12 +4,13 @@ import { Kvm, type KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { findModel } from '#qdc/characterization';
 import {
+  KeysRpc,
   LAB_FRAME_CONSUMER,
-  LabStreamCreateRequest,
-  LabStreamDeleteRequest,
-  LabStreamListRequest,
+  LabStreamsRpc,
   RpcError,
-  Subjects,
+  type LabStreamCreateRequest,
+  type LabStreamDeleteRequest,
+  type LabStreamListRequest,
   labEventStream,
   labEventStreamPrefix,
   labFrameStream,
@@ -19,9 +20,8 @@ import {
   labStreamsBucket,
   type LabStreamDeleteResponse,
   type LabStreamDto,
-  type OwnerEnsureResponse,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, RpcClient, RpcHandler, type QdcConfig } from '#qdc/platform';
 import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
 /**
@@ -36,17 +36,18 @@ export class LabStreamRegistry {
   private kvPromise?: Promise<KV>;
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly rpc: RpcClient,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
     @Inject(STREAMS_CONFIG) private readonly streams: StreamsConfig,
   ) {}
 
   kv(): Promise<KV> {
-    this.kvPromise ??= this.nats.connect().then(() => new Kvm(this.nats.rawConnection).create(labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 }));
+    this.kvPromise ??= this.nats.connect().then(() => new Kvm(this.nats.raw).create(labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 }));
     return this.kvPromise;
   }
 
-  @RpcHandler(Subjects.LabStreamCreate, LabStreamCreateRequest)
+  @RpcHandler(LabStreamsRpc.create)
   async create(request: LabStreamCreateRequest): Promise<LabStreamDto> {
     const unknown = request.models.filter((id) => !findModel(id));
     if (unknown.length)
@@ -56,7 +57,7 @@ export class LabStreamRegistry {
       });
     const ns = this.config.QDC_NAMESPACE;
     // The results of a lab's stream belong to the owner named as the lab (its keys: `qdc keys create --owner <lab>`).
-    const owner = await this.nats.request<OwnerEnsureResponse>(Subjects.OwnerEnsure, { name: request.lab });
+    const owner = await this.rpc.call(KeysRpc.ensureOwner, { name: request.lab });
     const kv = await this.kv();
     const key = `${request.lab}.${request.name}`;
     const previous = await kv.get(key);
@@ -78,7 +79,7 @@ export class LabStreamRegistry {
     return dto;
   }
 
-  @RpcHandler(Subjects.LabStreamList, LabStreamListRequest)
+  @RpcHandler(LabStreamsRpc.list)
   async list(request: LabStreamListRequest): Promise<LabStreamDto[]> {
     const kv = await this.kv();
     const out: LabStreamDto[] = [];
@@ -90,7 +91,7 @@ export class LabStreamRegistry {
   }
 
   /** One stream, or (no name) every stream of the lab — `qdc lab remove` — including frame streams left without a definition. */
-  @RpcHandler(Subjects.LabStreamDelete, LabStreamDeleteRequest)
+  @RpcHandler(LabStreamsRpc.delete)
   async delete(request: LabStreamDeleteRequest): Promise<LabStreamDeleteResponse> {
     const ns = this.config.QDC_NAMESPACE;
     const kv = await this.kv();

@@ -3,8 +3,17 @@ import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, t
 import { Kvm, type KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { CircuitError, validateDeviceSpec } from '#qdc/circuits';
-import { LAB_ID_PATTERN, RpcError, labDeviceConsumer, labJobStream, labSubjects, type LabJobMessage, type LabRegisterResponse } from '#qdc/contracts';
-import { NatsService, PrismaService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import {
+  LAB_ID_PATTERN,
+  QpuEvents,
+  RpcError,
+  labDeviceConsumer,
+  labJobStream,
+  labSubjects,
+  type LabJobMessage,
+  type LabRegisterResponse,
+} from '#qdc/contracts';
+import { EventBus, NatsConnection, PrismaService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { DeviceCatalogue } from '../devices/device-catalogue.js';
 import { DeviceFile } from '../devices/device-file.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
@@ -36,9 +45,6 @@ export interface LabDeviceEntry {
   nodeId: string;
 }
 
-/** Subject (inside the namespace) on which a broker replica tells the others that a lab device (re-)registered. */
-export const LAB_DEVICE_REGISTERED = 'qpu.lab-device.registered.v1';
-
 /** The JetStream KV bucket of lab device liveness (key = device id, value = `{"at": epoch ms}` of the last heartbeat). */
 export const labLivenessBucket = (namespace: string): string => `${namespace}-lab-liveness`;
 
@@ -65,7 +71,8 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   };
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly events: EventBus,
     private readonly prisma: PrismaService,
     private readonly catalogue: DeviceCatalogue,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
@@ -80,7 +87,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   /** Every replica's view of liveness follows the bucket (its current values first, then every heartbeat). */
   private async watchLiveness(): Promise<void> {
     await this.nats.connect();
-    const kv = await new Kvm(this.nats.rawConnection).create(labLivenessBucket(this.config.QDC_NAMESPACE), { history: 1 });
+    const kv = await new Kvm(this.nats.raw).create(labLivenessBucket(this.config.QDC_NAMESPACE), { history: 1 });
     this.liveness = kv;
     const watch = await kv.watch();
     void (async () => {
@@ -117,7 +124,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
 
   /**
    * `qdc lab remove`: deletes the lab's registrations (lab_devices) and their liveness, here and — through
-   * LAB_DEVICE_REGISTERED, on which every replica reloads — on every replica, so the devices leave `GET /qpus` and
+   * QpuEvents.labDeviceChanged, on which every replica reloads — on every replica, so the devices leave `GET /qpus` and
    * jobs still queued for them are failed by the recovery sweep ("not configured on this broker any more").
    */
   async removeLab(lab: string): Promise<string[]> {
@@ -128,7 +135,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
       await this.liveness?.delete(id).catch(() => undefined);
     }
     for (const key of [...this.preparedStreams]) if (key.startsWith(`${lab}/`)) this.preparedStreams.delete(key);
-    void this.nats.publish(LAB_DEVICE_REGISTERED, { lab, removed: ids }).catch(() => undefined);
+    void this.events.publish(QpuEvents.labDeviceChanged, { lab, removed: ids }).catch(() => undefined);
     this.logger.log(`lab ${lab}: removed device(s) ${ids.join(', ') || '(none)'}`);
     return ids;
   }
@@ -179,7 +186,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     this.entries.set(device.id, { device: device as DeviceFile, lab, nodeId });
     this.recordSeen(device.id, Date.now());
     await this.ensureStream(lab, device.id);
-    void this.nats.publish(LAB_DEVICE_REGISTERED, { deviceId: device.id }).catch(() => undefined);
+    void this.events.publish(QpuEvents.labDeviceChanged, { deviceId: device.id }).catch(() => undefined);
     this.logger.log(`lab ${lab}: node ${nodeId} registered device ${device.id}`);
     return {
       device_id: device.id,
@@ -198,7 +205,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   }
 
   private async manager(): Promise<JetStreamManager> {
-    if (!this.jsm) this.jsm = await jetstreamManager(this.nats.rawConnection);
+    if (!this.jsm) this.jsm = await jetstreamManager(this.nats.raw);
     return this.jsm;
   }
 
@@ -252,7 +259,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     }
     const message: LabJobMessage = { job_id: job.id, device_id: device.id, seed: seedOfJob(job.id), circuit };
     try {
-      await jetstream(this.nats.rawConnection).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), {
+      await jetstream(this.nats.raw).publish(labSubjects(this.config.QDC_NAMESPACE, entry.lab).job(device.id, job.id), JSON.stringify(message), {
         msgID: job.id,
       });
     } catch (error) {

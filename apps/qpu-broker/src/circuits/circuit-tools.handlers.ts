@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CircuitsCodeRequest, CircuitsSimulateRequest, CircuitsSplitRequest, CircuitsTranspileRequest, Subjects } from '#qdc/contracts';
+import {
+  CircuitToolsRpc,
+  type CircuitsCodeRequest,
+  type CircuitsSimulateRequest,
+  type CircuitsSplitRequest,
+  type CircuitsTranspileRequest,
+} from '#qdc/contracts';
 import { RpcHandler, type RpcContext } from '#qdc/platform';
 import { CircuitToolsService } from './circuit-tools.service.js';
 
@@ -8,27 +14,27 @@ import { CircuitToolsService } from './circuit-tools.service.js';
 export class CircuitToolsHandlers {
   constructor(private readonly tools: CircuitToolsService) {}
 
-  @RpcHandler(Subjects.CircuitsTranspile, CircuitsTranspileRequest)
+  @RpcHandler(CircuitToolsRpc.transpile)
   transpile(msg: CircuitsTranspileRequest) {
     return this.tools.transpile(msg);
   }
 
-  @RpcHandler(Subjects.CircuitsToQasm3, CircuitsCodeRequest)
+  @RpcHandler(CircuitToolsRpc.toOpenQasm3)
   toOpenQasm3(msg: CircuitsCodeRequest) {
     return this.tools.toOpenQasm3(msg);
   }
 
-  @RpcHandler(Subjects.CircuitsResources, CircuitsCodeRequest)
+  @RpcHandler(CircuitToolsRpc.estimateResources)
   estimateResources(msg: CircuitsCodeRequest) {
     return this.tools.estimateResources(msg);
   }
 
-  @RpcHandler(Subjects.CircuitsSplit, CircuitsSplitRequest)
+  @RpcHandler(CircuitToolsRpc.split)
   split(msg: CircuitsSplitRequest) {
     return this.tools.split(msg);
   }
 
-  @RpcHandler(Subjects.CircuitsSimulate, CircuitsSimulateRequest)
+  @RpcHandler(CircuitToolsRpc.simulate)
   simulate(msg: CircuitsSimulateRequest, ctx: RpcContext) {
     return this.tools.simulate(msg, ctx.requestId);
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { NatsService } from '#qdc/platform';
+import { NatsConnection } from '#qdc/platform';
 import { QPU_CONFIG, type QpuConfig } from '../qpu.config.js';
 import { QpuJobsService } from './qpu-jobs.service.js';
 
@@ -15,7 +15,7 @@ export class JobRecovery implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly jobs: QpuJobsService,
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
     @Inject(QPU_CONFIG) private readonly config: QpuConfig,
   ) {}
 

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import {
-  QpuBudgetGetRequest,
-  QpuBudgetSetRequest,
-  QpuEstimateRequest,
-  QpuExecutionCompleteRequest,
-  QpuExecutionFailRequest,
-  QpuExecutionStartRequest,
-  QpuJobRef,
-  QpuJobsListRequest,
-  QpuSubmitRequest,
-  Subjects,
+  QpuRpc,
+  type QpuBudgetGetRequest,
+  type QpuBudgetSetRequest,
+  type QpuEstimateRequest,
+  type QpuExecutionCompleteRequest,
+  type QpuExecutionFailRequest,
+  type QpuExecutionStartRequest,
+  type QpuJobRef,
+  type QpuJobsListRequest,
+  type QpuSubmitRequest,
 } from '#qdc/contracts';
 import { RpcHandler } from '#qdc/platform';
 import { BudgetsService } from '../budgets/budgets.service.js';
@@ -23,62 +23,62 @@ export class QpuJobsHandlers {
     private readonly budgets: BudgetsService,
   ) {}
 
-  @RpcHandler(Subjects.QpuDevices)
+  @RpcHandler(QpuRpc.devices)
   devices() {
     return this.jobs.devices();
   }
 
-  @RpcHandler(Subjects.QpuSubmit, QpuSubmitRequest)
+  @RpcHandler(QpuRpc.submit)
   submit(msg: QpuSubmitRequest) {
     return this.jobs.submit(msg);
   }
 
-  @RpcHandler(Subjects.QpuEstimate, QpuEstimateRequest)
+  @RpcHandler(QpuRpc.estimate)
   estimate(msg: QpuEstimateRequest) {
     return this.jobs.estimate(msg);
   }
 
-  @RpcHandler(Subjects.QpuStatus, QpuJobRef)
+  @RpcHandler(QpuRpc.status)
   status(msg: QpuJobRef) {
     return this.jobs.status(msg);
   }
 
-  @RpcHandler(Subjects.QpuJobHistory, QpuJobRef)
+  @RpcHandler(QpuRpc.history)
   history(msg: QpuJobRef) {
     return this.jobs.history(msg);
   }
 
-  @RpcHandler(Subjects.QpuCancel, QpuJobRef)
+  @RpcHandler(QpuRpc.cancel)
   cancel(msg: QpuJobRef) {
     return this.jobs.cancel(msg);
   }
 
-  @RpcHandler(Subjects.QpuJobs, QpuJobsListRequest)
+  @RpcHandler(QpuRpc.list)
   list(msg: QpuJobsListRequest) {
     return this.jobs.list(msg);
   }
 
-  @RpcHandler(Subjects.QpuExecutionStart, QpuExecutionStartRequest)
+  @RpcHandler(QpuRpc.executionStart)
   executionStart(msg: QpuExecutionStartRequest) {
     return this.jobs.executionStart(msg);
   }
 
-  @RpcHandler(Subjects.QpuExecutionComplete, QpuExecutionCompleteRequest)
+  @RpcHandler(QpuRpc.executionComplete)
   executionComplete(msg: QpuExecutionCompleteRequest) {
     return this.jobs.executionComplete(msg);
   }
 
-  @RpcHandler(Subjects.QpuExecutionFail, QpuExecutionFailRequest)
+  @RpcHandler(QpuRpc.executionFail)
   executionFail(msg: QpuExecutionFailRequest) {
     return this.jobs.executionFail(msg);
   }
 
-  @RpcHandler(Subjects.QpuBudgetSet, QpuBudgetSetRequest)
+  @RpcHandler(QpuRpc.setBudget)
   setBudget(msg: QpuBudgetSetRequest) {
     return this.budgets.set(msg.ownerName, msg.budgetCents);
   }
 
-  @RpcHandler(Subjects.QpuBudgetGet, QpuBudgetGetRequest)
+  @RpcHandler(QpuRpc.getBudget)
   getBudget(msg: QpuBudgetGetRequest) {
     return this.budgets.get(msg.ownerName);
   }

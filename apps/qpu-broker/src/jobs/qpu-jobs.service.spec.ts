@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { CircuitError } from '#qdc/circuits';
-import { RpcError, type QpuJobStatus } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import { QpuEvents, RpcError, type QpuJobStatus } from '#qdc/contracts';
+import type { EventBus } from '#qdc/platform';
 import type { BackendRegistry } from '../backends/backend-registry.js';
 import type { QpuBackend } from '../backends/qpu-backend.js';
 import type { DeviceFile } from '../devices/device-file.js';
@@ -81,7 +81,7 @@ function factory() {
     repository as unknown as QpuJobsRepository,
     registry as unknown as BackendRegistry,
     toolchain as unknown as DeviceToolchain,
-    nats as unknown as NatsService,
+    nats as unknown as EventBus,
     {
       QDC_QPU_QUEUE_TIMEOUT: 60_000,
     },
@@ -115,7 +115,7 @@ describe(QpuJobsService.name, () => {
         boolean,
       ];
       expect([newJob.estimatedCostCents, newJob.deviceId, idempotency.key, idempotency.bodyHash.length, acceptOverage]).toEqual([40, 'line-3', 'k', 64, false]);
-      expect(mocks.nats.publish).toHaveBeenCalledWith('qpu.job.status-changed.v1', expect.objectContaining({ jobId: JOB, from: null, to: 'queued' }));
+      expect(mocks.nats.publish).toHaveBeenCalledWith(QpuEvents.jobStatusChanged, expect.objectContaining({ jobId: JOB, from: null, to: 'queued' }));
       expect(mocks.backend.submit).toHaveBeenCalledTimes(1);
     });
 

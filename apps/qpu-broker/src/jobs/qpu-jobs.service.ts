@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  Events,
+  QpuEvents,
   RpcError,
   type QpuCancelResponse,
   type QpuDeviceDto,
@@ -23,7 +23,7 @@ import {
   type QpuSubmitResponse,
 } from '#qdc/contracts';
 import { CircuitError, deviceNoiseSummary, validateNoiseModel } from '#qdc/circuits';
-import { NatsService, assertCallerWaiting } from '#qdc/platform';
+import { EventBus, assertCallerWaiting } from '#qdc/platform';
 import { BackendRegistry } from '../backends/backend-registry.js';
 import type { QpuBackend } from '../backends/qpu-backend.js';
 import type { DeviceFile } from '../devices/device-file.js';
@@ -69,7 +69,7 @@ export class QpuJobsService {
     private readonly jobs: QpuJobsRepository,
     private readonly backends: BackendRegistry,
     private readonly toolchain: DeviceToolchain,
-    private readonly nats: NatsService,
+    private readonly events: EventBus,
     @Inject(QPU_CONFIG) private readonly qpu: Pick<QpuConfig, 'QDC_QPU_QUEUE_TIMEOUT'>,
   ) {}
 
@@ -269,8 +269,8 @@ export class QpuJobsService {
 
   private publish(job: QpuJobRow, from: QpuJobStatus | null, to: QpuJobStatus, reason: string): void {
     const event: QpuJobStatusChangedEvent = { jobId: job.id, ownerId: job.ownerId, device: job.deviceId, from, to, reason, at: new Date().toISOString() };
-    void this.nats
-      .publish(Events.QpuJobStatusChanged, event)
+    void this.events
+      .publish(QpuEvents.jobStatusChanged, event)
       .catch((error: Error) => this.logger.warn(`could not publish ${job.id} → ${to}: ${error.message}`));
   }
 

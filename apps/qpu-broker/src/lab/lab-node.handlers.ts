@@ -3,18 +3,19 @@ import type { Msg } from '@nats-io/transport-node';
 import {
   LabHeartbeat,
   LabRegisterRequest,
-  LabRemoveDevicesRequest,
   LabReport,
+  QpuEvents,
+  QpuRpc,
   RpcError,
-  Subjects,
   labOfSubject,
   labWildcards,
+  type LabRemoveDevicesRequest,
   type LabRemoveDevicesResponse,
   type LabReportAck,
   type RpcReply,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
-import { LAB_DEVICE_REGISTERED, LabNodeBackendService } from '../backends/lab-node.backend.js';
+import { EventHandler, NatsConnection, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
+import { LabNodeBackendService } from '../backends/lab-node.backend.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
 import { QpuJobsRepository } from '../jobs/qpu-jobs.repository.js';
 import { QpuJobsService } from '../jobs/qpu-jobs.service.js';
@@ -38,7 +39,7 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
   private lastHeartbeatReload = 0;
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
     private readonly backend: LabNodeBackendService,
     private readonly jobs: QpuJobsService,
     private readonly repository: QpuJobsRepository,
@@ -48,7 +49,7 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
-    const nc = this.nats.rawConnection;
+    const nc = this.nats.raw;
     const ns = this.config.QDC_NAMESPACE;
     const queue = `${ns}-qpu-broker`;
     const subjects = labWildcards(ns);
@@ -56,14 +57,17 @@ export class LabNodeHandlers implements OnApplicationBootstrap {
     nc.subscribe(subjects.report, { queue, callback: (_err, msg) => void this.rpc(msg, (lab, body) => this.report(lab, body)) });
     // One replica takes each heartbeat and writes it to the liveness bucket, which every replica watches.
     nc.subscribe(subjects.heartbeat, { queue, callback: (_err, msg) => this.heartbeat(msg) });
-    this.nats.subscribe(LAB_DEVICE_REGISTERED, async () => {
-      await this.backend.reload().catch((error: Error) => this.logger.warn(`could not reload lab devices: ${error.message}`));
-    });
     nc.subscribe(MAX_DELIVERIES_ADVISORY, { queue, callback: (_err, msg) => void this.maxDeliveries(msg) });
   }
 
+  /** A lab device registered or removed on some replica: every replica reloads its lab devices. */
+  @EventHandler(QpuEvents.labDeviceChanged)
+  async onLabDeviceChanged(): Promise<void> {
+    await this.backend.reload().catch((error: Error) => this.logger.warn(`could not reload lab devices: ${error.message}`));
+  }
+
   /** `qdc lab remove`: the lab's devices leave lab_devices and the device list; their queued jobs are failed now. */
-  @RpcHandler(Subjects.LabRemoveDevices, LabRemoveDevicesRequest)
+  @RpcHandler(QpuRpc.removeLabDevices)
   async removeDevices(request: LabRemoveDevicesRequest): Promise<LabRemoveDevicesResponse> {
     const devices = await this.backend.removeLab(request.lab);
     const { failed } = devices.length ? await this.jobs.recover() : { failed: 0 };

@@ -1,32 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { KeysCreateRequest, OwnerEnsureRequest, KeysListRequest, KeysRevokeRequest, KeysVerifyRequest, Subjects } from '#qdc/contracts';
+import { KeysRpc, type KeysCreateRequest, type OwnerEnsureRequest, type KeysListRequest, type KeysRevokeRequest, type KeysVerifyRequest } from '#qdc/contracts';
 import { KeysService, RpcHandler } from '#qdc/platform';
 
 @Injectable()
 export class KeysHandlers {
   constructor(private readonly keys: KeysService) {}
 
-  @RpcHandler(Subjects.KeysVerify, KeysVerifyRequest)
+  @RpcHandler(KeysRpc.verify)
   verify(msg: KeysVerifyRequest) {
     return this.keys.verify(msg.tokenHash);
   }
 
-  @RpcHandler(Subjects.KeysCreate, KeysCreateRequest)
+  @RpcHandler(KeysRpc.create)
   create(msg: KeysCreateRequest) {
     return this.keys.create(msg);
   }
 
-  @RpcHandler(Subjects.KeysList, KeysListRequest)
+  @RpcHandler(KeysRpc.list)
   list(msg: KeysListRequest) {
     return this.keys.list(msg.ownerName);
   }
 
-  @RpcHandler(Subjects.OwnerEnsure, OwnerEnsureRequest)
+  @RpcHandler(KeysRpc.ensureOwner)
   ensureOwner(msg: OwnerEnsureRequest) {
     return this.keys.ensureOwner(msg.name);
   }
 
-  @RpcHandler(Subjects.KeysRevoke, KeysRevokeRequest)
+  @RpcHandler(KeysRpc.revoke)
   revoke(msg: KeysRevokeRequest) {
     return this.keys.revoke(msg.id);
   }

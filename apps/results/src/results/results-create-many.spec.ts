@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { Events, RpcError, type BinaryRef, type ResultsCreateManyRequest } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import { ResultsEvents, RpcError, type BinaryRef, type ResultsCreateManyRequest } from '#qdc/contracts';
+import type { EventBus, PayloadStore } from '#qdc/platform';
 import type { ResultsRepository } from './results.repository.js';
 import { ResultsService } from './results.service.js';
 
@@ -32,7 +32,7 @@ function newService() {
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
     publish: jest.fn(async () => undefined),
   };
-  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as NatsService);
+  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as PayloadStore, nats as unknown as EventBus);
   return { sut, mocks: { repository, nats, rows } };
 }
 
@@ -90,8 +90,8 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
     ]);
     expect(answer.results.map((r) => [r.jobId, r.id, r.createdAt])).toEqual(items.map((i) => [i.jobId, i.id, AT.toISOString()]));
     expect(mocks.nats.publish.mock.calls).toEqual([
-      [Events.RunRecorded, { model: 'clf', numberOfRuns: 2 }],
-      [Events.RunRecorded, { model: 'ext', numberOfRuns: 1 }],
+      [ResultsEvents.runRecorded, { model: 'clf', numberOfRuns: 2 }],
+      [ResultsEvents.runRecorded, { model: 'ext', numberOfRuns: 1 }],
     ]);
     expect(mocks.repository.findManyByJobId).not.toHaveBeenCalled();
   });
@@ -110,7 +110,7 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
     expect(again.results[1]!.jobId).toBe('b-clf');
     expect(mocks.rows.size).toBe(2);
     expect(mocks.repository.findManyByJobId).toHaveBeenCalledWith(['a-clf']);
-    expect(mocks.nats.publish.mock.calls).toEqual([[Events.RunRecorded, { model: 'clf', numberOfRuns: 2 }]]);
+    expect(mocks.nats.publish.mock.calls).toEqual([[ResultsEvents.runRecorded, { model: 'clf', numberOfRuns: 2 }]]);
   });
 
   it('refuses an item naming an input the request does not have (422 naming both)', async () => {

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ResultsCreateRequest,
-  ResultsCreateManyRequest,
-  ResultsDeleteRequest,
-  ResultsDownloadRequest,
-  ResultsGetRequest,
-  ResultsListRequest,
-  ResultsStageInputRequest,
-  Subjects,
-  VotesDeleteRequest,
-  VotesPutRequest,
+  ResultsRpc,
+  type ResultsCreateRequest,
+  type ResultsCreateManyRequest,
+  type ResultsDeleteRequest,
+  type ResultsDownloadRequest,
+  type ResultsGetRequest,
+  type ResultsListRequest,
+  type ResultsStageInputRequest,
+  type VotesDeleteRequest,
+  type VotesPutRequest,
 } from '#qdc/contracts';
 import { RpcHandler } from '#qdc/platform';
 import { ResultsService } from './results.service.js';
@@ -19,54 +19,54 @@ import { ResultsService } from './results.service.js';
 export class ResultsHandlers {
   constructor(private readonly results: ResultsService) {}
 
-  @RpcHandler(Subjects.ResultsCreate, ResultsCreateRequest)
+  @RpcHandler(ResultsRpc.create)
   create(msg: ResultsCreateRequest) {
     return this.results.create(msg);
   }
 
-  @RpcHandler(Subjects.ResultsCreateMany, ResultsCreateManyRequest)
+  @RpcHandler(ResultsRpc.createMany)
   createMany(msg: ResultsCreateManyRequest) {
     return this.results.createMany(msg);
   }
 
-  @RpcHandler(Subjects.ResultsStageInput, ResultsStageInputRequest)
+  @RpcHandler(ResultsRpc.stageInput)
   stageInput(msg: ResultsStageInputRequest) {
     return this.results.stageInput(msg);
   }
 
-  @RpcHandler(Subjects.ResultsList, ResultsListRequest)
+  @RpcHandler(ResultsRpc.list)
   list(msg: ResultsListRequest) {
     return this.results.list(msg);
   }
 
-  @RpcHandler(Subjects.ResultsGet, ResultsGetRequest)
+  @RpcHandler(ResultsRpc.get)
   get(msg: ResultsGetRequest) {
     return this.results.get(msg.ownerId, msg.id);
   }
 
-  @RpcHandler(Subjects.ResultsDelete, ResultsDeleteRequest)
+  @RpcHandler(ResultsRpc.delete)
   async delete(msg: ResultsDeleteRequest) {
     await this.results.delete(msg.ownerId, msg.id);
     return { detail: 'Model result deleted' };
   }
 
-  @RpcHandler(Subjects.ResultsDownload, ResultsDownloadRequest)
+  @RpcHandler(ResultsRpc.download)
   download(msg: ResultsDownloadRequest) {
     return this.results.download(msg.ownerId, msg.id);
   }
 
-  @RpcHandler(Subjects.VotesPut, VotesPutRequest)
+  @RpcHandler(ResultsRpc.putVote)
   putVote(msg: VotesPutRequest) {
     return this.results.putVote(msg);
   }
 
-  @RpcHandler(Subjects.VotesDelete, VotesDeleteRequest)
+  @RpcHandler(ResultsRpc.deleteVote)
   async deleteVote(msg: VotesDeleteRequest) {
     await this.results.deleteVote(msg.ownerId, msg.id);
     return { detail: 'Vote removed' };
   }
 
-  @RpcHandler(Subjects.RunCounts)
+  @RpcHandler(ResultsRpc.runCounts)
   async runCounts() {
     return { counts: await this.results.runCounts() };
   }

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { Events, RpcError, type BinaryRef, type ResultsCreateRequest } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import { ResultsEvents, RpcError, type BinaryRef, type ResultsCreateRequest } from '#qdc/contracts';
+import type { EventBus, PayloadStore } from '#qdc/platform';
 import { StagedInputMissing, type ResultsRepository } from './results.repository.js';
 import { ResultsService } from './results.service.js';
 
@@ -28,7 +28,7 @@ function newResultsService() {
     toBinaryRef: jest.fn(async (bytes: Uint8Array) => inline(Buffer.from(bytes).toString())),
     publish: jest.fn(async () => undefined),
   };
-  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as NatsService);
+  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as PayloadStore, nats as unknown as EventBus);
   return { sut, mocks: { repository, nats } };
 }
 
@@ -54,7 +54,7 @@ describe(ResultsService.name, () => {
         expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, inputBytes: new Uint8Array(Buffer.from('bytes')) }),
       );
       expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
-      expect(mocks.nats.publish).toHaveBeenCalledWith(Events.RunRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
+      expect(mocks.nats.publish).toHaveBeenCalledWith(ResultsEvents.runRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
     });
 
     it('links a staged input instead of fetching it again', async () => {

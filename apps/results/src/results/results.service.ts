@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  Events,
+  ResultsEvents,
   RpcError,
   type MaskedResultDto,
   type ModelBatchResultDto,
@@ -17,7 +17,7 @@ import {
   type VotesPutRequest,
   toResultDto,
 } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { EventBus, PayloadStore } from '#qdc/platform';
 import { ResultsRepository, STAGED_INPUT_TTL_MS, StagedInputMissing } from './results.repository.js';
 
 type ResultRow = {
@@ -48,7 +48,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly repository: ResultsRepository,
-    private readonly nats: NatsService,
+    private readonly payloads: PayloadStore,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -61,7 +62,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     if ('inline' in request.input) {
       // A small input travels with the request and is never staged. A retried job's insert hits the unique job id
       // and is answered from the stored row below, so no lookup is needed first (one database round trip less).
-      inputBytes = await this.nats.fromBinaryRef(request.input);
+      inputBytes = await this.payloads.fromBinaryRef(request.input);
     } else if (await this.repository.hasStagedInput(request.jobId)) {
       // The worker staged the input file while the model ran (staged means not yet linked: no result exists).
       inputBytes = null;
@@ -70,10 +71,10 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
       // so that a replay does not fetch an object-store input that may have expired.
       const existing = await this.repository.findByJobId(request.jobId);
       if (existing) return this.replay(existing);
-      inputBytes = await this.nats.fromBinaryRef(request.input);
+      inputBytes = await this.payloads.fromBinaryRef(request.input);
     }
     // The output arrives as the worker's JSON bytes and is stored as that text: Postgres checks it is JSON.
-    const outputJson = Buffer.from(await this.nats.fromBinaryRef(request.output)).toString('utf8');
+    const outputJson = Buffer.from(await this.payloads.fromBinaryRef(request.output)).toString('utf8');
     const fetched = performance.now();
     const id = randomUUID();
     for (;;) {
@@ -89,7 +90,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
           outputJson,
           inputBytes,
         });
-        void this.nats.publish(Events.RunRecorded, { model: request.model, numberOfRuns });
+        void this.events.publish(ResultsEvents.runRecorded, { model: request.model, numberOfRuns });
         const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
         this.logger.debug(
           `stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`,
@@ -97,7 +98,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         return { id, createdAt: createdAt.toISOString(), userVote: null };
       } catch (error) {
         if (error instanceof StagedInputMissing && !inputBytes) {
-          inputBytes = await this.nats.fromBinaryRef(request.input);
+          inputBytes = await this.payloads.fromBinaryRef(request.input);
           continue;
         }
         // A retried job whose result is stored, or two deliveries of one job that raced: answer from the stored row.
@@ -116,8 +117,8 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async createMany(request: ResultsCreateManyRequest): Promise<ResultsCreateManyResponse> {
     const [inputs, outputs] = await Promise.all([
-      Promise.all(request.inputs.map((i) => this.nats.fromBinaryRef(i.input))),
-      Promise.all(request.items.map((i) => this.nats.fromBinaryRef(i.output))),
+      Promise.all(request.inputs.map((i) => this.payloads.fromBinaryRef(i.input))),
+      Promise.all(request.items.map((i) => this.payloads.fromBinaryRef(i.output))),
     ]);
     const items = request.items.map((item, k) => {
       const input = request.inputs[item.input];
@@ -134,7 +135,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     });
     const created = await this.repository.createManyWithRuns(request.ownerId, items);
     const counters = new Map(created.map((c) => [c.model, c.runs]));
-    for (const [model, numberOfRuns] of counters) void this.nats.publish(Events.RunRecorded, { model, numberOfRuns });
+    for (const [model, numberOfRuns] of counters) void this.events.publish(ResultsEvents.runRecorded, { model, numberOfRuns });
     const byJob = new Map<string, { id: string; createdAt: Date }>(created.map((c) => [c.jobId, c]));
     const missing = items.filter((i) => !byJob.has(i.jobId)).map((i) => i.jobId);
     if (missing.length) {
@@ -154,7 +155,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Stores a job's input file while its model runs (see ResultsStageInputRequest); idempotent by job id. */
   async stageInput(request: ResultsStageInputRequest): Promise<Record<string, never>> {
     const started = performance.now();
-    const bytes = await this.nats.fromBinaryRef(request.input);
+    const bytes = await this.payloads.fromBinaryRef(request.input);
     await this.repository.stageInput(request.jobId, request.inputFileName, request.inputFileSize, bytes);
     this.logger.debug(`staged input of job ${request.jobId} (${bytes.length} bytes) in ${(performance.now() - started).toFixed(1)} ms`);
     return {};
@@ -208,7 +209,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     if (!row) throw notFound();
     const file = await this.repository.inputFile(row.id);
     if (!file) throw new RpcError('internal', `result ${row.id} has no stored input file`);
-    return { result: this.toDto(row), inputFileName: file.name, input: await this.nats.toBinaryRef(file.bytes) };
+    return { result: this.toDto(row), inputFileName: file.name, input: await this.payloads.toBinaryRef(file.bytes) };
   }
 
   async putVote(request: VotesPutRequest): Promise<VoteDto> {

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, RpcError, Scope, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest, type Principal } from '#qdc/contracts';
+import { KeysEvents, RpcError, Scope, type ApiKeyDto, type CreatedApiKeyDto, type KeysCreateRequest, type Principal } from '#qdc/contracts';
 import type { QdcConfig } from '../config/config.js';
 import { QDC_CONFIG } from '../config/config.module.js';
-import { NatsService } from '../nats/nats.service.js';
+import { EventBus } from '../nats/event-bus.js';
+import { NatsConnection } from '../nats/nats-connection.js';
 import { apiKeyHint, generateApiKey, hashApiKey } from './api-key.js';
 import { KeysRepository } from './keys.repository.js';
 
@@ -12,7 +13,8 @@ type KeyRow = Awaited<ReturnType<KeysRepository['create']>>;
 export class KeysService {
   constructor(
     private readonly repository: KeysRepository,
-    private readonly nats: NatsService,
+    private readonly events: EventBus,
+    private readonly nats: NatsConnection,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
@@ -50,7 +52,7 @@ export class KeysService {
   async revoke(id: string): Promise<ApiKeyDto> {
     const row = await this.repository.revoke(id);
     if (!row) throw new RpcError('not_found', `API key ${id} not found`);
-    if (this.nats.isConnected) await this.nats.publish(Events.KeyRevoked, { id: row.id, tokenHash: row.tokenHash });
+    if (this.nats.isConnected) await this.events.publish(KeysEvents.revoked, { id: row.id, tokenHash: row.tokenHash });
     return this.toDto(row);
   }
 

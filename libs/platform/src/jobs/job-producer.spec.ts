@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
-import { JobName, QueueName, RpcError, jobOutcomeSubject } from '#qdc/contracts';
+import { z } from 'zod';
+import { defineJob } from '#qdc/contracts';
 import { loadConfig } from '../config/config.js';
-import { JobProducer, jobRecordFrom, publishJobOutcome, type JobEnvelope, type JobOutcome, type ProducerQueue } from './job-producer.js';
+import { JobProducer, jobRecordFrom, type JobOutcome, type ProducerQueue } from './job-producer.js';
 
-type Data = JobEnvelope & { n: number };
+const Numbers = defineJob({ queue: 'inference', name: 'run-model', data: z.object({ requestId: z.string(), n: z.number() }), outcome: z.string() });
+type Data = z.infer<typeof Numbers.data>;
 type Fields = (string | null)[];
 
 const MISSING: Fields = [null, null, null, null];
@@ -32,17 +34,16 @@ function newProducer(options: { records?: Fields[]; status?: string; pollMs?: nu
   let onMessage: (subject: string, outcome: JobOutcome<string>) => void = () => undefined;
   let inbox = '';
   const nats = {
-    listen: jest.fn((subject: string, listener: typeof onMessage) => {
+    listenOn: jest.fn((subject: string, listener: typeof onMessage) => {
       inbox = subject.replace(/\.\*$/, '');
       onMessage = listener;
     }),
   };
-  const sut = new JobProducer<Data, string>(
+  const sut = new JobProducer(
     loadConfig({}),
     nats as never,
+    Numbers,
     {
-      queue: QueueName.Inference,
-      job: JobName.RunModel,
       timeoutMs: options.timeoutMs ?? 5000,
       what: 'inference',
       pollMs: options.pollMs ?? 20,
@@ -65,11 +66,11 @@ describe(JobProducer.name, () => {
     await new Promise((resolve) => setImmediate(resolve));
     mocks.hear({ ok: true, response: 'stored' });
     expect(await answer).toBe('stored');
-    const [name, job, opts] = mocks.queue.add.mock.calls[0] as [string, Data, { jobId: string }];
-    expect([name, opts]).toEqual([JobName.RunModel, { jobId: 'run-1' }]);
+    const [name, job, opts] = mocks.queue.add.mock.calls[0] as [string, Data & { outcomeInbox: string; deadline: number }, { jobId: string }];
+    expect([name, opts]).toEqual(['run-model', { jobId: 'run-1' }]);
     expect(job).toMatchObject({ requestId: 'req-1', n: 7 });
     expect(job.outcomeInbox).toMatch(/^jobs\.inference\.outcome\.[0-9a-f-]{36}$/);
-    expect(mocks.nats.listen).toHaveBeenCalledWith(`${job.outcomeInbox}.*`, expect.any(Function));
+    expect(mocks.nats.listenOn).toHaveBeenCalledWith(`${job.outcomeInbox}.*`, expect.any(Function));
     expect(job.deadline).toBeGreaterThanOrEqual(before + 5000);
     expect(mocks.client.hmget).toHaveBeenCalledTimes(1); // the record before the add, in the same round trip
   });
@@ -93,7 +94,7 @@ describe(JobProducer.name, () => {
     mocks.hear({ ok: true, response: 'two' }, 'run-2');
     mocks.hear({ ok: true, response: 'one' }, 'run-1');
     expect(await Promise.all([first, second, retried])).toEqual(['one', 'two', 'one']);
-    expect(mocks.nats.listen).toHaveBeenCalledTimes(1);
+    expect(mocks.nats.listenOn).toHaveBeenCalledTimes(1);
     mocks.hear({ ok: true, response: 'late duplicate' }, 'run-1'); // nobody waits any more: ignored
   });
 
@@ -161,45 +162,5 @@ describe('jobRecordFrom', () => {
     expect(jobRecordFrom(PENDING)).toEqual({ state: 'pending' });
     expect(jobRecordFrom(['x', '5', '{"ok":true,"response":1}', null])).toEqual({ state: 'completed', outcome: { ok: true, response: 1 }, finishedOn: 5 });
     expect(jobRecordFrom(['x', '5', null, 'boom'])).toEqual({ state: 'failed', reason: 'boom' });
-  });
-});
-
-describe(publishJobOutcome.name, () => {
-  const newPublisher = () => {
-    const nats = { publish: jest.fn(async (..._args: unknown[]) => undefined) };
-    const job = (attemptsMade: number) => ({ id: 'run-1', attemptsMade, opts: { attempts: 3 } });
-    return { nats, job };
-  };
-  const subject = jobOutcomeSubject('inference', 'run-1');
-
-  it('publishes on the inbox the producer named in the job', async () => {
-    const { nats } = newPublisher();
-    const outcome = { ok: true as const, response: 'r' };
-    const job = { id: 'run-1', attemptsMade: 0, opts: { attempts: 3 }, data: { outcomeInbox: 'jobs.inference.outcome.gw-1' } };
-    await publishJobOutcome(nats, QueueName.Inference, job, 'inference', async () => outcome);
-    expect(nats.publish).toHaveBeenCalledWith('jobs.inference.outcome.gw-1.run-1', outcome);
-  });
-
-  it('publishes the outcome before returning it to BullMQ', async () => {
-    const { nats, job } = newPublisher();
-    const outcome = { ok: true as const, response: 'r' };
-    expect(await publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', async () => outcome)).toBe(outcome);
-    expect(nats.publish).toHaveBeenCalledWith(subject, outcome);
-  });
-
-  it('publishes 503 when a dependency is unavailable, and rethrows so that BullMQ retries the job', async () => {
-    const { nats, job } = newPublisher();
-    const error = new RpcError('unavailable', 'results away');
-    await expect(publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', async () => Promise.reject(error))).rejects.toBe(error);
-    expect(nats.publish).toHaveBeenCalledWith(subject, { ok: false, error: { code: 'unavailable', message: 'results away' } });
-  });
-
-  it('publishes other errors only on the last attempt', async () => {
-    const { nats, job } = newPublisher();
-    const boom = async () => Promise.reject(new Error('boom'));
-    await expect(publishJobOutcome(nats, QueueName.Inference, job(0), 'inference', boom)).rejects.toThrow('boom');
-    expect(nats.publish).not.toHaveBeenCalled();
-    await expect(publishJobOutcome(nats, QueueName.Inference, job(2), 'inference', boom)).rejects.toThrow('boom');
-    expect(nats.publish).toHaveBeenCalledWith(subject, { ok: false, error: { code: 'internal', message: 'inference job run-1 failed: boom' } });
   });
 });

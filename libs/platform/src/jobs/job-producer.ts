@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { createHash, randomUUID } from 'node:crypto';
-import { RpcError, jobOutcomeInbox, jobOutcomeSubject, type JobName, type QueueName, type RpcErrorBody } from '#qdc/contracts';
+import { RpcError, jobOutcomeInbox, type JobContract, type JobDataOf, type JobResponseOf, type RpcErrorBody } from '#qdc/contracts';
 import type { QdcConfig } from '../config/config.js';
 import { countQueue } from '../metrics/metrics.js';
-import type { NatsService } from '../nats/nats.service.js';
+import type { EventBus } from '../nats/event-bus.js';
 import { logConnectionErrors } from '../service/connection-errors.js';
 import { queueOptions } from './queue-defaults.js';
 import { SpanKind, inSpan, withJobTrace } from '../tracing/tracing.js';
@@ -16,22 +16,7 @@ import { SpanKind, inSpan, withJobTrace } from '../tracing/tracing.js';
  */
 export type JobOutcome<T> = { ok: true; response: T; finishedAt?: number } | { ok: false; error: RpcErrorBody };
 
-/**
- * What every job's data carries besides its own fields: the request id, the deadline after which nobody waits for the
- * answer (a worker bounds its retries by it), and `meta` for propagated headers (trace context). JobProducer sets
- * `deadline`.
- */
-export interface JobEnvelope {
-  requestId: string;
-  deadline?: number;
-  meta?: Record<string, string>;
-  /** Where the worker publishes the outcome (`<producer's inbox>.<job id>`); set by JobProducer. */
-  outcomeInbox?: string;
-}
-
 export interface JobProducerOptions {
-  queue: QueueName;
-  job: JobName;
   /** How long a caller waits for the outcome. */
   timeoutMs: number;
   /** Names the work in error messages ("inference", "the simulation"). */
@@ -74,47 +59,51 @@ export function jobRecordFrom(fields: readonly (string | null)[]): JobRecord {
 /** How long past the job's deadline a producer listens for the worker's last word (e.g. "results unavailable"). */
 const REPLY_GRACE_MS = 1000;
 
+type Response<C extends JobContract> = JobResponseOf<C>;
+
 const sleep = (ms: number) => new Promise<'tick'>((resolve) => setTimeout(() => resolve('tick'), ms).unref());
 
 /** The part of a BullMQ Queue a producer uses (a fake in unit tests). */
 export type ProducerQueue = Pick<Queue, 'add' | 'remove' | 'getBackend' | 'toKey' | 'close' | 'getWorkersCount'>;
 
 /**
- * The producer side of a BullMQ queue (one for every queue): adds a job under a caller-derived id and waits for its
- * outcome, turning a timeout, a failed job or an error outcome into an RpcError.
+ * The producer side of a job contract (libs/contracts `defineJob`): adds a job of that kind to its queue under a
+ * caller-derived id and waits for its outcome, turning a timeout, a failed job or an error outcome into an RpcError.
+ * The job's data and answer are the contract's types.
  *
  * The outcome arrives on NATS (`jobOutcomeSubject` under this producer's inbox, published by the worker with
- * `publishJobOutcome` as soon as it is known): one message instead of every producer reading every queue event from
+ * JobWorkerHost as soon as it is known): one message instead of every producer reading every queue event from
  * Redis, heard on one subscription per producer. The job's record in Redis is the
  * fallback, read every `pollMs` while nothing was heard: a finished job answers from its return value (a lost reply),
  * a job whose record is gone (a Redis restart without persistence) is added once more, and a second loss answers 503.
  * A caller never waits past the deadline (`timeoutMs`).
  */
-export class JobProducer<Data extends JobEnvelope, Response> {
+export class JobProducer<C extends JobContract> {
   readonly queue: ProducerQueue;
   private readonly pollMs: number;
   /** This producer's outcome prefix: one subscription (made at the first run) for all of its jobs. */
   private readonly inbox: string;
   private listening = false;
   /** Callers waiting for a job's outcome, by job id (a retried request may wait beside the first). */
-  private readonly waiting = new Map<string, Set<(outcome: JobOutcome<Response>) => void>>();
+  private readonly waiting = new Map<string, Set<(outcome: JobOutcome<Response<C>>) => void>>();
 
   constructor(
     config: QdcConfig,
-    private readonly nats: Pick<NatsService, 'listen'>,
+    private readonly events: Pick<EventBus, 'listenOn'>,
+    readonly contract: C,
     private readonly options: JobProducerOptions,
     queue?: ProducerQueue,
   ) {
     this.pollMs = options.pollMs ?? 1000;
-    this.inbox = jobOutcomeInbox(options.queue, randomUUID());
+    this.inbox = jobOutcomeInbox(contract.queue, randomUUID());
     if (queue) {
       this.queue = queue;
       return;
     }
-    const created = new Queue<Data, JobOutcome<Response>>(options.queue, queueOptions(config));
-    logConnectionErrors(created, new Logger(`${options.queue} queue`), 'Redis');
+    const created = new Queue(contract.queue, queueOptions(config));
+    logConnectionErrors(created, new Logger(`${contract.queue} queue`), 'Redis');
     countQueue(created);
-    this.queue = created as unknown as ProducerQueue;
+    this.queue = created;
   }
 
   /**
@@ -122,17 +111,17 @@ export class JobProducer<Data extends JobEnvelope, Response> {
    * been used before (it derives from a request id made by this service, not a client's), so the job's record is not
    * read before adding it (one Redis command less per run).
    */
-  async run(data: Data, jobId: string, options: { fresh?: boolean } = {}): Promise<Response> {
-    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': this.options.queue, 'messaging.message.id': jobId };
-    return inSpan(`bullmq ${this.options.queue} ${this.options.job}`, { kind: SpanKind.PRODUCER, attributes }, () =>
+  async run(data: JobDataOf<C>, jobId: string, options: { fresh?: boolean } = {}): Promise<Response<C>> {
+    const attributes = { 'messaging.system': 'bullmq', 'messaging.destination.name': this.contract.queue, 'messaging.message.id': jobId };
+    return inSpan(`bullmq ${this.contract.queue} ${this.contract.name}`, { kind: SpanKind.PRODUCER, attributes }, () =>
       this.runTraced(data, jobId, options.fresh ?? false),
     );
   }
 
-  private async runTraced(data: Data, jobId: string, fresh: boolean): Promise<Response> {
+  private async runTraced(data: JobDataOf<C>, jobId: string, fresh: boolean): Promise<Response<C>> {
     const jobDeadline = Date.now() + this.options.timeoutMs;
     // The worker's span is a child of the producer's (trace context in the job data, off = unchanged).
-    const job = withJobTrace({ ...data, deadline: jobDeadline, outcomeInbox: this.inbox });
+    const job: object = withJobTrace({ ...(data as object), deadline: jobDeadline, outcomeInbox: this.inbox });
     // The worker bounds its work by the job's deadline and then says why it stopped; a little longer here hears that.
     const deadline = jobDeadline + REPLY_GRACE_MS;
     const heard = this.hear(jobId);
@@ -148,15 +137,16 @@ export class JobProducer<Data extends JobEnvelope, Response> {
    * and an UNSUB per run). A job another producer added (a retried request that found it) publishes to that
    * producer: this one hears it from the job's record, read every `pollMs`.
    */
-  private hear(jobId: string): { message: Promise<JobOutcome<Response>>; close: () => void } {
+  private hear(jobId: string): { message: Promise<JobOutcome<Response<C>>>; close: () => void } {
     if (!this.listening) {
-      this.nats.listen<JobOutcome<Response>>(`${this.inbox}.*`, (subject, outcome) => {
-        for (const resolve of this.waiting.get(subject.slice(this.inbox.length + 1)) ?? []) resolve(outcome);
+      // Published by this producer's workers only (JobWorkerHost), in the JobOutcome envelope of this contract.
+      this.events.listenOn(`${this.inbox}.*`, (subject, outcome) => {
+        for (const resolve of this.waiting.get(subject.slice(this.inbox.length + 1)) ?? []) resolve(outcome as JobOutcome<Response<C>>);
       });
       this.listening = true;
     }
-    let resolver!: (outcome: JobOutcome<Response>) => void;
-    const message = new Promise<JobOutcome<Response>>((resolve) => (resolver = resolve));
+    let resolver!: (outcome: JobOutcome<Response<C>>) => void;
+    const message = new Promise<JobOutcome<Response<C>>>((resolve) => (resolver = resolve));
     const waiters = this.waiting.get(jobId) ?? new Set();
     waiters.add(resolver);
     this.waiting.set(jobId, waiters);
@@ -169,7 +159,7 @@ export class JobProducer<Data extends JobEnvelope, Response> {
     };
   }
 
-  private async await(job: Data, jobId: string, deadline: number, heard: Promise<JobOutcome<Response>>, fresh: boolean): Promise<Response> {
+  private async await(job: object, jobId: string, deadline: number, heard: Promise<JobOutcome<Response<C>>>, fresh: boolean): Promise<Response<C>> {
     const before = await this.add(job, jobId, deadline, fresh);
     if (before.state === 'completed' || before.state === 'failed') {
       // A retried request found its finished job: answer from it unless the answer should not be repeated.
@@ -185,43 +175,41 @@ export class JobProducer<Data extends JobEnvelope, Response> {
       const next = await Promise.race([heard, sleep(Math.min(this.pollMs, remaining))]);
       if (next !== 'tick') return this.answer(next);
       const record = await this.read(jobId, deadline).catch(() => ({ state: 'pending' }) as const);
-      if (record.state === 'completed') return this.answer(record.outcome as JobOutcome<Response>);
+      if (record.state === 'completed') return this.answer(record.outcome as JobOutcome<Response<C>>);
       if (record.state === 'failed') throw new RpcError('internal', `${this.options.what} job ${jobId} failed: ${record.reason}`);
       if (record.state === 'missing') {
         if (readded) throw new RpcError('unavailable', `${this.options.what} job ${jobId} was lost by the job queue twice (Redis restarted?); retry`);
         readded = true;
-        new Logger(`${this.options.queue} queue`).warn(`job ${jobId} is no longer in Redis (restarted without persistence?); adding it again`);
+        new Logger(`${this.contract.queue} queue`).warn(`job ${jobId} is no longer in Redis (restarted without persistence?); adding it again`);
         await this.add(job, jobId, deadline);
       }
     }
   }
 
   /** A finished job's outcome when it may be answered again: fresh successes and final errors, not 503s or failures. */
-  private repeatable(record: JobRecord): JobOutcome<Response> | undefined {
+  private repeatable(record: JobRecord): JobOutcome<Response<C>> | undefined {
     if (record.state !== 'completed') return undefined;
-    const outcome = record.outcome as JobOutcome<Response>;
+    const outcome = record.outcome as JobOutcome<Response<C>>;
     if (!outcome.ok) return outcome.error.code === 'unavailable' ? undefined : outcome;
     const ttl = this.options.answerTtlMs;
     return ttl !== undefined && Date.now() - (outcome.finishedAt ?? record.finishedOn) > ttl ? undefined : outcome;
   }
 
-  private answer(outcome: JobOutcome<Response>): Response {
+  private answer(outcome: JobOutcome<Response<C>>): Response<C> {
     if (!outcome.ok) throw new RpcError(outcome.error.code, outcome.error.message, outcome.error.details);
     return outcome.response;
   }
 
   /**
    * Adds the job; answers the record the job id had before (read in the same round trip: the read is sent first on the
-   * same connection), so a retried request knows whether it found a finished job. BullMQ ignores an add of an id that
-   * exists.
+   * same connection, or `missing` for a fresh id), so a retried request knows whether it found a finished job. BullMQ
+   * ignores an add of an id that exists.
    */
-  /** Adds the job; answers the record it had before (read in the same round trip), or `missing` for a fresh id. */
-  private async add(job: Data, jobId: string, deadline: number, fresh = false): Promise<JobRecord> {
+  private async add(job: object, jobId: string, deadline: number, fresh = false): Promise<JobRecord> {
     const client = await this.queue.getBackend().client;
     if (client.status !== 'ready') throw new RpcError('unavailable', `the job queue (Redis) is not reachable; retry`);
     const before = fresh ? Promise.resolve([null] as (string | null)[]) : client.hmget(this.queue.toKey(jobId), ...RECORD_FIELDS);
-    // BullMQ's generics make add's name parameter a computed type; the names are ours (JobName).
-    const added = (this.queue as unknown as Queue).add(this.options.job, job, { jobId });
+    const added = this.queue.add(this.contract.name, job, { jobId });
     const [fields] = await this.beforeDeadline(Promise.all([before, added]), deadline, 'adding the job');
     return jobRecordFrom(fields);
   }
@@ -266,39 +254,9 @@ export class JobProducer<Data extends JobEnvelope, Response> {
 
   /**
    * Nest shutdown hook of every producer: closes last, after NATS handlers still waiting for their jobs have their
-   * outcomes (NatsService finishes in-flight handlers in onModuleDestroy).
+   * outcomes (RpcDispatcher finishes in-flight handlers in onModuleDestroy).
    */
   onApplicationShutdown(): Promise<void> {
     return this.close();
-  }
-}
-
-/**
- * The worker side: runs a job's processor and publishes its outcome for the producer waiting on NATS (see JobProducer)
- * before BullMQ completes the job. A thrown error is published only when nobody would hear better later: on the last
- * attempt, or when a dependency is unavailable (the caller answers 503 while BullMQ retries the job).
- */
-export async function publishJobOutcome<T>(
-  nats: Pick<NatsService, 'publish'>,
-  queue: QueueName,
-  job: { id?: string; attemptsMade: number; opts: { attempts?: number }; data?: { outcomeInbox?: string } },
-  what: string,
-  work: () => Promise<JobOutcome<T>>,
-): Promise<JobOutcome<T>> {
-  const subject = jobOutcomeSubject(queue, String(job.id), job.data?.outcomeInbox);
-  try {
-    const outcome = await work();
-    // A lost publication only costs the waiting producer its next read of the job's record.
-    await nats.publish(subject, outcome).catch(() => undefined);
-    return outcome;
-  } catch (error) {
-    const unavailable = error instanceof RpcError && error.code === 'unavailable';
-    if (unavailable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-      const body: RpcErrorBody = unavailable
-        ? error.toBody()
-        : { code: 'internal', message: `${what} job ${job.id} failed: ${(error as Error)?.message ?? error}` };
-      await nats.publish(subject, { ok: false, error: body } satisfies JobOutcome<T>).catch(() => undefined);
-    }
-    throw error;
   }
 }

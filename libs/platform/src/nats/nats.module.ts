@@ -1,12 +1,21 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { NatsService } from './nats.service.js';
+import { EventBus } from './event-bus.js';
+import { NatsConnection } from './nats-connection.js';
+import { PayloadStore } from './payload-store.js';
+import { RpcClient } from './rpc-client.js';
+import { RpcDispatcher } from './rpc-dispatcher.js';
 import { RpcServer } from './rpc-server.js';
+import { NatsService } from './nats.service.js';
 
+/**
+ * NATS for a process: one connection (NatsConnection), the payload store (inline or object store), the typed RPC
+ * client, the event bus, and the RPC server that binds this process's @RpcHandler/@EventHandler methods.
+ */
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [NatsService, RpcServer],
-  exports: [NatsService],
+  providers: [NatsConnection, PayloadStore, RpcClient, EventBus, RpcDispatcher, RpcServer, NatsService],
+  exports: [NatsConnection, PayloadStore, RpcClient, EventBus, NatsService],
 })
 export class NatsModule {}

@@ -1,22 +1,46 @@
 import { SetMetadata } from '@nestjs/common';
-import type { ZodType } from 'zod';
+import { z } from 'zod';
+import { defineEvent, defineRpc, type EventContract, type EventPayloadOf, type RpcContract, type RpcParsedOf, type RpcResponseOf } from '#qdc/contracts';
 
 export const RPC_HANDLER = Symbol('RPC_HANDLER');
 
-export interface RpcHandlerMetadata {
-  subject: string;
-  schema?: ZodType;
-  /** Events are fanned out to every replica (no queue group) and get no reply. */
-  event?: boolean;
-}
-
-/** Marks a provider method as the handler of a NATS subject; the payload is parsed with `schema`. */
-export const RpcHandler = (subject: string, schema?: ZodType): MethodDecorator => SetMetadata(RPC_HANDLER, { subject, schema } satisfies RpcHandlerMetadata);
-
-export const EventHandler = (subject: string, schema?: ZodType): MethodDecorator =>
-  SetMetadata(RPC_HANDLER, { subject, schema, event: true } satisfies RpcHandlerMetadata);
+export type RpcHandlerMetadata = { contract: RpcContract } | { contract: EventContract };
 
 /** Second argument of every handler. */
 export interface RpcContext {
   requestId: string;
+}
+
+type RpcMethodDecorator<C extends RpcContract> = <M extends (request: RpcParsedOf<C>, context: RpcContext) => RpcResponseOf<C> | Promise<RpcResponseOf<C>>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
+
+type EventMethodDecorator<C extends EventContract> = <M extends (payload: EventPayloadOf<C>) => void | Promise<void>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<M>,
+) => void;
+
+/**
+ * Marks a provider method as the handler of an exchange (libs/contracts `defineRpc`): RpcServer subscribes it, parses
+ * each request with the contract's schema and replies with what it returns. The method's parameter and return types
+ * are checked against the contract at compile time.
+ */
+export function RpcHandler<C extends RpcContract>(contract: C): RpcMethodDecorator<C>;
+/** @deprecated a subject and schema instead of a contract: only until apps/assistant names its contracts. */
+export function RpcHandler(subject: string, schema?: z.ZodType): MethodDecorator;
+export function RpcHandler(target: RpcContract | string, schema?: z.ZodType): MethodDecorator {
+  const contract = typeof target === 'string' ? defineRpc({ subject: target, request: schema ?? z.unknown(), response: z.unknown() }) : target;
+  return SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);
+}
+
+/** Marks a provider method as the handler of an event (`defineEvent`): every replica gets it (no queue group), no reply. */
+export function EventHandler<C extends EventContract>(contract: C): EventMethodDecorator<C>;
+/** @deprecated a subject and schema instead of a contract: only until apps/assistant names its contracts. */
+export function EventHandler(subject: string, schema?: z.ZodType): MethodDecorator;
+export function EventHandler(target: EventContract | string, schema?: z.ZodType): MethodDecorator {
+  const contract = typeof target === 'string' ? defineEvent({ subject: target, payload: schema ?? z.unknown() }) : target;
+  return SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);
 }

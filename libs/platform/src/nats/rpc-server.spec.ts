@@ -1,8 +1,9 @@
 import { jest } from '@jest/globals';
 import { MetadataScanner, Reflector, type DiscoveryService } from '@nestjs/core';
 import { z } from 'zod';
-import { RpcError, type RpcReply } from '#qdc/contracts';
-import type { IncomingMessage, NatsService } from './nats.service.js';
+import { RpcError, defineEvent, defineRpc, type RpcReply } from '#qdc/contracts';
+import type { NatsConnection } from './nats-connection.js';
+import type { IncomingMessage, RpcDispatcher } from './rpc-dispatcher.js';
 import { EventHandler, RpcHandler } from './rpc-handler.decorator.js';
 import { RpcServer } from './rpc-server.js';
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../prisma/database-errors.js';
@@ -10,32 +11,36 @@ import { assertCallerWaiting } from '../logging/request-context.js';
 
 type Handler = (message: IncomingMessage, reply: (reply: RpcReply<unknown>) => Promise<void>) => Promise<void>;
 
+const rpc = (subject: string, request: z.ZodType = z.object({}), response: z.ZodType = z.unknown()) => defineRpc({ subject, request, response });
+const Greet = defineRpc({ subject: 'greet.v1', request: z.object({ name: z.string() }), response: z.object({ text: z.string(), requestId: z.string() }) });
+const Said = defineEvent({ subject: 'said.v1', payload: z.object({ word: z.string() }) });
+
 class GreetingHandlers {
-  @RpcHandler('greet.v1', z.object({ name: z.string() }))
+  @RpcHandler(Greet)
   greet(msg: { name: string }, ctx: { requestId: string }) {
     return { text: `hello ${msg.name}`, requestId: ctx.requestId };
   }
 
-  @RpcHandler('forget.v1')
+  @RpcHandler(rpc('forget.v1'))
   forget(): void {}
 
-  @RpcHandler('commit.v1')
+  @RpcHandler(rpc('commit.v1'))
   commit(): string {
     assertCallerWaiting('the commit', 1_000);
     return 'committed';
   }
 
-  @RpcHandler('refuse.v1')
+  @RpcHandler(rpc('refuse.v1'))
   refuse(): never {
     throw new RpcError('forbidden', 'not yours');
   }
 
-  @RpcHandler('break.v1')
+  @RpcHandler(rpc('break.v1'))
   break(): never {
     throw new Error('database on fire');
   }
 
-  @RpcHandler('store.v1')
+  @RpcHandler(rpc('store.v1'))
   async store(): Promise<never> {
     // What a Prisma query in flight when Postgres stops throws (a plain driver error).
     throw new Error('Connection terminated unexpectedly');
@@ -47,27 +52,33 @@ class GreetingHandlers {
 
   readonly heard: string[] = [];
 
-  @EventHandler('said.v1', z.object({ word: z.string() }))
+  @EventHandler(Said)
   hear(event: { word: string }): void {
     this.heard.push(event.word);
   }
 }
 
 class DuplicateHandlers {
-  @RpcHandler('greet.v1')
+  @RpcHandler(rpc('greet.v1'))
   again() {}
 }
 
 /** An RpcServer over real decorators and Nest's real scanner/reflector; NATS is a recorder of subscriptions. */
 function newRpcServer(providers: object[] = [new GreetingHandlers()]) {
   const subscriptions = new Map<string, { handler: Handler; queue?: string }>();
-  const nats = {
-    connect: jest.fn(async () => undefined),
+  const nats = { connect: jest.fn(async () => undefined), subject: (name: string) => `ns.${name}` };
+  const dispatcher = {
     subscribe: jest.fn((subject: string, handler: Handler, options: { queue?: string } = {}) => subscriptions.set(subject, { handler, queue: options.queue })),
-    subject: (name: string) => `ns.${name}`,
   };
   const discovery = { getProviders: () => providers.map((instance) => ({ name: instance.constructor.name, instance })) };
-  const sut = new RpcServer(discovery as unknown as DiscoveryService, new MetadataScanner(), new Reflector(), nats as unknown as NatsService, 'greeter');
+  const sut = new RpcServer(
+    discovery as unknown as DiscoveryService,
+    new MetadataScanner(),
+    new Reflector(),
+    nats as unknown as NatsConnection,
+    dispatcher as unknown as RpcDispatcher,
+    'greeter',
+  );
   const call = async (subject: string, payload: unknown, deadline?: number): Promise<RpcReply<unknown>> => {
     let answer: RpcReply<unknown> | undefined;
     await subscriptions.get(subject)!.handler({ payload, requestId: 'req-1', ...(deadline ? { deadline } : {}) }, async (reply) => {
@@ -75,7 +86,7 @@ function newRpcServer(providers: object[] = [new GreetingHandlers()]) {
     });
     return answer!;
   };
-  return { sut, mocks: { nats, subscriptions }, call };
+  return { sut, mocks: { nats, dispatcher, subscriptions }, call };
 }
 
 describe(RpcServer.name, () => {

@@ -1,16 +1,19 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import { RpcError, healthSubject, type ServiceName } from '#qdc/contracts';
+import { RpcError, healthRpc, type ServiceName } from '#qdc/contracts';
 import { SERVICE_NAME } from '../config/config.module.js';
 import { withRequestContext, withRequestId } from '../logging/request-context.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../prisma/database-errors.js';
-import { NatsService } from './nats.service.js';
+import { NatsConnection } from './nats-connection.js';
+import { RpcDispatcher } from './rpc-dispatcher.js';
 import { RPC_HANDLER, type RpcHandlerMetadata } from './rpc-handler.decorator.js';
 
 /**
- * Finds every @RpcHandler/@EventHandler method and subscribes it, with the service name as
- * queue group so replicas share requests. Replies use the {ok, data | error} envelope.
+ * Finds every @RpcHandler/@EventHandler method and subscribes it to its contract's subject, with the service name as
+ * queue group so replicas share requests (events reach every replica). The request is parsed with the contract's
+ * schema here, at the receiving edge; replies use the {ok, data | error} envelope. Startup fails on a subject with two
+ * handlers.
  */
 @Injectable()
 export class RpcServer implements OnApplicationBootstrap {
@@ -21,14 +24,15 @@ export class RpcServer implements OnApplicationBootstrap {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
+    private readonly dispatcher: RpcDispatcher,
     @Inject(SERVICE_NAME) private readonly serviceName: string,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
     // Every service answers its health subject, so peers can wait for it before taking work.
-    this.bind({ subject: healthSubject(this.serviceName as ServiceName) }, () => ({ status: 'ok' }), 'health');
+    this.bind({ contract: healthRpc(this.serviceName as ServiceName) }, () => ({ status: 'ok' }), 'health');
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object') continue;
@@ -41,12 +45,15 @@ export class RpcServer implements OnApplicationBootstrap {
     }
   }
 
-  private bind(meta: RpcHandlerMetadata, handler: (...args: unknown[]) => unknown, name: string): void {
-    const key = `${meta.event ? 'event' : 'rpc'}:${meta.subject}`;
-    if (this.subjects.has(key)) throw new Error(`two handlers for ${meta.subject} (second: ${name})`);
+  private bind({ contract }: RpcHandlerMetadata, handler: (...args: unknown[]) => unknown, name: string): void {
+    const event = contract.kind === 'event';
+    const subject = contract.subject;
+    const schema = event ? contract.payload : contract.request;
+    const key = `${contract.kind}:${subject}`;
+    if (this.subjects.has(key)) throw new Error(`two handlers for ${subject} (second: ${name})`);
     this.subjects.add(key);
-    this.nats.subscribe(
-      meta.subject,
+    this.dispatcher.subscribe(
+      subject,
       async ({ payload, requestId, deadline }, reply) => {
         try {
           if (deadline !== undefined && Date.now() > deadline) {
@@ -54,11 +61,11 @@ export class RpcServer implements OnApplicationBootstrap {
             withRequestId(requestId, () =>
               this.logger.warn(`${name}: not handled, the caller stopped waiting ${Date.now() - deadline} ms ago (this process was busy or paused)`),
             );
-            throw new RpcError('timeout', `${meta.subject} was not handled: the caller stopped waiting at ${new Date(deadline).toISOString()}`);
+            throw new RpcError('timeout', `${subject} was not handled: the caller stopped waiting at ${new Date(deadline).toISOString()}`);
           }
-          const parsed = meta.schema ? meta.schema.safeParse(payload) : { success: true as const, data: payload };
+          const parsed = schema.safeParse(payload);
           if (!parsed.success) {
-            throw new RpcError('internal', `message on ${meta.subject} does not match its contract`, parsed.error.issues);
+            throw new RpcError('internal', `message on ${subject} does not match its contract`, parsed.error.issues);
           }
           const data = await withRequestContext({ requestId, deadline }, () => handler(parsed.data, { requestId }));
           await reply({ ok: true, data: data ?? null });
@@ -79,8 +86,8 @@ export class RpcServer implements OnApplicationBootstrap {
           await reply({ ok: false, error: { code: 'internal', message: 'internal error', details: { error_id: errorId } } });
         }
       },
-      { queue: meta.event ? undefined : this.serviceName },
+      { queue: event ? undefined : this.serviceName },
     );
-    this.logger.log(`${meta.event ? 'event' : 'rpc'} ${this.nats.subject(meta.subject)} → ${name}`);
+    this.logger.log(`${contract.kind} ${this.nats.subject(subject)} → ${name}`);
   }
 }

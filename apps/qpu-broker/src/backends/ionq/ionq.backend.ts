@@ -1,9 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue } from 'bullmq';
 import { CircuitError } from '#qdc/circuits';
-import { JobName, QPU_POLL_QUEUE } from '#qdc/contracts';
-import { QDC_CONFIG, countQueue, queueOptions, workerOptions, type QdcConfig } from '#qdc/platform';
+import { QpuExecutionJobs, type IonqPollJobData } from '#qdc/contracts';
+import { JobWorkerHost, QDC_CONFIG, countQueue, queueOptions, type JobRun, type QdcConfig } from '#qdc/platform';
 import type { DeviceFile } from '../../devices/device-file.js';
 import { DeviceCatalogue } from '../../devices/device-catalogue.js';
 import { circuitFromJson } from '../../devices/device-toolchain.js';
@@ -17,11 +17,6 @@ import { IonqClient, IonqHttpError } from './ionq.client.js';
 
 export const IONQ_PROVIDER = 'ionq';
 
-interface IonqJobData {
-  jobId: string;
-  polls: number;
-}
-
 const runJobId = (jobId: string): string => `ionq-${jobId}`;
 
 /**
@@ -34,27 +29,33 @@ const runJobId = (jobId: string): string => `ionq-${jobId}`;
  * documented shapes only (README).
  */
 @Injectable()
-export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModuleDestroy {
+export class IonqBackend implements QpuBackend, OnModuleDestroy {
   private readonly logger = new Logger(IonqBackend.name);
   readonly enabled: boolean;
   private readonly client?: IonqClient;
-  private queue?: Queue<IonqJobData>;
-  private worker?: Worker<IonqJobData>;
+  private queue?: Queue<IonqPollJobData>;
 
   readonly capabilities: BackendCapabilities = { kind: 'cloud', provider: IONQ_PROVIDER, status: (device) => device.status };
 
   constructor(
-    @Inject(QDC_CONFIG) private readonly config: QdcConfig,
+    @Inject(QDC_CONFIG) config: QdcConfig,
     @Inject(QPU_CONFIG) private readonly qpu: QpuConfig,
     private readonly jobs: QpuJobsRepository,
     private readonly catalogue: DeviceCatalogue,
     private readonly modules: ModuleRef,
+    host: JobWorkerHost,
   ) {
     this.enabled = !!qpu.QDC_IONQ_API_KEY;
     if (!this.enabled) return;
     this.client = new IonqClient(qpu.QDC_IONQ_BASE_URL, qpu.QDC_IONQ_API_KEY!);
-    this.queue = new Queue(QPU_POLL_QUEUE, queueOptions(config));
+    this.queue = new Queue(QpuExecutionJobs.pollCloud.queue, queueOptions(config));
     countQueue(this.queue);
+    host.register(QpuExecutionJobs.pollCloud, {
+      what: 'IonQ job',
+      concurrency: 8,
+      run: async (data, job) => ({ ok: true, response: await this.process(data, job) }),
+    });
+    this.logger.log(`IonQ backend enabled (${qpu.QDC_IONQ_BASE_URL})`);
   }
 
   /** Transitions go through the job service (persisted with their event, then published); resolved lazily (it depends on the backends). */
@@ -62,18 +63,9 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
     return this.modules.get(QpuJobsService, { strict: false });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.enabled) return;
-    this.worker = new Worker<IonqJobData>(QPU_POLL_QUEUE, (job, token) => this.process(job, token), { ...workerOptions(this.config), concurrency: 8 });
-    this.worker.on('failed', (job, error: Error) => this.logger.error(`IonQ job for ${job?.data.jobId} failed: ${error.message}`));
-    this.worker.on('error', (error: Error) => this.logger.error(`IonQ poller error: ${error.message}`));
-    void this.worker.run();
-    this.logger.log(`IonQ backend enabled (${this.qpu.QDC_IONQ_BASE_URL})`);
-  }
-
   async submit(job: QpuJobRow): Promise<void> {
     await this.queue!.add(
-      JobName.PollQpuJob,
+      QpuExecutionJobs.pollCloud.name,
       { jobId: job.id, polls: 0 },
       {
         jobId: runJobId(job.id),
@@ -99,10 +91,11 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
     if (job.backendJobId) await this.client!.cancelJob(job.backendJobId);
   }
 
-  async process(job: Job<IonqJobData>, token?: string): Promise<string> {
-    const row = await this.jobs.find(job.data.jobId);
+  /** The handler of `QpuExecutionJobs.pollCloud` (JobWorkerHost): create the IonQ job, or poll it and re-delay. */
+  async process(data: IonqPollJobData, job: Pick<JobRun, 'bullJob' | 'token'>): Promise<string> {
+    const row = await this.jobs.find(data.jobId);
     if (!row || isTerminal(row.status)) return row?.status ?? 'unknown';
-    const delay = Math.min(this.qpu.QDC_QPU_POLL_INITIAL_MS * 2 ** job.data.polls, this.qpu.QDC_QPU_POLL_MAX_INTERVAL_MS);
+    const delay = Math.min(this.qpu.QDC_QPU_POLL_INITIAL_MS * 2 ** data.polls, this.qpu.QDC_QPU_POLL_MAX_INTERVAL_MS);
     try {
       if (!row.backendJobId) await this.create(row);
       else if (await this.check(row)) return 'final';
@@ -114,8 +107,8 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
       // Network trouble, 429 or 5xx: try again at the next poll.
       this.logger.warn(`job ${row.id}: ${(error as Error).message}; retrying in ${delay} ms`);
     }
-    await job.updateData({ ...job.data, polls: job.data.polls + 1 });
-    await job.moveToDelayed(Date.now() + delay, token);
+    await job.bullJob.updateData({ ...data, polls: data.polls + 1 });
+    await job.bullJob.moveToDelayed(Date.now() + delay, job.token);
     throw new DelayedError();
   }
 
@@ -181,7 +174,6 @@ export class IonqBackend implements QpuBackend, OnApplicationBootstrap, OnModule
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.worker?.close();
     await this.queue?.close();
   }
 }

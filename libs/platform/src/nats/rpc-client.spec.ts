@@ -1,16 +1,20 @@
 import { jest } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type RpcReply } from '#qdc/contracts';
+import { z } from 'zod';
+import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, defineRpc, type RpcReply } from '#qdc/contracts';
 import { loadConfig } from '../config/config.js';
-import { HEARTBEAT_AFTER_MS, HEARTBEAT_FIRST_BEAT_MS, HEARTBEAT_LOST_MS, NatsService, RECONNECT_GRACE_MS } from './nats.service.js';
+import { HEARTBEAT_AFTER_MS, HEARTBEAT_FIRST_BEAT_MS, HEARTBEAT_LOST_MS } from './nats-headers.js';
+import { NatsConnection, RECONNECT_GRACE_MS } from './nats-connection.js';
+import { PayloadStore } from './payload-store.js';
+import { RpcClient } from './rpc-client.js';
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 /**
- * A NatsService whose connection and object store are in-memory stand-ins: what is tested is the envelope, the error
- * mapping and the one inline/object-store decision, not NATS itself (test/medium covers the real server).
+ * NATS stand-ins: a connection and an object store in memory. What is tested is QDC's envelope, error mapping and the
+ * one inline/object-store decision, not NATS itself (test/medium covers the real server).
  */
-function newNatsService() {
+function standIns() {
   const objects = new Map<string, Uint8Array>();
   const store = {
     putBlob: jest.fn(async (meta: { name: string }, bytes: Uint8Array) => {
@@ -31,42 +35,27 @@ function newNatsService() {
     isClosed: () => false,
     info: { max_payload: 1024 * 1024 },
   };
-  const sut = new NatsService(loadConfig({ QDC_NAMESPACE: 'lab' }), 'tester');
-  Object.assign(sut, { connection, objectStore: store });
-  return { sut, mocks: { connection, store, objects } };
+  const config = loadConfig({ QDC_NAMESPACE: 'lab' });
+  const nats = new NatsConnection(config, 'tester');
+  Object.assign(nats, { connection });
+  const payloads = new PayloadStore(nats, config);
+  Object.assign(payloads, { bucket: Promise.resolve(store) });
+  return { config, nats, payloads, connection, store, objects };
 }
 
-describe(NatsService.name, () => {
-  describe('BinaryRef', () => {
-    it('keeps bytes up to the inline limit inline, with their SHA-256', async () => {
-      const { sut, mocks } = newNatsService();
-      const bytes = new Uint8Array(INLINE_PAYLOAD_LIMIT_BYTES).fill(3);
-      const { ref, sha256 } = await sut.toBinaryRefWithDigest(bytes);
-      expect('inline' in ref).toBe(true);
-      expect(sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-      expect(await sut.fromBinaryRef(ref)).toEqual(bytes);
-      expect(mocks.store.putBlob).not.toHaveBeenCalled();
-    });
+/** A contract for the stand-in's subjects (the client takes its subject; the schemas are the receiver's business). */
+const rpc = (subject: string) => defineRpc({ subject, request: z.unknown(), response: z.unknown() });
 
-    it('puts larger bytes in the object store and passes the key', async () => {
-      const { sut, mocks } = newNatsService();
-      const bytes = new Uint8Array(INLINE_PAYLOAD_LIMIT_BYTES + 1).fill(5);
-      const { ref, sha256 } = await sut.toBinaryRefWithDigest(bytes);
-      expect(ref).toEqual({ objectKey: expect.any(String), size: bytes.length });
-      expect(sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
-      expect(await sut.fromBinaryRef(ref)).toBe(mocks.objects.get((ref as { objectKey: string }).objectKey));
-    });
+function newRpcClient() {
+  const { config, nats, payloads, connection, store, objects } = standIns();
+  return { sut: new RpcClient(nats, payloads, config), mocks: { nats, connection, store, objects } };
+}
 
-    it('answers not_found for an object that expired', async () => {
-      const { sut } = newNatsService();
-      await expect(sut.fromBinaryRef({ objectKey: 'gone', size: 1 })).rejects.toMatchObject({ code: 'not_found' });
-    });
-  });
-
+describe(RpcClient.name, () => {
   describe('request', () => {
     it('prefixes the namespace, sends the request id and unwraps the reply', async () => {
-      const { sut, mocks } = newNatsService();
-      expect(await sut.request('ping.v1', { a: 1 }, { requestId: 'req-7', timeoutMs: 50 })).toBe('pong');
+      const { sut, mocks } = newRpcClient();
+      expect(await sut.call(rpc('ping.v1'), { a: 1 }, { requestId: 'req-7', timeoutMs: 50 })).toBe('pong');
       const [subject, body, options] = mocks.connection.request.mock.calls[0]!;
       expect(subject).toBe('lab.ping.v1');
       expect(JSON.parse(new TextDecoder().decode(body))).toEqual({ a: 1 });
@@ -75,8 +64,8 @@ describe(NatsService.name, () => {
     });
 
     it('sends a body over the inline limit through the object store', async () => {
-      const { sut, mocks } = newNatsService();
-      await sut.request('big.v1', { text: 'x'.repeat(INLINE_PAYLOAD_LIMIT_BYTES) });
+      const { sut, mocks } = newRpcClient();
+      await sut.call(rpc('big.v1'), { text: 'x'.repeat(INLINE_PAYLOAD_LIMIT_BYTES) });
       const [, body, options] = mocks.connection.request.mock.calls[0]!;
       expect(body).toHaveLength(0);
       const key = (options as { headers: { get(name: string): string } }).headers.get('Qdc-Payload-Object');
@@ -90,9 +79,9 @@ describe(NatsService.name, () => {
       ],
       [{ nonsense: true }, new RpcError('internal', 'malformed reply from x.v1')],
     ])('turns the error reply %j into an RpcError', async (reply, expected) => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       mocks.connection.request.mockResolvedValue({ data: encode(reply) });
-      await expect(sut.request('x.v1', {})).rejects.toEqual(expected);
+      await expect(sut.call(rpc('x.v1'), {})).rejects.toEqual(expected);
     });
 
     it.each([
@@ -100,14 +89,16 @@ describe(NatsService.name, () => {
       ['a timeout', Object.assign(new Error('timeout'), { name: 'TimeoutError' }), 'timeout', 'x.v1 did not answer within 30000 ms'],
       ['a closed connection', new Error('connection closed'), 'unavailable', 'NATS request x.v1 failed: connection closed'],
     ])('maps %s to %s', async (_, error, code, message) => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       mocks.connection.request.mockRejectedValue(error);
-      await expect(sut.request('x.v1', {})).rejects.toEqual(new RpcError(code as 'timeout', message));
+      await expect(sut.call(rpc('x.v1'), {})).rejects.toEqual(new RpcError(code as 'timeout', message));
     });
 
     it('answers unavailable before it is connected', async () => {
-      const sut = new NatsService(loadConfig({}), 'tester');
-      await expect(sut.request('x.v1', {})).rejects.toMatchObject({ code: 'unavailable' });
+      const config = loadConfig({});
+      const nats = new NatsConnection(config, 'tester');
+      const sut = new RpcClient(nats, new PayloadStore(nats, config), config);
+      await expect(sut.call(rpc('x.v1'), {})).rejects.toMatchObject({ code: 'unavailable' });
     });
   });
 
@@ -116,12 +107,12 @@ describe(NatsService.name, () => {
     const headerOf = (call: unknown[]) => (call[2] as { headers: { get(name: string): string } }).headers.get('Qdc-Heartbeat');
 
     it(`answers unavailable when no handler ever beats, after ${HEARTBEAT_FIRST_BEAT_MS} ms (not ${HEARTBEAT_LOST_MS}: a busy handler may not have read the request yet), long before the timeout`, async () => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       mocks.connection.request.mockReturnValue(new Promise(() => undefined)); // the handler's process died: no reply
       jest.useFakeTimers();
       try {
         let outcome = 'pending';
-        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 });
+        const pending = sut.call(rpc('coda.simulate.v1'), {}, { timeoutMs: 300_000 });
         pending.catch(() => (outcome = 'rejected'));
         const settled = expect(pending).rejects.toEqual(
           new RpcError('unavailable', 'the service handling coda.simulate.v1 stopped answering (restarted?); retry with the same request id'),
@@ -143,7 +134,7 @@ describe(NatsService.name, () => {
       ['gone (no responders on its instance subject): unavailable', Object.assign(new Error('503'), { name: 'NoRespondersError' }), 'unavailable'],
       ['alive but busy (the ping times out): keeps waiting for the reply', Object.assign(new Error('timeout'), { name: 'TimeoutError' }), 'counts'],
     ])('when the beats stop, pings the process that sent them — %s', async (_name, pingError, outcome) => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       const INSTANCE = '6f1c2a7e-93d4-4b8a-a0c1-2e5d7f9b3c11';
       let answer!: (reply: { data: Uint8Array }) => void;
       mocks.connection.request.mockImplementation((subject: string) =>
@@ -151,7 +142,7 @@ describe(NatsService.name, () => {
       );
       jest.useFakeTimers();
       try {
-        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: 300_000 }).catch((e: RpcError) => e.code);
+        const pending = sut.call(rpc('coda.simulate.v1'), {}, { timeoutMs: 300_000 }).catch((e: RpcError) => e.code);
         await jest.advanceTimersByTimeAsync(0);
         mocks.connection.subscribe.mock.calls[0]![1].callback(null, { data: new TextEncoder().encode(INSTANCE) });
         await jest.advanceTimersByTimeAsync(HEARTBEAT_LOST_MS + 2000);
@@ -164,12 +155,12 @@ describe(NatsService.name, () => {
     });
 
     it('keeps waiting while heartbeats come, and answers the reply', async () => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       let answer!: (reply: { data: Uint8Array }) => void;
       mocks.connection.request.mockReturnValue(new Promise((resolve) => (answer = resolve)));
       jest.useFakeTimers();
       try {
-        const pending = sut.request('coda.simulate.v1', {}, { timeoutMs: LONG });
+        const pending = sut.call(rpc('coda.simulate.v1'), {}, { timeoutMs: LONG });
         await jest.advanceTimersByTimeAsync(0);
         const beat = mocks.connection.subscribe.mock.calls[0]![1].callback;
         for (let t = 0; t < 3 * HEARTBEAT_LOST_MS; t += 1000) {
@@ -184,64 +175,40 @@ describe(NatsService.name, () => {
     });
 
     it('asks for no heartbeat on ordinary requests', async () => {
-      const { sut, mocks } = newNatsService();
-      await sut.request('ping.v1', {}, { timeoutMs: HEARTBEAT_AFTER_MS });
+      const { sut, mocks } = newRpcClient();
+      await sut.call(rpc('ping.v1'), {}, { timeoutMs: HEARTBEAT_AFTER_MS });
       expect(headerOf(mocks.connection.request.mock.calls[0]!)).toBeFalsy();
       expect(mocks.connection.subscribe).not.toHaveBeenCalled();
-    });
-
-    it('beats while a handler works on a request that asks for it, and stops when it has replied', async () => {
-      const { sut, mocks } = newNatsService();
-      let finish!: () => void;
-      sut.subscribe('coda.simulate.v1', async (_message, reply) => {
-        await new Promise<void>((resolve) => (finish = resolve));
-        await reply({ ok: true, data: 'counts' });
-      });
-      const deliver = mocks.connection.subscribe.mock.calls[0]![1].callback;
-      const headers = new Map([['Qdc-Heartbeat', 'lab.heartbeat.0b6c8f9e-2f61-4c9e-9d7e-1f0f3d7d2a11']]);
-      const respond = jest.fn();
-      jest.useFakeTimers();
-      try {
-        deliver(null, { reply: '_INBOX.1', headers: { get: (k: string) => headers.get(k) ?? '' }, data: encode({}), respond });
-        await jest.advanceTimersByTimeAsync(2500);
-        expect(mocks.connection.publish.mock.calls.map(([subject]) => subject)).toEqual(Array(3).fill('lab.heartbeat.0b6c8f9e-2f61-4c9e-9d7e-1f0f3d7d2a11'));
-        finish();
-        await jest.advanceTimersByTimeAsync(5000);
-      } finally {
-        jest.useRealTimers();
-      }
-      expect(respond).toHaveBeenCalledTimes(1);
-      expect(mocks.connection.publish).toHaveBeenCalledTimes(3);
     });
   });
 
   describe('connection loss (NATS restart)', () => {
     it('fails a request in flight with unavailable as soon as the connection drops', async () => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       mocks.connection.request.mockReturnValue(new Promise(() => undefined)); // the reply never comes
-      const pending = sut.request('slow.v1', {});
+      const pending = sut.call(rpc('slow.v1'), {});
       await new Promise((resolve) => setImmediate(resolve));
-      sut.setLink(false);
+      mocks.nats.setLink(false);
       await expect(pending).rejects.toEqual(new RpcError('unavailable', 'NATS connection lost while slow.v1 was in flight (retry shortly)'));
     });
 
     it('holds a request made while disconnected until the reconnect, then sends it', async () => {
-      const { sut, mocks } = newNatsService();
-      sut.setLink(false);
-      const pending = sut.request('later.v1', {});
+      const { sut, mocks } = newRpcClient();
+      mocks.nats.setLink(false);
+      const pending = sut.call(rpc('later.v1'), {});
       await new Promise((resolve) => setImmediate(resolve));
       expect(mocks.connection.request).not.toHaveBeenCalled();
-      sut.setLink(true);
+      mocks.nats.setLink(true);
       expect(await pending).toBe('pong');
       expect(mocks.connection.request).toHaveBeenCalledTimes(1);
     });
 
     it(`answers unavailable without sending when the reconnect takes longer than ${RECONNECT_GRACE_MS} ms`, async () => {
-      const { sut, mocks } = newNatsService();
+      const { sut, mocks } = newRpcClient();
       jest.useFakeTimers();
       try {
-        sut.setLink(false);
-        const pending = sut.request('later.v1', {});
+        mocks.nats.setLink(false);
+        const pending = sut.call(rpc('later.v1'), {});
         const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'NATS is reconnecting; later.v1 was not sent (retry shortly)'));
         await jest.advanceTimersByTimeAsync(RECONNECT_GRACE_MS);
         await settled;
