@@ -47,8 +47,6 @@ export type AssistantAgentsListResponse = z.infer<typeof AssistantAgentsListResp
 /** Headers of every run event: the run's owner (checked on resume) and the event's index in the run. */
 export const ASSISTANT_OWNER_HEADER = 'Qdc-Owner';
 export const ASSISTANT_EVENT_INDEX_HEADER = 'Qdc-Event-Index';
-/** Event types that end a run; exactly one of them is the last event. */
-export const ASSISTANT_TERMINAL_EVENTS = ['completed', 'error', 'cancelled'] as const;
 
 /** JetStream stream holding run events (per namespace); `*` is the run id. */
 export const assistantRunStream = (namespace: string): string => `${namespace}-assistant-runs`;

@@ -15,5 +15,3 @@ const NEXT: Record<QpuJobStatus, readonly QpuJobStatus[]> = {
 export const canTransition = (from: QpuJobStatus, to: QpuJobStatus): boolean => NEXT[from].includes(to);
 
 export const isTerminal = (status: QpuJobStatus): boolean => NEXT[status].length === 0;
-
-export const ACTIVE_STATUSES: readonly QpuJobStatus[] = ['queued', 'running'];

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { SpanKind, inSpan, jobTraceContext, markError, tracingEnabled } from '../tracing/tracing.js';
 
 /**
@@ -28,13 +28,6 @@ export const natsRequestDuration = new Histogram({
   help: 'NATS requests this process sent, by subject and outcome (ok or the error code)',
   labelNames: ['subject', 'outcome'],
   buckets: LATENCY_BUCKETS,
-  registers: [metricsRegistry],
-});
-
-export const natsHandled = new Counter({
-  name: 'qdc_nats_handled_total',
-  help: 'NATS requests this process answered, by subject and outcome',
-  labelNames: ['subject', 'outcome'],
   registers: [metricsRegistry],
 });
 
@@ -102,7 +95,8 @@ async function timed<T>(queue: string, name: string, run: () => Promise<T>): Pro
     jobDuration.observe({ queue, name, outcome: rejected ? 'rejected' : 'ok' }, secondsSince(started));
     return outcome;
   } catch (error) {
-    jobDuration.observe({ queue, name, outcome: 'failed' }, secondsSince(started));
+    // BullMQ's DelayedError is a job re-delaying itself (a cloud QPU job's next poll), not a failure.
+    jobDuration.observe({ queue, name, outcome: (error as Error)?.name === 'DelayedError' ? 'delayed' : 'failed' }, secondsSince(started));
     throw error;
   }
 }
