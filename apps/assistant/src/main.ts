@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule, NatsService, bootstrapService, exitOnStartupError } from '#qdc/platform';
+import { ConfigModule, NatsModule, NatsConnection, bootstrapService, exitOnStartupError } from '#qdc/platform';
 import { UnifiedAssistantModule } from './assistant/assistant.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 
@@ -10,5 +10,5 @@ class AssistantModule {}
 
 bootstrapService('assistant', AssistantModule, {
   defaultProbePort: 9104,
-  readiness: (app) => async () => ({ nats: app.get(NatsService).isConnected }),
+  readiness: (app) => async () => ({ nats: app.get(NatsConnection).isConnected }),
 }).catch(exitOnStartupError('assistant'));

@@ -7,7 +7,6 @@ export * from './nats/rpc-client.js';
 export * from './nats/event-bus.js';
 export * from './nats/rpc-dispatcher.js';
 export * from './nats/nats-client.js';
-export * from './nats/nats.service.js';
 export * from './nats/nats.module.js';
 export * from './nats/rpc-handler.decorator.js';
 export * from './nats/rpc-server.js';

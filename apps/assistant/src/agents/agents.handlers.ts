@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentsListRequest, AgentsRunRequest, Subjects } from '#qdc/contracts';
+import { AgentsRpc, type AgentsListRequest, type AgentsRunRequest } from '#qdc/contracts';
 import { RpcHandler } from '#qdc/platform';
 import { AgentsService } from './agents.service.js';
 
@@ -8,12 +8,12 @@ import { AgentsService } from './agents.service.js';
 export class AgentsHandlers {
   constructor(private readonly agents: AgentsService) {}
 
-  @RpcHandler(Subjects.AgentsList, AgentsListRequest)
+  @RpcHandler(AgentsRpc.list)
   list(msg: AgentsListRequest) {
     return this.agents.list(msg);
   }
 
-  @RpcHandler(Subjects.AgentsRun, AgentsRunRequest)
+  @RpcHandler(AgentsRpc.run)
   run(msg: AgentsRunRequest) {
     return this.agents.run(msg);
   }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AssistantRunControl,
-  AssistantRunStartRequest,
-  Events,
-  Subjects,
+  AssistantEvents,
+  AssistantRpc,
   type AssistantAgentsListResponse,
+  type AssistantRunControl,
+  type AssistantRunStartRequest,
   type AssistantRunStartResponse,
 } from '#qdc/contracts';
 import { EventHandler, QDC_CONFIG, RpcHandler, type QdcConfig } from '#qdc/platform';
@@ -18,17 +18,17 @@ export class AssistantHandlers {
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
-  @RpcHandler(Subjects.AssistantRunStart, AssistantRunStartRequest)
+  @RpcHandler(AssistantRpc.runStart)
   start(request: AssistantRunStartRequest): AssistantRunStartResponse {
     return this.runs.start(request);
   }
 
-  @EventHandler(Events.AssistantRunControl, AssistantRunControl)
+  @EventHandler(AssistantEvents.runControl)
   control(message: AssistantRunControl): void {
     this.runs.control(message);
   }
 
-  @RpcHandler(Subjects.AssistantAgentsList)
+  @RpcHandler(AssistantRpc.agents)
   agents(): AssistantAgentsListResponse {
     const engine = this.config.QDC_LLM_BASE_URL
       ? `Answers with the configured language model (${this.config.QDC_LLM_MODEL ?? 'provider default'}) and QDC's tools`

@@ -1,13 +1,13 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { ASSISTANT_EVENT_INDEX_HEADER } from '#qdc/contracts';
-import type { NatsService } from '#qdc/platform';
+import type { NatsConnection } from '#qdc/platform';
 import { RunEventSink } from './run-events.publisher.js';
 
 /** {sut, mocks}: a sink over a JetStream whose publishes are settled by the test. */
 function newSink() {
   const settle: Array<{ resolve: (ack: unknown) => void; reject: (error: Error) => void }> = [];
   const publish = jest.fn(() => new Promise((resolve, reject) => settle.push({ resolve, reject })));
-  const nats = { jetstream: () => ({ publish }), subject: (s: string) => `test.${s}` } as unknown as NatsService;
+  const nats = { jetstream: () => ({ publish }), subject: (s: string) => `test.${s}` } as unknown as NatsConnection;
   return { sut: new RunEventSink(nats, 'run-1', 'owner-1'), mocks: { publish, settle } };
 }
 

@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { StorageType, type PubAck } from '@nats-io/jetstream';
 import { ASSISTANT_EVENT_INDEX_HEADER, ASSISTANT_OWNER_HEADER, assistantRunEventsSubject, assistantRunStream } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 
 /** Creates (or updates) the run-events stream; the gateway calls the same on boot. */
-export async function ensureRunStream(nats: NatsService, config: QdcConfig): Promise<void> {
+export async function ensureRunStream(nats: NatsConnection, config: QdcConfig): Promise<void> {
   const jsm = await nats.jetstreamManager();
   const name = assistantRunStream(config.QDC_NAMESPACE);
   // Bounded by age only: a max_bytes limit would be reserved against the server's JetStream memory for every namespace.
@@ -29,7 +29,7 @@ export class RunEventSink {
   private failure: Error | undefined;
 
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
     private readonly runId: string,
     private readonly ownerId: string,
   ) {}
@@ -69,7 +69,7 @@ export class RunEventSink {
 export class RunEventsPublisher implements OnApplicationBootstrap {
   private readonly logger = new Logger(RunEventsPublisher.name);
   constructor(
-    private readonly nats: NatsService,
+    private readonly nats: NatsConnection,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AssistantRunStartRequest } from '#qdc/contracts';
-import type { NatsService, QdcConfig } from '#qdc/platform';
+import type { EventBus, QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineRun } from './assistant-engine.js';
 import { RunManager, newMessages } from './run-manager.service.js';
 import type { RunEventsPublisher } from './run-events.publisher.js';
@@ -38,7 +38,7 @@ function factory(engineRun: (run: EngineRun) => Promise<Awaited<ReturnType<Assis
     mocks.publisher as unknown as RunEventsPublisher,
     mocks.threads as unknown as ThreadsRepository,
     { QDC_ASSISTANT_DETACH_GRACE_MS: graceMs, QDC_SSE_KEEPALIVE_MS: 15_000 } as QdcConfig,
-    { isConnected: true, publish: async () => undefined } as unknown as NatsService,
+    { publish: async () => undefined } as unknown as EventBus,
   );
   return { sut, mocks, events, done: () => done.then(() => new Promise((r) => setTimeout(r, 5))) };
 }

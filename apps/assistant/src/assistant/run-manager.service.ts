@@ -1,15 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
-  Events,
+  AssistantEvents,
   assistantAliveIntervalMs,
   type AssistantChatMessage,
   type AssistantRunControl,
   type AssistantRunStartRequest,
   type AssistantRunStartResponse,
-  type AssistantRunsAlive,
 } from '#qdc/contracts';
-import { NatsService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { EventBus, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineResult } from './assistant-engine.js';
 import { RunEventsPublisher } from './run-events.publisher.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -41,14 +40,14 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly events: RunEventsPublisher,
     private readonly threads: ThreadsRepository,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
-    private readonly nats: NatsService,
+    private readonly nats: EventBus,
   ) {}
 
   /** Lists the running runs every alive interval (gateways end a stream whose run stops being listed). */
   onApplicationBootstrap(): void {
     this.aliveTimer = setInterval(() => {
-      if (!this.runs.size || !this.nats.isConnected) return;
-      void this.nats.publish(Events.AssistantRunsAlive, { runIds: [...this.runs.keys()] } satisfies AssistantRunsAlive).catch(() => undefined);
+      if (!this.runs.size) return;
+      void this.nats.publish(AssistantEvents.runsAlive, { runIds: [...this.runs.keys()] }).catch(() => undefined);
     }, assistantAliveIntervalMs(this.config.QDC_SSE_KEEPALIVE_MS));
     this.aliveTimer.unref();
   }

@@ -6,7 +6,6 @@ import { PayloadStore } from './payload-store.js';
 import { RpcClient } from './rpc-client.js';
 import { RpcDispatcher } from './rpc-dispatcher.js';
 import { RpcServer } from './rpc-server.js';
-import { NatsService } from './nats.service.js';
 
 /**
  * NATS for a process: one connection (NatsConnection), the payload store (inline or object store), the typed RPC
@@ -15,7 +14,7 @@ import { NatsService } from './nats.service.js';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [NatsConnection, PayloadStore, RpcClient, EventBus, RpcDispatcher, RpcServer, NatsService],
-  exports: [NatsConnection, PayloadStore, RpcClient, EventBus, NatsService],
+  providers: [NatsConnection, PayloadStore, RpcClient, EventBus, RpcDispatcher, RpcServer],
+  exports: [NatsConnection, PayloadStore, RpcClient, EventBus],
 })
 export class NatsModule {}

@@ -1,6 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { z } from 'zod';
-import { defineEvent, defineRpc, type EventContract, type EventPayloadOf, type RpcContract, type RpcParsedOf, type RpcResponseOf } from '#qdc/contracts';
+import type { EventContract, EventPayloadOf, RpcContract, RpcParsedOf, RpcResponseOf } from '#qdc/contracts';
 
 export const RPC_HANDLER = Symbol('RPC_HANDLER');
 
@@ -28,19 +27,8 @@ type EventMethodDecorator<C extends EventContract> = <M extends (payload: EventP
  * each request with the contract's schema and replies with what it returns. The method's parameter and return types
  * are checked against the contract at compile time.
  */
-export function RpcHandler<C extends RpcContract>(contract: C): RpcMethodDecorator<C>;
-/** @deprecated a subject and schema instead of a contract: only until apps/assistant names its contracts. */
-export function RpcHandler(subject: string, schema?: z.ZodType): MethodDecorator;
-export function RpcHandler(target: RpcContract | string, schema?: z.ZodType): MethodDecorator {
-  const contract = typeof target === 'string' ? defineRpc({ subject: target, request: schema ?? z.unknown(), response: z.unknown() }) : target;
-  return SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);
-}
+export const RpcHandler = <C extends RpcContract>(contract: C): RpcMethodDecorator<C> => SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);
 
 /** Marks a provider method as the handler of an event (`defineEvent`): every replica gets it (no queue group), no reply. */
-export function EventHandler<C extends EventContract>(contract: C): EventMethodDecorator<C>;
-/** @deprecated a subject and schema instead of a contract: only until apps/assistant names its contracts. */
-export function EventHandler(subject: string, schema?: z.ZodType): MethodDecorator;
-export function EventHandler(target: EventContract | string, schema?: z.ZodType): MethodDecorator {
-  const contract = typeof target === 'string' ? defineEvent({ subject: target, payload: schema ?? z.unknown() }) : target;
-  return SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);
-}
+export const EventHandler = <C extends EventContract>(contract: C): EventMethodDecorator<C> =>
+  SetMetadata(RPC_HANDLER, { contract } satisfies RpcHandlerMetadata);

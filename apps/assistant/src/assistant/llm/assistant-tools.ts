@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { estimateResources, parseCircuit, simulate, simulationCost, transpile, emitQasm3 } from '#qdc/circuits';
-import { Subjects, type QpuDeviceDto } from '#qdc/contracts';
-import { NatsService } from '#qdc/platform';
+import { QpuRpc } from '#qdc/contracts';
+import { RpcClient } from '#qdc/platform';
 import { KnowledgeService } from '../knowledge.service.js';
 import type { ChatTool } from './openai-chat.client.js';
 
@@ -85,7 +85,7 @@ export class AssistantTools {
 
   constructor(
     private readonly knowledge: KnowledgeService,
-    private readonly nats: NatsService,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** Runs a tool; failures are returned to the model as `{error}` so it can correct itself. */
@@ -132,7 +132,7 @@ export class AssistantTools {
       }
       case 'list_qpus': {
         // Asked of the QPU broker (it owns devices and queues); a broker that does not answer is an error the model can report.
-        const devices = await this.nats.request<QpuDeviceDto[]>(Subjects.QpuDevices, {}, { timeoutMs: 5_000 });
+        const devices = await this.rpc.call(QpuRpc.devices, {}, { timeoutMs: 5_000 });
         return {
           devices: devices.map((d) => ({
             id: d.id,
