@@ -2,11 +2,13 @@
  * `npm run eval:assistant` — the assistant's offline engine on the eval task set (tasks.ts): each
  * answer graded strictly by grader.ts; per category and framework the strict pass rate, then the
  * share of answers that say "checked" and how many of those are right (precision). EVAL_VERBOSE=1
- * lists every failure with its reason; EVAL_ONLY=<id substring> runs a subset.
+ * lists every failure with its reason; EVAL_ONLY=<id substring> runs a subset. The held-out tasks
+ * (held-out.ts, written after the engine was tuned on tasks.ts) are reported on their own line.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { KnowledgeBase, answerOffline } from '#qdc/assistant';
 import { CATEGORIES, gradeAnswer, type EvalFramework, type Grade } from './grader.js';
+import { HELD_OUT_TASKS } from './held-out.js';
 import { EVAL_TASKS } from './tasks.js';
 
 const knowledge = new KnowledgeBase(
@@ -57,3 +59,17 @@ if (process.env.EVAL_VERBOSE)
       .map((r) => `  ${r.id}: ${r.grade.reason}`)
       .join('\n')}`,
   );
+
+const heldOut = HELD_OUT_TASKS.filter((t) => !only || t.id.includes(only)).map((task) => {
+  const answer = answerOffline([{ role: 'user', content: task.prompt }], { codeMode: 'inline', knowledge });
+  return { task, grade: gradeAnswer(task, answer.text) };
+});
+if (heldOut.length) {
+  const pass = (fw: EvalFramework) => heldOut.filter((r) => r.task.framework === fw && r.grade.pass).length;
+  const total = (fw: EvalFramework) => heldOut.filter((r) => r.task.framework === fw).length;
+  const claims = heldOut.filter((r) => r.grade.claimsChecked);
+  console.log(
+    `\nheld-out tasks (held-out.ts, not tuned on): Qiskit ${pass('qiskit')}/${total('qiskit')}, Cirq ${pass('cirq')}/${total('cirq')}; "checked" ${claims.length}, of which right ${claims.filter((r) => r.grade.pass).length}`,
+  );
+  if (process.env.EVAL_VERBOSE) for (const r of heldOut.filter((x) => !x.grade.pass)) console.log(`  ${r.task.id}: ${r.grade.reason}`);
+}

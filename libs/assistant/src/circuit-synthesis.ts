@@ -10,6 +10,9 @@
  */
 import { addCreg, addQreg, emptyCircuit, num, synthesizeStatePreparation, type Circuit, type GateOp } from '#qdc/circuits';
 import type { CircuitTask, SingleQubitState } from './circuit-task.js';
+import { decompose } from './gate-decomposition.js';
+import { qaoaDistribution, qaoaOps, trotterCircuit } from './hamiltonian-evolution.js';
+import { UnsupportedRequest } from './request-parser.js';
 import type { Distribution } from './hellinger.js';
 
 export interface SynthesizedCircuit {
@@ -534,6 +537,41 @@ export function synthesize(task: CircuitTask): SynthesizedCircuit {
         title: `${n}-qubit state ${task.label}`,
         stem: `state_${n}q`,
         explanation: `The state is prepared exactly by uniformly controlled RY rotations for the magnitudes and RZ rotations for the phases (Möttönen et al. 2005, through QDC's state synthesis): amplitudes ${amplitudes.map(([re, im]) => fmtAmp(re, im)).join(', ')} on |${'0'.repeat(n)}⟩ … |${'1'.repeat(n)}⟩ (index little-endian, qubit 0 the least-significant bit).`,
+      };
+    }
+    case 'decomposition': {
+      const result = decompose(task);
+      if ('error' in result) throw new UnsupportedRequest(result.error);
+      return {
+        circuit: result.circuit,
+        ideal: {},
+        title: `decomposition of ${task.label}${task.basis ? ` into ${task.basis.map((g) => (g === '1q' ? 'one-qubit gates' : g)).join(', ')}` : ''}`,
+        stem: 'decomposition',
+        explanation: `The circuit implements ${task.label} exactly (up to a global phase)${task.basis ? ` with only ${task.basis.map((g) => (g === '1q' ? 'one-qubit gates' : g)).join(', ')}` : ''}: a textbook identity where the basis calls for one, otherwise QDC's exact unitary synthesis (KAK for two qubits, ZYZ angles for one) compiled into the basis.`,
+      };
+    }
+    case 'evolution': {
+      const { ops, steps, chosen } = trotterCircuit(task);
+      const b = new Builder(task.n, 0);
+      b.c.ops.push(...ops);
+      return {
+        circuit: b.c,
+        ideal: {},
+        title: `time evolution exp(−iHt) with ${task.label} (${steps} Trotter step${steps > 1 ? 's' : ''}${chosen && steps === 1 ? ': the terms commute, so one step is exact' : ''})`,
+        stem: 'time_evolution',
+        explanation: `First-order Trotterization: each of the ${steps} steps applies exp(−i·c·Δt·P) for every term c·P of H (Δt = t/${steps}), as a basis change (H for X, RX(π/2) for Y), a CX ladder, one RZ(2cΔt) and the ladder undone (RXX/RZZ-type gates for two equal Paulis).`,
+      };
+    }
+    case 'qaoa': {
+      const b = new Builder(task.n, task.n);
+      b.c.ops.push(...qaoaOps(task));
+      b.barrier().measureAll();
+      return {
+        circuit: b.c,
+        ideal: qaoaDistribution(task),
+        title: `QAOA for MaxCut, p = ${task.gammas.length}, on edges ${task.edges.map(([u, v]) => `(${u}, ${v})`).join(', ')} with γ = [${task.gammas.map(trimNumber).join(', ')}], β = [${task.betas.map(trimNumber).join(', ')}]`,
+        stem: 'qaoa_maxcut',
+        explanation: `From |+…+⟩, each layer applies the cost unitary exp(−iγ·Σ Z_uZ_v) (RZZ(2γ) per edge) and the mixer exp(−iβ·Σ X) (RX(2β) per qubit); measuring gives cuts, the large ones more often as the angles are tuned.`,
       };
     }
     case 'simon': {

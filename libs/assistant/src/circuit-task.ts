@@ -2,6 +2,9 @@
  * The circuit requests the offline engine understands. Bitstrings are written as Qiskit prints
  * counts: little-endian, qubit (and classical bit) 0 is the rightmost character.
  */
+import type { DecompositionTask } from './gate-decomposition.js';
+import type { EvolutionTask, QaoaTask } from './hamiltonian-evolution.js';
+
 export type BellVariant = 'phi+' | 'phi-' | 'psi+' | 'psi-';
 export type SingleQubitState = '0' | '1' | '+' | '-';
 /** A gate whose phase estimation was asked for by name; `x` is estimated on its eigenvector |−⟩ (φ = 1/2) or |+⟩ (φ = 0). */
@@ -32,7 +35,10 @@ export type CircuitTask =
   /** Hadamard test of a named one-qubit gate on a single-qubit input (ancilla qubit 0, input qubit 1). */
   | { kind: 'hadamard-test'; gate: HadamardTestGate; input: SingleQubitState; part: 'real' | 'imaginary' }
   /** |Φ+⟩ measured along angles a (qubit 0) and b (qubit 1) in the X–Z plane. */
-  | { kind: 'chsh'; a: number; b: number };
+  | { kind: 'chsh'; a: number; b: number }
+  | DecompositionTask
+  | EvolutionTask
+  | QaoaTask;
 
 export type CircuitKind = CircuitTask['kind'];
 
@@ -57,6 +63,9 @@ export const CIRCUIT_KINDS: readonly CircuitKind[] = [
   'simon',
   'hadamard-test',
   'chsh',
+  'decomposition',
+  'evolution',
+  'qaoa',
 ];
 
 /** Largest register the offline engine builds (it simulates every answer before sending it). */

@@ -152,9 +152,9 @@ describe('answerOffline', () => {
     const { sut } = factory();
     for (const q of [
       'In Cirq, teleport a qubit and then use it as the oracle input of a Grover search',
-      'Decompose U(θ=π/2, φ=π/4, λ=π/3) into rz and ry; φ+λ is a global phase',
+      'Build a VQE circuit for H2 with a UCCSD ansatz',
       "Write Simon's algorithm in Qiskit",
-      'Build QAOA MaxCut on a triangle with an ansatz depth of 1',
+      'Build QAOA MaxCut on a triangle with gamma = 0.4, beta = 0.3 and a swap test on its output',
     ]) {
       const answer = sut(q);
       expect(answer.kind).toBe('fallback');
@@ -209,6 +209,31 @@ describe('answerOffline', () => {
       '1': expect.closeTo((1 - Math.SQRT1_2) / 2, 9),
     });
     expect(dist('CHSH: Alice measures along angle 0, Bob along angle π/4, measure both')['00']).toBeCloseTo(Math.cos(Math.PI / 8) ** 2 / 2, 9);
+  });
+
+  it('decomposes gates into the basis asked and checks the unitary and the gates used (U(θ, φ, λ) is not a Bell state)', () => {
+    const { sut } = factory();
+    const u = sut('Decompose U(θ=π/2, φ=π/4, λ=π/3) into rz and ry gates; φ+λ only matters up to a global phase');
+    expect(u.kind).toBe('circuit');
+    expect(u.text).toMatch(/its unitary is U\(π\/2, π\/4, π\/3\) computed from the gate's definition, up to global phase \(\|Tr\(T†U\)\|\/d = 1\.0000/);
+    expect(u.text).toMatch(/every gate is in the basis asked \(rz, ry\)/);
+    const toffoli = codeBlocks(sut('Implement a Toffoli using only H, T, Tdg and CX gates in Qiskit').text)[0].code;
+    expect(toffoli).not.toMatch(/ccx/);
+    expect(toffoli.match(/qc\.cx\(/g)).toHaveLength(6);
+    expect(sut('Write SWAP as three CNOTs in cirq').text).toMatch(/every gate is in the basis asked \(cx\)/);
+  });
+
+  it('Trotterizes a Pauli-sum Hamiltonian checked against exp(−iHt), and builds QAOA MaxCut from its graph and angles', () => {
+    const { sut } = factory();
+    const ising = sut('Trotterized time evolution of H = Z0 Z1 + 0.5 (X0 + X1) for t = 1 with 10 Trotter steps, no measurement');
+    expect(ising.text).toMatch(/its unitary matches exp\(−iHt\) computed exactly from H \(\|Tr\(T†U\)\|\/d = 0\.99\d\d/);
+    const commuting = sut('time evolution under H = Z0 Z1 + Z1 Z2 for t = 0.3, no measurement');
+    expect(commuting.text).toMatch(/1 Trotter step: the terms commute, so one step is exact/);
+    expect(commuting.text).toMatch(/\|Tr\(T†U\)\|\/d = 1\.0000/);
+    const qaoa = sut('QAOA MaxCut on edges (0, 1), (1, 2), (0, 2) with p = 1, gamma = 0.4, beta = 0.3, measure all');
+    expect(qaoa.text).toMatch(/Hellinger fidelity 1\.0000/);
+    expect(qaoa.text).toMatch(/Assumed: cost layers RZZ\(2γ\)/);
+    expect(sut('Build a QAOA circuit for MaxCut on a triangle').text).toMatch(/QAOA needs the angles γ and β of each layer; which values should I use\?/);
   });
 
   it("writes in the thread's last framework when the request names none", () => {

@@ -13,6 +13,8 @@ import type { KnowledgeBase } from './knowledge-base.js';
 import { type ClaimCheck, checkFourierUnitary, checkMeasurement, checkQubitCount, measurementClaim, statedQubits } from './request-claims.js';
 import { asFunction, scaffoldIn, wantsSourceOnly, type Scaffold } from './request-form.js';
 import { parametricFunction, type ParametricFunction } from './parametric-functions.js';
+import { decompositionFidelity } from './gate-decomposition.js';
+import { exactEvolution, unitaryFidelity } from './hamiltonian-evolution.js';
 import {
   ClarificationNeeded,
   MAX_REQUEST_CHARS,
@@ -78,6 +80,9 @@ const KIND_NAMES: Record<CircuitKind, string> = {
   simon: "Simon's algorithm for a given secret",
   'hadamard-test': 'Hadamard tests of X, Y, Z, H, S or T on a one-qubit state',
   chsh: 'CHSH / Bell-test measurement settings',
+  decomposition: 'decompositions of named gates, U/RX/RY/RZ rotations, exp(−iθ·P⊗P) or a given matrix into a named basis',
+  evolution: 'Trotterized time evolution of a Pauli-sum Hamiltonian (H = Z0 Z1 + 0.5 (X0 + X1), t = 1)',
+  qaoa: 'QAOA for MaxCut on a given edge list with given angles',
 };
 
 export function answerOffline(messages: ChatMessage[], options: { codeMode: CodeMode; knowledge: KnowledgeBase }): OfflineAnswer {
@@ -244,6 +249,27 @@ function circuitAnswer(parsed: ParsedRequest, text: string, codeMode: CodeMode):
   if (expectedQubits !== undefined) checks.push(checkQubitCount(answerCircuit, expectedQubits));
   if (claim) checks.push(checkMeasurement(answerCircuit, claim));
   if (task.kind === 'qft' && task.bare) checks.push(checkFourierUnitary(answerCircuit, task.n, task.inverse, FIDELITY_THRESHOLD));
+  if (task.kind === 'evolution') {
+    const fidelity = unitaryFidelity(answerCircuit, exactEvolution(task.terms, task.n, task.time));
+    checks.push({
+      ok: fidelity >= FIDELITY_THRESHOLD,
+      text: `its unitary matches exp(−iHt) computed exactly from H (|Tr(T†U)|/d = ${fmt4(fidelity)}, threshold ${FIDELITY_THRESHOLD})`,
+    });
+  }
+  if (task.kind === 'decomposition') {
+    const { fidelity, outside } = decompositionFidelity(task, answerCircuit);
+    checks.push({
+      ok: fidelity >= FIDELITY_THRESHOLD,
+      text: `its unitary is ${task.label} computed from the gate's definition, up to global phase (|Tr(T†U)|/d = ${fmt4(fidelity)}, threshold ${FIDELITY_THRESHOLD})`,
+    });
+    if (task.basis)
+      checks.push({
+        ok: outside.length === 0,
+        text: outside.length
+          ? `it uses ${outside.join(', ')}, outside the basis asked`
+          : `every gate is in the basis asked (${task.basis.map((g) => (g === '1q' ? 'one-qubit gates' : g)).join(', ')})`,
+      });
+  }
   const report = verifyCircuit(answerCircuit, ideal || idealState ? { ideal: ideal ?? {}, ...(idealState ? { idealState } : {}) } : undefined);
   if (!report.parsed || !report.simulated) return notSent(built.title, label, report.error ?? 'not simulated', task.kind);
   if (report.fidelity !== undefined)
@@ -264,7 +290,12 @@ function circuitAnswer(parsed: ParsedRequest, text: string, codeMode: CodeMode):
   const failed = checks.find((c) => !c.ok);
   if (failed) return notSent(built.title, label, failed.text, task.kind);
 
-  const target = report.fidelity !== undefined || report.stateFidelity !== undefined || (task.kind === 'qft' && task.bare === true);
+  const target =
+    report.fidelity !== undefined ||
+    report.stateFidelity !== undefined ||
+    (task.kind === 'qft' && task.bare === true) ||
+    task.kind === 'decomposition' ||
+    task.kind === 'evolution';
   const summary = [
     target || checks.length
       ? `Checked against the request${viaQasm ? ' (through the OpenQASM 3 of the same circuit, which no PennyLane/Braket front end reads here)' : ''} with QDC's simulator: ${checks.map((c) => c.text).join('; ')}.`

@@ -6,6 +6,8 @@
 import { MAX_OFFLINE_QUBITS, type BellVariant, type CircuitTask, type SingleQubitState } from './circuit-task.js';
 import { frameworkIn, type Framework } from './frameworks.js';
 import { stateIn } from './state-notation.js';
+import { decompositionIn } from './gate-decomposition.js';
+import { evolutionIn, qaoaIn } from './hamiltonian-evolution.js';
 
 export interface ParsedRequest {
   task: CircuitTask;
@@ -47,6 +49,10 @@ const CONSTRUCTS: [RegExp, string][] = [
   [/\bhadamard[\s-]*test\b/i, 'the Hadamard test'],
   [/\bchsh\b|\bbell[\s-]*(test|inequality)\b/i, 'a CHSH / Bell test'],
 ];
+/** Words that make a request a decomposition (gate-decomposition.ts reads the target and basis). */
+const DECOMPOSITION_CUE =
+  /\bdecompos|\bimplements? the (unitary|matrix)\b|\bunitary\s*(matrix\s*)?[[(]|\busing only\b|\bonly (?:from |with )?(?:[A-Za-z]+,\s*)*[A-Za-z]+ (?:and|or) [A-Za-z]+ gates\b|\b(?:as|from) (?:three|3) cnots\b|\bout of [A-Za-z-]+ and [A-Za-z-]+ gates\b|\bwith cnots? and\b|\bexpress\b/i;
+
 const NOT_BUILT_OFFLINE: [RegExp, string][] = [
   [/\bqaoa\b|\bmax[\s-]*cut\b/i, 'QAOA'],
   [/\btrotter|\bhamiltonian\b|\btime[\s-]*evolution\b|\bexp\s*\(\s*[-−]\s*i/i, 'Hamiltonian time evolution'],
@@ -121,7 +127,8 @@ export function detectKind(text: string): CircuitTask['kind'] | undefined {
 /** True when the message asks for a circuit (not a concept explanation). */
 export function wantsCircuit(text: string): boolean {
   text = head(text);
-  if (!detectKind(text) && !stateIn(text, false)) return false;
+  if (!detectKind(text) && !stateIn(text, false) && !(DECOMPOSITION_CUE.test(text) && decompositionIn(text)) && !qaoaIn(text) && !evolutionIn(text))
+    return false;
   if (CONCEPT_QUESTION.test(text) && !/\b(circuit|code|qiskit|cirq|pennylane|braket|qasm)\b/i.test(text)) return false;
   // An instruction to measure ("…; measure qubit 0"), or a construct with its parameters ("Simon's algorithm with secret 101"), is a request too.
   return BUILD_INTENT.test(text) || frameworkIn(text) !== undefined || /\bmeasure\b/i.test(text) || /\d|[|][^|\n]+[⟩>]/.test(text);
@@ -134,6 +141,8 @@ export function qubitCount(text: string): number | undefined {
   const patterns = [
     new RegExp(`\\b(\\d+|${word})[\\s-]*(?:query|input|data|search)\\s+qubits?\\b`, 'i'),
     new RegExp(`\\b(\\d+|${word})[\\s-]*(?:qubits?|qbits?|q\\b|-qubit)`, 'i'),
+    // "5 line qubits", "4 LineQubits", "3 physical qubits": one word between the count and "qubits".
+    new RegExp(`\\b(\\d+|${word})\\s+(?:line|physical|logical|grid)[\\s-]*qubits?\\b`, 'i'),
     /\bn\s*=\s*(\d+)\b/i,
     /\bsize\s*(?:of\s*)?(\d+)\b/i,
     new RegExp(`\\b(?:with|on|of|over|for)\\s+(\\d+|${word})\\s+(?:qubits?|wires?|bits?)\\b`, 'i'),
@@ -208,6 +217,33 @@ export function parseRequest(text: string): ParsedRequest | undefined {
   text = head(text);
   const detected = detectKind(text);
   const framework = frameworkIn(text) ?? 'qiskit';
+  // QAOA MaxCut with its graph and angles; time evolution of a Pauli sum.
+  const qaoa = qaoaIn(text);
+  if (qaoa) {
+    const others = CONSTRUCTS.filter(([re]) => re.test(text)).map(([, what]) => what);
+    if (others.length)
+      throw new ClarificationNeeded(
+        `the request names QAOA and ${others.join(' and ')}; I build one construct per answer offline. Which one should I write, and how are they connected?`,
+      );
+    if ('missing' in qaoa) throw new ClarificationNeeded(`QAOA needs ${qaoa.missing}; which values should I use?`);
+    checkQubits(qaoa.n, 'this QAOA circuit');
+    const convention = /rzz\s*\(\s*2\s*[*·]?\s*(?:γ|gamma)|exp\s*\(\s*[-−]\s*i\s*(?:γ|gamma)/i.test(text)
+      ? []
+      : ['cost layers RZZ(2γ) = exp(−iγ·Z⊗Z) per edge and mixers RX(2β) per qubit'];
+    return { task: qaoa, framework, assumptions: convention };
+  }
+  const evolution = evolutionIn(text);
+  if (evolution) {
+    checkQubits(evolution.n, 'this evolution');
+    return { task: evolution, framework, assumptions: [] };
+  }
+  // A gate or matrix to decompose, with the basis named.
+  const decomposition = DECOMPOSITION_CUE.test(text) ? decompositionIn(text) : undefined;
+  if (decomposition) {
+    const others = CONSTRUCTS.filter(([re]) => re.test(text)).map(([, what]) => what);
+    if (others.length) throw new ClarificationNeeded(`the request asks for a gate decomposition and ${others.join(' and ')}; which one should I write?`);
+    return { task: decomposition, framework, assumptions: decomposition.basis ? [] : ['any gate set (no basis was named)'] };
+  }
   // A state written out (Dirac sum, amplitude list, listed kets, per-qubit states) is prepared as written.
   const state = detected === undefined || detected === 'uniform' || detected === 'basis' ? stateIn(text, framework === 'cirq') : undefined;
   if (state) {
@@ -385,7 +421,10 @@ export function parseRequest(text: string): ParsedRequest | undefined {
       break;
     }
     case 'state':
-      // Read by stateIn above; detectKind never answers 'state'.
+    case 'decomposition':
+    case 'evolution':
+    case 'qaoa':
+      // Read by stateIn / decompositionIn above; detectKind never answers these.
       return undefined;
     case 'simon': {
       const s0 = bits[0];
