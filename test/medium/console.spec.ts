@@ -4,12 +4,14 @@
  * user would go. Each page's screenshot is saved under bench/out/console/ (gitignored). The page must never break
  * its CSP (no inline script or style): any violation or page error fails the run.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { unzipSync } from 'fflate';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import puppeteer, { type Browser as FirefoxBrowser } from 'puppeteer-core';
 import { encodeNpy } from '#qdc/arrays';
 import { labFrameStream, labStreamSubjects } from '#qdc/contracts';
 import { generateCoulombPeakTrace, generatePinchOffTrace } from '#qdc/device-physics';
@@ -20,6 +22,7 @@ import { startSystem, type TestSystem } from './system.harness.js';
 // The functions given to page.evaluate run in the page; this spec compiles with Node's types, so the page globals
 // they touch are declared here (module scope).
 declare const document: {
+  body: { textContent: string | null };
   activeElement: { textContent: string | null; id: string; tagName: string } | null;
   documentElement: { dataset: Record<string, string | undefined> };
   querySelector(selector: string): { textContent: string | null } | null;
@@ -32,6 +35,8 @@ declare const axe: {
 };
 
 const CHROMIUM = process.env.QDC_CHROMIUM ?? '/usr/bin/chromium';
+/** Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core (playwright-core drives only its own Firefox build). */
+const FIREFOX = process.env.QDC_FIREFOX ?? '/usr/bin/firefox-esr';
 /** The flags the machine notes give for Debian's Chromium here: no sandbox as root, and no calls home (refused on a closed network). */
 const CHROMIUM_ARGS = [
   '--headless',
@@ -337,5 +342,49 @@ describe('web console in Chromium', () => {
     await expect(page.getByRole('alert').textContent()).resolves.toContain('no longer accepts this API key');
     expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('qdc.console.')))).toEqual([]);
     await screenshot('signed-out');
+  });
+});
+
+/**
+ * The same console in Firefox: the main flow of the Models page (sign in, upload, run, plot) and the QPUs page, with no
+ * page error and no CSP report. A key of its own (the Chromium run ends by revoking its key).
+ */
+describe('web console in Firefox', () => {
+  let firefox: FirefoxBrowser | undefined;
+  afterAll(async () => firefox?.close());
+
+  it('signs in, runs a model on an uploaded .npy and shows its plot, lists the QPUs', async () => {
+    if (!existsSync(FIREFOX)) throw new Error(`no Firefox at ${FIREFOX}: apt-get install -y firefox-esr (.ci/run installs it), or set QDC_FIREFOX`);
+    const ffKey = await sut.createKey('firefox-lab', 'control,coda');
+    firefox = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+    const tab = await firefox.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(`page error: ${(error as Error).message}`));
+    tab.on('console', (message) => {
+      if (message.type() === 'error' && !/40[134]/.test(message.text())) errors.push(`console: ${message.text()}`);
+    });
+    const bodyText = () => tab.evaluate(() => document.body.textContent ?? '');
+    await tab.goto(`${sut.baseUrl}/`);
+    await tab.waitForSelector('input#api-key');
+    // CSS and text selectors: puppeteer's ARIA queries need Chrome's accessibility tree (the Chromium run checks the names).
+    await tab.type('input#api-key', ffKey);
+    await tab.locator('button::-p-text(Sign in)').click();
+    // Signed in: the catalogue is listed ("33 of 33 models").
+    await tab.waitForFunction(() => /\d+ of \d+ models/.test(document.body.textContent ?? ''), { timeout: 30_000 });
+
+    await tab.goto(`${sut.baseUrl}/models/${MODEL}`);
+    const file = join(mkdtempSync(join(tmpdir(), 'qdc-firefox-')), 'sweep-12.npy');
+    writeFileSync(file, encodeNpy({ shape: [128], data: generateCoulombPeakTrace(12, { length: 128 }).trace }));
+    const data = await tab.waitForSelector('input#data-file');
+    await (data as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+    await tab.locator('button::-p-text(Run)').click();
+    const plot = await tab.waitForSelector(`img[alt*="${MODEL}"]`, { timeout: 60_000 });
+    expect(await plot!.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 100)).toBe(true);
+    expect(await bodyText()).toContain('peak_indices');
+    await tab.screenshot({ path: join(SHOTS_DIR, 'firefox-models.png') });
+
+    await tab.locator('nav a::-p-text(QPUs)').click();
+    await tab.waitForFunction(() => (document.body.textContent ?? '').includes('console-bell'), { timeout: 30_000 });
+    expect(errors).toEqual([]);
   });
 });
