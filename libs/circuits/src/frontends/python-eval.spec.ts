@@ -308,6 +308,39 @@ def bv(secret, measure=True, extra=None):
     expect(errorOf(() => parseQiskit(source, { entryPointArgs: ['1'] })).message).toBe('entry_point_args needs an entry_point (the function to call)');
   });
 
+  it('a Qiskit entry point may return a Gate (to_gate) or a unitary matrix: it is wrapped in a circuit on qubits 0…k−1', () => {
+    const source = `from qiskit import QuantumCircuit
+import numpy as np
+def oracle():
+    qc = QuantumCircuit(2)
+    qc.x(0)
+    qc.cx(0, 1)
+    return qc.to_gate()
+def flip():
+    return np.array([[0, 1], [1, 0]])
+def answer():
+    return 42
+`;
+    expect(probabilities(parseQiskit(source, { entryPoint: 'oracle' }))).toEqual({ '11': 1 });
+    expect(probabilities(parseQiskit(source, { entryPoint: 'flip' }))).toEqual({ '1': 1 });
+    expect(errorOf(() => parseQiskit(source, { entryPoint: 'answer' })).message).toBe('line 10: entry_point answer() returns int, not a QuantumCircuit');
+  });
+
+  it('scipy.linalg.expm of a small matrix (from scipy.linalg import expm, or import scipy.linalg)', () => {
+    const source = `from qiskit import QuantumCircuit
+from qiskit.circuit.library import UnitaryGate
+import numpy as np
+import scipy.linalg
+from scipy.linalg import expm
+X = np.array([[0, 1], [1, 0]])
+qc = QuantumCircuit(2)
+qc.append(UnitaryGate(expm(-1j * np.pi / 2 * X)), [0])
+qc.append(UnitaryGate(scipy.linalg.expm(-1j * np.pi / 4 * X)), [1])
+`;
+    // exp(−iπ/2·X) = −iX flips qubit 0; exp(−iπ/4·X) = RX(π/2) puts qubit 1 in an equal superposition.
+    expect(probabilities(parseQiskit(source))).toEqual({ '01': 0.5, '11': 0.5 });
+  });
+
   it('a function bound under two names is one candidate; entry_point may use either name', () => {
     const source = 'from qiskit import QuantumCircuit\ndef build(n=2):\n    return QuantumCircuit(n)\nmain = build\n';
     expect(parseQiskit(source).numQubits).toBe(2);

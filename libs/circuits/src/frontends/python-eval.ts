@@ -249,11 +249,12 @@ export abstract class PyEvaluator {
 
   /** The standard modules every front end understands. */
   protected standardImport(module: string): PyValue | undefined {
-    if (module === 'math' || module === 'numpy' || module === 'cmath' || module === 'numpy.linalg') return { kind: 'module', path: module } as PyModule;
+    if (module === 'math' || module === 'numpy' || module === 'cmath' || module === 'numpy.linalg' || module === 'scipy' || module === 'scipy.linalg')
+      return { kind: 'module', path: module } as PyModule;
     return undefined;
   }
   protected standardImportName(module: string, name: string): PyValue | undefined {
-    if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath') {
+    if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath' || module === 'scipy' || module === 'scipy.linalg') {
       const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name);
       if (value !== undefined) return value;
     }
@@ -939,6 +940,11 @@ export abstract class PyEvaluator {
     return false;
   }
 
+  /** What a named entry point may return: a circuit, or what the front end wraps into one (a gate, a unitary matrix). */
+  protected isEntryValue(v: PyValue): boolean {
+    return this.isCircuitValue(v);
+  }
+
   /** Saves the front end's own state (last circuit, counters) and returns a function that restores it. */
   protected saveState(): () => void {
     return () => undefined;
@@ -972,7 +978,7 @@ export abstract class PyEvaluator {
         );
       }
       const value = this.callFunction(fn, args, kwargs, fn.line);
-      if (!this.isCircuitValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
+      if (!this.isEntryValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
       return value;
     }
     if (builtAtTopLevel) return undefined;

@@ -543,8 +543,60 @@ function shapeArg(v: PyValue | undefined, line: number): number[] {
   return [asInt(v, line, 'an array size')];
 }
 
-/** `numpy.<name>` (and `numpy.linalg.<name>`); undefined when not in the subset. */
+/** Largest matrix `scipy.linalg.expm` takes (the programs it serves build gates of a few qubits). */
+const MAX_EXPM_DIMENSION = 64;
+
+/** The matrix exponential of a small square matrix: scaling and squaring of the Taylor series (Moler & Van Loan 2003, method 3). */
+function expm(a: NdArray, line: number): NdArray {
+  const [rows, cols] = a.shape;
+  if (a.shape.length !== 2 || rows !== cols) throw semanticError(line, `scipy.linalg.expm takes a square matrix; got shape (${a.shape.join(', ')})`);
+  if (rows > MAX_EXPM_DIMENSION)
+    throw semanticError(line, `scipy.linalg.expm is supported up to ${MAX_EXPM_DIMENSION}×${MAX_EXPM_DIMENSION}; got ${rows}×${rows}`);
+  const d = rows;
+  const data = a.isComplex ? a.data : Float64Array.from({ length: 2 * d * d }, (_, i) => (i % 2 ? 0 : a.data[i / 2]));
+  const mul = (x: Float64Array, y: Float64Array) => {
+    const out = new Float64Array(2 * d * d);
+    for (let i = 0; i < d; i++)
+      for (let k = 0; k < d; k++) {
+        const xr = x[2 * (i * d + k)];
+        const xi = x[2 * (i * d + k) + 1];
+        if (!xr && !xi) continue;
+        for (let j = 0; j < d; j++) {
+          out[2 * (i * d + j)] += xr * y[2 * (k * d + j)] - xi * y[2 * (k * d + j) + 1];
+          out[2 * (i * d + j) + 1] += xr * y[2 * (k * d + j) + 1] + xi * y[2 * (k * d + j)];
+        }
+      }
+    return out;
+  };
+  let norm = 0;
+  for (let i = 0; i < d; i++) {
+    let row = 0;
+    for (let j = 0; j < d; j++) row += Math.hypot(data[2 * (i * d + j)], data[2 * (i * d + j) + 1]);
+    norm = Math.max(norm, row);
+  }
+  const squarings = Math.max(0, Math.ceil(Math.log2(Math.max(norm, 1e-300))) + 1);
+  const scaled = data.map((v) => v / 2 ** squarings);
+  let sum = new Float64Array(2 * d * d);
+  let term = new Float64Array(2 * d * d);
+  for (let i = 0; i < d; i++) {
+    sum[2 * (i * d + i)] = 1;
+    term[2 * (i * d + i)] = 1;
+  }
+  for (let k = 1; k <= 20; k++) {
+    term = mul(term, scaled).map((v) => v / k);
+    sum = sum.map((v, i) => v + term[i]);
+  }
+  for (let s = 0; s < squarings; s++) sum = mul(sum, sum);
+  return new NdArray([d, d], sum, true);
+}
+
+/** `numpy.<name>` (and `numpy.linalg.<name>`, `scipy.linalg.expm`); undefined when not in the subset. */
 export function numpyAttr(path: string, name: string): PyValue | undefined {
+  if (path === 'scipy') return name === 'linalg' ? ({ kind: 'module', path: 'scipy.linalg' } as PyModule as PyValue) : undefined;
+  // \`import scipy.linalg\` binds \`scipy\` to this module, so \`scipy.linalg.expm\` asks it for \`linalg\` first.
+  if (path === 'scipy.linalg' && name === 'linalg') return { kind: 'module', path: 'scipy.linalg' } as PyModule as PyValue;
+  if (path === 'scipy.linalg')
+    return name === 'expm' ? builtin('scipy.linalg.expm', (args, _k, l) => expm(toArray(args[0] ?? null, l, true), l) as unknown as PyValue) : undefined;
   if (path === 'numpy.linalg') {
     if (name === 'norm')
       return builtin('np.linalg.norm', (args, _k, l) => {

@@ -23,7 +23,7 @@ import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { STANDARD_GATES } from '../ir/gates.js';
 import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
-import { toArray, toMatrix, toVector } from './python-numeric.js';
+import { NdArray, toArray, toMatrix, toVector } from './python-numeric.js';
 import { parsePython } from './python-ast.js';
 import {
   PyDict,
@@ -298,7 +298,8 @@ class QiskitEvaluator extends PyEvaluator {
 
   /** The circuit built at top level (the one last built or changed), or the one a function returns (README "Which circuit"). */
   result(entryPoint?: string, entryArgs?: EntryPointArgs): Circuit {
-    const qc = (this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit', entryArgs) as CircuitValue | undefined) ?? this.last;
+    const entry = this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit', entryArgs);
+    const qc = (entry === undefined ? undefined : this.asCircuitValue(entry)) ?? this.last;
     if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
     const unbound = this.circuitParameters(qc.circuit);
     if (unbound.length)
@@ -311,6 +312,28 @@ class QiskitEvaluator extends PyEvaluator {
 
   protected override isCircuitValue(v: PyValue): boolean {
     return isObject(v, 'qc');
+  }
+
+  /** An entry point may return a Gate/Instruction or a unitary matrix (numpy array, Operator): it is wrapped in a circuit on qubits 0…k−1. */
+  protected override isEntryValue(v: PyValue): boolean {
+    if (isObject(v, 'qc') || isObject(v, 'gate')) return true;
+    const a = v as unknown;
+    return a instanceof NdArray && a.shape.length === 2 && a.shape[0] === a.shape[1] && a.shape[0] >= 2;
+  }
+
+  private asCircuitValue(v: PyValue): CircuitValue {
+    if (isObject(v, 'qc')) return v as unknown as CircuitValue;
+    const gate = isObject(v, 'gate') ? (v as unknown as GateValue) : this.unitaryGate(v, undefined, 0);
+    const width = gate.qubits + gate.controls;
+    const qc = this.construct('QuantumCircuit', [width], new Map(), 0) as unknown as CircuitValue;
+    this.applyGate(
+      qc,
+      gate,
+      Array.from({ length: width }, (_, i) => i),
+      0,
+      'the returned gate',
+    );
+    return qc;
   }
 
   protected override saveState(): () => void {
