@@ -59,3 +59,12 @@ export {
   type CoulombEdgeTraceOptions,
   type CoulombEdgeTrace,
 } from './coulomb-edge-trace.generator.js';
+export {
+  generateRepeatedDipSweep,
+  REPEATED_DIP_FAINT_FRACTION,
+  REPEATED_DIP_FAINT_RANGE,
+  REPEATED_DIP_MAX_DEPTH_SIGMA,
+  type RepeatedDipSweep,
+  type RepeatedDipRow,
+  type RepeatedDipSweepOptions,
+} from './resonator-repeated-sweep.generator.js';
