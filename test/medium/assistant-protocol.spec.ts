@@ -127,7 +127,18 @@ describe('POST /agents (coda)', () => {
     expect(parsed.error).toContain(message);
   });
 
-  it('accepts any old mode value and fast, and ignores them', async () => {
+  it('mode "learn" explains a circuit topic without a circuit, and still writes one asked for in so many words', async () => {
+    // The same words: a circuit in build mode (below), an explanation in learn mode.
+    const learn = tokensOf((await ask(alice, { messages: [{ role: 'user', content: 'a Bell state in Qiskit' }], mode: 'learn' })).events);
+    expect(learn).not.toContain('```');
+    expect(learn).toMatch(/Bell/);
+    const asked = tokensOf((await ask(alice, { messages: [{ role: 'user', content: 'Write a Bell state circuit in Qiskit' }], mode: 'learn' })).events);
+    expect(asked).toContain('```python');
+    const built = tokensOf((await ask(alice, { messages: [{ role: 'user', content: 'a Bell state in Qiskit' }], mode: 'build' })).events);
+    expect(built).toContain('```python');
+  });
+
+  it('accepts any old mode value and fast (an unknown mode means build)', async () => {
     for (const extra of [{ mode: 'build' }, { mode: 'learn' }, { mode: 'agent-v0-legacy' }, { mode: 42, fast: 'yes' }, { fast: false }]) {
       const r = await ask(alice, { messages: [{ role: 'user', content: 'Hi' }], ...extra });
       expect(r.status).toBe(200);

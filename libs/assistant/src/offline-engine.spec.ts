@@ -22,6 +22,21 @@ function factory(codeMode: CodeMode = 'inline') {
   };
 }
 
+describe('answerOffline in learning mode', () => {
+  const learn = (content: string) => answerOffline([{ role: 'user', content }], { codeMode: 'inline', knowledge, mode: 'learn' });
+
+  it('explains from the knowledge base, without a circuit', () => {
+    const answer = learn('Tell me about the T gate');
+    expect([answer.kind, answer.files, answer.text.includes('```')]).toEqual(['concept', [], false]);
+    expect(answer.text).toContain('π/4 phase gate');
+  });
+
+  it('still writes a circuit asked for in so many words, or a scaffold', () => {
+    expect(learn('Write a Bell state circuit in Qiskit').kind).toBe('circuit');
+    expect(learn('def bell():\n    """Return a Bell-state circuit in Qiskit."""').kind).toBe('circuit');
+  });
+});
+
 describe('answerOffline', () => {
   describe.each(OFFLINE_TASKS)('$kind: "$request"', (task) => {
     it('parses as the intended kind and framework', () => {

@@ -85,11 +85,20 @@ const KIND_NAMES: Record<CircuitKind, string> = {
   qaoa: 'QAOA for MaxCut on a given edge list with given angles',
 };
 
-export function answerOffline(messages: ChatMessage[], options: { codeMode: CodeMode; knowledge: KnowledgeBase }): OfflineAnswer {
+/**
+ * A request that asks for code or a circuit in so many words (a verb of making, "the circuit for", or a scaffold): what
+ * `mode: "learn"` still answers with a circuit. "What is a Bell state?" is not one; "write a Bell state circuit" is.
+ */
+const EXPLICIT_CODE_REQUEST =
+  /\b(write|implement|code|program|script|build|construct|create|prepare|make|generate|design|give me|show me)\b|\b(circuit|code|program) (for|that|which|to)\b|^\s*def\s+\w+\s*\(/im;
+
+export function answerOffline(messages: ChatMessage[], options: { codeMode: CodeMode; knowledge: KnowledgeBase; mode?: 'build' | 'learn' }): OfflineAnswer {
   const users = messages.filter((m) => m.role === 'user');
   const current = users.at(-1)?.content.trim() ?? '';
   if (!current) return fallback('');
   const previous = users.slice(0, -1).map((m) => m.content);
+  // Learning mode explains; a circuit only when one is asked for explicitly (the knowledge base answers the rest).
+  if (options.mode === 'learn' && !EXPLICIT_CODE_REQUEST.test(current.slice(0, MAX_REQUEST_CHARS))) return conceptAnswer(current, options.knowledge);
   const request = resolveCircuitRequest(current, previous);
   if (request) {
     try {
@@ -115,7 +124,12 @@ export function answerOffline(messages: ChatMessage[], options: { codeMode: Code
       files: [],
       verification: null,
     };
-  const hits = options.knowledge.search(current.slice(0, MAX_REQUEST_CHARS), 2);
+  return conceptAnswer(current, options.knowledge);
+}
+
+/** The knowledge base's section on the request's topic, with its source; else the offline fallback. */
+function conceptAnswer(current: string, knowledge: KnowledgeBase): OfflineAnswer {
+  const hits = knowledge.search(current.slice(0, MAX_REQUEST_CHARS), 2);
   if (hits.length && hits[0].coverage >= MIN_CONCEPT_COVERAGE) {
     const hit = hits[0];
     const citation = `${hit.path}#${hit.anchor}`;

@@ -15,6 +15,9 @@ export const AssistantBudget = z.enum(['low', 'medium', 'high']);
 export type AssistantBudget = z.infer<typeof AssistantBudget>;
 export const AssistantCodeMode = z.enum(['inline', 'file']);
 export type AssistantCodeMode = z.infer<typeof AssistantCodeMode>;
+/** `learn` explains (a circuit only when one is asked for in so many words); `build` (default) writes circuits. */
+export const AssistantMode = z.enum(['build', 'learn']);
+export type AssistantMode = z.infer<typeof AssistantMode>;
 
 export const AssistantRunStartRequest = z.object({
   runId: z.string().uuid(),
@@ -23,6 +26,7 @@ export const AssistantRunStartRequest = z.object({
   messages: z.array(AssistantChatMessage).min(1),
   budget: AssistantBudget,
   codeMode: AssistantCodeMode,
+  mode: AssistantMode.default('build'),
 });
 export type AssistantRunStartRequest = z.infer<typeof AssistantRunStartRequest>;
 export const AssistantRunStartResponse = z.object({ runId: z.string().uuid(), threadId: z.string() });

@@ -1,4 +1,4 @@
-import type { AssistantBudget, AssistantChatMessage, AssistantCodeMode } from '#qdc/contracts';
+import type { AssistantBudget, AssistantChatMessage, AssistantCodeMode, AssistantMode } from '#qdc/contracts';
 import type { AnswerVerification, CodeFile } from '#qdc/assistant';
 
 /** What an engine (offline or LLM) gets for one run. */
@@ -6,6 +6,8 @@ export interface EngineRun {
   /** The whole conversation: the thread's stored messages, then the new ones. */
   messages: AssistantChatMessage[];
   codeMode: AssistantCodeMode;
+  /** `learn`: explain, and write a circuit only when the request asks for one in so many words. */
+  mode: AssistantMode;
   budget: AssistantBudget;
   signal: AbortSignal;
   /** Streams a piece of the answer to the client. */

@@ -11,7 +11,7 @@ export class OfflineEngine implements AssistantEngine {
   constructor(private readonly knowledge: KnowledgeService) {}
 
   async run(run: EngineRun): Promise<EngineResult> {
-    const answer = answerOffline(run.messages, { codeMode: run.codeMode, knowledge: this.knowledge.concepts });
+    const answer = answerOffline(run.messages, { codeMode: run.codeMode, mode: run.mode, knowledge: this.knowledge.concepts });
     // The answer exists at once; a few larger tokens cost far fewer messages than word-sized ones.
     for (const chunk of tokenChunks(answer.text, WORDS_PER_TOKEN)) {
       if (run.signal.aborted) throw new RunCancelled();

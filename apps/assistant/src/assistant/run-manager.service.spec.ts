@@ -13,6 +13,7 @@ const runRequest = (over: Partial<AssistantRunStartRequest> = {}): AssistantRunS
   messages: [{ role: 'user', content: 'hello' }],
   budget: 'high',
   codeMode: 'inline',
+  mode: 'build',
   ...over,
 });
 

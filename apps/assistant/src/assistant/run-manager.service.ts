@@ -98,6 +98,7 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
       result = await this.engine.run({
         messages: [...history, ...fresh],
         codeMode: request.codeMode,
+        mode: request.mode,
         budget: request.budget,
         signal: run.abort.signal,
         token: (content) => sink.emit({ type: 'token', content }),

@@ -102,6 +102,8 @@ export class AssistantStreamService implements OnApplicationBootstrap {
       messages: b.messages,
       budget: b.budget ?? 'high',
       codeMode: b.code_mode ?? 'inline',
+      // The vendor documents build and learn; any other (older) value is accepted and means build.
+      mode: b.mode === 'learn' ? 'learn' : 'build',
       ...(b.thread_id ? { threadId: b.thread_id } : {}),
     };
     try {

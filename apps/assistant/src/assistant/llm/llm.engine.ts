@@ -33,6 +33,9 @@ When you write a quantum circuit, put it in one fenced code block, written in Qi
 When the request gives a Python function scaffold (def name(params): …), answer with that complete function — same name and parameters, returning the circuit — in the framework it imports. QDC tests your circuit against the request (qubit counts, what is measured, the output distribution it implies) and tells you what failed.
 Use the tools to simulate, convert or inspect circuits, to list QDC's characterization models and to search QDC's documentation. Be concise and correct.`;
 
+/** Added in `mode: "learn"` (the vendor's learning mode): explain; code only when asked for. */
+export const LEARN_MODE_PROMPT = `The user is learning: explain the ideas step by step, with the physics and the math a student needs, and check understanding with a short question at the end. Do not write code or a circuit unless the user asks for one explicitly.`;
+
 /**
  * The LLM engine: an OpenAI-compatible model with tools. Prose streams as it comes; a code block is
  * held back from its opening fence until the round ends, then the answer's circuit is tested against
@@ -53,7 +56,7 @@ export class LlmEngine implements AssistantEngine {
     const lastUser = [...run.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const wanted = frameworkIn(lastUser);
     const messages: ChatMessage[] = [
-      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'system', content: run.mode === 'learn' ? `${SYSTEM_PROMPT}\n${LEARN_MODE_PROMPT}` : SYSTEM_PROMPT },
       ...run.messages.slice(-MAX_HISTORY_MESSAGES).map((m) => ({ role: m.role, content: m.content }) as ChatMessage),
     ];
     let promptTokens = 0;
