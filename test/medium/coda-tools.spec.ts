@@ -238,6 +238,37 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect((await notAName.json()).error).toMatch(/entry_point must be the name of a Python function/);
   });
 
+  it('entry_point_args calls the entry point with arguments (a list by position, an object by name) on every tool', async () => {
+    const ghz = [
+      'from qiskit import QuantumCircuit',
+      '',
+      'def ghz(n, measured=True):',
+      '    qc = QuantumCircuit(n, n)',
+      '    qc.h(0)',
+      '    for i in range(n - 1):',
+      '        qc.cx(i, i + 1)',
+      '    if measured:',
+      '        qc.measure(range(n), range(n))',
+      '    return qc',
+      '',
+    ].join('\n');
+    // Large enough (5 qubits > the inline limit of 4 here) to go through the simulation queue with its arguments.
+    const five = await (await post('/v0/coda/tools/simulate', { code: ghz, entry_point: 'ghz', entry_point_args: [5], shots: 300, seed_simulator: 1 })).json();
+    expect(Object.keys(five.counts).sort()).toEqual(['00000', '11111']);
+    const three = await (await post('/v0/simulate', { code: ghz, entry_point: 'ghz', entry_point_args: { n: 3 }, shots: 300, seed_simulator: 1 })).json();
+    expect(Object.keys(three.counts).sort()).toEqual(['000', '111']);
+    const resources = await (await post('/v0/coda/tools/estimate-resources', { code: ghz, entry_point: 'ghz', entry_point_args: [4, false] })).json();
+    expect([resources.qubit_count, resources.measurement_count]).toEqual([4, 0]);
+    const qasm = await (await post('/v0/coda/tools/transpile', { source_code: ghz, target: 'openqasm2', entry_point: 'ghz', entry_point_args: [2] })).json();
+    expect(qasm.converted_code).toContain('qreg q[2];');
+    const missing = await post('/v0/coda/tools/estimate-resources', { code: ghz, entry_point: 'ghz' });
+    expect([missing.status, (await missing.json()).error]).toEqual([422, expect.stringMatching(/ghz\(\) needs arguments \(n\).*entry_point_args/)]);
+    const bad = await post('/v0/coda/tools/simulate', { code: ghz, entry_point: 'ghz', entry_point_args: 'n=3' });
+    const badBody = await bad.json();
+    expect([bad.status, badBody.detail[0].loc]).toEqual([422, ['body', 'entry_point_args']]);
+    expect(badBody.error).toMatch(/entry_point_args must be a JSON list/);
+  });
+
   it('answers malformed JSON with a 4xx', async () => {
     const res = await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
       method: 'POST',

@@ -273,11 +273,17 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       const flat = new Float64Array(rows * 128);
       const distinct = tuningSeeds(97, 700).map((seed) => generateCoulombPeakTrace(seed, { length: 128 }).trace);
       for (let r = 0; r < rows; r++) flat.set(distinct[r % distinct.length]!, r * 128);
+      // Row r repeats distinct trace r mod 700: the expected answer is the 700 traces' answers, repeated (computed before
+      // the request, so the test's own CPU time never sits between the run and the read-back on a busy machine).
+      const distinctFlat = new Float64Array(distinct.length * 128);
+      distinct.forEach((trace, i) => distinctFlat.set(trace, i * 128));
+      const distinctOutputs = runModelBatch(PEAK_V2, { shape: [distinct.length, 128], data: distinctFlat });
+      const expected = Array.from({ length: rows }, (_, r) => distinctOutputs[r % distinct.length]);
       const res = await run(alice, PEAK_V2, npy(flat, [rows, 128]), {}, 'big.npy', '/v0/models/batch');
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.batch_size).toBe(rows);
-      expect(body.output.outputs).toEqual(runModelBatch(PEAK_V2, { shape: [rows, 128], data: flat }));
+      expect(body.output.outputs).toEqual(expected);
       // Stored as the JSON text the worker made, and read back the same.
       expect(await (await call(`/v0/model-results/${body.id}`, alice)).json()).toEqual(body);
       const stored = await sut.query<{ size: number }>('SELECT size FROM input_files WHERE result_id = $1', [body.id]);

@@ -14,13 +14,21 @@ const Code = z
   .max(1024 * 1024);
 /** `entry_point`: the Python function whose returned circuit is meant (README "Which circuit"). */
 export const CircuitEntryPoint = z.string().min(1).max(200);
+/** `entry_point_args`: what the entry point is called with — a JSON list (positional) or an object (by name). */
+export const CircuitEntryPointArgs = z.union([z.array(z.json()), z.record(z.string(), z.json())]);
+export type CircuitEntryPointArgs = z.infer<typeof CircuitEntryPointArgs>;
 
-export const CircuitsTranspileRequest = z.object({ code: Code, target: z.string().min(1), entryPoint: CircuitEntryPoint.optional() });
+export const CircuitsTranspileRequest = z.object({
+  code: Code,
+  target: z.string().min(1),
+  entryPoint: CircuitEntryPoint.optional(),
+  entryPointArgs: CircuitEntryPointArgs.optional(),
+});
 export type CircuitsTranspileRequest = z.infer<typeof CircuitsTranspileRequest>;
 export const CircuitsTranspileResponse = z.object({ sourceFramework: z.string(), targetFramework: CircuitTargetFramework, code: z.string() });
 export type CircuitsTranspileResponse = z.infer<typeof CircuitsTranspileResponse>;
 
-export const CircuitsCodeRequest = z.object({ code: Code, entryPoint: CircuitEntryPoint.optional() });
+export const CircuitsCodeRequest = z.object({ code: Code, entryPoint: CircuitEntryPoint.optional(), entryPointArgs: CircuitEntryPointArgs.optional() });
 export type CircuitsCodeRequest = z.infer<typeof CircuitsCodeRequest>;
 export const CircuitsToQasm3Response = z.object({ sourceFramework: z.string(), openqasm3: z.string() });
 export type CircuitsToQasm3Response = z.infer<typeof CircuitsToQasm3Response>;
@@ -36,6 +44,7 @@ export const CircuitsSimulateRequest = z.object({
   backend: z.string(),
   seed: z.number().int().nonnegative().optional(),
   entryPoint: CircuitEntryPoint.optional(),
+  entryPointArgs: CircuitEntryPointArgs.optional(),
 });
 export type CircuitsSimulateRequest = z.infer<typeof CircuitsSimulateRequest>;
 
@@ -72,6 +81,7 @@ export const CircuitsSplitRequest = z.object({
   code: Code,
   maxSubcircuitQubits: z.number().int().min(1).max(64).optional(),
   entryPoint: CircuitEntryPoint.optional(),
+  entryPointArgs: CircuitEntryPointArgs.optional(),
 });
 export type CircuitsSplitRequest = z.infer<typeof CircuitsSplitRequest>;
 /** The split description is passed through as built by libs/circuits (already JSON). */

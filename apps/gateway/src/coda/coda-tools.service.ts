@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type CircuitEntryPointArgs,
   CodeHttpRequest as CodeBody,
   RpcError,
   SimulateHttpRequest as SimulateBody,
@@ -10,8 +11,11 @@ import {
 import { QDC_CONFIG, RpcClient, type QdcConfig } from '#qdc/platform';
 import { parseBody } from '../http/parse-body.js';
 
-/** `entryPoint` for a broker message, only when the caller gave one. */
-export const withEntryPoint = (entryPoint: string | null | undefined) => (entryPoint ? { entryPoint } : {});
+/** `entryPoint` and `entryPointArgs` for a broker message, only when the caller gave them. */
+export const withEntryPoint = (entryPoint: string | null | undefined, entryPointArgs?: CircuitEntryPointArgs | null) => ({
+  ...(entryPoint ? { entryPoint } : {}),
+  ...(entryPointArgs != null ? { entryPointArgs } : {}),
+});
 
 /** Simulator names clients send; all run on the built-in statevector simulator. */
 const BACKENDS = [
@@ -45,8 +49,8 @@ export class CodaToolsService {
   ) {}
 
   async transpile(body: unknown, requestId: string) {
-    const { source_code, target, entry_point } = parseBody(TranspileBody, body);
-    const r = await this.rpc.call(CircuitToolsRpc.transpile, { code: source_code, target, ...withEntryPoint(entry_point) }, { requestId });
+    const { source_code, target, entry_point, entry_point_args } = parseBody(TranspileBody, body);
+    const r = await this.rpc.call(CircuitToolsRpc.transpile, { code: source_code, target, ...withEntryPoint(entry_point, entry_point_args) }, { requestId });
     return { success: true, source_framework: r.sourceFramework, target_framework: r.targetFramework, converted_code: r.code };
   }
 
@@ -61,7 +65,7 @@ export class CodaToolsService {
         shots: b.shots,
         backend: b.backend,
         ...(b.seed_simulator == null ? {} : { seed: b.seed_simulator }),
-        ...withEntryPoint(b.entry_point),
+        ...withEntryPoint(b.entry_point, b.entry_point_args),
       },
       { requestId, timeoutMs: Math.max(this.config.QDC_SIM_TIMEOUT_MS + SIMULATE_REPLY_MARGIN_MS, this.config.QDC_NATS_TIMEOUT_MS) },
     );
@@ -80,13 +84,13 @@ export class CodaToolsService {
 
   async toOpenQasm3(body: unknown, requestId: string) {
     const b = parseBody(CodeBody, body);
-    const r = await this.rpc.call(CircuitToolsRpc.toOpenQasm3, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
+    const r = await this.rpc.call(CircuitToolsRpc.toOpenQasm3, { code: b.code, ...withEntryPoint(b.entry_point, b.entry_point_args) }, { requestId });
     return { success: true, openqasm3: r.openqasm3, source_framework: r.sourceFramework };
   }
 
   async estimateResources(body: unknown, requestId: string) {
     const b = parseBody(CodeBody, body);
-    const r = await this.rpc.call(CircuitToolsRpc.estimateResources, { code: b.code, ...withEntryPoint(b.entry_point) }, { requestId });
+    const r = await this.rpc.call(CircuitToolsRpc.estimateResources, { code: b.code, ...withEntryPoint(b.entry_point, b.entry_point_args) }, { requestId });
     return {
       success: true,
       qubit_count: r.qubitCount,
@@ -107,7 +111,11 @@ export class CodaToolsService {
     const b = parseBody(SplitBody, body);
     const r = await this.rpc.call(
       CircuitToolsRpc.split,
-      { code: b.code, ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }), ...withEntryPoint(b.entry_point) },
+      {
+        code: b.code,
+        ...(b.max_subcircuit_qubits == null ? {} : { maxSubcircuitQubits: b.max_subcircuit_qubits }),
+        ...withEntryPoint(b.entry_point, b.entry_point_args),
+      },
       { requestId },
     );
     if (typeof r.splitError === 'string') {

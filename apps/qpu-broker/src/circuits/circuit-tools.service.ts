@@ -12,6 +12,7 @@ import {
   type CircuitsTranspileRequest,
   type CircuitsTranspileResponse,
 } from '#qdc/contracts';
+import { entryOf } from './circuit-entry.js';
 import { asRpc } from './circuit-errors.js';
 import { runSimulation } from '../simulation/run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from '../simulation/simulation.config.js';
@@ -28,19 +29,19 @@ export class CircuitToolsService {
   ) {}
 
   transpile(msg: CircuitsTranspileRequest): CircuitsTranspileResponse {
-    return asRpc(() => transpile(msg.code, msg.target, { entryPoint: msg.entryPoint }));
+    return asRpc(() => transpile(msg.code, msg.target, entryOf(msg)));
   }
 
   toOpenQasm3(msg: CircuitsCodeRequest): CircuitsToQasm3Response {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code, { entryPoint: msg.entryPoint });
+      const { framework, circuit } = parseCircuit(msg.code, entryOf(msg));
       return { sourceFramework: framework, openqasm3: emitQasm3(circuit) };
     });
   }
 
   estimateResources(msg: CircuitsCodeRequest): CircuitsResourcesResponse {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code, { entryPoint: msg.entryPoint });
+      const { framework, circuit } = parseCircuit(msg.code, entryOf(msg));
       return { ...estimateResources(circuit), sourceFramework: framework };
     });
   }
@@ -50,7 +51,7 @@ export class CircuitToolsService {
    * `splitError` says why (the gateway answers 200 `{success: false, error}`); only unparsable code is 422.
    */
   split(msg: CircuitsSplitRequest): CircuitsSplitResponse {
-    const { framework, circuit } = asRpc(() => parseCircuit(msg.code, { entryPoint: msg.entryPoint }));
+    const { framework, circuit } = asRpc(() => parseCircuit(msg.code, entryOf(msg)));
     // Without a limit, halve the circuit: the smallest split that is still a split.
     const max = msg.maxSubcircuitQubits ?? Math.max(1, Math.ceil(circuit.numQubits / 2));
     try {
@@ -64,7 +65,7 @@ export class CircuitToolsService {
 
   /** Small simulations run here; large ones (qubits or work above the inline limits) go to the simulation queue. */
   async simulate(msg: CircuitsSimulateRequest, requestId: string): Promise<CircuitsSimulateResponse> {
-    const cost = asRpc(() => simulationCost(parseCircuit(msg.code, { entryPoint: msg.entryPoint }).circuit, msg.shots));
+    const cost = asRpc(() => simulationCost(parseCircuit(msg.code, entryOf(msg)).circuit, msg.shots));
     if (cost.bytes > this.sim.QDC_SIM_MEMORY_LIMIT_BYTES) {
       // Refused before queueing: no worker could run it either.
       const mib = (b: number) => `${Math.round(b / 1024 ** 2)} MiB`;

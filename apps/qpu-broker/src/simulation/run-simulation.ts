@@ -1,5 +1,6 @@
 import { parseCircuit, simulate } from '#qdc/circuits';
 import type { CircuitsSimulateRequest, CircuitsSimulateResponse } from '#qdc/contracts';
+import { entryOf } from '../circuits/circuit-entry.js';
 import { asRpc } from '../circuits/circuit-errors.js';
 import type { SimulationConfig } from './simulation.config.js';
 
@@ -7,7 +8,7 @@ import type { SimulationConfig } from './simulation.config.js';
 export function runSimulation(request: CircuitsSimulateRequest, config: SimulationConfig, ranOn: 'inline' | 'queue'): CircuitsSimulateResponse {
   const started = performance.now();
   return asRpc(() => {
-    const { circuit } = parseCircuit(request.code, { entryPoint: request.entryPoint });
+    const { circuit } = parseCircuit(request.code, entryOf(request));
     const result = simulate(circuit, { method: request.method, shots: request.shots, seed: request.seed, memoryLimitBytes: config.QDC_SIM_MEMORY_LIMIT_BYTES });
     return {
       method: result.method,

@@ -12,7 +12,15 @@ export class SimulationProducer extends JobProducer<typeof SimulationJobs.simula
 
   /** Same request id and same question → same job: a retried request finds its job. */
   jobIdFor(data: SimulationJobData): string {
-    return jobIdFrom('sim', [data.requestId, data.code, data.method, data.shots, data.seed ?? null, ...(data.entryPoint ? [data.entryPoint] : [])]);
+    return jobIdFrom('sim', [
+      data.requestId,
+      data.code,
+      data.method,
+      data.shots,
+      data.seed ?? null,
+      ...(data.entryPoint ? [data.entryPoint] : []),
+      ...(data.entryPointArgs === undefined ? [] : [JSON.stringify(data.entryPointArgs)]),
+    ]);
   }
 
   simulate(data: SimulationJobData): Promise<CircuitsSimulateResponse> {

@@ -24,6 +24,17 @@ export const EntryPointHttpField = z
       'Python only: the module-level function whose returned circuit is meant (callable without arguments). Without it: the circuit built at top level, else the single function that returns one',
   });
 
+/** Optional `entry_point_args`: what `entry_point` is called with — a JSON list (by position) or object (by name). */
+export const EntryPointArgsHttpField = z
+  .union([z.array(z.json()), z.record(z.string(), z.json())], {
+    error: 'entry_point_args must be a JSON list (passed by position) or object (passed by name) of numbers, strings, booleans, null, lists and objects',
+  })
+  .nullish()
+  .meta({
+    description:
+      'Python only, with entry_point: the arguments it is called with — a list (positional) or an object (keyword); numbers, strings, booleans, null, lists and dicts',
+  });
+
 export const TranspileHttpRequest = z
   .object({
     source_code: code('source_code'),
@@ -32,6 +43,7 @@ export const TranspileHttpRequest = z
       .min(1, `target must be one of ${CircuitTargetFramework.options.join(', ')}`)
       .meta({ description: CircuitTargetFramework.options.join(', ') }),
     entry_point: EntryPointHttpField,
+    entry_point_args: EntryPointArgsHttpField,
   })
   .meta({ id: 'TranspileRequest' });
 export type TranspileHttpRequest = z.input<typeof TranspileHttpRequest>;
@@ -52,6 +64,7 @@ export const SimulateHttpRequest = z
       .meta({ description: 'a simulator name (auto, statevector_simulator, aer_simulator, …); all run on the built-in simulator' }),
     seed_simulator: z.number().int().nonnegative().nullish(),
     entry_point: EntryPointHttpField,
+    entry_point_args: EntryPointArgsHttpField,
   })
   .meta({ id: 'SimulateRequest' });
 export type SimulateHttpRequest = z.input<typeof SimulateHttpRequest>;
@@ -75,7 +88,9 @@ export const SimulateHttpResponse = z
 export type SimulateHttpResponse = z.infer<typeof SimulateHttpResponse>;
 
 /** Body of to-openqasm3 and estimate-resources. */
-export const CodeHttpRequest = z.object({ code: code('code'), entry_point: EntryPointHttpField }).meta({ id: 'CodeRequest' });
+export const CodeHttpRequest = z
+  .object({ code: code('code'), entry_point: EntryPointHttpField, entry_point_args: EntryPointArgsHttpField })
+  .meta({ id: 'CodeRequest' });
 export type CodeHttpRequest = z.input<typeof CodeHttpRequest>;
 
 export const ToOpenQasm3HttpResponse = z
@@ -106,6 +121,7 @@ export const SplitCircuitHttpRequest = z
     code: code('code'),
     max_subcircuit_qubits: z.number().int().min(1).max(64).nullish().meta({ description: 'default ⌈n/2⌉' }),
     entry_point: EntryPointHttpField,
+    entry_point_args: EntryPointArgsHttpField,
   })
   .meta({ id: 'SplitCircuitRequest' });
 export type SplitCircuitHttpRequest = z.input<typeof SplitCircuitHttpRequest>;
