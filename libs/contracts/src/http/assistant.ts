@@ -26,13 +26,10 @@ export const AssistantRequestHttp = z
       .enum(['inline', 'file'], { error: 'code_mode must be one of inline, file' })
       .nullish()
       .meta({ description: 'default inline; file: code comes in one `files` event instead of tokens' }),
-    mode: z
-      .unknown()
-      .optional()
-      .meta({
-        description:
-          '`learn` explains (a circuit only when asked for explicitly); `build` (default) writes circuits; any other value is accepted and means build',
-      }),
+    mode: z.unknown().optional().meta({
+      description:
+        '`learn` explains (a circuit only when asked for explicitly); `build` (default) writes circuits; any other value is accepted and means build',
+    }),
     fast: z.unknown().optional().meta({ description: 'deprecated; accepted and ignored' }),
   })
   .meta({ id: 'AssistantRequest' });
