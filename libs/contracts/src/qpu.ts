@@ -4,7 +4,9 @@ import { z } from 'zod';
  * QPU devices and jobs (gateway ⇄ qpu-broker ⇄ simulation workers). The broker answers in the
  * SPEC §4/§6 wire shape (snake_case) so the gateway passes replies through; requests are camelCase.
  */
-export const QpuJobStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
+export const QpuJobStatus = z
+  .enum(['queued', 'running', 'completed', 'failed', 'cancelled'])
+  .meta({ description: "queued → running → completed | failed, as the vendor documents; `cancelled` is QDC's own (POST /qpus/cancel)" });
 export type QpuJobStatus = z.infer<typeof QpuJobStatus>;
 
 /** Shots of a QPU job as the vendor documents them (SPEC §4): an integer 10–10000, 100 when not given. */
@@ -87,9 +89,9 @@ export const QpuJobDto = z.object({
   estimated_cost_cents: z.number(),
   cost_cents: z.number().nullable(),
   /** The measurement `{bitstring: count}` once completed (the vendor's field name). */
-  results: z.record(z.string(), z.number().int()).optional(),
+  results: z.record(z.string(), z.number().int()).optional().meta({ description: 'the measurement {bitstring: count} once completed (bit 0 rightmost)' }),
   /** Deprecated alias of `results` (QDC answered `counts` before 2026-11-28). */
-  counts: z.record(z.string(), z.number().int()).optional(),
+  counts: z.record(z.string(), z.number().int()).optional().meta({ deprecated: true, description: 'deprecated alias of `results` (read `results`)' }),
   error: z.string().optional(),
   queue_position: z.number().int().optional(),
   submitted_at: z.string(),
