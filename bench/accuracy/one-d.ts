@@ -18,6 +18,7 @@ import {
   generatePinchOffTrace,
   generateTurnOnTrace,
   generateOnsetTurnOnTrace,
+  generateOffsetPinchOffTrace,
   BLOCKADE_NEGATIVE_KINDS,
   PINCH_OFF_NEGATIVE_KINDS,
   TURN_ON_NEGATIVE_KINDS,
@@ -468,9 +469,60 @@ function realSection(): AccuracySection | null {
   return { title: 'One-d models on measured traces (../shared/data/real)', header, rows };
 }
 
+/** Issue 29: long sweeps (1 000–10 000 samples) with a closed-level offset of ±1–8 % of the open level, sloping open level; staircases. */
+function offsetPinchOffSection(count: number): AccuracySection {
+  const seeds = benchmarkSeeds(count, 600_000);
+  let correct = 0;
+  let positives = 0;
+  let staircasesAccepted = 0;
+  let answered = 0;
+  const errors = { cut: 0, transition: 0, saturation: 0 };
+  for (const seed of seeds) {
+    const t = generateOffsetPinchOffTrace(seed);
+    const length = t.trace.length;
+    const classification = runModel('pinch-off-classifier-v0', { shape: [length], data: t.trace })['classification'] as boolean;
+    if (classification === t.isPinchOff) correct++;
+    if (!t.isPinchOff) {
+      if (classification) staircasesAccepted++;
+      continue;
+    }
+    positives++;
+    const out = runModel('pinch-off-parameter-extractor-v0', { shape: [length], data: t.trace });
+    const [c, tr, sat] = [out['cut_off_index'], out['transition_index'], out['saturation_index']] as (number | null)[];
+    if (c === null || tr === null || sat === null) continue;
+    answered++;
+    errors.cut += (100 * Math.abs(c! - t.cutOff!)) / length;
+    errors.transition += (100 * Math.abs(tr! - t.transition!)) / length;
+    errors.saturation += (100 * Math.abs(sat! - t.saturation!)) / length;
+  }
+  const accuracy = correct / seeds.length;
+  const reported = answered / Math.max(1, positives);
+  const set = 'offset pinch-offs L 1 000–10 000, closed level ±1–8 % of the open level, sloping open level; 30 % staircases';
+  const mae = (v: number) => (v / Math.max(1, answered)).toFixed(3);
+  const rows: ReportRow[] = [
+    {
+      cells: ['pinch-off-classifier-v0', set, String(seeds.length), 'accuracy', accuracy.toFixed(4), `staircases called good: ${staircasesAccepted}`, `≥ ${ACCURACY_TARGET}`],
+      pass: accuracy >= ACCURACY_TARGET,
+    },
+    {
+      cells: [
+        'pinch-off-parameter-extractor-v0',
+        'offset pinch-off positives, as above',
+        String(positives),
+        'MAE cut-off / transition / saturation (% of L)',
+        `${mae(errors.cut)} / ${mae(errors.transition)} / ${mae(errors.saturation)}`,
+        `reported ${reported.toFixed(3)}`,
+        'reported ≥ 0.97',
+      ],
+      pass: reported >= ACCURACY_TARGET,
+    },
+  ];
+  return { title: 'Pinch-off models on long sweeps with an offset (issue 29)', header: HEADER, rows };
+}
+
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const n = Math.max(20, tracesPerDataset);
-  const sections = [...blockadeSections(n), gateSweepSections(n), harderSection(n), onsetSection(n)];
+  const sections = [...blockadeSections(n), gateSweepSections(n), harderSection(n), onsetSection(n), offsetPinchOffSection(Math.max(20, Math.round(n / 3)))];
   const real = realSection();
   if (real) sections.push(real);
   return sections;

@@ -17,6 +17,11 @@ export interface GateSweepAnalysis {
   closing: boolean;
   /** |closed level| / swing: ≈ 0 for a real channel (only the instrument offset). */
   closedLevelRatio: number;
+  /**
+   * |closed level| / the largest |current| of the fitted curve in the window: the offset as a physicist quotes it,
+   * "a few per cent of the open level" (with a sloping open level the swing at the step's centre is smaller).
+   */
+  closedLevelToOpen: number;
   /** tanh u at the closed-side and open-side ends of the window (→ 1 when each plateau is reached). */
   closedEndReach: number;
   openEndReach: number;
@@ -72,12 +77,16 @@ export function analyseGateSweep(trace: Float64Array, symmetric: boolean, platea
     maxDeviation = Math.max(maxDeviation, Math.abs(smooth[i]! - fit.curve[i]!));
   }
   const norm = Math.max(swing, tiny);
+  let openMax = 0;
+  for (let i = 0; i < n; i++) openMax = Math.max(openMax, Math.abs(fit.curve[i]!));
+  const closedLevel = Math.min(Math.abs(levelLeft), Math.abs(levelRight));
   return {
     fit,
     swing,
     snr: fit.noiseStd > 0 ? swing / fit.noiseStd : swing > 0 ? Infinity : 0,
     closing,
-    closedLevelRatio: Math.min(Math.abs(levelLeft), Math.abs(levelRight)) / norm,
+    closedLevelRatio: closedLevel / norm,
+    closedLevelToOpen: closedLevel / Math.max(openMax, norm, tiny),
     closedEndReach,
     openEndReach,
     counterExcursion: counter / norm,

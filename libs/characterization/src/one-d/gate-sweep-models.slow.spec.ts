@@ -1,4 +1,4 @@
-import { generatePinchOffTrace, generateTurnOnTrace, tuningSeeds } from '#qdc/device-physics';
+import { generateOffsetPinchOffTrace, generatePinchOffTrace, generateTurnOnTrace, tuningSeeds } from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
 import { classifyPinchOff, extractPinchOffParameters } from './pinch-off.model.js';
 import { classifyTurnOn, extractTurnOnThreshold } from './turn-on.model.js';
@@ -14,6 +14,36 @@ function lcgNoise(length: number): Float64Array {
 }
 
 describe('pinch-off models', () => {
+  it('call long sweeps with a closed level a few per cent of the open level off zero (either sign, sloping open level) good, and staircases not (issue 29)', () => {
+    let positives = 0;
+    let good = 0;
+    let answered = 0;
+    let error = 0;
+    let staircases = 0;
+    let staircasesGood = 0;
+    for (const seed of tuningSeeds(40, 7600)) {
+      const t = generateOffsetPinchOffTrace(seed);
+      const n = t.trace.length;
+      const classification = classifyPinchOff(t.trace)['classification'];
+      if (!t.isPinchOff) {
+        staircases++;
+        if (classification) staircasesGood++;
+        continue;
+      }
+      positives++;
+      if (classification) good++;
+      const out = extractPinchOffParameters(t.trace);
+      if (out['transition_index'] === null || out['cut_off_index'] === null || out['saturation_index'] === null) continue;
+      answered++;
+      error += (Math.abs((out['transition_index'] as number) - t.transition!) + Math.abs((out['saturation_index'] as number) - t.saturation!)) / (2 * n);
+    }
+    expect(good / positives).toBeGreaterThanOrEqual(0.97);
+    expect(answered / positives).toBeGreaterThanOrEqual(0.97);
+    expect(error / answered).toBeLessThanOrEqual(0.005);
+    expect(staircases).toBeGreaterThan(3);
+    expect(staircasesGood).toBe(0);
+  });
+
   it('classify labelled sweeps with accuracy ≥ 0.97', () => {
     let correct = 0;
     for (const seed of SEEDS) {

@@ -3,8 +3,8 @@
 // (2020); qtt fitPinchOff) and physics gates on the fit. The extractor reports the MODELS.md labels of the fitted
 // tanh: transition = centre (u = 0); cut-off / saturation = extrema of d²I/dV², tanh u = ∓1/√3, i.e.
 // x₀ ± w·atanh(1/√3), cut-off on the side of the plateau nearer zero current, whichever way the sweep runs.
-// Gates (tuned on TUNING_SEEDS, see docs/models/one-d.md): swing ≥ 5 σ; closed plateau within 15 % of the swing
-// of zero current; both ends of the window on their plateaus (|tanh u| ≥ 0.8); monotonic (median-filtered trace
+// Gates (tuned on TUNING_SEEDS, see docs/models/one-d.md): swing ≥ 5 σ; closed plateau within 15 % of the largest
+// open current of zero current (an amplifier or leakage offset); both ends of the window on their plateaus (|tanh u| ≥ 0.8); monotonic (median-filtered trace
 // never moves against the step by more than 40 % of the swing, never strays more than 20 % from the fit); R² ≥ 0.8.
 import { analyseGateSweep, reduceTrace, toCallerSample, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 
@@ -38,7 +38,7 @@ export function fitPinchOff(input: Float64Array): PinchOffFit {
   const s = analysis.closing ? 1 : -1;
   const failedGates: string[] = [];
   if (!(analysis.snr >= PINCH_OFF_MIN_SNR)) failedGates.push('swing/noise');
-  if (!(analysis.closedLevelRatio <= PINCH_OFF_MAX_CLOSED_LEVEL)) failedGates.push('closed level not at zero current');
+  if (!(analysis.closedLevelToOpen <= PINCH_OFF_MAX_CLOSED_LEVEL)) failedGates.push('closed level not at zero current');
   if (!(analysis.closedEndReach >= PINCH_OFF_MIN_PLATEAU_REACH)) failedGates.push('pinched-off plateau outside the sweep');
   if (!(analysis.openEndReach >= PINCH_OFF_MIN_PLATEAU_REACH)) failedGates.push('conducting plateau outside the sweep');
   if (!(analysis.counterExcursion <= PINCH_OFF_MAX_COUNTER_EXCURSION)) failedGates.push('non-monotonic');
@@ -86,7 +86,7 @@ export function extractPinchOffParameters(trace: Float64Array): Record<string, u
   const p = fitPinchOff(trace);
   const n = trace.length;
   const found =
-    p.analysis.snr >= PINCH_OFF_MIN_SNR && p.analysis.fit.rSquared >= PINCH_OFF_MIN_R_SQUARED && p.analysis.closedLevelRatio <= PINCH_OFF_MAX_CLOSED_LEVEL;
+    p.analysis.snr >= PINCH_OFF_MIN_SNR && p.analysis.fit.rSquared >= PINCH_OFF_MIN_R_SQUARED && p.analysis.closedLevelToOpen <= PINCH_OFF_MAX_CLOSED_LEVEL;
   return {
     cut_off_index: found ? indexInside(p.cutOff, n) : null,
     transition_index: found ? indexInside(p.transition, n) : null,

@@ -38,3 +38,10 @@ export {
   type CoulombBlockadeTrace,
 } from './coulomb-blockade-trace.generator.js';
 export { generateOnsetTurnOnTrace, type OnsetShape, type OnsetTurnOnOptions, type OnsetTurnOnTrace } from './onset-turn-on.generator.js';
+export {
+  generateOffsetPinchOffTrace,
+  OFFSET_PINCH_OFF_LENGTH_RANGE,
+  OFFSET_PINCH_OFF_OFFSET_RANGE,
+  type OffsetPinchOffKind,
+  type OffsetPinchOffTrace,
+} from './offset-pinch-off.generator.js';
