@@ -501,7 +501,15 @@ function offsetPinchOffSection(count: number): AccuracySection {
   const mae = (v: number) => (v / Math.max(1, answered)).toFixed(3);
   const rows: ReportRow[] = [
     {
-      cells: ['pinch-off-classifier-v0', set, String(seeds.length), 'accuracy', accuracy.toFixed(4), `staircases called good: ${staircasesAccepted}`, `≥ ${ACCURACY_TARGET}`],
+      cells: [
+        'pinch-off-classifier-v0',
+        set,
+        String(seeds.length),
+        'accuracy',
+        accuracy.toFixed(4),
+        `staircases called good: ${staircasesAccepted}`,
+        `≥ ${ACCURACY_TARGET}`,
+      ],
       pass: accuracy >= ACCURACY_TARGET,
     },
     {
