@@ -276,7 +276,7 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       // Row r repeats distinct trace r mod 700: the expected answer is the 700 traces' answers, repeated (computed before
       // the request, so the test's own CPU time never sits between the run and the read-back on a busy machine).
       const distinctFlat = new Float64Array(distinct.length * 128);
-      distinct.forEach((trace, i) => distinctFlat.set(trace, i * 128));
+      for (const [i, trace] of distinct.entries()) distinctFlat.set(trace, i * 128);
       const distinctOutputs = runModelBatch(PEAK_V2, { shape: [distinct.length, 128], data: distinctFlat });
       const expected = Array.from({ length: rows }, (_, r) => distinctOutputs[r % distinct.length]);
       const res = await run(alice, PEAK_V2, npy(flat, [rows, 128]), {}, 'big.npy', '/v0/models/batch');

@@ -44,7 +44,7 @@ export class LabStreamEventsService {
     if (!stream || !(caller.scopes.includes('admin') || stream.owner_id === caller.ownerId)) throw notFound;
 
     const release = this.slots.acquire(caller.keyId);
-    let messages: AsyncIterable<{ data: Uint8Array }> & { close(): Promise<void | Error> };
+    let messages: AsyncIterable<{ data: Uint8Array }> & { close(): Promise<unknown> };
     try {
       const consumer = await this.nats.jetstream().consumers.get(labEventStream(this.config.QDC_NAMESPACE, lab, name), {
         deliver_policy: seen > 0 ? DeliverPolicy.All : DeliverPolicy.New,
