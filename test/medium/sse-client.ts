@@ -17,7 +17,7 @@ export interface SseRead {
 
 /**
  * POSTs and reads the stream until it ends, or until `stopAfter` returns true for the frames so far
- * (then the connection is dropped, as a client that goes away).
+ * (then the connection is dropped, as a client that goes away; frames after that one are not returned).
  */
 export function postSse(
   url: string,
@@ -80,11 +80,14 @@ async function readSse(
         }
         if (frame.data !== undefined) frame.event = JSON.parse(frame.data) as Record<string, unknown>;
         frames.push(frame);
+        // Checked per frame, not per chunk: a loaded server may send the whole stream in one chunk, and the
+        // client that stops here has seen exactly these frames (the rest of the chunk is what it missed).
+        if (options.stopAfter?.(frames)) {
+          controller.abort();
+          break;
+        }
       }
-      if (options.stopAfter?.(frames)) {
-        controller.abort();
-        break;
-      }
+      if (controller.signal.aborted) break;
     }
   } catch (error) {
     if (!controller.signal.aborted) throw error;
