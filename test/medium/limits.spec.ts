@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { encodeNpy } from '#qdc/arrays';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
@@ -12,6 +12,17 @@ function rawRequest(baseUrl: string, request: string): Promise<string> {
     socket.on('close', () => done(response));
     // The server may reset the socket right after answering; what it answered is what we check.
     socket.on('error', (error) => (response ? done(response) : reject(error)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.on('error', reject);
   });
 }
 
@@ -160,5 +171,34 @@ describe('limits (upload size, JSON size, per-key rate)', () => {
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(8);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect((await call('/v0/models?limit=1', other)).status).toBe(200);
+  });
+
+  it('holds one budget per key across two gateway replicas (kept in Redis): 8 allowed in all, not 8 per replica', async () => {
+    const port = await freePort();
+    sut.launch('gateway-2', 'dist/apps/gateway/src/main.js', { PORT: String(port) });
+    const second = `http://127.0.0.1:${port}`;
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const ready = await fetch(`${second}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) break;
+      if (Date.now() > deadline) throw new Error(`second gateway did not become ready; logs in ${sut.logDir}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const shared = await sut.createKey('replicated-lab', 'control');
+    const answers: { gateway: string; status: number; retryAfter: string | null; body: unknown }[] = [];
+    for (let i = 0; i < 16; i++) {
+      const gateway = i % 2 === 0 ? sut.baseUrl : second; // alternate between the replicas
+      const res = await fetch(`${gateway}/v0/models?limit=1`, { headers: { authorization: `Bearer ${shared}` } });
+      answers.push({ gateway, status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() });
+    }
+    expect(answers.map((a) => a.status)).toEqual([...Array(8).fill(200), ...Array(8).fill(429)]);
+    for (const refused of answers.slice(8)) {
+      const seconds = Number(refused.retryAfter);
+      expect(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60).toBe(true);
+      expect(refused.body).toEqual({ detail: `Rate limit exceeded; retry in ${seconds} s` });
+    }
+    expect(new Set(answers.slice(8).map((a) => a.gateway))).toEqual(new Set([sut.baseUrl, second])); // both refuse
   });
 });

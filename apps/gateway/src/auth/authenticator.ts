@@ -18,25 +18,24 @@ export class Authenticator {
     private readonly limiter: RateLimiter,
   ) {}
 
-  /** The caller; synchronous when the key was verified recently (all but a key's first request per cache period). */
-  authenticate(authorization: string | string[] | undefined, scope: Scope | undefined): Principal | Promise<Principal> {
+  /** The caller, once its key, scope and rate limit (one Redis round trip, shared by every gateway replica) pass. */
+  async authenticate(authorization: string | string[] | undefined, scope: Scope | undefined): Promise<Principal> {
     const match = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
     if (!match) throw unauthenticated('Not authenticated');
     const token = match[1]!;
     const cached = this.verifier.cached(token);
     if (cached) return this.admit(cached, scope);
     if (!isWellFormedApiKey(token)) throw unauthenticated('Invalid or revoked API key');
-    return this.verifier.verify(token).then((principal) => {
-      if (!principal) throw unauthenticated('Invalid or revoked API key');
-      return this.admit(principal, scope);
-    });
+    const principal = await this.verifier.verify(token);
+    if (!principal) throw unauthenticated('Invalid or revoked API key');
+    return this.admit(principal, scope);
   }
 
-  private admit(principal: Principal, scope: Scope | undefined): Principal {
+  private async admit(principal: Principal, scope: Scope | undefined): Promise<Principal> {
     if (scope && !principal.scopes.includes(scope)) {
       throw new ApiError(403, `This API key lacks the '${scope}' scope (it has: ${principal.scopes.join(', ') || 'none'})`);
     }
-    const retryAfter = this.limiter.take(principal.keyId);
+    const retryAfter = await this.limiter.take(principal.keyId);
     if (retryAfter > 0) {
       throw new ApiError(429, `Rate limit exceeded; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
     }

@@ -1,29 +1,58 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { QdcConfig } from '#qdc/platform';
-import { RateLimiter } from './rate-limiter.js';
+import { RATE_LIMIT_WINDOW_S, RateLimiter, type RateLimitStore } from './rate-limiter.js';
 
-const limiter = (perMinute: number) => new RateLimiter({ QDC_RATE_LIMIT_PER_MINUTE: perMinute } as QdcConfig);
+const config = { QDC_RATE_LIMIT_PER_MINUTE: 3 } as QdcConfig;
+
+/** {sut, mocks}: the limiter over a store the test controls. */
+function newRateLimiter(store: RateLimitStore) {
+  const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  return { sut: new RateLimiter(config, store), mocks: { store, warn } };
+}
+
+afterEach(() => jest.restoreAllMocks());
 
 describe(RateLimiter.name, () => {
-  it('allows a burst of the per-minute budget, then asks to wait', () => {
-    const sut = limiter(60);
+  it('allows the budget of a window, then answers the seconds until the window opens again', async () => {
+    // The same counting as in Redis, in memory: 3 points per 60 s window.
+    const { sut } = newRateLimiter(new RateLimiterMemory({ points: 3, duration: RATE_LIMIT_WINDOW_S }));
+    expect([await sut.take('k'), await sut.take('k'), await sut.take('k')]).toEqual([0, 0, 0]);
+    const wait = await sut.take('k');
+    expect(wait).toBeGreaterThanOrEqual(59);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(await sut.take('other')).toBe(0); // keys apart
+  });
+
+  it('rounds the time left up to whole seconds, at least 1', async () => {
+    const refusing = (msBeforeNext: number): RateLimitStore => ({ consume: () => Promise.reject(new RateLimiterRes(0, msBeforeNext, 4)) });
+    expect(await newRateLimiter(refusing(1_200)).sut.take('k')).toBe(2);
+    expect(await newRateLimiter(refusing(0)).sut.take('k')).toBe(1);
+  });
+
+  it('fails open when Redis does not answer, with one warning per 10 s however many requests', async () => {
+    const store = { consume: jest.fn(() => Promise.reject(new Error('Connection is closed.'))) };
+    const { sut, mocks } = newRateLimiter(store);
     const t0 = 1_000_000;
-    for (let i = 0; i < 60; i++) expect(sut.take('k', t0)).toBe(0);
-    expect(sut.take('k', t0)).toBe(1); // one token per second at 60/min
+    expect(await sut.take('k', t0)).toBe(0);
+    expect(await sut.take('k', t0 + 1)).toBe(0);
+    expect(await sut.take('other', t0 + 9_999)).toBe(0);
+    expect(mocks.warn).toHaveBeenCalledTimes(1);
+    expect(mocks.warn).toHaveBeenCalledWith('rate limit not checked (Redis: Connection is closed.); allowing requests until Redis answers again');
+    expect(await sut.take('k', t0 + 10_000)).toBe(0);
+    expect(mocks.warn).toHaveBeenCalledTimes(2);
+    expect(store.consume).toHaveBeenCalledTimes(4);
   });
 
-  it('refills at the configured rate', () => {
-    const sut = limiter(6); // one token per 10 s
-    const t0 = 5_000_000;
-    for (let i = 0; i < 6; i++) sut.take('k', t0);
-    expect(sut.take('k', t0)).toBe(10);
-    expect(sut.take('k', t0 + 5_000)).toBe(5);
-    expect(sut.take('k', t0 + 10_000)).toBe(0);
-  });
-
-  it('keeps keys apart', () => {
-    const sut = limiter(1);
-    expect(sut.take('a', 0)).toBe(0);
-    expect(sut.take('a', 0)).toBeGreaterThan(0);
-    expect(sut.take('b', 0)).toBe(0);
+  it('checks again as soon as Redis answers (the failure leaves nothing behind)', async () => {
+    let down = true;
+    const memory = new RateLimiterMemory({ points: 1, duration: RATE_LIMIT_WINDOW_S });
+    const { sut } = newRateLimiter({ consume: (key) => (down ? Promise.reject(new Error('Command timed out')) : memory.consume(key)) });
+    expect(await sut.take('k')).toBe(0);
+    expect(await sut.take('k')).toBe(0);
+    down = false;
+    expect(await sut.take('k')).toBe(0);
+    expect(await sut.take('k')).toBeGreaterThan(0);
   });
 });
