@@ -269,6 +269,28 @@ describe('coda circuit tools (real gateway, qpu-broker, simulation worker, NATS,
     expect(badBody.error).toMatch(/entry_point_args must be a JSON list/);
   });
 
+  it('without entry_point_args, an angle argument stays a free parameter for conversion (OpenQASM 3 input) and simulation refuses it by name', async () => {
+    const ansatz = [
+      'from qiskit import QuantumCircuit',
+      'def ansatz(theta):',
+      '    qc = QuantumCircuit(2)',
+      '    qc.ry(theta, 0)',
+      '    qc.cx(0, 1)',
+      '    return qc',
+      '',
+    ].join('\n');
+    const qasm3 = await post('/v0/coda/tools/to-openqasm3', { code: ansatz, entry_point: 'ansatz' });
+    expect(qasm3.status).toBe(200);
+    expect((await qasm3.json()).openqasm3).toContain('input float[64] theta;\nqubit[2] q;\nry(theta) q[0];');
+    const cirq = await (await post('/v0/coda/tools/transpile', { source_code: ansatz, target: 'cirq', entry_point: 'ansatz' })).json();
+    expect(cirq.converted_code).toContain("theta = sympy.Symbol('theta')");
+    const simulated = await post('/v0/coda/tools/simulate', { code: ansatz, entry_point: 'ansatz', shots: 10 });
+    expect([simulated.status, (await simulated.json()).error]).toEqual([
+      422,
+      'line 2: entry_point ansatz() needs arguments (theta); give them with entry_point_args (a JSON list, or an object by name) or give them defaults',
+    ]);
+  });
+
   it('answers malformed JSON with a 4xx', async () => {
     const res = await fetch(`${sut.baseUrl}/v0/coda/tools/simulate`, {
       method: 'POST',

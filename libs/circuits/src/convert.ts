@@ -62,7 +62,7 @@ function parseDetected(source: string, options: ParseOptions): ParsedSource {
     case 'openqasm2':
       return { framework, circuit: parseQasm(source, 2).circuit };
     case 'openqasm3':
-      return { framework, circuit: parseQasm(source, 3).circuit };
+      return { framework, circuit: parseQasm(source, 3, options).circuit };
     case 'qiskit':
       return { framework, circuit: parseQiskit(source, options) };
     case 'cirq':

@@ -7,3 +7,9 @@ export const entryOf = (msg: { entryPoint?: string; entryPointArgs?: CircuitEntr
   // zod's JSON values are the front end's JSON arguments (numbers, strings, booleans, null, lists, objects).
   ...(msg.entryPointArgs === undefined ? {} : { entryPointArgs: msg.entryPointArgs as EntryPointArgs }),
 });
+
+/**
+ * Conversion and resource counting keep unbound parameters free (OpenQASM 3 `input float`, `Parameter`,
+ * `sympy.Symbol`; an entry point's missing arguments become parameters of their names); simulation refuses them.
+ */
+export const keepFree = (msg: Parameters<typeof entryOf>[0]) => ({ ...entryOf(msg), freeParameters: true });

@@ -12,7 +12,7 @@ import {
   type CircuitsTranspileRequest,
   type CircuitsTranspileResponse,
 } from '#qdc/contracts';
-import { entryOf } from './circuit-entry.js';
+import { entryOf, keepFree } from './circuit-entry.js';
 import { asRpc } from './circuit-errors.js';
 import { runSimulation } from '../simulation/run-simulation.js';
 import { SIMULATION_CONFIG, type SimulationConfig } from '../simulation/simulation.config.js';
@@ -29,19 +29,19 @@ export class CircuitToolsService {
   ) {}
 
   transpile(msg: CircuitsTranspileRequest): CircuitsTranspileResponse {
-    return asRpc(() => transpile(msg.code, msg.target, entryOf(msg)));
+    return asRpc(() => transpile(msg.code, msg.target, keepFree(msg)));
   }
 
   toOpenQasm3(msg: CircuitsCodeRequest): CircuitsToQasm3Response {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code, entryOf(msg));
+      const { framework, circuit } = parseCircuit(msg.code, keepFree(msg));
       return { sourceFramework: framework, openqasm3: emitQasm3(circuit) };
     });
   }
 
   estimateResources(msg: CircuitsCodeRequest): CircuitsResourcesResponse {
     return asRpc(() => {
-      const { framework, circuit } = parseCircuit(msg.code, entryOf(msg));
+      const { framework, circuit } = parseCircuit(msg.code, keepFree(msg));
       return { ...estimateResources(circuit), sourceFramework: framework };
     });
   }

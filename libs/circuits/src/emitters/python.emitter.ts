@@ -5,7 +5,7 @@
  */
 import { CircuitError } from '../errors.js';
 import type { Circuit, GateOp, Operation } from '../ir/circuit.js';
-import { NUMPY_STYLE, evalExpr, formatNumber } from '../ir/expr.js';
+import { NUMPY_STYLE, evalExpr, formatExpr, formatNumber, type Expr, type FormatStyle } from '../ir/expr.js';
 import { conditionShape, locate, lowerCircuit, registerIdentifiers, type Supports } from './lowering.js';
 
 const fmt = (v: number): string => formatNumber(v, NUMPY_STYLE);
@@ -56,6 +56,19 @@ const PY_RESERVED = new Set([
   'q',
 ]);
 const vals = (op: GateOp): number[] => op.params.map((p) => evalExpr(p));
+/** Parameters as source text: numbers as `fmt` writes them, free parameters by name (Qiskit `Parameter`s, sympy `Symbol`s). */
+const texts = (op: GateOp, style: FormatStyle = NUMPY_STYLE): string[] => op.params.map((p) => formatExpr(p, style));
+/** sympy's functions for Symbol expressions (numpy's ufuncs call `x.sin()`, which a Symbol lacks). */
+const SYMPY_STYLE: FormatStyle = { pi: 'np.pi', pow: '**', fn: (n) => `sympy.${n === 'ln' ? 'log' : n}` };
+
+/** PennyLane and Braket output takes numbers only: free parameters are refused, naming them. */
+function requireNumbers(circuit: Circuit, target: string): void {
+  if (circuit.inputs?.length)
+    throw new CircuitError(
+      'unsupported',
+      `${target} output takes numeric parameters; unbound: ${circuit.inputs.join(', ')} (give their values with entry_point_args, or convert to Qiskit, Cirq or OpenQASM 3, which keep them free)`,
+    );
+}
 
 // ---------------------------------------------------------------- Qiskit
 const QISKIT_METHODS = new Set([
@@ -143,7 +156,7 @@ export function emitQiskit(circuit: Circuit): string {
   for (const op of ops) {
     let line: string;
     if (op.kind === 'gate') {
-      const params = vals(op).map(fmt);
+      const params = texts(op);
       if (op.controls) {
         classes.add(QISKIT_CLASSES[op.name]);
         line = `qc.append(${QISKIT_CLASSES[op.name]}(${params.join(', ')}).control(${op.controls}), [${op.qubits.map(qubit).join(', ')}])`;
@@ -162,7 +175,9 @@ export function emitQiskit(circuit: Circuit): string {
   }
   const imports = ['from qiskit import QuantumCircuit, QuantumRegister, ClassicalRegister'];
   if (classes.size) imports.push(`from qiskit.circuit.library import ${[...classes].sort().join(', ')}`);
+  if (circuit.inputs?.length) imports.push('from qiskit.circuit import Parameter');
   const out = [...imports, 'import numpy as np', ''];
+  for (const name of circuit.inputs ?? []) out.push(`${name} = Parameter('${name}')`);
   circuit.qregs.forEach((r, i) => {
     out.push(`${qids[i]} = QuantumRegister(${r.size}, '${qids[i]}')`);
   });
@@ -195,13 +210,15 @@ const CIRQ_FIXED: Record<string, string> = {
   cswap: 'cirq.CSWAP',
   ccz: 'cirq.CCZ',
 };
-const CIRQ_PARAM: Record<string, (p: number[]) => string> = {
-  rx: ([t]) => `cirq.rx(${fmt(t)})`,
-  ry: ([t]) => `cirq.ry(${fmt(t)})`,
-  rz: ([t]) => `cirq.rz(${fmt(t)})`,
-  p: ([l]) => `cirq.ZPowGate(exponent=${fmt(l / Math.PI)})`,
-  cp: ([l]) => `cirq.CZPowGate(exponent=${fmt(l / Math.PI)})`,
+/** Cirq's parameterised gates from their parameters, written by `f` (numbers, or sympy expressions of free parameters). */
+const CIRQ_PARAM: Record<string, (p: Expr[], f: (e: Expr) => string) => string> = {
+  rx: ([t], f) => `cirq.rx(${f(t)})`,
+  ry: ([t], f) => `cirq.ry(${f(t)})`,
+  rz: ([t], f) => `cirq.rz(${f(t)})`,
+  p: ([l], f) => `cirq.ZPowGate(exponent=${f(overPi(l))})`,
+  cp: ([l], f) => `cirq.CZPowGate(exponent=${f(overPi(l))})`,
 };
+const overPi = (e: Expr): Expr => ({ k: 'bin', op: '/', a: e, b: { k: 'id', name: 'pi' } });
 const CIRQ_CONTROLLABLE = new Set(['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'p', 'swap', 'iswap']);
 
 export function emitCirq(circuit: Circuit): string {
@@ -213,7 +230,8 @@ export function emitCirq(circuit: Circuit): string {
     /^[A-Za-z_][A-Za-z0-9_]*$/,
   );
   const q = (i: number) => `q[${i}]`;
-  const gateExpr = (op: GateOp): string => (op.name in CIRQ_FIXED ? CIRQ_FIXED[op.name] : CIRQ_PARAM[op.name](vals(op)));
+  const f = (e: Expr) => formatExpr(e, circuit.inputs?.length ? SYMPY_STYLE : NUMPY_STYLE);
+  const gateExpr = (op: GateOp): string => (op.name in CIRQ_FIXED ? CIRQ_FIXED[op.name] : CIRQ_PARAM[op.name](op.params, f));
   const body: string[] = [];
   const skipped = new Set<number>();
   for (let i = 0; i < ops.length; i++) {
@@ -247,7 +265,9 @@ export function emitCirq(circuit: Circuit): string {
     }
     body.push(`circuit.append(${text})`);
   }
-  return `${['import cirq', 'import numpy as np', '', `q = cirq.LineQubit.range(${circuit.numQubits})`, 'circuit = cirq.Circuit()', ...body].join('\n')}\n`;
+  const symbols = (circuit.inputs ?? []).map((name) => `${name} = sympy.Symbol('${name}')`);
+  const imports = ['import cirq', 'import numpy as np', ...(symbols.length ? ['import sympy'] : [])];
+  return `${[...imports, '', ...symbols, `q = cirq.LineQubit.range(${circuit.numQubits})`, 'circuit = cirq.Circuit()', ...body].join('\n')}\n`;
 }
 
 /** If ops[i] starts a run of consecutive measurements covering `reg` bit by bit, the qubits in bit order. */
@@ -303,6 +323,7 @@ const PL_NAMES: Record<string, string> = {
 const PL_ADJOINT: Record<string, string> = { sdg: 'S', tdg: 'T', sxdg: 'SX' };
 
 export function emitPennyLane(circuit: Circuit, shots = 1024): string {
+  requireNumbers(circuit, 'PennyLane');
   const supports: Supports = (name, controls) => name in PL_NAMES || (name in PL_ADJOINT && controls === 0);
   const { ops } = lowerCircuit(circuit, supports, 'PennyLane');
   const terminal = terminalMeasurements(ops);
@@ -403,6 +424,7 @@ const BRAKET_NAMES: Record<string, string> = {
 const BRAKET_CONTROLLABLE = new Set(['h', 'x', 'y', 'z', 's', 'sdg', 't', 'tdg', 'sx', 'sxdg', 'rx', 'ry', 'rz', 'p', 'swap']);
 
 export function emitBraket(circuit: Circuit): string {
+  requireNumbers(circuit, 'Amazon Braket');
   const supports: Supports = (name, controls) => (controls === 0 ? name in BRAKET_NAMES : BRAKET_CONTROLLABLE.has(name));
   const { ops } = lowerCircuit(circuit, supports, 'Amazon Braket');
   const terminal = terminalMeasurements(ops);

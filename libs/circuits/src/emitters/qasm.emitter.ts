@@ -91,6 +91,11 @@ export function emitQasm3(circuit: Circuit): string {
 
 function emit(source: Circuit, version: 2 | 3, supports: Supports): string {
   const target = version === 2 ? 'OpenQASM 2' : 'OpenQASM 3';
+  if (version === 2 && source.inputs?.length)
+    throw new CircuitError(
+      'unsupported',
+      `OpenQASM 2 has no free parameters (${source.inputs.join(', ')}); give their values with entry_point_args, or convert to OpenQASM 3 (input float)`,
+    );
   const style: FormatStyle = version === 2 ? QASM2_STYLE : QASM3_STYLE;
   const reserved = version === 2 ? QASM2_RESERVED : QASM3_RESERVED;
   // Controlled custom gates cannot be written in OpenQASM 2: inline them.
@@ -135,6 +140,8 @@ function emit(source: Circuit, version: 2 | 3, supports: Supports): string {
     const def = circuit.definitions.get(name)!;
     lines.push(...definitionText(def, defIds.get(name)!, version, gateText));
   }
+  // Free parameters (OpenQASM 3 §"Inputs and outputs"): given values when the program is run.
+  for (const name of circuit.inputs ?? []) lines.push(`input float[64] ${name};`);
   for (let r = 0; r < circuit.qregs.length; r++)
     lines.push(version === 2 ? `qreg ${qids[r]}[${circuit.qregs[r].size}];` : `qubit[${circuit.qregs[r].size}] ${qids[r]};`);
   for (let r = 0; r < circuit.cregs.length; r++)

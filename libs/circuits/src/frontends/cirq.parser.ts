@@ -12,6 +12,7 @@ import {
   addQreg,
   canonicalizeControls,
   emptyCircuit,
+  inputIdentifiers,
   inverseGate,
   type Circuit,
   type GateDefinition,
@@ -164,7 +165,7 @@ const near = (a: number, b: number): boolean => Math.abs(a - b) < 1e-12;
 export function parseCirq(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new CirqEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result(options.entryPoint, options.entryPointArgs);
+  return evaluator.result(options.entryPoint, options.entryPointArgs, options.freeParameters);
 }
 
 class CirqEvaluator extends PyEvaluator {
@@ -174,10 +175,28 @@ class CirqEvaluator extends PyEvaluator {
   private definitionCount = 0;
 
   /** The circuit built at top level (the one last built or appended to), or the one a function returns (README "Which circuit"). */
-  result(entryPoint?: string, entryArgs?: EntryPointArgs): Circuit {
-    const circuit = (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit', entryArgs) as CircuitValue | undefined) ?? this.last;
+  result(entryPoint?: string, entryArgs?: EntryPointArgs, freeParameters = false): Circuit {
+    const circuit =
+      (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit', entryArgs, freeParameters) as CircuitValue | undefined) ?? this.last;
     if (!circuit) throw semanticError(undefined, 'the source builds no cirq.Circuit, at top level or in a function that returns one');
-    return this.toIr(circuit);
+    this.keepSymbols = freeParameters;
+    const ir = this.toIr(circuit);
+    // Kept free (conversion, resources): the Symbols, in order of first use, become the circuit's inputs.
+    const symbols = new Set<string>();
+    for (const op of ir.ops) if (op.kind === 'gate') for (const e of op.params) freeNames(e, symbols);
+    if (!symbols.size) return ir;
+    const names = inputIdentifiers([...symbols]);
+    const rename = new Map<string, Expr>([...symbols].map((s, i) => [s, { k: 'id', name: names[i] }]));
+    const ops = ir.ops.map((op) => (op.kind === 'gate' ? { ...op, params: op.params.map((e) => substitute(e, rename)) } : op));
+    return { ...ir, ops, inputs: names };
+  }
+
+  /** Whether unresolved Symbols stay free in the IR (a conversion) or are refused (a simulation). */
+  private keepSymbols = false;
+
+  /** An entry point's missing argument, as a sympy Symbol of its name. */
+  protected override symbolicArgument(name: string): PyValue {
+    return { kind: 'sym', expr: { k: 'id', name } } as unknown as PyValue;
   }
 
   protected override isCircuitValue(v: PyValue): boolean {
@@ -252,7 +271,9 @@ class CirqEvaluator extends PyEvaluator {
     const resolveGate = (g: GateValue): GateValue => {
       if (!g.symAngle) return g;
       const e = substitute(g.symAngle, bindings);
-      return freeNames(e).size ? { ...g, symAngle: e } : { ...g, symAngle: undefined, angle: evalExpr(e) };
+      if (freeNames(e).size) return { ...g, symAngle: e };
+      // A Z-family gate's angle is its phase π·exponent.
+      return g.family === 'Z' ? { ...g, symAngle: undefined, exponent: evalExpr(e) / Math.PI } : { ...g, symAngle: undefined, angle: evalExpr(e) };
     };
     const resolveOp = (op: OpValue): OpValue => (op.gate ? { ...op, gate: resolveGate(op.gate) } : op);
     if (isObject(value, 'cgate')) return resolveGate(value as unknown as GateValue) as unknown as PyValue;
@@ -480,8 +501,15 @@ class CirqEvaluator extends PyEvaluator {
     if (name in POW_GATES) {
       return this.callable(name, (a, k) => {
         const [family, controls] = POW_GATES[name];
-        const exponent = n(a[0] ?? k.get('exponent') ?? 1, 'the exponent');
+        const given = a[0] ?? k.get('exponent') ?? 1;
         const shift = n(k.get('global_shift') ?? 0, 'the global shift');
+        // ZPowGate/CZPowGate(exponent=Symbol): the phase gate p(π·t), kept symbolic like rz(Symbol).
+        if (isObject(given, 'sym') && family === 'Z' && shift === 0)
+          return {
+            ...gate(family, name, controls),
+            symAngle: { k: 'bin', op: '*', a: { k: 'id', name: 'pi' }, b: (given as unknown as SymValue).expr },
+          } as unknown as PyValue;
+        const exponent = n(given, 'the exponent');
         return gate(family, name, controls, exponent, 0, shift) as unknown as PyValue;
       });
     }
@@ -538,7 +566,7 @@ class CirqEvaluator extends PyEvaluator {
       throw semanticError(line, `${(v as unknown as OpValue).reset ? 'a reset' : 'a measurement'} has no inverse or power`);
     if (isObject(v, 'cgate')) {
       const g = v as unknown as GateValue;
-      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ')
+      if (g.family === 'RX' || g.family === 'RY' || g.family === 'RZ' || g.symAngle)
         return { ...g, angle: g.angle * t, ...(g.symAngle ? { symAngle: { k: 'bin', op: '*', a: g.symAngle, b: num(t) } as Expr } : {}) } as unknown as PyValue;
       return { ...g, exponent: g.exponent * t, label: `${g.label}**${t}` } as unknown as PyValue;
     }
@@ -682,6 +710,15 @@ class CirqEvaluator extends PyEvaluator {
           [0.25, 't'],
           [-0.25, 'tdg'],
         ];
+        if (g.symAngle) {
+          if (!this.keepSymbols)
+            throw semanticError(
+              line,
+              `${g.label} has the unresolved symbolic exponent ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code, or give the entry point's arguments with entry_point_args`,
+            );
+          ops = [{ ...make('p'), params: [g.symAngle] }];
+          break;
+        }
         const hit = named.find(([v]) => near(t, v));
         ops = hit ? [make(hit[1])] : [make('p', [pi * t])];
         break;
@@ -705,10 +742,14 @@ class CirqEvaluator extends PyEvaluator {
       case 'RX':
       case 'RY':
       case 'RZ':
+        if (g.symAngle && this.keepSymbols) {
+          ops = [{ ...make(g.family.toLowerCase()), params: [g.symAngle] }];
+          break;
+        }
         if (g.symAngle)
           throw semanticError(
             line,
-            `${g.label} has the unresolved symbolic angle ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code`,
+            `${g.label} has the unresolved symbolic angle ${[...freeNames(g.symAngle)].join(', ')}; resolve it with cirq.resolve_parameters(circuit, {...}) in the code, or give the entry point's arguments with entry_point_args`,
           );
         ops = [make(g.family.toLowerCase(), [g.angle])];
         break;

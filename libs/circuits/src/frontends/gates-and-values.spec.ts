@@ -309,7 +309,7 @@ qc.compose(grover, inplace=True)
     // A list binds in qc.parameters order: sorted by name (beta before gamma).
     expect(names(`${head}qc.assign_parameters([0.4, 0.7], inplace=True)`)).toEqual(['rz(0.4)', 'rx(-0.2)']);
     expect(errorOf(() => parseQiskit(head)).message).toBe(
-      'the circuit has unbound parameters (beta, gamma); bind them with assign_parameters(...) in the code',
+      "the circuit has unbound parameters (beta, gamma); bind them with assign_parameters(...) in the code, or give the entry point's arguments with entry_point_args",
     );
     const v =
       'from qiskit import QuantumCircuit\nfrom qiskit.circuit import ParameterVector\nt = ParameterVector("t", 11)\nqc = QuantumCircuit(1)\nfor p in t:\n    qc.ry(p, 0)\n';

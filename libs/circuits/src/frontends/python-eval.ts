@@ -60,6 +60,12 @@ export interface PythonParseOptions {
    * passed positionally, a JSON object by keyword; numbers, strings, booleans, null, lists and dicts.
    */
   entryPointArgs?: EntryPointArgs;
+  /**
+   * Keep unbound parameters free (`Circuit.inputs`) instead of refusing them: for conversion and resource
+   * counting, never for simulation. An entry point's required arguments that `entryPointArgs` does not give
+   * are then bound to symbolic parameters of their own names (Qiskit `Parameter`, sympy `Symbol`).
+   */
+  freeParameters?: boolean;
 }
 
 export type JsonArgument = number | string | boolean | null | JsonArgument[] | { [key: string]: JsonArgument };
@@ -945,6 +951,11 @@ export abstract class PyEvaluator {
     return this.isCircuitValue(v);
   }
 
+  /** A free parameter named `name` to pass for an entry point's missing argument; undefined where the front end has none. */
+  protected symbolicArgument(_name: string, _line: number): PyValue | undefined {
+    return undefined;
+  }
+
   /** Saves the front end's own state (last circuit, counters) and returns a function that restores it. */
   protected saveState(): () => void {
     return () => undefined;
@@ -956,7 +967,13 @@ export abstract class PyEvaluator {
    * front end uses that one); otherwise the circuit returned by the single module-level function
    * callable without arguments that returns one. Several → an error listing them.
    */
-  protected entryCircuit(entryPoint: string | undefined, builtAtTopLevel: boolean, what: string, entryArgs?: EntryPointArgs): PyValue | undefined {
+  protected entryCircuit(
+    entryPoint: string | undefined,
+    builtAtTopLevel: boolean,
+    what: string,
+    entryArgs?: EntryPointArgs,
+    freeParameters = false,
+  ): PyValue | undefined {
     const functions = this.moduleFunctions();
     const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
     const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
@@ -971,13 +988,24 @@ export abstract class PyEvaluator {
       const positional = fn.params.filter((p) => p.kind === 'normal');
       const given = (p: PyParam) => kwargs.has(p.name) || (p.kind === 'normal' && positional.indexOf(p) < args.length);
       const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name) && !given(p)).map((p) => p.name);
-      if (required.length) {
-        throw semanticError(
+      // Where none are given, the missing arguments are free parameters of their own names (conversion only).
+      const needsArguments = (why = '') =>
+        semanticError(
           fn.line,
-          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); give them with entry_point_args (a JSON list, or an object by name) or give them defaults`,
+          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); give them with entry_point_args (a JSON list, or an object by name) or give them defaults${why}`,
         );
+      const symbols = freeParameters ? required.map((name) => this.symbolicArgument(name, fn.line)) : [];
+      const symbolic = freeParameters && required.length > 0 && symbols.every((v) => v !== undefined);
+      if (required.length && !symbolic) throw needsArguments();
+      if (symbolic) for (const [i, name] of required.entries()) kwargs.set(name, symbols[i]!);
+      let value: PyValue;
+      try {
+        value = this.callFunction(fn, args, kwargs, fn.line);
+      } catch (error) {
+        // An argument used as a size, index or flag cannot stay a free parameter: the caller must give it.
+        if (symbolic && error instanceof CircuitError) throw needsArguments(` (as free parameters they fail: ${error.message})`);
+        throw error;
       }
-      const value = this.callFunction(fn, args, kwargs, fn.line);
       if (!this.isEntryValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
       return value;
     }

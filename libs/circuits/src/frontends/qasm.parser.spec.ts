@@ -165,7 +165,7 @@ describe('parseQasm (OpenQASM 3)', () => {
   it.each([
     ['qubit[2] q;\nwhile (true) { h q[0]; }', /line 4: unsupported construct `while`/],
     ['def f() {}', /unsupported construct `def`/],
-    ['input float theta;', /unsupported construct `input`/],
+    ['input float theta;', /line 3: input theta has no value: simulation needs numbers/],
     ['qubit q; pow(0.5) @ x q;', /unsupported construct `pow\(0.5\) @`: only integer powers/],
     ['int n = 2; n = 3;', /unsupported construct `n = …`/],
     ['qubit[2] q; h q[0] q[1];', /expected ';'/],

@@ -159,9 +159,14 @@ export interface QasmParseResult {
   version: 2 | 3;
 }
 
-export function parseQasm(source: string, expectedVersion?: 2 | 3): QasmParseResult {
-  const parser = new QasmParser(tokenizeQasm(source), expectedVersion);
+/**
+ * `freeParameters`: OpenQASM 3 `input float` / `input angle` declarations stay free parameters of the circuit
+ * (`Circuit.inputs`, for conversion and resource counting); without it they are refused, named.
+ */
+export function parseQasm(source: string, expectedVersion?: 2 | 3, options: { freeParameters?: boolean } = {}): QasmParseResult {
+  const parser = new QasmParser(tokenizeQasm(source), expectedVersion, options.freeParameters ?? false);
   parser.parseProgram();
+  if (parser.inputs.length) parser.circuit.inputs = parser.inputs;
   return { circuit: parser.circuit, version: parser.version };
 }
 
@@ -180,9 +185,13 @@ class QasmParser {
   private condition?: Condition;
   private qelibDefined = false;
 
+  /** Free parameters declared with `input float|angle name;`, in order (only with freeParameters). */
+  readonly inputs: string[] = [];
+
   constructor(
     private readonly tokens: Token[],
-    expectedVersion?: 2 | 3,
+    expectedVersion: 2 | 3 | undefined,
+    private readonly freeParameters: boolean,
   ) {
     this.version = expectedVersion ?? 2;
   }
@@ -253,6 +262,7 @@ class QasmParser {
       if (kw === 'bit') return void this.bitDeclaration();
       if (kw === 'const' || SCALAR_TYPES.has(kw)) return void this.scalarDeclaration();
       if (kw === 'for') return void this.forLoop();
+      if (kw === 'input') return void this.inputDeclaration();
       if (kw in UNSUPPORTED_KEYWORDS) throw unsupported(t.line, kw, UNSUPPORTED_KEYWORDS[kw]);
       if (this.cregs.has(kw) && (this.is('=', 1) || this.is('[', 1))) return void this.measureAssignment();
       if (this.consts.has(kw))
@@ -290,7 +300,7 @@ class QasmParser {
   }
   private checkFree(name: Token): void {
     if (this.scope) throw syntaxError(name.line, 'declarations are not allowed inside a gate definition');
-    if (this.qregs.has(name.text) || this.cregs.has(name.text) || this.consts.has(name.text))
+    if (this.qregs.has(name.text) || this.cregs.has(name.text) || this.consts.has(name.text) || this.inputs.includes(name.text))
       throw semanticError(name.line, `'${name.text}' is already declared`);
   }
 
@@ -364,6 +374,27 @@ class QasmParser {
     this.expect(';', `after the declaration of ${name.text}`);
     this.checkFree(name);
     this.consts.set(name.text, value);
+  }
+
+  /** `input float[64] theta;` (or `angle`): a free parameter of the program, given a value when it is run. */
+  private inputDeclaration(): void {
+    const line = this.next().line;
+    const type = this.identifier('a type after input');
+    if (type.text !== 'float' && type.text !== 'angle')
+      throw unsupported(type.line, `input ${type.text}`, 'inputs of type float or angle (gate parameters) are supported');
+    if (this.accept('[')) {
+      this.intExpr('a type width');
+      this.expect(']');
+    }
+    const name = this.identifier('an input name');
+    this.expect(';', `after the declaration of input ${name.text}`);
+    if (!this.freeParameters)
+      throw semanticError(
+        line,
+        `input ${name.text} has no value: simulation needs numbers (declare it as const ${type.text} ${name.text} = …; or give the value in its place)`,
+      );
+    this.checkFree(name);
+    this.inputs.push(name.text);
   }
 
   // ---- gate definitions ----
@@ -534,7 +565,7 @@ class QasmParser {
     if (this.qelibDefined) return;
     this.qelibDefined = true;
     const tokens = tokenizeQasm(QELIB1_DEFINED);
-    const inner = new QasmParser(tokens, 2);
+    const inner = new QasmParser(tokens, 2, false);
     for (const g of QELIB1_GATES) if (g !== 'rccx' && g !== 'rc3x') inner.available.add(g);
     inner.parseProgram();
     for (const [k, v] of inner.circuit.definitions) this.circuit.definitions.set(k, v);
@@ -860,6 +891,7 @@ class QasmParser {
       const c = this.consts.get(t.text);
       if (c !== undefined) return num(c);
       if (this.scope?.params.has(t.text)) return { k: 'id', name: t.text };
+      if (this.inputs.includes(t.text)) return { k: 'id', name: t.text };
       throw semanticError(t.line, `unknown identifier '${t.text}' in an expression`);
     }
     throw syntaxError(t.line, `expected an expression; got '${t.text}'`);

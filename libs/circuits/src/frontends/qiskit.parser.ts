@@ -11,6 +11,7 @@ import {
   addQreg,
   canonicalizeControls,
   emptyCircuit,
+  inputIdentifiers,
   inverseGate,
   type Circuit,
   type Condition,
@@ -286,7 +287,7 @@ const ANGLE_POWER = new Set(['rx', 'ry', 'rz', 'p', 'u1', 'rxx', 'ryy', 'rzz', '
 export function parseQiskit(source: string, options: PythonParseOptions = {}): Circuit {
   const evaluator = new QiskitEvaluator();
   evaluator.run(parsePython(source));
-  return evaluator.result(options.entryPoint, options.entryPointArgs);
+  return evaluator.result(options.entryPoint, options.entryPointArgs, options.freeParameters);
 }
 
 class QiskitEvaluator extends PyEvaluator {
@@ -297,17 +298,28 @@ class QiskitEvaluator extends PyEvaluator {
   private building = 0;
 
   /** The circuit built at top level (the one last built or changed), or the one a function returns (README "Which circuit"). */
-  result(entryPoint?: string, entryArgs?: EntryPointArgs): Circuit {
-    const entry = this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit', entryArgs);
+  result(entryPoint?: string, entryArgs?: EntryPointArgs, freeParameters = false): Circuit {
+    const entry = this.entryCircuit(entryPoint, this.last !== undefined, 'QuantumCircuit', entryArgs, freeParameters);
     const qc = (entry === undefined ? undefined : this.asCircuitValue(entry)) ?? this.last;
     if (!qc) throw semanticError(undefined, 'the source builds no QuantumCircuit, at top level or in a function that returns one');
     const unbound = this.circuitParameters(qc.circuit);
-    if (unbound.length)
+    if (!unbound.length) return qc.circuit;
+    const labels = unbound.map((p) => this.parameterLabels.get(p)!);
+    if (!freeParameters)
       throw semanticError(
         undefined,
-        `the circuit has unbound parameters (${unbound.map((p) => this.parameterLabels.get(p)).join(', ')}); bind them with assign_parameters(...) in the code`,
+        `the circuit has unbound parameters (${labels.join(', ')}); bind them with assign_parameters(...) in the code, or give the entry point's arguments with entry_point_args`,
       );
-    return qc.circuit;
+    // Kept free (conversion, resources): the internal ids become the parameters' own names.
+    const names = inputIdentifiers(labels);
+    const rename = new Map<string, Expr>(unbound.map((id, i) => [id, { k: 'id', name: names[i] }]));
+    const ops = qc.circuit.ops.map((op) => (op.kind === 'gate' ? { ...op, params: op.params.map((e) => substitute(e, rename)) } : op));
+    return { ...qc.circuit, ops, inputs: names };
+  }
+
+  /** An entry point's missing argument, as a `Parameter` of its name. */
+  protected override symbolicArgument(name: string, line: number): PyValue {
+    return this.newParameter('Parameter', [name], new Map(), line);
   }
 
   protected override isCircuitValue(v: PyValue): boolean {

@@ -71,6 +71,69 @@ export interface Circuit {
   ops: Operation[];
   /** Global phase in radians (Cirq's X**t and Qiskit's global_phase carry one). */
   globalPhase: number;
+  /**
+   * Free parameters (OpenQASM 3 `input float`, Qiskit `Parameter`, sympy `Symbol`), in declaration order; gate
+   * parameters refer to them by name (`{k: 'id', name}`). Only parses that ask for them keep them
+   * (`freeParameters`); a circuit with inputs cannot be simulated (`requireBound`).
+   */
+  inputs?: string[];
+}
+
+/** Refuses a circuit with free parameters for `what` (simulation, a device, …), naming them: a 422, not a crash. */
+export function requireBound(c: Circuit, what: string): void {
+  if (c.inputs?.length)
+    throw semanticError(
+      undefined,
+      `${what} needs a value for every parameter; unbound: ${c.inputs.join(', ')} (give them with entry_point_args, assign_parameters / cirq.resolve_parameters in the code, or numbers in place of the OpenQASM 3 inputs)`,
+    );
+}
+
+const RESERVED_INPUT_NAMES = new Set([
+  'pi',
+  'tau',
+  'euler',
+  'input',
+  'output',
+  'float',
+  'angle',
+  'qubit',
+  'bit',
+  'int',
+  'gate',
+  'measure',
+  'reset',
+  'barrier',
+  'if',
+  'else',
+  'for',
+  'in',
+  'np',
+  'cirq',
+  'sympy',
+  'qc',
+  'q',
+  'c',
+  'circuit',
+]);
+
+/**
+ * Source-safe, unique identifiers for free parameters from their labels (`theta[0]` → `theta_0`; a clash with a
+ * reserved word or another label gets a suffix), in the labels' order.
+ */
+export function inputIdentifiers(labels: readonly string[]): string[] {
+  const used = new Set<string>();
+  return labels.map((label) => {
+    let base =
+      label
+        .replace(/\[(\d+)\]/g, '_$1')
+        .replace(/[^A-Za-z0-9_]/g, '_')
+        .replace(/_+$/, '') || 'p';
+    if (/^\d/.test(base)) base = `p_${base}`;
+    let name = base;
+    for (let i = 1; used.has(name) || RESERVED_INPUT_NAMES.has(name); i++) name = `${base}_${i}`;
+    used.add(name);
+    return name;
+  });
 }
 
 export function emptyCircuit(): Circuit {

@@ -40,7 +40,7 @@ export function evalExpr(e: Expr, env?: ReadonlyMap<string, number>): number {
       if (PI_NAMES.has(e.name)) return Math.PI;
       if (e.name === 'tau' || e.name === 'τ') return 2 * Math.PI;
       if (e.name === 'euler' || e.name === 'ℇ') return Math.E;
-      throw new Error(`unbound parameter ${e.name}`);
+      throw new CircuitError('semantic', `the parameter ${e.name} has no value here; this step needs numbers (bind it, or give the entry point's arguments)`);
     }
     case 'neg':
       return -evalExpr(e.a, env);
