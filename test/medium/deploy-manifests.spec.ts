@@ -5,7 +5,7 @@
  * setting the manifests pass exists in the services' config schema.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
@@ -65,6 +65,13 @@ function render(dir: string, overlay: string): K8sObject[] {
     cpSync(join(root, 'deploy'), dir, { recursive: true });
     cpSync(join(dir, 'base/secrets.env.example'), join(dir, 'base/secrets.env'));
     for (const overlay of overlays) rendered.set(overlay, render(dir, overlay));
+    // deploy/components/monitoring as deploy/README.md tells an operator to include it.
+    mkdirSync(join(dir, 'with-monitoring'));
+    writeFileSync(
+      join(dir, 'with-monitoring/kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../base\ncomponents:\n  - ../components/monitoring\n',
+    );
+    rendered.set('with-monitoring', render(dir, 'with-monitoring'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -109,6 +116,28 @@ function render(dir: string, overlay: string): K8sObject[] {
         expect(ports.some((p: { name?: string; containerPort: number }) => p.containerPort === target || p.name === target)).toBe(true);
       }
     }
+  });
+
+  it('the monitoring component scrapes every Deployment on a port it names, with its rules and dashboard', () => {
+    const objects = rendered.get('with-monitoring')!;
+    const monitor = objects.find((o) => o.kind === 'PodMonitor') as unknown as {
+      spec: { selector: { matchLabels: Record<string, string> }; podMetricsEndpoints: { port: string }[] };
+    };
+    const ports = new Set(monitor.spec.podMetricsEndpoints.map((e) => e.port));
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    expect(deployments.length).toBeGreaterThanOrEqual(7);
+    for (const deployment of deployments) {
+      const selected = Object.entries(monitor.spec.selector.matchLabels).every(([k, v]) => deployment.spec.template.metadata.labels?.[k] === v);
+      const named = deployment.spec.template.spec.containers.flatMap((c) => c.ports ?? []).filter((p) => p.name && ports.has(p.name));
+      expect({ deployment: deployment.metadata.name, selected, ports: named.length }).toEqual({
+        deployment: deployment.metadata.name,
+        selected: true,
+        ports: 1,
+      });
+    }
+    expect(objects.filter((o) => o.kind === 'PrometheusRule').map((o) => o.metadata.name)).toEqual(['qdc']);
+    const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
+    expect(JSON.parse(dashboard.data!['qdc-overview.json']!).uid).toBe('qdc-overview');
   });
 
   it.each(overlays)('%s: every setting it passes exists in the config schema', (overlay) => {

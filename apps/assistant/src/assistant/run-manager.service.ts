@@ -9,6 +9,7 @@ import {
   type AssistantRunStartResponse,
 } from '#qdc/contracts';
 import { EventBus, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { assistantRunDuration, assistantRunsActive } from './assistant.metrics.js';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineResult } from './assistant-engine.js';
 import { RunEventsPublisher } from './run-events.publisher.js';
 import { ThreadsRepository } from './threads.repository.js';
@@ -61,12 +62,14 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.runs.has(request.runId)) return { runId: request.runId, threadId };
     const run: ActiveRun = { abort: new AbortController() };
     this.runs.set(request.runId, run);
+    assistantRunsActive.inc();
     // Started on the next turn of the event loop, so the start reply goes out before the engine's work.
     run.finished = new Promise<void>((r) => setImmediate(r))
       .then(() => this.execute(request, threadId, run))
       .finally(() => {
         clearTimeout(run.detachTimer);
         this.runs.delete(request.runId);
+        assistantRunsActive.dec();
       });
     return { runId: request.runId, threadId };
   }
@@ -139,6 +142,7 @@ export class RunManager implements OnApplicationBootstrap, OnModuleDestroy {
       await opening
         .then(() => this.threads.append(request.ownerId, threadId, request.runId, fresh))
         .catch((error: Error) => this.logger.error(`run ${request.runId}: messages not stored: ${error.message}`));
+    assistantRunDuration.observe({ status }, (Date.now() - started) / 1000);
     try {
       await sink.flush();
     } catch (error) {

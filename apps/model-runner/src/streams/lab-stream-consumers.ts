@@ -8,6 +8,7 @@ import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { FrameAnalyser } from './frame-analyser.js';
 import { FrameProcessor, type FrameMessage } from './frame-processor.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
+import { countFrameEvent, meterStreamBacklogs, streamLabel } from './lab-stream.metrics.js';
 import { StreamLease } from './stream-lease.js';
 import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
@@ -66,6 +67,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
       ttl: this.streams.QDC_STREAM_LEASE_MS,
     });
     await this.leases;
+    meterStreamBacklogs(() => this.backlogs());
     const watch = await kv.watch();
     void (async () => {
       for await (const entry of watch) {
@@ -84,6 +86,21 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
   /** Streams this replica consumes now (holds the lease of). */
   get heldStreamKeys(): string[] {
     return [...this.running.entries()].filter(([, r]) => r.lease.holds()).map(([key]) => key);
+  }
+
+  /** The unanswered frames of each stream this replica consumes, from its JetStream consumer (for the metrics). */
+  private async backlogs(): Promise<{ stream: string; pending: number }[]> {
+    const jsm = await this.nats.jetstreamManager();
+    const held = [...this.running.values()].filter((r) => r.lease.holds());
+    const read = await Promise.all(
+      held.map(({ dto }) =>
+        jsm.consumers.info(dto.jetstream.stream, dto.jetstream.consumer).then(
+          (info) => ({ stream: streamLabel(dto.lab, dto.name), pending: info.num_pending + info.num_ack_pending }),
+          () => undefined, // the consumer is being recreated (a takeover): no reading this time
+        ),
+      ),
+    );
+    return read.filter((b) => b !== undefined);
   }
 
   private start(key: string, definition: string): void {
@@ -135,9 +152,11 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
       dto,
       {
         analyse: (stream, frame) => this.analyser.analyse(stream, frame),
-        publishEvent: async (event: LabStreamEvent, msgId: string) => ({
-          duplicate: (await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId })).duplicate,
-        }),
+        publishEvent: async (event: LabStreamEvent, msgId: string) => {
+          const { duplicate } = await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId });
+          if (!duplicate) countFrameEvent(event);
+          return { duplicate };
+        },
         reply: (subject, event: LabStreamEvent) => this.nats.raw.publish(subject, this.encoder.encode(JSON.stringify(event))),
         holds: () => lease.holds(),
         now: () => Date.now(),

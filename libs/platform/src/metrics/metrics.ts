@@ -39,9 +39,13 @@ export const jobDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-interface CountedQueue {
+/** The part of a BullMQ Queue the queue metrics read (a fake in unit tests). */
+export interface CountedQueue {
   name: string;
   getJobCounts(...states: string[]): Promise<Record<string, number>>;
+  /** `getWaiting(0, 0)` is the job that waited longest (the next one a worker takes). */
+  getWaiting(start?: number, end?: number): Promise<{ timestamp: number; delay?: number; processedOn?: number }[]>;
+  getWorkersCount(): Promise<number>;
 }
 
 const queues = new Set<CountedQueue>();
@@ -65,6 +69,48 @@ new Gauge({
   },
 });
 
+/**
+ * How long the next job of each queue has been waiting: since it was added, or since its delay (a backoff before a
+ * retry) ran out or its last attempt started, whichever is latest. 0 when nothing waits.
+ */
+new Gauge({
+  name: 'qdc_queue_oldest_waiting_seconds',
+  help: 'Seconds the oldest waiting job of the queue has been waiting (0 when none waits), read at scrape time',
+  labelNames: ['queue'],
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    const now = Date.now();
+    await Promise.all(
+      [...queues].map(async (queue) => {
+        const waiting = await queue.getWaiting(0, 0).catch(() => undefined);
+        if (!waiting) return;
+        const job = waiting[0];
+        const since = job ? Math.max(job.timestamp + (job.delay ?? 0), job.processedOn ?? 0) : now;
+        this.set({ queue: queue.name }, Math.max(0, now - since) / 1000);
+      }),
+    );
+  },
+});
+
+/** Workers connected to each queue (BullMQ names its worker connections; read with CLIENT LIST at scrape time). */
+new Gauge({
+  name: 'qdc_queue_workers',
+  help: 'Worker connections listening on the queue, read at scrape time',
+  labelNames: ['queue'],
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    await Promise.all(
+      [...queues].map(async (queue) => {
+        const workers = await queue.getWorkersCount().catch(() => undefined);
+        if (workers !== undefined) this.set({ queue: queue.name }, workers);
+      }),
+    );
+  },
+});
+
+/** Exports the queue's job counts, oldest waiting job and workers (`qdc_queue_*`) from the process that produces its jobs. */
 export function countQueue(queue: CountedQueue): void {
   queues.add(queue);
 }
