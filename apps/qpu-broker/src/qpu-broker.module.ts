@@ -12,6 +12,7 @@ import { BackendRegistry } from './backends/backend-registry.js';
 import { QPU_BACKENDS } from './backends/qpu-backend.js';
 import { IonqBackend } from './backends/ionq/ionq.backend.js';
 import { QpuJobsRepository } from './jobs/qpu-jobs.repository.js';
+import { QpuJobMetrics } from './jobs/qpu-job.metrics.js';
 import { QpuJobsService } from './jobs/qpu-jobs.service.js';
 import { QpuJobsHandlers } from './jobs/qpu-jobs.handlers.js';
 import { JobRecovery } from './jobs/job-recovery.js';
@@ -42,6 +43,7 @@ import { LabNodeHandlers } from './lab/lab-node.handlers.js';
     },
     BackendRegistry,
     QpuJobsRepository,
+    QpuJobMetrics,
     QpuJobsService,
     QpuJobsHandlers,
     JobRecovery,
