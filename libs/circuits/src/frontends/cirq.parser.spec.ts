@@ -111,3 +111,26 @@ circuit.append(cirq.measure_each(*qs[1:]))
     expect(errorOf(() => parseCirq(source)).message).toMatch(message);
   });
 });
+
+describe('an entry point that returns a gate or a unitary (wrapped on LineQubit.range(k))', () => {
+  const same = (a: string, entryPoint: string, b: string) =>
+    equivalentUpToGlobalPhase(circuitUnitary(parseCirq(a, { entryPoint })), circuitUnitary(parseCirq(b)));
+
+  it.each([
+    ['cirq.CNOT', 'circuit = cirq.Circuit(cirq.CNOT(q[0], q[1]))'],
+    ['cirq.rx(0.3).controlled(1)', 'circuit = cirq.Circuit(cirq.rx(0.3).controlled(1)(q[0], q[1]))'],
+    ['cirq.MatrixGate(np.array([[0, 1], [1, 0]]))', 'circuit = cirq.Circuit(cirq.X(q[0]))'],
+    // Cirq's matrices are big-endian: the first factor of the Kronecker product acts on q[0].
+    ['np.kron(np.array([[1, 0], [0, 1j]]), np.array([[0, 1], [1, 0]]))', 'circuit = cirq.Circuit(cirq.S(q[0]), cirq.X(q[1]))'],
+  ])('def g(): return %s', (value, expected) => {
+    const source = `import cirq\nimport numpy as np\ndef g():\n    return ${value}\n`;
+    const width = expected.includes('q[1]') ? 2 : 1;
+    expect(same(source, 'g', `import cirq\nq = cirq.LineQubit.range(${width})\n${expected}\n`)).toBe(true);
+  });
+
+  it('refuses any other value, naming its type', () => {
+    expect(errorOf(() => parseCirq('import cirq\ndef g():\n    return 3\n', { entryPoint: 'g' })).message).toBe(
+      'line 2: entry_point g() returns int, not a cirq.Circuit',
+    );
+  });
+});

@@ -20,7 +20,7 @@ import {
   type Operation,
 } from '../ir/circuit.js';
 import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
-import { toMatrix, toVector } from './python-numeric.js';
+import { NdArray, toMatrix, toVector } from './python-numeric.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { parsePython } from './python-ast.js';
 import {
@@ -176,8 +176,8 @@ class CirqEvaluator extends PyEvaluator {
 
   /** The circuit built at top level (the one last built or appended to), or the one a function returns (README "Which circuit"). */
   result(entryPoint?: string, entryArgs?: EntryPointArgs, freeParameters = false): Circuit {
-    const circuit =
-      (this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit', entryArgs, freeParameters) as CircuitValue | undefined) ?? this.last;
+    const entry = this.entryCircuit(entryPoint, this.last !== undefined, 'cirq.Circuit', entryArgs, freeParameters);
+    const circuit = (entry === undefined ? undefined : this.asCircuitValue(entry, entryPoint)) ?? this.last;
     if (!circuit) throw semanticError(undefined, 'the source builds no cirq.Circuit, at top level or in a function that returns one');
     this.keepSymbols = freeParameters;
     const ir = this.toIr(circuit);
@@ -189,6 +189,26 @@ class CirqEvaluator extends PyEvaluator {
     const rename = new Map<string, Expr>([...symbols].map((s, i) => [s, { k: 'id', name: names[i] }]));
     const ops = ir.ops.map((op) => (op.kind === 'gate' ? { ...op, params: op.params.map((e) => substitute(e, rename)) } : op));
     return { ...ir, ops, inputs: names };
+  }
+
+  /** An entry point may return a gate (`cirq.Gate`, e.g. a `MatrixGate`) or a unitary matrix: it is wrapped in a circuit. */
+  protected override isEntryValue(v: PyValue): boolean {
+    if (isObject(v, 'ccircuit') || isObject(v, 'cgate')) return true;
+    const a = v as unknown;
+    return a instanceof NdArray && a.shape.length === 2 && a.shape[0] === a.shape[1] && a.shape[0] >= 2;
+  }
+
+  /** The gate (or matrix, as a `MatrixGate`) on `cirq.LineQubit.range(k)`, as `cirq.Circuit(gate.on(*qubits))` would be. */
+  private asCircuitValue(v: PyValue, entryPoint = 'the entry point'): CircuitValue {
+    if (isObject(v, 'ccircuit')) return v as unknown as CircuitValue;
+    const g = isObject(v, 'cgate')
+      ? (v as unknown as GateValue)
+      : ({
+          ...gate('MATRIX', 'MatrixGate'),
+          def: matrixDefinition(`matrix_${++this.definitionCount}`, toMatrix(v, 0, `the matrix ${entryPoint}() returns`), 'MatrixGate', 0),
+        } as GateValue);
+    const qubits = Array.from({ length: arity(g) }, (_, x) => this.qubit(`q(${x})`, [0, x]) as unknown as PyValue);
+    return { kind: 'ccircuit', items: [this.apply(g, qubits, 0)] };
   }
 
   /** Whether unresolved Symbols stay free in the IR (a conversion) or are refused (a simulation). */

@@ -79,6 +79,26 @@ describe('complex numbers and numpy values', () => {
     expect(angle('theta = sum(abs(a) ** 2 for a in np.array([0.6, 0.8j]))')).toBeCloseTo(1, 12);
   });
 
+  it('numpy.linalg on small matrices: eigh / eigvalsh (Hermitian, ascending), inv, det', () => {
+    // A complex Hermitian 3×3 with a degenerate pair: H v = v diag(w) and v† v = I.
+    const h = 'H = np.array([[2, 1j, 0], [-1j, 2, 0], [0, 0, 3]])\nw, v = np.linalg.eigh(H)';
+    expect(angle(`${h}\ntheta = np.linalg.norm(H @ v - v @ np.diag(w))`)).toBeLessThan(1e-12);
+    expect(angle(`${h}\ntheta = np.linalg.norm(v.conj().T @ v - np.eye(3))`)).toBeLessThan(1e-12);
+    expect([0, 1, 2].map((k) => angle(`${h}\ntheta = w[${k}]`))).toEqual([1, 3, 3].map((x) => expect.closeTo(x, 12)));
+    expect(angle('theta = np.linalg.eigvalsh(np.array([[0, 1], [1, 0]]))[0]')).toBeCloseTo(-1, 12);
+    // HHL-style: the rotation angle from an eigenvalue of A = [[1, -1/3], [-1/3, 1]] (eigenvalues 2/3 and 4/3).
+    expect(angle('A = np.array([[1, -1/3], [-1/3, 1]])\nlam = np.linalg.eigvalsh(A)\ntheta = 2 * np.arcsin(lam[0] / lam[1])')).toBeCloseTo(
+      2 * Math.asin(0.5),
+      12,
+    );
+    expect(angle('A = np.array([[4, 7], [2, 6]])\ntheta = np.linalg.norm(A @ np.linalg.inv(A) - np.eye(2))')).toBeLessThan(1e-12);
+    expect(angle('theta = np.linalg.inv(np.array([[0, 1j], [1, 0]]))[0, 1].real')).toBeCloseTo(1, 12);
+    expect(angle('theta = np.linalg.det(np.array([[1, 2], [3, 4]]))')).toBeCloseTo(-2, 12);
+    expect(angle('theta = np.linalg.det(np.array([[1, 2], [2, 4]]))')).toBe(0);
+    expect(errorOf(() => angle('theta = np.linalg.inv(np.array([[1, 2], [2, 4]]))[0, 0]')).message).toBe('line 4: np.linalg.inv: the matrix is singular');
+    expect(errorOf(() => angle('theta = np.linalg.eigh(np.array([1, 2]))[0][0]')).message).toBe('line 4: np.linalg.eigh takes a square matrix; got shape (2)');
+  });
+
   it('refuses arrays above the element limit and mismatched shapes with a 422 naming the limit', () => {
     const big = errorOf(() => parseQiskit('import numpy as np\nM = np.zeros((2048, 1024))'));
     expect(big.kind).toBe('limit');

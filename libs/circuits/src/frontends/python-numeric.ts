@@ -1,7 +1,7 @@
 /**
  * Numeric values beyond int/float for the Python front ends: complex numbers (`1j`,
  * `complex(a, b)`, `cmath`) and numpy arrays of one or two dimensions (`np.array`, `np.eye`,
- * `np.kron`, `@`, elementwise arithmetic with broadcasting, `.conj().T`, `np.linalg.norm`, …).
+ * `np.kron`, `@`, elementwise arithmetic with broadcasting, `.conj().T`, `np.linalg.norm/eigh/inv/det`, …).
  * Everything is computed here over interleaved (re, im) Float64Arrays; nothing is executed.
  * Array sizes and matrix-product work are bounded (limits.ts), so a program cannot ask for more
  * memory or time than a 1024×1024 matrix.
@@ -590,6 +590,158 @@ function expm(a: NdArray, line: number): NdArray {
   return new NdArray([d, d], sum, true);
 }
 
+/** A square matrix of at most MAX_EXPM_DIMENSION rows, as complex data; `what` names the function for errors. */
+function squareComplex(v: PyValue, line: number, what: string): { d: number; data: Float64Array; complex: boolean } {
+  const a = toArray(v, line);
+  const [rows, cols] = a.shape;
+  if (a.shape.length !== 2 || rows !== cols) throw semanticError(line, `${what} takes a square matrix; got shape (${a.shape.join(', ')})`);
+  if (rows > MAX_EXPM_DIMENSION) throw semanticError(line, `${what} is supported up to ${MAX_EXPM_DIMENSION}×${MAX_EXPM_DIMENSION}; got ${rows}×${rows}`);
+  return { d: rows, data: a.data, complex: a.isComplex };
+}
+
+/**
+ * Eigenvalues (ascending) and orthonormal eigenvectors (columns) of a Hermitian matrix, as `numpy.linalg.eigh`:
+ * H = A + iB is embedded as the real symmetric [[A, −B], [B, A]] (each eigenvalue twice; [x; y] ↦ x + iy), which
+ * the cyclic Jacobi method diagonalises (Golub & Van Loan, Matrix Computations, 4th ed., §8.5); degenerate
+ * eigenvectors are made orthonormal over ℂ by Gram–Schmidt. Only the lower triangle is read, as numpy does.
+ */
+function eigh(v: PyValue, line: number, what: string): { values: number[]; vectors: NdArray; complex: boolean } {
+  const { d, data, complex } = squareComplex(v, line, what);
+  const n = 2 * d;
+  const m = new Float64Array(n * n);
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j <= i; j++) {
+      const re = data[2 * (i * d + j)];
+      const im = i === j ? 0 : data[2 * (i * d + j) + 1];
+      for (const [r, c, x] of [
+        [i, j, re],
+        [j, i, re],
+        [i + d, j + d, re],
+        [j + d, i + d, re],
+        [i + d, j, im],
+        [j, i + d, im],
+        [j + d, i, -im],
+        [i, j + d, -im],
+      ] as const)
+        m[r * n + c] = x;
+    }
+  const vec = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) vec[i * n + i] = 1;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += m[p * n + q] ** 2;
+    if (off < 1e-30) break;
+    for (let p = 0; p < n; p++)
+      for (let q = p + 1; q < n; q++) {
+        const apq = m[p * n + q];
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (m[q * n + q] - m[p * n + p]) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < n; k++) {
+          const akp = m[k * n + p];
+          const akq = m[k * n + q];
+          m[k * n + p] = c * akp - s * akq;
+          m[k * n + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = m[p * n + k];
+          const aqk = m[q * n + k];
+          m[p * n + k] = c * apk - s * aqk;
+          m[q * n + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = vec[k * n + p];
+          const vkq = vec[k * n + q];
+          vec[k * n + p] = c * vkp - s * vkq;
+          vec[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => m[a * n + a] - m[b * n + b]);
+  const values: number[] = [];
+  const chosen: C[][] = [];
+  for (const k of order) {
+    if (chosen.length === d) break;
+    let x: C[] = Array.from({ length: d }, (_, i): C => [vec[i * n + k], vec[(i + d) * n + k]]);
+    // Gram–Schmidt over ℂ against the vectors already taken (the two copies of an eigenvector are ℂ-parallel).
+    for (const u of chosen) {
+      let dot: C = [0, 0];
+      for (let i = 0; i < d; i++) dot = [dot[0] + u[i][0] * x[i][0] + u[i][1] * x[i][1], dot[1] + u[i][0] * x[i][1] - u[i][1] * x[i][0]];
+      x = x.map((xi, i): C => [xi[0] - (dot[0] * u[i][0] - dot[1] * u[i][1]), xi[1] - (dot[0] * u[i][1] + dot[1] * u[i][0])]);
+    }
+    const norm = Math.sqrt(x.reduce((acc, [re, im]) => acc + re * re + im * im, 0));
+    if (norm < 0.5) continue;
+    // numpy's phase convention is not specified; make the largest component real and positive, as LAPACK usually does for real input.
+    const big = x.reduce((best, xi, i) => (Math.hypot(...xi) > Math.hypot(...x[best]) + 1e-12 ? i : best), 0);
+    const phase: C = [x[big][0] / Math.hypot(...x[big]), -x[big][1] / Math.hypot(...x[big])];
+    chosen.push(x.map((xi): C => [(xi[0] * phase[0] - xi[1] * phase[1]) / norm, (xi[0] * phase[1] + xi[1] * phase[0]) / norm]));
+    values.push(m[k * n + k]);
+  }
+  const out = new Float64Array(2 * d * d);
+  for (let j = 0; j < d; j++)
+    for (let i = 0; i < d; i++) {
+      out[2 * (i * d + j)] = chosen[j][i][0];
+      out[2 * (i * d + j) + 1] = complex ? chosen[j][i][1] : 0;
+    }
+  return { values, vectors: new NdArray([d, d], out, complex), complex };
+}
+
+/** LU decomposition with partial pivoting of a small complex matrix: the determinant, or the inverse by Gauss–Jordan. */
+function gaussJordan(v: PyValue, line: number, what: string, inverse: boolean): { det: C; inv?: NdArray } {
+  const { d, data, complex } = squareComplex(v, line, what);
+  const a: C[][] = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j): C => [data[2 * (i * d + j)], data[2 * (i * d + j) + 1]]));
+  const b: C[][] = Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j): C => [i === j ? 1 : 0, 0]));
+  let det: C = [1, 0];
+  for (let col = 0; col < d; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < d; r++) if (Math.hypot(...a[r][col]) > Math.hypot(...a[pivot][col])) pivot = r;
+    if (Math.hypot(...a[pivot][col]) < 1e-14) {
+      if (inverse) throw semanticError(line, `${what}: the matrix is singular`);
+      return { det: [0, 0] };
+    }
+    if (pivot !== col) {
+      [a[pivot], a[col]] = [a[col], a[pivot]];
+      [b[pivot], b[col]] = [b[col], b[pivot]];
+      det = [-det[0], -det[1]];
+    }
+    const p = a[col][col];
+    det = cmul(det, p);
+    for (let j = 0; j < d; j++) {
+      a[col][j] = cdiv(a[col][j], p, line);
+      b[col][j] = cdiv(b[col][j], p, line);
+    }
+    for (let r = 0; r < d; r++) {
+      if (r === col) continue;
+      const f = a[r][col];
+      if (!f[0] && !f[1]) continue;
+      for (let j = 0; j < d; j++) {
+        const fa = cmul(f, a[col][j]);
+        const fb = cmul(f, b[col][j]);
+        a[r][j] = [a[r][j][0] - fa[0], a[r][j][1] - fa[1]];
+        b[r][j] = [b[r][j][0] - fb[0], b[r][j][1] - fb[1]];
+      }
+    }
+  }
+  if (!inverse) return { det };
+  const out = new Float64Array(2 * d * d);
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j < d; j++) {
+      out[2 * (i * d + j)] = b[i][j][0];
+      out[2 * (i * d + j) + 1] = complex ? b[i][j][1] : 0;
+    }
+  return { det, inv: new NdArray([d, d], out, complex) };
+}
+
+const realVector = (values: number[]): NdArray => {
+  const data = new Float64Array(2 * values.length);
+  values.forEach((x, i) => {
+    data[2 * i] = x;
+  });
+  return new NdArray([values.length], data, false);
+};
+
 /** `numpy.<name>` (and `numpy.linalg.<name>`, `scipy.linalg.expm`); undefined when not in the subset. */
 export function numpyAttr(path: string, name: string): PyValue | undefined {
   if (path === 'scipy') return name === 'linalg' ? ({ kind: 'module', path: 'scipy.linalg' } as PyModule as PyValue) : undefined;
@@ -604,6 +756,19 @@ export function numpyAttr(path: string, name: string): PyValue | undefined {
         let s = 0;
         for (let k = 0; k < a.data.length; k++) s += a.data[k] * a.data[k];
         return Math.sqrt(s);
+      });
+    if (name === 'eigh')
+      return builtin('np.linalg.eigh', (args, _k, l) => {
+        const { values, vectors } = eigh(args[0] ?? null, l, 'np.linalg.eigh');
+        return new PyTuple([realVector(values) as unknown as PyValue, vectors as unknown as PyValue]) as unknown as PyValue;
+      });
+    if (name === 'eigvalsh')
+      return builtin('np.linalg.eigvalsh', (args, _k, l) => realVector(eigh(args[0] ?? null, l, 'np.linalg.eigvalsh').values) as unknown as PyValue);
+    if (name === 'inv') return builtin('np.linalg.inv', (args, _k, l) => gaussJordan(args[0] ?? null, l, 'np.linalg.inv', true).inv as unknown as PyValue);
+    if (name === 'det')
+      return builtin('np.linalg.det', (args, _k, l) => {
+        const a = toArray(args[0] ?? null, l);
+        return scalar(gaussJordan(a as unknown as PyValue, l, 'np.linalg.det', false).det, a.isComplex);
       });
     return undefined;
   }
