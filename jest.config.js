@@ -26,7 +26,7 @@ export default {
     '^#qdc/(.*)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/{apps,libs,packages,test}/**/*.spec.ts'],
+  testMatch: ['<rootDir>/{apps,libs,packages,scripts,test}/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   // Medium tests start real services; their hooks and round trips need more than 5 s.
   testTimeout: 180_000,

@@ -2,16 +2,20 @@
  * `npm start`: every service as its own process (as in production) with prefixed logs, against
  * Postgres, Redis and NATS on localhost (or DATABASE_URL, REDIS_URL, NATS_URL). Creates and
  * migrates the database, starts QDC_INFERENCE_WORKERS inference workers, waits until the gateway
- * is ready, then prints the URL and a development API key (kept in .qdc/dev-key).
+ * is ready, then prints the URL and a development API key (kept in .qdc/dev-key). Reads .env first when there is one
+ * (variables already set in the environment win).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_PROCESSES, applyMigrations, ensureDatabase, loadConfig, redactUrl, replicaNames } from '#qdc/platform';
+import { loadDotEnv } from './dotenv.js';
 import { ensureDependencies, unavailableDependencies, type DependencyUrls, type StartedDependency } from './start-dependencies.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const fromDotEnv = loadDotEnv(resolve(root, '.env'));
+if (fromDotEnv.length > 0) console.log(`.env: ${fromDotEnv.join(', ')} (variables set in the environment win)`);
 const config = loadConfig();
 const dependencyUrls: DependencyUrls = { postgres: config.DATABASE_URL, redis: config.REDIS_URL, nats: config.NATS_URL };
 /** Servers this script started (stopped again on exit); QDC_START_DEPENDENCIES=false starts none. */

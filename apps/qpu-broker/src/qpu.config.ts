@@ -53,6 +53,9 @@ const QpuConfigSchema = z.object({
 export type QpuConfig = z.infer<typeof QpuConfigSchema>;
 export const QPU_CONFIG = Symbol('QPU_CONFIG');
 
+/** Every QPU broker setting name (`.env.example` is generated from these, see qpu.settings.ts). */
+export const QPU_CONFIG_KEYS: readonly string[] = Object.keys(QpuConfigSchema.shape);
+
 /** The name this setting had before it followed SPEC §6; still read, with a warning. */
 const DEPRECATED_QUEUE_TIMEOUT = 'QDC_QPU_QUEUE_TIMEOUT_MS';
 

@@ -1,5 +1,6 @@
 export * from './config/config.js';
 export * from './config/config.module.js';
+export * from './config/env-example.js';
 export * from './nats/nats-connection.js';
 export * from './nats/nats-headers.js';
 export * from './nats/payload-store.js';

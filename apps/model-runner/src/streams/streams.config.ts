@@ -31,6 +31,9 @@ const StreamsConfigSchema = z.object({
 export type StreamsConfig = z.infer<typeof StreamsConfigSchema>;
 export const STREAMS_CONFIG = Symbol('STREAMS_CONFIG');
 
+/** Every setting name of this schema (`.env.example` is generated from these). */
+export const STREAMS_CONFIG_KEYS: readonly string[] = Object.keys(StreamsConfigSchema.shape);
+
 export function loadStreamsConfig(env: NodeJS.ProcessEnv = process.env): StreamsConfig {
   const parsed = StreamsConfigSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid stream configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);

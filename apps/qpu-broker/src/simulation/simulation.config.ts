@@ -19,6 +19,9 @@ const SimulationConfigSchema = z.object({
 export type SimulationConfig = z.infer<typeof SimulationConfigSchema>;
 export const SIMULATION_CONFIG = Symbol('SIMULATION_CONFIG');
 
+/** Every setting name of this schema (`.env.example` is generated from these). */
+export const SIMULATION_CONFIG_KEYS: readonly string[] = Object.keys(SimulationConfigSchema.shape);
+
 export function loadSimulationConfig(env: NodeJS.ProcessEnv = process.env): SimulationConfig {
   const parsed = SimulationConfigSchema.safeParse(env);
   if (!parsed.success) throw new Error(`invalid simulator configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
