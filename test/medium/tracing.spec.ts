@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, headers as natsHeaders } from '@nats-io/transport-node';
+import { parse } from 'yaml';
 import { encodeNpy } from '#qdc/arrays';
-import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
+import type { LabStreamEvent } from '#qdc/contracts';
+import { generateCoulombPeakTrace, generatePinchOffTrace, tuningSeeds } from '#qdc/device-physics';
+import { dashboardExpressions, mergeReferences, parseExposition, ruleExpressions, unmetReferences } from '../../libs/platform/src/metrics/metric-references.js';
+import { postSse } from './sse-client.js';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 /** One span as the OTLP/HTTP JSON export carries it (the fields this test reads), with its service. */
@@ -187,6 +195,115 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
     ]);
     expect(chain[4]).toEqual({ service: 'qpu-broker', kind: SERVER, name: 'nats handle qpu.job.submit.v1' });
     expect(chain.at(-1)).toEqual({ service: 'gateway', kind: SERVER, name: 'POST /v0/coda/qpus' });
+  });
+
+  /** Polls `check` until it holds (an answer that arrives in its own time, not a duration under test). */
+  const until = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> => {
+    for (const deadline = Date.now() + timeoutMs; !(await check()); await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; logs in ${sut.logDir}`);
+    }
+  };
+
+  // Shares this spec's stack (the dashboard's series need the same traffic as the traces) to keep CI short.
+  it('exports every series the monitoring dashboard and alerts read, with the labels they read (deploy/components/monitoring)', async () => {
+    // Traffic: a model run, a QPU job on a simulated device, an assistant answer, a lab-stream frame answered and one dropped.
+    expect((await run('metrics-run')).status).toBe(200);
+    const coda = await sut.createKey('metrics-lab', 'coda');
+    const bell = 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;';
+    const codaPost = (path: string, body: unknown) =>
+      fetch(`${sut.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${coda}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const submitted = await codaPost('/v0/coda/qpus', { code: bell, source_framework: 'openqasm2', backend: 'qdc-sim-line-5', shots: 10 });
+    expect(submitted.status).toBe(200);
+    const { job_id } = (await submitted.json()) as { job_id: string };
+    await until(
+      'QPU job completed',
+      async () => ((await (await codaPost('/v0/coda/qpus/status', { job_id })).json()) as { status: string }).status === 'completed',
+    );
+    await until(
+      'assistant answering',
+      async () => (await fetch(`${sut.baseUrl}/v0/coda/agents`, { headers: { authorization: `Bearer ${coda}` } })).status === 200,
+    );
+    const answer = await postSse(`${sut.baseUrl}/v0/coda/agents`, coda, { messages: [{ role: 'user', content: 'What is a qubit?' }], fast: true });
+    expect(answer.events.at(-1)).toMatchObject({ type: 'completed' });
+
+    const admin = await sut.createKey('metrics-ops', 'admin');
+    const declared = await fetch(`${sut.baseUrl}/v0/admin/lab-streams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ lab: 'lab-m', name: 'pinchoff', models: ['pinch-off-classifier-v0'], max_lag_ms: 1500 }),
+    });
+    expect(declared.status).toBe(201);
+    const stream = (await declared.json()) as { subjects: { frames: string; results: string }; jetstream: { stream: string; consumer: string } };
+    const nc = await connect({ servers: sut.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+    try {
+      const js = jetstream(nc);
+      const events: LabStreamEvent[] = [];
+      nc.subscribe(stream.subjects.results, {
+        callback: (_e, m) => {
+          events.push(m.json<LabStreamEvent>());
+        },
+      });
+      await nc.flush();
+      const jsm = await js.jetstreamManager();
+      await until(
+        'stream consumer pulling',
+        async () => ((await jsm.consumers.info(stream.jetstream.stream, stream.jetstream.consumer).catch(() => null))?.num_waiting ?? 0) > 0,
+      );
+      const publish = (id: string) => {
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', id);
+        return js.publish(stream.subjects.frames, JSON.stringify({ frame_id: id, data: Array.from(generatePinchOffTrace(7, { length: 100 }).trace) }), {
+          headers: h,
+        });
+      };
+      await publish('m1');
+      await until('first frame answered', () => events.length === 1);
+      expect(events[0]).toMatchObject({ type: 'result', frame_id: 'm1' });
+      // A frame that waits longer than max_lag_ms is dropped: hold lab-streams still while it waits.
+      const labStreams = sut.processes.get('lab-streams')!;
+      labStreams.kill('SIGSTOP');
+      try {
+        await publish('m2');
+        await new Promise((r) => setTimeout(r, 2000));
+      } finally {
+        labStreams.kill('SIGCONT');
+      }
+      await until('second frame answered', () => events.length === 2);
+      expect(events[1]).toMatchObject({ type: 'dropped', reason: 'stale', frame_id: 'm2' });
+    } finally {
+      await nc.close();
+    }
+
+    // Every process's /metrics: the gateway's on its port, the others' on the probe port each logged at start.
+    const endpoints = [...sut.processes.keys()].map((name) => {
+      if (name === 'gateway') return `${sut.baseUrl}/metrics`;
+      const port = /probes on :(\d+)/.exec(readFileSync(join(sut.logDir, `${name}.log`), 'utf8'))?.[1];
+      if (!port) throw new Error(`${name} logged no probe port; logs in ${sut.logDir}`);
+      return `http://127.0.0.1:${port}/metrics`;
+    });
+    expect(endpoints).toHaveLength(7);
+    const exposed = (
+      await Promise.all(
+        endpoints.map(async (url) => {
+          const res = await fetch(url);
+          expect({ url, status: res.status }).toEqual({ url, status: 200 });
+          return parseExposition(await res.text());
+        }),
+      )
+    ).flat();
+    const component = join(process.cwd(), 'deploy/components/monitoring');
+    const references = mergeReferences([
+      ...dashboardExpressions(JSON.parse(readFileSync(join(component, 'dashboard.json'), 'utf8'))),
+      ...ruleExpressions(parse(readFileSync(join(component, 'prometheusrule.yaml'), 'utf8'))),
+    ]);
+    expect(references.length).toBeGreaterThan(20);
+    expect(unmetReferences(references, exposed)).toEqual([]);
+    // Every series carries the process it came from.
+    expect(exposed.filter((s) => s.metric.startsWith('qdc_') && !s.labels.service)).toEqual([]);
   });
 
   it("continues the caller's trace when the request carries a traceparent", async () => {
