@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { QDC_CONFIG, logConnectionErrors, type QdcConfig } from '#qdc/platform';
@@ -30,7 +30,7 @@ const FAIL_OPEN_WARNING_EVERY_MS = 10_000;
  * logged (at most every 10 s): an outage of the limiter's store does not take the API down with it.
  */
 @Injectable()
-export class RateLimiter implements OnModuleDestroy {
+export class RateLimiter implements OnApplicationShutdown {
   private readonly logger = new Logger('RateLimiter');
   private readonly store: RateLimitStore;
   private readonly redis?: Redis;
@@ -75,7 +75,8 @@ export class RateLimiter implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
+  /** After the HTTP server has closed (Nest runs this hook last), so requests still draining are checked as usual. */
+  onApplicationShutdown(): void {
     this.redis?.disconnect();
   }
 }
