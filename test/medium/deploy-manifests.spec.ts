@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { CONFIG_KEYS } from '#qdc/platform';
+import { CONFIG_KEYS, SERVICE_PROCESSES } from '#qdc/platform';
 
 /** The parts of the manifests the checks read (the YAML itself is untyped; a missing field fails the check that reads it). */
 interface Container {
@@ -80,7 +80,20 @@ function render(dir: string, overlay: string): K8sObject[] {
       .get(overlay)!
       .filter((o) => o.kind === 'Deployment')
       .map((o) => o.metadata.name);
-    expect(names).toEqual(expect.arrayContaining(['gateway', 'inference-worker', 'results', 'qpu-broker', 'simulation-worker', 'assistant']));
+    expect(names).toEqual(expect.arrayContaining(SERVICE_PROCESSES.map((service) => service.name)));
+  });
+
+  it('deploy/README.md and the Dockerfile header name every process the image runs, and the README counts what base renders', () => {
+    const readme = readFileSync(join(root, 'deploy/README.md'), 'utf8');
+    const dockerfileHeader = readFileSync(join(root, 'Dockerfile'), 'utf8').split('\n\n')[0]!;
+    for (const service of SERVICE_PROCESSES) {
+      expect(readme).toContain(`\`node ${service.entry}\``);
+      expect(dockerfileHeader).toContain(`node ${service.entry}`);
+    }
+    const deployments = rendered.get('base')!.filter((o) => o.kind === 'Deployment').length;
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    expect(deployments).toBe(SERVICE_PROCESSES.length);
+    expect(readme).toContain(`all ${words[deployments]} services`);
   });
 
   it.each(overlays)('%s: every container has probes, resources and a non-root read-only security context', (overlay) => {
