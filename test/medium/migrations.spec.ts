@@ -52,6 +52,8 @@ describe('migrations (real Postgres)', () => {
       'qpu_jobs',
       'qpu_owner_budgets',
       'votes',
+      'webhook_deliveries',
+      'webhooks',
     ]);
     // Uploaded arrays are stored uncompressed (20261126041500): lz4 gained ~4 % on float data for 10-25 ms per 10 MB.
     const [storage] = await query("SELECT attstorage FROM pg_attribute WHERE attrelid = 'input_files'::regclass AND attname = 'bytes'");

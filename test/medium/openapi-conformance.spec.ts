@@ -313,6 +313,21 @@ describe('OpenAPI conformance: every documented route against the real stack', (
     await expectAnswer('deleteLabStream', { path: '/v0/admin/lab-streams/{lab}/{name}', params, key: admin }, 404);
   });
 
+  it('webhooks', async () => {
+    const hook = { url: 'https://hooks.example.org/conf', events: ['qpu.job.status'] };
+    const created = await expectAnswer('createWebhook', { path: '/v0/webhooks', key: control, json: hook }, 201);
+    await expectAnswer('createWebhook', { path: '/v0/webhooks', key: control, json: { ...hook, url: 'http://hooks.example.org/conf' } }, 422);
+    await expectAnswer('listWebhooks', { path: '/v0/webhooks', key: control }, 200);
+    const params = { id: created.body.id };
+    await expectAnswer('rotateWebhookSecret', { path: '/v0/webhooks/{id}/rotate-secret', params, key: control }, 200);
+    await expectAnswer('rotateWebhookSecret', { path: '/v0/webhooks/{id}/rotate-secret', params: { id: UNKNOWN_ID }, key: control }, 404);
+    await expectAnswer('listWebhookDeliveries', { path: '/v0/webhooks/{id}/deliveries', params, key: control, query: 'limit=10' }, 200);
+    await expectAnswer('listWebhookDeliveries', { path: '/v0/webhooks/{id}/deliveries', params, key: control, query: 'status=sent' }, 422);
+    await expectAnswer('listWebhookDeliveries', { path: '/v0/webhooks/{id}/deliveries', params, key: admin }, 404);
+    await expectAnswer('deleteWebhook', { path: '/v0/webhooks/{id}', params, key: control }, 200);
+    await expectAnswer('deleteWebhook', { path: '/v0/webhooks/{id}', params, key: control }, 404);
+  });
+
   it('system: health, probes, metrics, removed routes', async () => {
     await onEveryPath('health', (path) => ({ path, key: null }), 200);
     await expectAnswer('livez', { path: '/livez', key: null }, 200);

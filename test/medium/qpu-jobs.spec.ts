@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startSystem, type TestSystem } from './system.harness.js';
 import { BELL_QISKIT, jobEvents, qpuClient, watchStatusEvents, writeTestDevices } from './qpu.fixtures.js';
+import { WEBHOOK_TEST_ENV, webhookCases } from './webhooks.cases.js';
 
 /**
  * QPU routes end to end: gateway → NATS → qpu-broker (Postgres) → BullMQ → simulation worker → broker.
@@ -27,7 +28,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
       { id: 'fast-3', shotTimeUs: 10 },
       { id: 'slow-3', shotTimeUs: 1000, maxShots: 5000 },
     ]);
-    sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
+    sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1', ...WEBHOOK_TEST_ENV } });
     api = qpuClient(sut);
     [labA, labB, controlOnly, admin] = await Promise.all([
       sut.createKey('lab-a', 'coda'),
@@ -340,4 +341,7 @@ describe('QPU devices and jobs (real gateway, broker, simulation worker, Postgre
     expect(slow.body.jobs.every((j: { device: string }) => j.device === 'slow-3')).toBe(true);
     expect(slow.body.jobs[0].job_id).toBe(all.body.jobs.filter((j: { device: string }) => j.device === 'slow-3')[1].job_id);
   });
+
+  // Signed webhooks (docs/webhooks.md) on this stack rather than a boot of their own.
+  describe('signed webhooks', () => webhookCases(() => sut));
 });

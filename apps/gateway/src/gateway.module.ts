@@ -35,6 +35,8 @@ import { AdminBudgetsController } from './qpus/admin-budgets.controller.js';
 import { AgentsController } from './agents/agents.controller.js';
 import { AgentsService } from './agents/agents.service.js';
 import { AgentsRunRoute } from './agents/agents-run.route.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
 
 /** HTTP edge: auth, validation, uploads, OpenAPI; everything else is a NATS request. */
 @Module({
@@ -53,6 +55,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     AgentsController,
     AdminLabStreamsController,
     LabStreamEventsController,
+    WebhooksController,
   ],
   providers: [
     ApiKeyVerifier,
@@ -75,6 +78,7 @@ import { AgentsRunRoute } from './agents/agents-run.route.js';
     LabStreamEventsService,
     AgentsService,
     AgentsRunRoute,
+    WebhooksService,
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },

@@ -19,8 +19,14 @@ import { JobRecovery } from './jobs/job-recovery.js';
 import { BudgetsService } from './budgets/budgets.service.js';
 import { LabNodeBackendService } from './backends/lab-node.backend.js';
 import { LabNodeHandlers } from './lab/lab-node.handlers.js';
+import { WebhooksRepository } from './webhooks/webhooks.repository.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+import { WebhooksHandlers } from './webhooks/webhooks.handlers.js';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
+import { WebhookSender } from './webhooks/webhook-sender.js';
+import { LabStreamWebhookSource } from './webhooks/lab-stream-webhook-source.js';
 
-/** The QPU broker: circuit tools, devices, QPU jobs (Postgres) and their backends, over NATS. */
+/** The QPU broker: circuit tools, devices, QPU jobs (Postgres) and their backends, signed webhooks, over NATS. */
 @Module({
   imports: [ConfigModule.forService('qpu-broker'), NatsModule],
   providers: [
@@ -49,6 +55,12 @@ import { LabNodeHandlers } from './lab/lab-node.handlers.js';
     JobRecovery,
     BudgetsService,
     LabNodeHandlers,
+    WebhooksRepository,
+    WebhooksService,
+    WebhooksHandlers,
+    WebhookSender,
+    WebhookDispatcher,
+    LabStreamWebhookSource,
   ],
 })
 export class QpuBrokerModule {}

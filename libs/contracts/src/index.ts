@@ -13,5 +13,6 @@ export * from './agents.js';
 export * from './lab.js';
 export * from './lab-streams.js';
 export * from './frame-jobs.js';
+export * from './webhooks.js';
 export * from './exchanges/index.js';
 export * from './http/index.js';

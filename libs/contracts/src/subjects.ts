@@ -46,6 +46,11 @@ export const Subjects = {
   LabStreamList: 'lab-streams.stream.list.v1',
   LabStreamDelete: 'lab-streams.stream.delete.v1',
   OwnerEnsure: 'results.owner.ensure.v1',
+  WebhookCreate: 'qpu.webhook.create.v1',
+  WebhookList: 'qpu.webhook.list.v1',
+  WebhookDelete: 'qpu.webhook.delete.v1',
+  WebhookRotateSecret: 'qpu.webhook.rotate-secret.v1',
+  WebhookDeliveries: 'qpu.webhook.deliveries.v1',
 } as const;
 
 /** Events (publish, no reply). */

@@ -28,6 +28,11 @@ import type {
   QpuEstimateRequest,
   QpuEstimateResponse,
   QpuJobEvent,
+  Webhook,
+  WebhookCreateRequest,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookWithSecret,
   QpuJobsQuery,
   QpuJobsResponse,
   QpuJobStatus,
@@ -273,6 +278,25 @@ export function createClient(options: ClientOptions) {
     },
   };
 
+  /** Signed webhooks of the key's owner (docs/webhooks.md): the signing secret is in the create and rotate answers only. */
+  const webhooks = {
+    create: (body: WebhookCreateRequest, call: CallOptions = {}) =>
+      http.json<WebhookWithSecret>({ method: 'POST', path: '/v0/webhooks', json: body, retry: false, ...call }),
+    list: (call: CallOptions = {}) => http.json<Webhook[]>({ method: 'GET', path: '/v0/webhooks', retry: true, ...call }),
+    delete: (id: string, call: CallOptions = {}) => http.json<DetailResponse>({ method: 'DELETE', path: `/v0/webhooks/${enc(id)}`, retry: true, ...call }),
+    rotateSecret: (id: string, call: CallOptions = {}) =>
+      http.json<WebhookWithSecret>({ method: 'POST', path: `/v0/webhooks/${enc(id)}/rotate-secret`, retry: false, ...call }),
+    /** Newest first, with each delivery's last status, attempts and next retry. */
+    deliveries: (id: string, query: WebhookDeliveriesQuery = {}, call: CallOptions = {}) =>
+      http.json<WebhookDelivery[]>({
+        method: 'GET',
+        path: `/v0/webhooks/${enc(id)}/deliveries`,
+        query: { skip: query.skip, limit: query.limit, status: query.status },
+        retry: true,
+        ...call,
+      }),
+  };
+
   return {
     /** The server root the client talks to. */
     baseUrl: http.baseUrl,
@@ -282,6 +306,7 @@ export function createClient(options: ClientOptions) {
     tools,
     agents,
     admin,
+    webhooks,
     /** `GET /v0/coda/health`: `{status: "ok"}`. */
     health: (call: CallOptions = {}) => http.json<Health>({ method: 'GET', path: `${coda}/health`, retry: true, ...call }),
   };

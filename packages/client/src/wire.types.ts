@@ -66,3 +66,10 @@ export type ApiKeyCreateRequest = Http.ApiKeyCreateHttpRequest;
 export type CreatedApiKey = Http.CreatedApiKeyHttp;
 export type QpuBudget = Http.QpuBudgetHttp;
 export type LabStreamEvent = Http.LabStreamEventHttp;
+
+// webhooks
+export type Webhook = Http.WebhookHttp;
+export type WebhookWithSecret = Http.WebhookWithSecretHttp;
+export type WebhookCreateRequest = Http.WebhookCreateHttpRequest;
+export type WebhookDelivery = Http.WebhookDeliveryHttp;
+export type WebhookDeliveriesQuery = Http.WebhookDeliveriesHttpQuery;

@@ -66,6 +66,23 @@ export const isJobId = (id: string): boolean => UUID.test(id);
 const JOB_COLUMNS = `id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, estimated_cost_cents,
   credits_applied_cents, overage_cents, cost_cents, counts, error, backend_job_id, submitted_at, started_at, completed_at`;
 
+/**
+ * The webhook outbox (docs/webhooks.md): one `qpu.job.status` delivery per subscribed webhook of the job's owner, written
+ * by the statement that writes the state change and its event, so a committed change always has its deliveries.
+ * `job`, `from`, `to` and `reason` are the statement's own names for them; `event` is its qpu_job_events insert.
+ */
+const webhookOutbox = (
+  job: string,
+  from: string,
+  to: string,
+  reason: string,
+) => `INSERT INTO webhook_deliveries (id, webhook_id, event_type, event_key, data, created_at, next_attempt_at)
+  SELECT gen_random_uuid(), w.id, 'qpu.job.status', 'qpu.job.status:' || event.id,
+    json_build_object('job_id', ${job}.id, 'status', ${to}::text, 'from', ${from}::text, 'backend', ${job}.device_id, 'reason', ${reason}::text,
+      'at', to_char(event.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'error', ${job}.error, 'cost_cents', ${job}.cost_cents)::text,
+    event.at, event.at
+  FROM ${job} JOIN event ON true JOIN webhooks w ON w.owner_id = ${job}.owner_id AND 'qpu.job.status' = ANY(w.events)`;
+
 function toRow(r: Record<string, unknown>): QpuJobRow {
   return {
     id: r.id as string,
@@ -158,7 +175,8 @@ export class QpuJobsRepository {
            INSERT INTO qpu_jobs (id, owner_id, device_id, status, source, source_framework, shots, compiled, compiled_stats, initial_layout, final_layout, estimated_cost_cents,
              credits_applied_cents, overage_cents)
            VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7::json, $8::jsonb, $9, $10, $11, $15, $16) RETURNING ${JOB_COLUMNS}),
-         event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, NULL, 'queued', $12 FROM job),
+         event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, NULL, 'queued', $12 FROM job RETURNING id, at),
+         hooks AS (${webhookOutbox('job', 'NULL', "'queued'", '$12')}),
          idem AS (
            INSERT INTO qpu_idempotency_keys (owner_id, key, body_hash, job_id) SELECT owner_id, $13, $14, id FROM job WHERE $13::text IS NOT NULL
            ON CONFLICT (owner_id, key) DO UPDATE SET body_hash = EXCLUDED.body_hash, job_id = EXCLUDED.job_id, created_at = now())
@@ -211,7 +229,8 @@ export class QpuJobsRepository {
          RETURNING ${JOB_COLUMNS.split(',')
            .map((c) => `j.${c.trim()}`)
            .join(', ')}, cur.status AS from_status),
-       event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, from_status, $2, $5 FROM upd),
+       event AS (INSERT INTO qpu_job_events (job_id, from_status, to_status, reason) SELECT id, from_status, $2, $5 FROM upd RETURNING id, at),
+       hooks AS (${webhookOutbox('upd', 'upd.from_status', '$2', '$5')}),
        spend AS (
          INSERT INTO qpu_owner_budgets (owner_id, spent_cents) SELECT owner_id, cost_cents FROM upd WHERE $2 = 'completed' AND cost_cents > 0
          ON CONFLICT (owner_id) DO UPDATE SET spent_cents = qpu_owner_budgets.spent_cents + EXCLUDED.spent_cents, updated_at = now())

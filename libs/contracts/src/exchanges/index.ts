@@ -7,3 +7,4 @@ export * from './assistant.exchanges.js';
 export * from './lab-streams.exchanges.js';
 export * from './health.exchanges.js';
 export * from './jobs.exchanges.js';
+export * from './webhooks.exchanges.js';

@@ -7,5 +7,6 @@ export * from './coda-qpus.js';
 export * from './assistant.js';
 export * from './admin.js';
 export * from './system.js';
+export * from './webhooks.js';
 export * from './routes.js';
 export * from './openapi.js';

@@ -60,6 +60,14 @@ import {
 } from './control-results.js';
 import { CodaErrorHttpResponse, DetailHttpResponse, HttpErrorResponse, HttpValidationErrorResponse } from './errors.js';
 import { HealthHttpResponse, ReadinessHttpResponse } from './system.js';
+import {
+  WebhookCreateHttpRequest,
+  WebhookDeliveriesHttpQuery,
+  WebhookDeliveriesHttpResponse,
+  WebhookHttpParams,
+  WebhooksHttpResponse,
+  WebhookWithSecretHttp,
+} from './webhooks.js';
 
 /**
  * The HTTP API as data: every route the gateway serves, with its paths (canonical first, then aliases), scope,
@@ -573,6 +581,68 @@ const ADMIN: HttpRouteSpec[] = [
   },
 ];
 
+/** docs/webhooks.md: any valid key; a webhook is its key owner's (another owner's id answers 404). */
+const WEBHOOKS: HttpRouteSpec[] = [
+  {
+    id: 'createWebhook',
+    method: 'POST',
+    paths: ['/v0/webhooks'],
+    summary: 'Register a URL for events (qpu.job.status, lab_stream.result); the signing secret is in this answer only',
+    tag: 'webhooks',
+    scope: 'any',
+    body: { schema: WebhookCreateHttpRequest, contentType: 'application/json' },
+    responses: fastApi(
+      'any',
+      { 201: json('The webhook, with its signing secret', WebhookWithSecretHttp) },
+      { 422: 'Bad body: URL not https (or not allowed), unknown event type' },
+    ),
+  },
+  {
+    id: 'listWebhooks',
+    method: 'GET',
+    paths: ['/v0/webhooks'],
+    summary: 'List your webhooks (secret hints only)',
+    tag: 'webhooks',
+    scope: 'any',
+    responses: fastApi('any', { 200: json('Webhooks, newest first', WebhooksHttpResponse) }),
+  },
+  {
+    id: 'deleteWebhook',
+    method: 'DELETE',
+    paths: ['/v0/webhooks/{id}'],
+    summary: 'Delete a webhook and its deliveries (pending ones are not sent)',
+    tag: 'webhooks',
+    scope: 'any',
+    params: WebhookHttpParams,
+    responses: fastApi('any', { 200: json('`{"detail": "Webhook deleted"}`', DetailHttpResponse) }, { 404: 'No such webhook (or not yours)' }),
+  },
+  {
+    id: 'rotateWebhookSecret',
+    method: 'POST',
+    paths: ['/v0/webhooks/{id}/rotate-secret'],
+    summary: 'Replace the signing secret; the new one is in this answer only and signs every later attempt',
+    tag: 'webhooks',
+    scope: 'any',
+    params: WebhookHttpParams,
+    responses: fastApi('any', { 200: json('The webhook, with its new signing secret', WebhookWithSecretHttp) }, { 404: 'No such webhook (or not yours)' }),
+  },
+  {
+    id: 'listWebhookDeliveries',
+    method: 'GET',
+    paths: ['/v0/webhooks/{id}/deliveries'],
+    summary: 'A webhook’s deliveries, newest first, with their last status, attempts and next retry',
+    tag: 'webhooks',
+    scope: 'any',
+    params: WebhookHttpParams,
+    query: WebhookDeliveriesHttpQuery,
+    responses: fastApi(
+      'any',
+      { 200: json('Deliveries', WebhookDeliveriesHttpResponse) },
+      { 404: 'No such webhook (or not yours)', 422: 'Bad skip, limit or status' },
+    ),
+  },
+];
+
 const SYSTEM: HttpRouteSpec[] = [
   {
     id: 'health',
@@ -622,7 +692,7 @@ const SYSTEM: HttpRouteSpec[] = [
   },
 ];
 
-export const HTTP_ROUTES: readonly HttpRouteSpec[] = [...CONTROL, ...TOOLS, ...QPUS, ...ASSISTANT, ...ADMIN, ...SYSTEM];
+export const HTTP_ROUTES: readonly HttpRouteSpec[] = [...CONTROL, ...TOOLS, ...QPUS, ...ASSISTANT, ...ADMIN, ...WEBHOOKS, ...SYSTEM];
 
 /**
  * Served but deliberately not in the document: the documentation itself. (Unknown routes answer

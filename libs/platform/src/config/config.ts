@@ -89,6 +89,17 @@ const ConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: unsetIfEmpty(z.string()),
   /** Share of new traces recorded (parent-based: a request that arrives sampled stays sampled). */
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
+  /** Webhooks (docs/webhooks.md): also accept http://localhost, http://127.0.0.1 and http://[::1] receivers (tests, lab-local receivers). */
+  QDC_WEBHOOK_ALLOW_LOCAL_HTTP: bool.default(false),
+  /** Webhooks: deliver to private, loopback and link-local addresses (refused by default against SSRF). */
+  QDC_WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** Webhooks: delay before the first retry; each later one doubles (with jitter), up to QDC_WEBHOOK_BACKOFF_MAX_MS. */
+  QDC_WEBHOOK_BACKOFF_BASE_MS: z.coerce.number().int().positive().default(10_000),
+  QDC_WEBHOOK_BACKOFF_MAX_MS: z.coerce.number().int().positive().default(3_600_000),
+  /** Webhooks: a delivery still failing this long after its first attempt is marked failed. */
+  QDC_WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().positive().default(86_400_000),
+  /** Webhooks: how long one attempt may take (connect to last byte of the answer's head). */
+  QDC_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** SIGTERM: how long a service may drain (requests in flight, the current job) before it exits anyway; below the pod's grace period. */
   QDC_SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(25_000),
 });

@@ -156,6 +156,13 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: { meaning: 'the traces endpoint itself (overrides <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces)' },
   OTEL_EXPORTER_OTLP_HEADERS: { meaning: '`key=value,key2=value2` sent with every export (e.g. an API key of the collector)' },
   OTEL_TRACES_SAMPLER_ARG: 'share of new traces recorded, 0–1 (parent-based: a request that arrives sampled stays sampled)',
+  QDC_WEBHOOK_ALLOW_LOCAL_HTTP:
+    'webhooks: also accept http://localhost, http://127.0.0.1 and http://[::1] receivers (tests, lab-local receivers); docs/webhooks.md',
+  QDC_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'webhooks: deliver to private, loopback and link-local addresses (refused by default against SSRF)',
+  QDC_WEBHOOK_BACKOFF_BASE_MS: 'webhooks: delay before the first retry of a failed delivery, doubling each retry (with jitter), ms',
+  QDC_WEBHOOK_BACKOFF_MAX_MS: 'webhooks: longest delay between two attempts, ms',
+  QDC_WEBHOOK_RETRY_WINDOW_MS: 'webhooks: a delivery still failing this long after its first attempt is marked failed, ms',
+  QDC_WEBHOOK_TIMEOUT_MS: 'webhooks: longest one attempt may take (connect to the end of the answer), ms',
   QDC_SHUTDOWN_GRACE_MS: 'SIGTERM: longest a process drains (requests in flight, the current job) before it exits anyway, ms',
 };
 
