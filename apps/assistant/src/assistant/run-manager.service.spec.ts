@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import type { AssistantRunStartRequest } from '#qdc/contracts';
-import type { EventBus, QdcConfig } from '#qdc/platform';
+import { metricsRegistry, type EventBus, type QdcConfig } from '#qdc/platform';
 import { EngineFailure, RunCancelled, type AssistantEngine, type EngineRun } from './assistant-engine.js';
 import { RunManager, newMessages } from './run-manager.service.js';
 import type { RunEventsPublisher } from './run-events.publisher.js';
@@ -114,6 +114,28 @@ describe(RunManager.name, () => {
     back.sut.control({ runId: b.runId, action: 'attach' });
     await back.done();
     expect(back.events.at(-1)!.type).toBe('completed');
+  });
+
+  it('counts the runs in progress and times each finished run by its status (qdc_assistant_*)', async () => {
+    const sample = async (pattern: RegExp) => Number(pattern.exec(await metricsRegistry.metrics())?.[1] ?? 0);
+    const active = /^qdc_assistant_runs_active(?:\{[^}]*\})? (\d+)$/m;
+    const cancelledCount = /^qdc_assistant_run_duration_seconds_count\{status="cancelled"[^}]*\} (\d+)$/m;
+    const before = { active: await sample(active), cancelled: await sample(cancelledCount) };
+    // Runs until cancelled (the engine may start after the cancel: the run starts on the next turn of the event loop).
+    const { sut, done } = factory(
+      (run) =>
+        new Promise((_resolve, reject) => {
+          if (run.signal.aborted) reject(new RunCancelled());
+          run.signal.addEventListener('abort', () => reject(new RunCancelled()));
+        }),
+    );
+    const request = runRequest();
+    sut.start(request);
+    expect(await sample(active)).toBe(before.active + 1);
+    sut.control({ runId: request.runId, action: 'cancel' });
+    await done();
+    expect(await sample(active)).toBe(before.active);
+    expect(await sample(cancelledCount)).toBe(before.cancelled + 1);
   });
 });
 
