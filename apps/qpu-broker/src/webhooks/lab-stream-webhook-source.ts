@@ -11,6 +11,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
 export const LAB_EVENTS_WEBHOOK_CONSUMER = 'webhooks';
 /** A stream event not turned into deliveries (database down) comes again after this long. */
 const RETRY_EVENT_MS = 5_000;
+/** A consumer that could not be made or stopped (the event stream is being recreated, NATS away) is tried again after this. */
+const RETRY_CONSUMER_MS = 5_000;
 
 interface Consuming {
   dto: LabStreamDto;
@@ -104,7 +106,7 @@ export class LabStreamWebhookSource implements OnApplicationBootstrap, OnModuleD
         this.logger.warn(`lab stream ${consuming.dto.lab}/${consuming.dto.name}: webhook consumer stopped (${(error as Error).message}); retrying`);
       }
       consuming.messages?.stop();
-      if (!consuming.stopped && !this.closing) await new Promise((r) => setTimeout(r, 1_000));
+      if (!consuming.stopped && !this.closing) await new Promise((r) => setTimeout(r, RETRY_CONSUMER_MS));
     }
   }
 

@@ -13,6 +13,9 @@ const CLAIM_BATCH = 16;
 const IDLE_POLL_MS = 1_000;
 /** A claim outlives the attempt by this much before another dispatcher may take the delivery. */
 const CLAIM_MARGIN_MS = 30_000;
+/** Delivered and failed deliveries are kept this long (the deliveries list), then deleted. */
+export const FINISHED_DELIVERY_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const RETENTION_SWEEP_EVERY_MS = 3600 * 1000;
 
 /**
  * The Postgres-driven scheduler of webhook deliveries: claims due rows (SKIP LOCKED, so any number of broker replicas
@@ -60,8 +63,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
   }
 
   private async run(): Promise<void> {
+    let lastSweep = 0;
     while (this.running) {
       this.wakeRequested = false;
+      if (Date.now() - lastSweep > RETENTION_SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        await this.deliveries
+          .deleteFinishedBefore(new Date(Date.now() - FINISHED_DELIVERY_RETENTION_MS))
+          .catch((error: Error) => this.logger.warn(`webhook retention sweep failed: ${error.message}`));
+      }
       let claimed = 0;
       try {
         claimed = await this.round();

@@ -189,4 +189,10 @@ export class WebhooksRepository {
       [id, status, attempt.attempt, new Date(attempt.at), attempt.status_code, attempt.error, record.nextAttemptAt, JSON.stringify([attempt])],
     );
   }
+
+  /** Retention: delivered and failed deliveries created before `before` (pending ones stay until they end). */
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const r = await this.prisma.pool.query("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < $1", [before]);
+    return r.rowCount ?? 0;
+  }
 }
