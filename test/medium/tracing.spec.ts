@@ -71,6 +71,7 @@ async function startCollector(): Promise<{ server: Server; url: string; spans: E
  * With OTEL_EXPORTER_OTLP_ENDPOINT set, a model run is one trace across the processes: the gateway's HTTP span is
  * the root (or the child of the caller's traceparent), and the results service's span that stores the result
  * reaches it by parent links through the inference worker's job span and the span that queued the job.
+ * The same stack (and traffic) checks the Prometheus side: every series deploy/components/monitoring reads is exported.
  */
 describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
   let sut: TestSystem;
