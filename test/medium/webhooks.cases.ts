@@ -14,6 +14,8 @@ interface Received {
   timestamp: string;
   signature: string;
   body: string;
+  /** What the receiver answered. */
+  status?: number;
 }
 
 /** What a receiver does (docs/webhooks.md), written out independently of the broker's code. */
@@ -40,6 +42,7 @@ export function webhookCases(system: () => TestSystem): void {
   let nc: NatsConnection;
   const received: Received[] = [];
   const attemptsById = new Map<string, number>();
+  let downUp = false;
 
   const http = async (method: string, path: string, key: string, body?: unknown) => {
     const res = await fetch(`${sut.baseUrl}${path}`, {
@@ -67,17 +70,20 @@ export function webhookCases(system: () => TestSystem): void {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         const id = String(req.headers['qdc-webhook-id']);
-        received.push({
+        const entry: Received = {
           path: req.url ?? '',
           id,
           timestamp: String(req.headers['qdc-webhook-timestamp']),
           signature: String(req.headers['qdc-webhook-signature']),
           body,
-        });
+        };
+        received.push(entry);
         const attempt = (attemptsById.get(`${req.url} ${id}`) ?? 0) + 1;
         attemptsById.set(`${req.url} ${id}`, attempt);
-        // /flaky fails the first two attempts of every delivery, then recovers.
-        res.writeHead(req.url === '/flaky' && attempt <= 2 ? 500 : 200).end();
+        // /flaky fails the first two attempts of every delivery, then recovers; /down fails until it is "up".
+        const fails = (req.url === '/flaky' && attempt <= 2) || (req.url === '/down' && !downUp);
+        entry.status = fails ? (req.url === '/down' ? 503 : 500) : 200;
+        res.writeHead(entry.status).end();
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -235,5 +241,33 @@ export function webhookCases(system: () => TestSystem): void {
       type: 'lab_stream.result',
       data: { type: 'result', lab: 'hooks-lab', stream: 'hooks', frame_id: 'frame-1', results: [{ model: 'pinch-off-classifier-v0' }] },
     });
+  }, 120_000);
+
+  it('keeps pending deliveries through a broker killed with SIGKILL: the restarted broker delivers them', async () => {
+    const down = await http('POST', '/v0/webhooks', labA, { url: `${receiverUrl}/down`, events: ['qpu.job.status'] });
+    const submitted = await http('POST', '/v0/coda/qpus', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 10 });
+    expect(submitted.status).toBe(200);
+    const deliveries = async () =>
+      (await http('GET', `/v0/webhooks/${down.body.id}/deliveries`, labA)).body as { id: string; status: string; attempts: number }[];
+    // The job's three changes, each tried at least once against the receiver that is down.
+    await until('three failed attempts at /down', async () => {
+      const list = await deliveries();
+      return list.length === 3 && list.every((d) => d.status === 'pending' && d.attempts >= 1) ? list : undefined;
+    });
+    const broker = sut.processes.get('qpu-broker')!;
+    const exited = new Promise((r) => broker.once('exit', r));
+    broker.kill('SIGKILL');
+    await exited;
+    downUp = true;
+    sut.launch('qpu-broker', 'dist/apps/qpu-broker/src/main.js');
+    const after = await until('the three deliveries delivered by the restarted broker', async () => {
+      const list = await deliveries().catch(() => undefined);
+      return Array.isArray(list) && list.length === 3 && list.every((d) => d.status === 'delivered') ? list : undefined;
+    });
+    const down503 = new Set(received.filter((r) => r.path === '/down' && r.status === 503).map((r) => r.id));
+    const down200 = received.filter((r) => r.path === '/down' && r.status === 200).map((r) => r.id);
+    expect([...down503].sort()).toEqual(after.map((d) => d.id).sort());
+    expect([...new Set(down200)].sort()).toEqual(after.map((d) => d.id).sort());
+    expect(received.filter((r) => r.path === '/down').every((r) => verified(down.body.secret, r))).toBe(true);
   }, 120_000);
 }
