@@ -26,6 +26,11 @@ export interface RepeatedDipSweepOptions {
   length?: number;
   /** Fraction of rows without a resonance (default 0). */
   flatFraction?: number;
+  /** Every row's depth / σ (default: 70 % uniform 5–8, else log-uniform 8–18). The random draws are made anyway, so a
+   * seed gives the same sweep otherwise. */
+  depthSigma?: number;
+  /** Within-row drift RMS in σ (default: 0 in half the sweeps, else uniform 0–2). */
+  driftSigma?: number;
 }
 
 export interface RepeatedDipRow {
@@ -59,7 +64,8 @@ export function generateRepeatedDipSweep(seed: number, options: RepeatedDipSweep
   const rippleInSigma = random.chance(0.5) ? random.between(0, 1) : 0;
   let rippleAmplitude = 0;
   // Half the sweeps drift within a row by up to 2 σ (std), slowly: the point-to-point noise stays σ.
-  const driftInSigma = random.chance(0.5) ? random.between(0, 2) : 0;
+  const drawnDrift = random.chance(0.5) ? random.between(0, 2) : 0;
+  const driftInSigma = options.driftSigma ?? drawnDrift;
   const ripplePeriod = random.between(0.3, 1.5) * length;
   const rows: RepeatedDipRow[] = [];
   let centre = centre0;
@@ -68,9 +74,10 @@ export function generateRepeatedDipSweep(seed: number, options: RepeatedDipSweep
     const flat = random.chance(flatFraction);
     const gain = 1 + 0.03 * random.normal();
     const ripplePhase = random.between(0, 2 * Math.PI);
-    const depthSigma = random.chance(REPEATED_DIP_FAINT_FRACTION)
+    const drawnDepth = random.chance(REPEATED_DIP_FAINT_FRACTION)
       ? random.between(REPEATED_DIP_FAINT_RANGE[0], REPEATED_DIP_FAINT_RANGE[1])
       : random.logBetween(REPEATED_DIP_FAINT_RANGE[1], REPEATED_DIP_MAX_DEPTH_SIGMA);
+    const depthSigma = options.depthSigma ?? drawnDepth;
     rippleAmplitude = (rippleInSigma * coupling * Math.cos(phi)) / depthSigma;
     const clean = new Float64Array(length);
     const env = new Float64Array(length);

@@ -43,3 +43,4 @@ export {
   type TrueDiamond,
   type Vertex,
 } from '../coulomb-diamonds/diamond-score.js';
+export { findPeaksLorentzianDip, resonatorToolsNotchDip, FIND_PEAKS_PROMINENCE_SIGMA } from '../resonators/resonator-peer-baselines.js';

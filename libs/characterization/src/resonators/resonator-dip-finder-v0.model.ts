@@ -14,9 +14,14 @@
 //    An accepted resonance is divided out of the working trace and detection repeats on the remainder, so a noise
 //    sub-dip on the flat bottom of a broad dip, or the tails of a deep one, never count as resonances of their own.
 // 4. Reported index: the minimum of the fitted lineshape (not the Lorentzian centre, which differs for Fano dips).
-// 5. Fallback: when nothing passes, the fitted candidate deepest in σ (looking down to z = 4) is reported, flagged
-//    low_confidence, if it is deeper than the deepest noise excursion expected in the trace (max(4, √(2 ln n) + 1) σ)
-//    and no standing wave or step explains it better — so a trace with a 5σ dip does not get an empty answer.
+// 5. Faint single dip (issue 29), when nothing passes: a likelihood-ratio test (matched filter, Turin 1960; Kay,
+//    Fundamentals of Statistical Signal Processing II: Detection Theory (1998), ch. 4) over the fitted candidates: the
+//    fit's √(ΔRSS over a line)/σ — the generalised-LRT statistic for a Lorentzian of unknown position and width —
+//    divided by the noise measured on the row at the dip's own scale (drift, ripple), must reach the look-elsewhere
+//    threshold t with trials · Q(t) = 1 % (trials = independent positions × widths of the template bank), plus ½.
+//    The dip must be ≥ 4σ deep, shaped like a resonance, not better explained by a standing wave or a step, and no
+//    wider than 0.35 of the span (a faint dip wider than that is slow gain drift as far as one row can tell). It is
+//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
@@ -44,12 +49,21 @@ export const HYPOTHESIS_MIN_GAIN_SIGMA = 5;
  * misfit beyond noise is ≤ this fraction of the depth. */
 export const MIN_RISE_FRACTION = 0.1;
 export const MAX_MISFIT_FRACTION = 0.25;
-/** Fallback: fitted depth ≥ max(this, √(2 ln n) + 1) σ; candidates down to FALLBACK_DETECTION_SIGMA (top few);
- * a standing-wave or step hypothesis must not fit better than this fraction of the resonance's RSS. */
-export const FALLBACK_MIN_DEPTH_SIGMA = 4;
-/** Fallback fit improvement over a straight line, σ-equivalent (a single low noise sample gives ≈ its own depth). */
-export const FALLBACK_DEPTH_SIGMA_GAIN = 5;
-export const FALLBACK_DETECTION_SIGMA = 4;
+/** Faint dips (low_confidence): false-alarm probability per trace; candidates down to the look-elsewhere threshold
+ * minus FAINT_CANDIDATE_MARGIN (never below FALLBACK_DETECTION_SIGMA), the top FALLBACK_CANDIDATES fitted; the fit's
+ * √gain must reach the threshold plus FAINT_FIT_MARGIN; a standing-wave or step hypothesis must not fit better than
+ * FALLBACK_HYPOTHESIS_RATIO of the resonance's RSS. */
+export const FAINT_FALSE_ALARM = 0.01;
+export const FAINT_CANDIDATE_MARGIN = 1;
+export const FAINT_FIT_MARGIN = 0.5;
+/** Faint dips wider than this fraction of the span are not told apart from slow drift. */
+export const FAINT_MAX_SPAN_FRACTION = 0.35;
+/** A dip fitted wider than this fraction of the span must be ≥ WIDE_MIN_DEPTH_SIGMA deep (else: baseline drift). */
+export const WIDE_MAX_SPAN_FRACTION = 1;
+export const WIDE_MIN_DEPTH_SIGMA = 8;
+/** Faint dips: fitted depth ≥ this many σ. */
+export const FAINT_MIN_DEPTH_SIGMA = 4;
+export const FALLBACK_DETECTION_SIGMA = 3.5;
 export const FALLBACK_CANDIDATES = 6;
 export const FALLBACK_HYPOTHESIS_RATIO = 0.9;
 /** Fit window half-width, in dip FWHM (plus 3 samples). */
@@ -71,7 +85,7 @@ export interface DipDetection {
   depths: number[];
   /** Dip depth / noise σ. */
   significance: number[];
-  /** Per dip: 'notch-or-reflection fit'; 'fallback' when reported by the ≥ 5σ fallback rule. */
+  /** Per dip: true when reported only by the faint-dip likelihood-ratio test (low_confidence). */
   fallback: boolean[];
 }
 
@@ -86,6 +100,8 @@ interface Accepted {
   fit: ResonanceFit;
   significance: number;
   fallback: boolean;
+  /** Matched-filter significance: √(ΔRSS over a line)/σ, divided by the scale-noise factor for faint dips. */
+  z: number;
 }
 
 /** σ of white noise from the median absolute second difference (√6 σ for white noise). */
@@ -275,6 +291,7 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
   let fallback: Accepted | null = null;
   const rejected: Candidate[] = [];
   let fits = 0;
+  const threshold = lookElsewhereThreshold(n);
   let list = candidates(work, sigma, DETECTION_SIGMA);
   while (fits < MAX_FITS && accepted.length < MAX_ACCEPTED) {
     const next = list.find(
@@ -290,13 +307,15 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
       fit &&
       accepted.some((a) => Math.abs(a.at - fit.minimumAt) < Math.max(MIN_SEPARATION_SAMPLES, MIN_SEPARATION_FWHM * Math.max(a.fit.linewidth, fit.linewidth)));
     if (!fit || !verdict || clash || next.z < DETECTION_SIGMA || !verdict.accept) {
-      if (fit && verdict && !clash && verdict.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
-        fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
+      // The scale-noise factor is ≥ 1: computed only for fits whose white-noise z already reaches the threshold.
+      if (fit && verdict && !clash && Math.sqrt(Math.max(0, verdict.gain)) >= threshold && verdict.faintOk) {
+        const z = Math.sqrt(verdict.gain) / scaleNoiseFactor(work, fit, sigma);
+        if (z >= threshold && (!fallback || z > fallback.z)) fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true, z };
       }
       rejected.push(next);
       continue;
     }
-    accepted.push({ at: fit.minimumAt, fit, significance: verdict.significance, fallback: false });
+    accepted.push({ at: fit.minimumAt, fit, significance: verdict.significance, fallback: false, z: Math.sqrt(verdict.gain) });
     // Divide the accepted resonance out of the working trace and look again.
     for (let i = 0; i < n; i++) {
       const f = resonanceFactorMagnitude((2 * (i - fit.centre)) / fit.linewidth, fit.strength, fit.phi);
@@ -305,14 +324,15 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
     rejected.length = 0;
     list = candidates(work, sigma, DETECTION_SIGMA);
   }
-  if (accepted.length === 0 && !fallback) {
-    // Second look for a single faint dip: the strongest few candidates down to FALLBACK_DETECTION_SIGMA.
-    for (const c of candidates(work, sigma, FALLBACK_DETECTION_SIGMA).slice(0, FALLBACK_CANDIDATES)) {
+  if (accepted.length === 0) {
+    // Faint single dip (issue 29): likelihood-ratio test over the strongest few candidates down to the look-elsewhere
+    // threshold, with the fit's gain judged against the noise actually present at the dip's scale (drift, ripple).
+    for (const c of candidates(work, sigma, Math.max(FALLBACK_DETECTION_SIGMA, threshold - FAINT_CANDIDATE_MARGIN)).slice(0, FALLBACK_CANDIDATES)) {
       const fit = fitCandidate(work, c);
       const verdict = fit ? judge(fit, sigma, n) : null;
-      if (fit && verdict?.fallbackOk && (!fallback || verdict.significance > fallback.significance)) {
-        fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true };
-      }
+      if (!fit || !verdict || !(Math.sqrt(Math.max(0, verdict.gain)) >= threshold) || !verdict.faintOk) continue;
+      const z = Math.sqrt(verdict.gain) / scaleNoiseFactor(work, fit, sigma);
+      if (z >= threshold && (!fallback || z > fallback.z)) fallback = { at: fit.minimumAt, fit, significance: verdict.significance, fallback: true, z };
     }
   }
   if (accepted.length === 0 && fallback) accepted.push(fallback);
@@ -334,7 +354,7 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
   return out;
 }
 
-function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; fallbackOk: boolean; significance: number } | null {
+function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; faintOk: boolean; significance: number; gain: number } | null {
   if (!(fit.linewidth >= MIN_LINEWIDTH_SAMPLES) || !(fit.depth > 0)) return null;
   // A minimum on the first or last sample is a slope into the end of the sweep, not a located dip.
   if (!(fit.minimumAt >= 1 && fit.minimumAt <= n - 2)) return null;
@@ -352,21 +372,87 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
       resonanceFitValue(fit, Math.min(n - 1, fit.minimumAt + 2 * fit.linewidth)),
     ) - fit.minimum;
   const misfit = Math.sqrt(Math.max(0, fit.rss / fit.points - pointSigma2)) / fit.depth;
-  const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
+  const shaped = rise >= MIN_RISE_FRACTION * fit.depth && misfit <= MAX_MISFIT_FRACTION;
+  const significant = gain >= MIN_DEPTH_SIGMA ** 2 && significance >= MIN_DEPTH_SIGMA && shaped;
   const notRipple =
     significant &&
     ((relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
       (fit.rssRipple() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin && fit.rssStep() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin));
-  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple;
-  // Fallback: deeper than the deepest noise excursion expected among n samples (≈ √(2 ln n) σ), and not explained
-  // better by a standing wave or a step than by a resonance.
-  const fallbackDepth = Math.max(FALLBACK_MIN_DEPTH_SIGMA, Math.sqrt(2 * Math.log(n)) + 1);
-  const fallbackOk =
-    significance >= fallbackDepth &&
-    gain >= FALLBACK_DEPTH_SIGMA_GAIN ** 2 &&
-    rise >= MIN_RISE_FRACTION * fit.depth &&
-    misfit <= MAX_MISFIT_FRACTION &&
+  // A dip wider than FAINT_MAX_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is what slow gain
+  // drift (1/f) makes of a flat row: not accepted.
+  const wideFaint = fit.linewidth > WIDE_MAX_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
+  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint;
+  // Faint dip: a resonance shape at least MIN_DEPTH_SIGMA deep that a standing wave or a step does not explain better;
+  // its significance (the gain, against the look-elsewhere threshold) is judged by the caller.
+  const faintOk =
+    significance >= FAINT_MIN_DEPTH_SIGMA &&
+    fit.linewidth <= FAINT_MAX_SPAN_FRACTION * n &&
+    shaped &&
     fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss &&
     fit.rssStep() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss;
-  return { accept, fallbackOk, significance };
+  return { accept, faintOk, significance, gain };
+}
+
+/** Upper tail of the standard normal, Q(t) (asymptotic series; relative error < 1 % for t ≥ 3, used for t ≥ 3). */
+function normalTail(t: number): number {
+  const t2 = t * t;
+  return (Math.exp(-t2 / 2) / (t * Math.sqrt(2 * Math.PI))) * (1 - 1 / t2 + 3 / (t2 * t2));
+}
+
+/** Independent trials of the template search on n samples: Σ over the template bank of n / max(1, FWHM). */
+export function independentTrials(n: number): number {
+  let trials = 0;
+  for (const fwhm of templateWidths(n)) trials += n / Math.max(1, fwhm);
+  return trials;
+}
+
+/** Look-elsewhere threshold on the matched-filter z for a false-alarm probability FAINT_FALSE_ALARM per trace of n
+ * samples: trials · Q(t) = α (Gaussian z under white noise), plus the fit's extra freedom (FAINT_FIT_MARGIN). */
+export function lookElsewhereThreshold(n: number): number {
+  const target = FAINT_FALSE_ALARM / Math.max(1, independentTrials(n));
+  let lo = 3;
+  let hi = 9;
+  for (let k = 0; k < 40; k++) {
+    const mid = (lo + hi) / 2;
+    if (normalTail(mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return hi + FAINT_FIT_MARGIN;
+}
+
+/**
+ * Noise at the scale of a fitted dip relative to white noise: the RMS of the matched-filter z of the trace with the
+ * fitted resonance divided out, at the template that matches the dip, over every position (1 for white noise; > 1
+ * where slow drift or ripple has structure on the dip's scale). The faint dip's z is divided by it — a
+ * pre-whitening of the detection statistic by the noise measured on the row itself (Kay, Fundamentals of Statistical
+ * Signal Processing II: Detection Theory, 1998, §§ 4.5, 9.4: the matched filter in coloured / unknown-level noise).
+ */
+function scaleNoiseFactor(work: Float64Array, fit: ResonanceFit, sigma: number): number {
+  const n = work.length;
+  const residual = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const f = resonanceFactorMagnitude((2 * (i - fit.centre)) / fit.linewidth, fit.strength, fit.phi);
+    residual[i] = f > 1e-3 ? work[i]! / f : work[i]!;
+  }
+  const fwhm = Math.max(MIN_TEMPLATE_FWHM_SAMPLES, fit.linewidth * TEMPLATE_PER_DIP_FWHM);
+  const block = Math.max(1, Math.floor(fwhm / BLOCKS_PER_FWHM));
+  const m = Math.floor(n / block);
+  if (m < 6) return 1;
+  const values = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    let s = 0;
+    const last = k === m - 1 ? n : (k + 1) * block;
+    for (let i = k * block; i < last; i++) s += residual[i]!;
+    values[k] = s / (last - k * block);
+  }
+  const z = new Float64Array(m);
+  templateScores(values, fwhm / block, sigma / Math.sqrt(block), z);
+  let sum = 0;
+  let count = 0;
+  for (let k = 0; k < m; k++) {
+    if (z[k] === 0) continue;
+    sum += z[k]! * z[k]!;
+    count++;
+  }
+  return count > 0 ? Math.max(1, Math.sqrt(sum / count)) : 1;
 }
