@@ -85,6 +85,9 @@ describe('sendDelivery', () => {
         error: expect.stringMatching(/^EADDRNOTALLOWED: localhost resolves to .*not a public address$/),
       });
       expect(r.received).toEqual([]);
+      // Allowed, the same name resolves and connects.
+      expect(await sendDelivery(delivery(r.url.replace('127.0.0.1', 'localhost')), local, 2_000)).toMatchObject({ delivered: true, statusCode: 200 });
+      expect(r.received).toHaveLength(1);
     } finally {
       await r.close();
     }
