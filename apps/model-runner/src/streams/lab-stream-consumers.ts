@@ -5,8 +5,8 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { labStreamEventsSubject, labStreamLeasesBucket, type LabStreamDto, type LabStreamEvent } from '#qdc/contracts';
 import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
-import { FrameAnalyser } from './frame-analyser.js';
-import { FrameProcessor, type FrameMessage } from './frame-processor.js';
+import { FrameJobBatcher } from './frame-job-batcher.js';
+import { StreamFrameHandler, type FrameMessage } from './stream-frame-handler.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
 import { countFrameEvent, meterStreamBacklogs, streamLabel } from './lab-stream.metrics.js';
 import { StreamLease } from './stream-lease.js';
@@ -17,7 +17,7 @@ interface Running {
   dto: LabStreamDto;
   lease: StreamLease;
   messages?: ConsumerMessages;
-  processor?: FrameProcessor;
+  handler?: StreamFrameHandler;
   stopped: boolean;
 }
 
@@ -55,7 +55,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
   constructor(
     private readonly nats: NatsConnection,
     private readonly registry: LabStreamRegistry,
-    private readonly analyser: FrameAnalyser,
+    private readonly batcher: FrameJobBatcher,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
     @Inject(STREAMS_CONFIG) private readonly streams: StreamsConfig,
   ) {}
@@ -138,8 +138,8 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
       } finally {
         clearInterval(renewal);
       }
-      // Frames still in analysis are not answered by a replica without the lease (FrameProcessor.emit).
-      await running.processor?.pipeline.idle();
+      // Frames still in analysis are not answered by a replica without the lease (StreamFrameHandler.emit).
+      await running.handler?.pipeline.idle();
     }
   }
 
@@ -148,10 +148,10 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
     const { dto, lease } = running;
     const js = this.nats.jetstream();
     const eventsSubject = labStreamEventsSubject(this.config.QDC_NAMESPACE, dto.lab, dto.name);
-    const processor = new FrameProcessor(
+    const handler = new StreamFrameHandler(
       dto,
       {
-        analyse: (stream, frame) => this.analyser.analyse(stream, frame),
+        analyse: (stream, frame) => this.batcher.analyse(stream, frame),
         publishEvent: async (event: LabStreamEvent, msgId: string) => {
           const { duplicate } = await js.publish(eventsSubject, JSON.stringify(event), { msgID: msgId });
           if (!duplicate) countFrameEvent(event);
@@ -165,7 +165,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
       },
       { attempts: this.streams.QDC_STREAM_ANALYSIS_ATTEMPTS, workingEveryMs: Math.max(100, Math.floor(this.streams.QDC_STREAM_ACK_WAIT_MS / 3)) },
     );
-    running.processor = processor;
+    running.handler = handler;
     let fresh = true;
     while (!running.stopped && !this.closing && lease.holds()) {
       try {
@@ -179,7 +179,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
         this.logger.log(`consuming stream ${dto.lab}/${dto.name} (${dto.models.join(', ')}; ${dto.max_in_flight} in flight)`);
         for await (const msg of running.messages) {
           if (running.stopped || !lease.holds()) break;
-          await processor.admit(toFrameMessage(msg));
+          await handler.admit(toFrameMessage(msg));
         }
       } catch (error) {
         if (running.stopped || this.closing) break;
@@ -196,7 +196,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
     running.stopped = true;
     this.running.delete(key);
     running.messages?.stop();
-    await running.processor?.pipeline.idle();
+    await running.handler?.pipeline.idle();
     // Another replica may take the stream over at once (the definition still exists: a shutdown).
     await running.lease.release();
     this.logger.log(`stopped stream ${key}`);

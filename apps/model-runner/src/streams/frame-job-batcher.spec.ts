@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { RpcError, type FrameJobData, type FrameJobModelOutcome, type FrameJobResponse } from '#qdc/contracts';
 import { NatsConnection, PayloadStore, jobIdFrom, loadConfig } from '#qdc/platform';
 import type { FrameAnalysisProducer } from '#qdc/platform';
-import { FrameAnalyser } from './frame-analyser.js';
+import { FrameJobBatcher } from './frame-job-batcher.js';
 
 const OWNER = randomUUID();
 const stream = { lab: 'lab-a', name: 'pinchoff', ownerId: OWNER, models: ['pinch-off-classifier-v0', 'pinch-off-parameter-extractor-v0'] };
@@ -24,11 +24,11 @@ function newAnalyser(jobsInFlight = 2, hold = false) {
     );
     return { results: inline(results) };
   });
-  const sut = new FrameAnalyser(nats, { run } as unknown as FrameAnalysisProducer, { QDC_STREAM_JOBS_IN_FLIGHT: jobsInFlight });
+  const sut = new FrameJobBatcher(nats, { run } as unknown as FrameAnalysisProducer, { QDC_STREAM_JOBS_IN_FLIGHT: jobsInFlight });
   return { sut, mocks: { run, release: () => held.shift()?.() } };
 }
 
-describe(FrameAnalyser.name, () => {
+describe(FrameJobBatcher.name, () => {
   it('queues ONE job for all of the stream’s models, owned by the lab’s owner, each model with its own result job id', async () => {
     const { sut, mocks } = newAnalyser();
     const outcomes = await sut.analyse(stream, frame());

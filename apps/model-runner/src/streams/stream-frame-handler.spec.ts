@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { decodeNpy, encodeNpy } from '#qdc/arrays';
 import { labStreamSubjects, type LabStreamDto, type LabStreamEvent, type LabStreamModelOutcome } from '#qdc/contracts';
 import { FrameError, decodeFrame } from './frame-decoder.js';
-import type { FrameStreamRef } from './frame-analyser.js';
+import type { FrameStreamRef } from './frame-job-batcher.js';
 import type { DecodedFrame } from './frame-decoder.js';
-import { FrameProcessor, type FrameMessage } from './frame-processor.js';
+import { StreamFrameHandler, type FrameMessage } from './stream-frame-handler.js';
 
 const stream = (over: Partial<LabStreamDto> = {}): LabStreamDto => ({
   lab: 'lab-a',
@@ -33,7 +33,7 @@ const frame = (seq: number, body: unknown, headers: Record<string, string> = {},
   };
 };
 
-/** {sut, mocks}: a processor whose analysis is controlled by the test (resolve frames in any order). */
+/** {sut, mocks}: a handler whose analysis is controlled by the test (resolve frames in any order). */
 function newProcessor(over: Partial<LabStreamDto> = {}, attempts = 2) {
   const pending = new Map<string, { resolve: (r: LabStreamModelOutcome[]) => void; reject: (e: Error) => void }>();
   let running = 0;
@@ -66,7 +66,7 @@ function newProcessor(over: Partial<LabStreamDto> = {}, attempts = 2) {
   const reply = jest.fn((subject: string, event: LabStreamEvent) => void published.push({ subject, event }));
   const lease = { held: true };
   const sleep = jest.fn(async () => undefined);
-  const sut = new FrameProcessor(
+  const sut = new StreamFrameHandler(
     stream(over),
     { analyse, publishEvent, reply, holds: () => lease.held, now: () => 1005, sleep, warn: () => undefined },
     { attempts, workingEveryMs: 10_000 },
@@ -78,7 +78,7 @@ function newProcessor(over: Partial<LabStreamDto> = {}, attempts = 2) {
 const tick = () => new Promise((r) => setImmediate(r));
 const trace = (id: string) => ({ frame_id: id, data: Array.from({ length: 100 }, (_, i) => Math.tanh((i - 50) / 8)) });
 
-describe('FrameProcessor', () => {
+describe('StreamFrameHandler', () => {
   it('publishes results in frame order although later frames finish first, and acks each frame after its event', async () => {
     const { sut, mocks } = newProcessor();
     const frames = [frame(1, trace('f1')), frame(2, trace('f2')), frame(3, trace('f3'))];
@@ -153,7 +153,7 @@ describe('FrameProcessor', () => {
       ['qdc.lab.lab-a.streams.pinchoff.results', 'z@3'],
       ['_INBOX_lab-a.q', undefined],
     ]);
-    // Another replica (a fresh processor, same event stream) gets the frame again: analysed (idempotent), not re-published.
+    // Another replica (a fresh handler, same event stream) gets the frame again: analysed (idempotent), not re-published.
     const other = newProcessor();
     for (const id of mocks.storedIds) other.mocks.storedIds.add(id);
     const again = frame(3, trace('z'), { 'Nats-Msg-Id': 'z', 'Qdc-Reply-To': '_INBOX_lab-a.q' });

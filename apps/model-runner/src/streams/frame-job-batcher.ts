@@ -44,7 +44,7 @@ interface StreamJobs {
  * model, bytes' SHA-256), so a redelivered or re-sent frame finds its stored rows instead of storing twice.
  */
 @Injectable()
-export class FrameAnalyser {
+export class FrameJobBatcher {
   private readonly streams = new Map<string, StreamJobs>();
 
   constructor(

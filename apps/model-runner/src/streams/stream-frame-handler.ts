@@ -1,9 +1,9 @@
 import { FRAME_REPLY_HEADER, type LabStreamDto, type LabStreamEvent, type LabStreamModelOutcome } from '#qdc/contracts';
 import { FrameError, decodeFrame, type DecodedFrame } from './frame-decoder.js';
-import type { FrameStreamRef } from './frame-analyser.js';
+import type { FrameStreamRef } from './frame-job-batcher.js';
 import { OrderedPipeline } from './ordered-pipeline.js';
 
-/** A frame as JetStream delivered it (a JsMsg, narrowed to what the processor uses). */
+/** A frame as JetStream delivered it (a JsMsg, narrowed to what the handler uses). */
 export interface FrameMessage {
   seq: number;
   data: Uint8Array;
@@ -14,7 +14,7 @@ export interface FrameMessage {
   working(): void;
 }
 
-export interface FrameProcessorDeps {
+export interface StreamFrameHandlerDeps {
   analyse(stream: FrameStreamRef, frame: DecodedFrame): Promise<LabStreamModelOutcome[]>;
   /**
    * Stores the frame's event in the stream's event stream under `msgId` (JetStream deduplicates it there, and the
@@ -30,20 +30,20 @@ export interface FrameProcessorDeps {
   warn(message: string): void;
 }
 
-export interface FrameProcessorOptions {
+export interface StreamFrameHandlerOptions {
   attempts: number;
   /** How often a frame in analysis tells JetStream it is still being worked on (below the ack wait). */
   workingEveryMs: number;
 }
 
 /**
- * The consumer of one live stream: frames are analysed `max_in_flight` at a time and answered in frame order on the
+ * The frames of one live stream (the JetStream consumer of LabStreamConsumers feeds them in): frames are analysed `max_in_flight` at a time and answered in frame order on the
  * results subject (and on the frame's `Qdc-Reply-To` inbox, if it is one of the lab's); a frame is acknowledged only
  * after its event was stored, so a crash redelivers it, the idempotent analysis returns the stored results and the
  * event, deduplicated by JetStream, is not published again. Every frame ends as exactly one event: `result`, `error`
  * (not an array; nothing stored) or `dropped` (with why).
  */
-export class FrameProcessor {
+export class StreamFrameHandler {
   readonly pipeline: OrderedPipeline<FrameMessage, LabStreamEvent>;
   private readonly ref: FrameStreamRef;
   /** Recently answered frames: a late redelivery of one (its ack wait ran out while it queued) is acked, not re-answered. */
@@ -51,8 +51,8 @@ export class FrameProcessor {
 
   constructor(
     private readonly stream: LabStreamDto,
-    private readonly deps: FrameProcessorDeps,
-    private readonly options: FrameProcessorOptions,
+    private readonly deps: StreamFrameHandlerDeps,
+    private readonly options: StreamFrameHandlerOptions,
   ) {
     this.ref = { lab: stream.lab, name: stream.name, ownerId: stream.owner_id, models: stream.models };
     this.pipeline = new OrderedPipeline<FrameMessage, LabStreamEvent>({
