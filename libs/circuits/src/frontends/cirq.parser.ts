@@ -22,7 +22,7 @@ import {
 import { matrixDefinition, statePreparationDefinition } from './gate-library.js';
 import { NdArray, toMatrix, toVector } from './python-numeric.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
-import { parsePython } from './python-ast.js';
+import { parsePython } from './python-parser.js';
 import {
   PyDict,
   PyEvaluator,

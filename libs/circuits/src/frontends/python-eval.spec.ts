@@ -4,7 +4,7 @@ import { MAX_CALL_DEPTH, MAX_LOOP_ITERATIONS } from '../limits.js';
 import { simulate } from '../simulator/simulate.js';
 import { parseCirq } from './cirq.parser.js';
 import { parseQiskit } from './qiskit.parser.js';
-import { parsePython } from './python-ast.js';
+import { parsePython } from './python-parser.js';
 import { PyEvaluator, type PyObject, type PyValue } from './python-eval.js';
 import { pyRepr } from './python-values.js';
 

@@ -25,7 +25,7 @@ import { STANDARD_GATES } from '../ir/gates.js';
 import { matrix as denseMatrix } from '../ir/complex-matrix.js';
 import { circuitBody, labelStateOps, matrixDefinition, qftOps, statePreparationDefinition, zeroReflectionOps } from './gate-library.js';
 import { NdArray, toArray, toMatrix, toVector } from './python-numeric.js';
-import { parsePython } from './python-ast.js';
+import { parsePython } from './python-parser.js';
 import {
   PyDict,
   PyEvaluator,
