@@ -125,7 +125,7 @@ export function accuracySections(traces: number): AccuracySection[] {
     pass: null,
   });
   rows.push({
-    cells: [ID, 'new sim: dips reported by the ≥ 5σ fallback (low_confidence)', String(newSeeds.length), 'count', String(lowConfidence), '', ''],
+    cells: [ID, 'new sim: dips reported as faint (low_confidence)', String(newSeeds.length), 'count', String(lowConfidence), '', ''],
     pass: null,
   });
   GROUPS.forEach(([name], k) => {

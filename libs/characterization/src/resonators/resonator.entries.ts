@@ -13,7 +13,8 @@ const RESONATOR_DIP_FINDER_V0: TraceModelEntry = {
       '(2015), notch and reflection, with the Khalil et al. (2012) Fano angle), accepted against straight-line, ' +
       'standing-wave and baseline-step hypotheses and divided out before the next search. Output: dip_indices (minimum of ' +
       'each fitted lineshape), linewidths (fr/Ql in samples), depths (baseline minus dip bottom, input units), significance ' +
-      '(depth / noise σ), low_confidence (true for a dip reported only by the ≥ 5σ fallback).',
+      '(depth / noise σ), low_confidence (true for a single faint dip reported by the likelihood-ratio test: above the ' +
+      'look-elsewhere threshold for 1 % false alarms per trace, below the confident thresholds).',
     released: '2024-06-01T00:00:00Z',
     inputShapeRequirements: '(L,): any 1-D length ≥ 8, linear or dB magnitude',
     nnInputShapeRequirements: null,
