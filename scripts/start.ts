@@ -1,5 +1,7 @@
 /**
- * `npm start`: every service as its own process (as in production) with prefixed logs, against
+ * `npm start`: by default every service in this one Node process (the single-process mode, apps/all-in-one: the
+ * smallest footprint, for a laptop or an instrument PC); with QDC_START_MODE=split (`npm run start:split`) every
+ * service as its own process (as in production) with prefixed logs, restarted when it exits. Both run against
  * Postgres, Redis and NATS on localhost (or DATABASE_URL, REDIS_URL, NATS_URL). Creates and
  * migrates the database, starts QDC_INFERENCE_WORKERS inference workers, waits until the gateway
  * is ready, then prints the URL and a development API key (kept in .qdc/dev-key). Reads .env first when there is one
@@ -17,6 +19,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fromDotEnv = loadDotEnv(resolve(root, '.env'));
 if (fromDotEnv.length > 0) console.log(`.env: ${fromDotEnv.join(', ')} (variables set in the environment win)`);
 const config = loadConfig();
+/** `single` (default): every service in this process; `split`: one child process per service, as deployed. */
+const mode = process.env.QDC_START_MODE || 'single';
 const dependencyUrls: DependencyUrls = { postgres: config.DATABASE_URL, redis: config.REDIS_URL, nats: config.NATS_URL };
 /** Servers this script started (stopped again on exit); QDC_START_DEPENDENCIES=false starts none. */
 let startedDependencies: StartedDependency[] = [];
@@ -45,6 +49,8 @@ const services: ServiceDef[] = SERVICE_PROCESSES.flatMap((service) =>
 );
 
 const children = new Map<string, ChildProcess>();
+/** The services of the single-process mode, once they run. */
+let allInOne: { stop(): Promise<void> } | undefined;
 let stopping = false;
 const width = Math.max(...services.map((s) => s.name.length));
 
@@ -141,6 +147,17 @@ function stop(exitCode = 0): void {
     await Promise.all(startedDependencies.map((dependency) => dependency.stop().catch(() => {})));
     process.exit(exitCode);
   };
+  if (allInOne) {
+    // Single-process mode: the services drain in this process (the gateway first); past the grace period it exits anyway.
+    console.log('stopping: draining every service');
+    setTimeout(() => {
+      console.error(`the services did not drain within ${config.QDC_SHUTDOWN_GRACE_MS} ms; exiting`);
+      exitCode = 1;
+      void finish();
+    }, config.QDC_SHUTDOWN_GRACE_MS).unref();
+    void allInOne.stop().then(finish, finish);
+    return;
+  }
   // A service that cannot drain (say, its Redis is gone) is killed after the grace period, never orphaned.
   setTimeout(() => {
     for (const child of children.values()) child.kill('SIGKILL');
@@ -154,7 +171,15 @@ function stop(exitCode = 0): void {
   }, 100);
 }
 
+/** The single-process mode: the services' own entry functions, in this process (imported only in this mode). */
+async function startSingleProcess(): Promise<void> {
+  process.env.QDC_MIGRATE_ON_BOOT = 'false'; // migrated above
+  const { startAllInOne } = await import('../apps/all-in-one/src/all-in-one.js');
+  allInOne = await startAllInOne();
+}
+
 async function main(): Promise<void> {
+  if (mode !== 'single' && mode !== 'split') throw new Error(`QDC_START_MODE must be single or split, not "${mode}"`);
   process.on('SIGINT', () => stop());
   process.on('SIGTERM', () => stop());
   const dependencies = await ensureDependencies(dependencyUrls, {
@@ -172,7 +197,8 @@ async function main(): Promise<void> {
   if (await ensureDatabase(config.DATABASE_URL)) console.log(`created database ${redactUrl(config.DATABASE_URL)}`);
   const report = await applyMigrations(config.DATABASE_URL, resolve(root, 'prisma/migrations'));
   console.log(`database ${redactUrl(config.DATABASE_URL)}: ${report.applied.length} migration(s) applied, ${report.alreadyApplied} already applied`);
-  for (const service of services) launch(service);
+  if (mode === 'split') for (const service of services) launch(service);
+  else await startSingleProcess();
   const url = `http://127.0.0.1:${config.PORT}`;
   await waitForGateway(url, 60_000);
   const key = await developmentKey(url);

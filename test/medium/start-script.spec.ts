@@ -89,6 +89,12 @@ describe('npm start (scripts/start.ts)', () => {
     ]);
   });
 
+  it('refuses an unknown QDC_START_MODE before starting anything', async () => {
+    const run = runStart({ QDC_DATA_DIR: dataDir, QDC_START_MODE: 'both', QDC_START_DEPENDENCIES: 'false' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('start failed: QDC_START_MODE must be single or split, not "both"');
+  });
+
   it('with QDC_START_DEPENDENCIES=false it only reports, and says a server on another host is not its to start', async () => {
     const natsPort = await freePort();
     const run = runStart({
@@ -121,11 +127,13 @@ describe('npm start (scripts/start.ts)', () => {
     }
   });
 
-  it('starts Redis and NATS from the installed binaries, brings QDC up, and stops both on exit', async () => {
+  // The split mode (one process per service); the single-process mode, npm start's default, is single-process.spec.ts.
+  it('starts Redis and NATS from the installed binaries, brings QDC up in the split mode, and stops both on exit', async () => {
     const [redisPort, natsPort, httpPort] = [await freePort(), await freePort(), await freePort()];
     const id = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
     const run = runStart({
       QDC_DATA_DIR: dataDir,
+      QDC_START_MODE: 'split',
       REDIS_URL: `redis://127.0.0.1:${redisPort}`,
       NATS_URL: `nats://127.0.0.1:${natsPort}`,
       PORT: String(httpPort),
@@ -138,6 +146,9 @@ describe('npm start (scripts/start.ts)', () => {
       expect(output).toContain(`started Redis at redis://127.0.0.1:${redisPort} (stopped again when QDC stops)`);
       expect(output).toContain(`started NATS (JetStream) at nats://127.0.0.1:${natsPort} (stopped again when QDC stops)`);
       expect(output).toContain(`QDC is up: http://127.0.0.1:${httpPort}`);
+      // Each service its own process, its lines prefixed with its name.
+      for (const service of ['results', 'worker-0', 'qpu-broker', 'simulation-worker', 'lab-streams', 'assistant', 'gateway'])
+        expect(serviceLines(output).some((line) => line.startsWith(`[${service}`))).toBe(true);
       expect(await portOpen(redisPort)).toBe(true);
       expect(await portOpen(natsPort)).toBe(true);
     } finally {

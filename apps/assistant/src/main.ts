@@ -1,14 +1,5 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
-import { ConfigModule, NatsModule, NatsConnection, bootstrapService, exitOnStartupError } from '#qdc/platform';
-import { UnifiedAssistantModule } from './assistant/assistant.module.js';
-import { AgentsModule } from './agents/agents.module.js';
+import { exitOnStartupError } from '#qdc/platform';
+import { startAssistant } from './assistant.start.js';
 
-/** Assistant service: the unified assistant's runs (SSE events relayed by the gateway) and the control agents (catalogue, ising-calibration-v1). */
-@Module({ imports: [ConfigModule.forService('assistant'), NatsModule, UnifiedAssistantModule, AgentsModule] })
-class AssistantModule {}
-
-bootstrapService('assistant', AssistantModule, {
-  defaultProbePort: 9104,
-  readiness: (app) => async () => ({ nats: app.get(NatsConnection).isConnected }),
-}).catch(exitOnStartupError('assistant'));
+startAssistant().catch(exitOnStartupError('assistant'));

@@ -1,43 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { QdcLogger, developmentSecrets, exitAfterGrace, exitOnStartupError, initTracing, loadConfig, setMetricsService } from '#qdc/platform';
-import { GatewayModule } from './gateway.module.js';
-import { clientErrorHandler, requestIdFor } from './http/connection-level.js';
-import { DrainingFastifyAdapter, registerDraining } from './http/draining.js';
-import { boundedJsonParser } from './http/json-body.js';
-import { registerMetrics } from './http/metrics.route.js';
-import { registerTracing } from './http/tracing.hook.js';
-import { parseCorsOrigins, registerResponseHeaders } from './http/response-headers.js';
+import { exitOnStartupError } from '#qdc/platform';
+import { startGateway } from './gateway.start.js';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  // Every `new Logger(Thing.name)` of the gateway writes through this one (JSON in production, request ids).
-  Logger.overrideLogger(new QdcLogger(config, 'gateway'));
-  const adapter = new DrainingFastifyAdapter({
-    bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES,
-    // Echo the caller's X-Request-Id (when short and plain), or make one; it travels on through NATS and BullMQ.
-    requestIdHeader: false,
-    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFor(request.headers['x-request-id']),
-    clientErrorHandler,
-    multipart: { limits: { fileSize: config.QDC_UPLOAD_LIMIT_BYTES, files: 1, fields: 16, fieldSize: 64 * 1024 } },
-    // The shutdown 503 is ours (registerDraining: FastAPI-style body, Retry-After), not Fastify's.
-    return503OnClosing: false,
-  });
-  registerResponseHeaders(adapter.getInstance(), parseCorsOrigins(config.QDC_CORS_ORIGINS));
-  registerDraining(adapter.getInstance(), adapter);
-  adapter.useBodyParser('application/json', false, { bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES }, boundedJsonParser(adapter.getInstance()));
-  setMetricsService('gateway');
-  registerMetrics(adapter.getInstance());
-  if (initTracing(config, 'gateway')) registerTracing(adapter.getInstance());
-  // SIGTERM: new requests get 503 (Connection: close, Retry-After, `{detail}`) while those in flight finish; NATS closes after the HTTP server.
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
-  app.enableShutdownHooks();
-  exitAfterGrace('gateway', config.QDC_SHUTDOWN_GRACE_MS);
-  await app.listen(config.PORT, config.HOST);
-  for (const warning of developmentSecrets(config)) new Logger('gateway').warn(`development secret in use: ${warning}`);
-  new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (docs at /docs)`);
-}
-
-main().catch(exitOnStartupError('gateway'));
+startGateway().catch(exitOnStartupError('gateway'));

@@ -1,12 +1,5 @@
 import 'reflect-metadata';
-import { FrameAnalysisProducer, NatsConnection, bootstrapService, exitOnStartupError } from '#qdc/platform';
-import { LabStreamsModule } from './streams/lab-streams.module.js';
+import { exitOnStartupError } from '#qdc/platform';
+import { startLabStreams } from './streams.start.js';
 
-/** The lab-streams process: consumes live instrument streams and queues their frames on the inference queue (analyse-frame jobs). */
-bootstrapService('lab-streams', LabStreamsModule, {
-  defaultProbePort: 9131,
-  readiness: (app) => async () => ({
-    nats: app.get(NatsConnection).isConnected,
-    redis: await app.get(FrameAnalysisProducer).isRedisReady(),
-  }),
-}).catch(exitOnStartupError('lab-streams'));
+startLabStreams().catch(exitOnStartupError('lab-streams'));

@@ -1,13 +1,5 @@
 import 'reflect-metadata';
-import { JobWorkerHost, NatsConnection, bootstrapService, exitOnStartupError } from '#qdc/platform';
-import { SimulationWorkerModule } from './simulation-worker.module.js';
+import { exitOnStartupError } from '#qdc/platform';
+import { startSimulationWorker } from './simulation-worker.start.js';
 
-bootstrapService('simulation-worker', SimulationWorkerModule, {
-  defaultProbePort: 9121,
-  readiness: (app) => async () => ({
-    nats: app.get(NatsConnection).isConnected,
-    redis: await app.get(JobWorkerHost).isRedisReady(),
-  }),
-})
-  .then((app) => app.get(JobWorkerHost).start())
-  .catch(exitOnStartupError('simulation-worker'));
+startSimulationWorker().catch(exitOnStartupError('simulation-worker'));

@@ -1,33 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import {
-  NatsConnection,
-  PrismaService,
-  applyMigrations,
-  bootstrapService,
-  ensureDatabase,
-  loadConfig,
-  migrationsDir,
-  redactUrl,
-  exitOnStartupError,
-} from '#qdc/platform';
-import { ResultsModule } from './results.module.js';
+import { exitOnStartupError } from '#qdc/platform';
+import { startResults } from './results.start.js';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  if (config.QDC_MIGRATE_ON_BOOT) {
-    // The owner of the schema migrates it before serving (advisory-locked, so replicas may race).
-    if (await ensureDatabase(config.DATABASE_URL)) new Logger('results').log(`created database ${redactUrl(config.DATABASE_URL)}`);
-    const report = await applyMigrations(config.DATABASE_URL, migrationsDir());
-    new Logger('results').log(`migrations: ${report.applied.length} applied, ${report.alreadyApplied} already applied`);
-  }
-  await bootstrapService('results', ResultsModule, {
-    defaultProbePort: 9102,
-    readiness: (app) => async () => ({
-      nats: app.get(NatsConnection).isConnected,
-      postgres: await app.get(PrismaService).$queryRaw`SELECT 1`.then(() => true).catch(() => false),
-    }),
-  });
-}
-
-main().catch(exitOnStartupError('results'));
+startResults().catch(exitOnStartupError('results'));

@@ -25,6 +25,7 @@ export * from './auth/api-key.js';
 export * from './auth/keys.repository.js';
 export * from './auth/keys.service.js';
 export * from './service/bootstrap.js';
+export * from './service/single-process.js';
 export * from './logging/qdc-logger.js';
 export * from './logging/request-context.js';
 export * from './logging/request-context.interceptor.js';

@@ -144,7 +144,7 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   QDC_LLM_RETRY_BASE_MS: 'first LLM retry delay, doubling each retry, ms',
   LOG_LEVEL: 'error | warn | log | debug | verbose',
   QDC_SIM_TIMEOUT_MS: 'how long the gateway waits for a circuit simulation, ms (the broker validates the same limit)',
-  QDC_INFERENCE_WORKERS: '`npm start` only: inference worker processes it starts',
+  QDC_INFERENCE_WORKERS: '`npm start` in the split mode only: inference worker processes it starts (the single-process mode runs one)',
   QDC_VLM_BASE_URL: {
     meaning: "calibration agent's optional VLM (OpenAI-compatible chat completions with image input); set all three of base URL, model and key, or none",
     example: 'http://vlm:8000/v1',
@@ -170,6 +170,11 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
 export const OUTSIDE_SETTINGS: SettingGroup = {
   title: 'not read by the services: npm start (scripts/start.ts) and docker compose',
   docs: {
+    QDC_START_MODE: {
+      meaning:
+        'npm start: single = every service in one Node process (the smallest footprint); split = one process per service, as deployed (npm run start:split)',
+      example: 'single',
+    },
     QDC_START_DEPENDENCIES: { meaning: 'npm start: false = only check Postgres, Redis and NATS and report, never start a server', example: 'true' },
     QDC_DATA_DIR: { meaning: 'npm start: where the development key and the data of servers it started are kept', example: '.qdc' },
     QDC_DEPENDENCY_BIN_PATH: {

@@ -52,17 +52,21 @@ function plainLines(out: NodeJS.WritableStream): DestinationStream {
 export class QdcLogger implements LoggerService {
   readonly pino: Pino;
 
-  constructor(config: Pick<QdcConfig, 'LOG_LEVEL' | 'NODE_ENV'>, service: string, destination?: DestinationStream) {
+  /** `service`: the service's name, or (single-process mode) a function that says which service is writing. */
+  constructor(config: Pick<QdcConfig, 'LOG_LEVEL' | 'NODE_ENV'>, service: string | (() => string), destination?: DestinationStream) {
     const json = config.NODE_ENV === 'production';
+    const serviceNow = typeof service === 'function' ? service : undefined;
     this.pino = pino(
       {
         level: PINO_LEVEL[config.LOG_LEVEL],
-        base: { service },
+        base: serviceNow ? {} : { service },
         messageKey: 'msg',
         redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
         mixin: () => {
           const requestId = currentRequestId();
-          return requestId ? { requestId } : {};
+          const fields: Record<string, string> = serviceNow ? { service: serviceNow() } : {};
+          if (requestId) fields.requestId = requestId;
+          return fields;
         },
       },
       destination ?? (json ? pino.destination({ dest: 1, sync: false }) : plainLines(process.stdout)),

@@ -6,6 +6,7 @@ import { QdcLogger } from '../logging/qdc-logger.js';
 import { setMetricsService } from '../metrics/metrics.js';
 import { initTracing } from '../tracing/tracing.js';
 import { exitAfterGrace } from './shutdown-deadline.js';
+import { hostService, inSingleProcess } from './single-process.js';
 
 export interface ServiceBootstrapOptions {
   /** Probe port when QDC_HEALTH_PORT is not set. */
@@ -13,9 +14,19 @@ export interface ServiceBootstrapOptions {
   readiness: (app: INestApplicationContext) => ReadinessCheck;
 }
 
-/** main() of a service without an HTTP API: Nest context, shutdown hooks, probe server. */
+/**
+ * main() of a service without an HTTP API: Nest context, shutdown hooks, probe server. In the single-process mode
+ * only the Nest context: the host (apps/all-in-one) owns the logger, the metrics label, the signals and the probes.
+ */
 export async function bootstrapService(name: string, module: Type, options: ServiceBootstrapOptions): Promise<INestApplicationContext> {
   const config = loadConfig();
+  if (inSingleProcess()) {
+    const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });
+    await app.init();
+    hostService({ name, app, readiness: options.readiness(app) });
+    new Logger(name).log(`${name} ready`);
+    return app;
+  }
   // Every `new Logger(Thing.name)` of the service writes through this one (JSON in production, request ids).
   Logger.overrideLogger(new QdcLogger(config, name));
   setMetricsService(name);
