@@ -171,10 +171,18 @@ function stop(exitCode = 0): void {
   }, 100);
 }
 
-/** The single-process mode: the services' own entry functions, in this process (imported only in this mode). */
+/**
+ * The single-process mode: the services' own entry functions, in this process (imported only in this mode, from the
+ * start of main(), so that loading them overlaps the checks and migrations).
+ */
+let allInOneModule: Promise<typeof import('../apps/all-in-one/src/all-in-one.js')> | undefined;
+function preloadSingleProcess(): void {
+  allInOneModule = import('../apps/all-in-one/src/all-in-one.js');
+  allInOneModule.then((m) => m.preloadServices()).catch(() => undefined);
+}
 async function startSingleProcess(): Promise<void> {
   process.env.QDC_MIGRATE_ON_BOOT = 'false'; // migrated above
-  const { startAllInOne } = await import('../apps/all-in-one/src/all-in-one.js');
+  const { startAllInOne } = await (allInOneModule ?? import('../apps/all-in-one/src/all-in-one.js'));
   allInOne = await startAllInOne();
 }
 
@@ -182,6 +190,7 @@ async function main(): Promise<void> {
   if (mode !== 'single' && mode !== 'split') throw new Error(`QDC_START_MODE must be single or split, not "${mode}"`);
   process.on('SIGINT', () => stop());
   process.on('SIGTERM', () => stop());
+  if (mode === 'single') preloadSingleProcess();
   const dependencies = await ensureDependencies(dependencyUrls, {
     startMissing: process.env.QDC_START_DEPENDENCIES !== 'false',
     dataDir,

@@ -11,6 +11,7 @@ import {
   initTracing,
   loadConfig,
   setMetricsService,
+  shutdownTracing,
   startProbeServer,
 } from '#qdc/platform';
 import type { ServiceName } from '#qdc/contracts';
@@ -18,16 +19,36 @@ import type { ServiceName } from '#qdc/contracts';
 /** The probe port of the whole process (`/livez`, `/readyz` of every service but the gateway, `/metrics`) when QDC_HEALTH_PORT is not set. */
 export const ALL_IN_ONE_PROBE_PORT = 9100;
 
-/** How each service boots here: the same entry functions as the services' own main.ts, imported when needed. */
-const BOOT: Record<ServiceName, () => Promise<INestApplicationContext>> = {
-  results: async () => (await import('../../results/src/results.start.js')).startResults(),
-  'inference-worker': async () => (await import('../../model-runner/src/worker.start.js')).startInferenceWorker(),
-  'qpu-broker': async () => (await import('../../qpu-broker/src/qpu-broker.start.js')).startQpuBroker(),
-  'simulation-worker': async () => (await import('../../qpu-broker/src/simulation-worker.start.js')).startSimulationWorker(),
-  'lab-streams': async () => (await import('../../model-runner/src/streams.start.js')).startLabStreams(),
-  assistant: async () => (await import('../../assistant/src/assistant.start.js')).startAssistant(),
-  gateway: async () => (await import('../../gateway/src/gateway.start.js')).startGateway(),
+/** Each service's entry function (the same its own main.ts calls), from its module, imported once. */
+const ENTRY_MODULES: Record<ServiceName, () => Promise<() => Promise<INestApplicationContext>>> = {
+  results: async () => (await import('../../results/src/results.start.js')).startResults,
+  'inference-worker': async () => (await import('../../model-runner/src/worker.start.js')).startInferenceWorker,
+  'qpu-broker': async () => (await import('../../qpu-broker/src/qpu-broker.start.js')).startQpuBroker,
+  'simulation-worker': async () => (await import('../../qpu-broker/src/simulation-worker.start.js')).startSimulationWorker,
+  'lab-streams': async () => (await import('../../model-runner/src/streams.start.js')).startLabStreams,
+  assistant: async () => (await import('../../assistant/src/assistant.start.js')).startAssistant,
+  gateway: async () => (await import('../../gateway/src/gateway.start.js')).startGateway,
 };
+const entries = new Map<ServiceName, Promise<() => Promise<INestApplicationContext>>>();
+const entry = (name: ServiceName): Promise<() => Promise<INestApplicationContext>> => {
+  if (!entries.has(name)) entries.set(name, ENTRY_MODULES[name]());
+  return entries.get(name)!;
+};
+
+/**
+ * Loads every service's modules (most of the boot's CPU time) without starting anything: `npm start` calls it while
+ * it checks the servers and migrates, so the loading overlaps that I/O. Failures surface again in `startAllInOne()`.
+ */
+export function preloadServices(): void {
+  for (const name of SERVICE_PROCESSES.map((s) => s.name)) entry(name).catch(() => undefined);
+}
+
+/**
+ * Boot order: first what the gateway needs to answer and to be ready (results for keys, qpu-broker for /readyz, the
+ * gateway itself), together; then the others together. A model run accepted meanwhile waits in the queue for the
+ * inference worker, as it would in the split mode, where the processes boot side by side.
+ */
+const FIRST: readonly ServiceName[] = ['results', 'qpu-broker', 'gateway'];
 
 /** A service that did not boot: which one, and why (a dependency not answering is said in one line). */
 export class ServiceBootError extends Error {
@@ -49,9 +70,9 @@ export interface AllInOne {
 
 /**
  * Every QDC service in this process (the single-process mode): each its own Nest application with its own NATS
- * connection, queue workers and Postgres pool, over the same subjects and queues as in the split mode. The services
- * other than the gateway boot together, the gateway last (ready means ready, as in SERVICE_PROCESSES's order). If one
- * fails to boot, those already up are closed and the error names it. Signals are the caller's: call `stop()`.
+ * connection, queue workers and Postgres pool, over the same subjects and queues as in the split mode (boot order:
+ * FIRST). If one fails to boot, those already up are closed and the error names it. Signals are the caller's: call
+ * `stop()`.
  */
 export async function startAllInOne(): Promise<AllInOne> {
   enterSingleProcess();
@@ -61,18 +82,18 @@ export async function startAllInOne(): Promise<AllInOne> {
   initTracing(config, 'all-in-one');
   const logger = new Logger('all-in-one');
   const boot = async (name: ServiceName): Promise<void> => {
-    await asService(name, BOOT[name]).catch((error: unknown) => {
+    await asService(name, async () => (await entry(name))()).catch((error: unknown) => {
       throw new ServiceBootError(name, error);
     });
   };
-  try {
-    const [first, ...rest] = SERVICE_PROCESSES.filter((s) => s.name !== 'gateway').map((s) => s.name);
-    // results first (the owner of the schema, which migrates it when QDC_MIGRATE_ON_BOOT), then the others together.
-    if (first) await boot(first);
-    const booted = await Promise.allSettled(rest.map(boot));
+  const bootTogether = async (names: readonly ServiceName[]): Promise<void> => {
+    const booted = await Promise.allSettled(names.map(boot));
     const failed = booted.find((b): b is PromiseRejectedResult => b.status === 'rejected');
     if (failed) throw failed.reason;
-    await boot('gateway');
+  };
+  try {
+    await bootTogether(FIRST);
+    await bootTogether(SERVICE_PROCESSES.map((s) => s.name).filter((name) => !FIRST.includes(name)));
   } catch (error) {
     await closeAll(hostedServices().map((s) => s.app));
     throw error;
@@ -99,6 +120,7 @@ export async function startAllInOne(): Promise<AllInOne> {
       await closeAll(gateway.map((s) => s.app));
       await closeAll(services.filter((s) => s.name !== 'gateway').map((s) => s.app));
       await new Promise<void>((done) => probes.close(() => done()));
+      await shutdownTracing(); // the last spans, once every service has drained
     })();
     return stopping;
   };

@@ -36,7 +36,8 @@ export async function startGateway(): Promise<NestFastifyApplication> {
   registerMetrics(adapter.getInstance());
   if (initTracing(config, 'gateway')) registerTracing(adapter.getInstance());
   // SIGTERM: new requests get 503 (Connection: close, Retry-After, `{detail}`) while those in flight finish; NATS closes after the HTTP server.
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false });
+  // Single-process mode: a boot error reaches the host (apps/all-in-one), which closes the other services and names this one.
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, { bufferLogs: false, abortOnError: !single });
   if (!single) {
     app.enableShutdownHooks();
     exitAfterGrace('gateway', config.QDC_SHUTDOWN_GRACE_MS);

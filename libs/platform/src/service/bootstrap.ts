@@ -21,7 +21,8 @@ export interface ServiceBootstrapOptions {
 export async function bootstrapService(name: string, module: Type, options: ServiceBootstrapOptions): Promise<INestApplicationContext> {
   const config = loadConfig();
   if (inSingleProcess()) {
-    const app = await NestFactory.createApplicationContext(module, { bufferLogs: false });
+    // abortOnError false: a boot error reaches the host, which closes the others and names the service (Nest would exit).
+    const app = await NestFactory.createApplicationContext(module, { bufferLogs: false, abortOnError: false });
     await app.init();
     hostService({ name, app, readiness: options.readiness(app) });
     new Logger(name).log(`${name} ready`);
