@@ -44,14 +44,26 @@ describe('qdc user commands (the built CLI against a real stack)', () => {
   };
 
   it('answers --help for every command without touching a database or NATS', async () => {
-    for (const group of ['models', 'results', 'qpus', 'chat', 'keys', 'budget', 'node', 'lab', 'stream']) {
+    for (const group of ['models', 'results', 'qpus', 'chat', 'keys', 'budget', 'node', 'lab', 'stream', 'backup']) {
       const run = await qdc([group, 'list', '--help'], bare);
       expect([group, run.code, run.stderr]).toEqual([group, 0, '']);
       expect(run.stdout).toMatch(new RegExp(`^usage:\\n {2}qdc ${group} `));
     }
     const all = await qdc(['--help'], bare);
     expect(all.code).toBe(0);
-    for (const command of ['models run', 'results download', 'qpus submit', 'chat', 'keys create', 'budget set', 'node start', 'lab add', 'stream create'])
+    for (const command of [
+      'models run',
+      'results download',
+      'qpus submit',
+      'chat',
+      'keys create',
+      'budget set',
+      'node start',
+      'lab add',
+      'stream create',
+      'backup create',
+      'backup restore',
+    ])
       expect(all.stdout).toContain(`qdc ${command}`);
     expect((await qdc([], bare)).code).toBe(2);
     const unknown = await qdc(['modles', 'list'], bare);

@@ -72,6 +72,13 @@ function render(dir: string, overlay: string): K8sObject[] {
       'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../base\ncomponents:\n  - ../components/monitoring\n',
     );
     rendered.set('with-monitoring', render(dir, 'with-monitoring'));
+    // deploy/components/backup as docs/operations/backup.md tells an operator to include it.
+    mkdirSync(join(dir, 'with-backup'));
+    writeFileSync(
+      join(dir, 'with-backup/kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../base\ncomponents:\n  - ../components/backup\n',
+    );
+    rendered.set('with-backup', render(dir, 'with-backup'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -151,6 +158,51 @@ function render(dir: string, overlay: string): K8sObject[] {
     expect(objects.filter((o) => o.kind === 'PrometheusRule').map((o) => o.metadata.name)).toEqual(['qdc']);
     const dashboard = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.labels?.grafana_dashboard === '1')!;
     expect(JSON.parse(dashboard.data!['qdc-overview.json']!).uid).toBe('qdc-overview');
+  });
+
+  it('the backup component runs qdc backup create nightly with the settings of the services into its PVC, non-root and read-only', () => {
+    const objects = rendered.get('with-backup')!;
+    const cron = objects.find((o) => o.kind === 'CronJob') as unknown as {
+      spec: {
+        concurrencyPolicy: string;
+        jobTemplate: {
+          spec: {
+            template: {
+              spec: {
+                securityContext: { runAsNonRoot: boolean };
+                containers: (Omit<Container, 'env'> & {
+                  image: string;
+                  command: string[];
+                  envFrom: { configMapRef: { name: string } }[];
+                  env: { name: string; valueFrom?: { secretKeyRef: { name: string; key: string } } }[];
+                  volumeMounts: { name: string; mountPath: string }[];
+                })[];
+                volumes: { name: string; persistentVolumeClaim?: { claimName: string } }[];
+              };
+            };
+          };
+        };
+      };
+    };
+    const pod = cron.spec.jobTemplate.spec.template.spec;
+    const [container] = pod.containers;
+    const gateway = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway') as unknown as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    expect(cron.spec.concurrencyPolicy).toBe('Forbid');
+    expect(container!.image).toBe(gateway.spec.template.spec.containers[0]!.image);
+    expect(container!.command.join(' ')).toContain('node dist/apps/cli/src/main.js backup create "$dir"');
+    const configMaps = objects.filter((o) => o.kind === 'ConfigMap').map((o) => o.metadata.name);
+    expect(configMaps).toContain(container!.envFrom[0]!.configMapRef.name);
+    const secret = container!.env.find((e) => e.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef;
+    expect(objects.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).toContain(secret.name);
+    const claim = pod.volumes.find((v) => v.name === container!.volumeMounts.find((m) => m.mountPath === '/backups')!.name)!.persistentVolumeClaim!.claimName;
+    expect(objects.filter((o) => o.kind === 'PersistentVolumeClaim').map((o) => o.metadata.name)).toEqual([claim]);
+    expect([pod.securityContext.runAsNonRoot, container!.securityContext?.readOnlyRootFilesystem, container!.resources?.limits?.memory]).toEqual([
+      true,
+      true,
+      '1Gi',
+    ]);
   });
 
   it.each(overlays)('%s: every setting it passes exists in the config schema', (overlay) => {

@@ -86,13 +86,20 @@ export const ADMIN_GROUPS: CommandGroup[] = [
   qdc stream delete --owner <lab> --name <stream>`,
     load: () => import('./admin/stream.command.js'),
   },
+  {
+    name: 'backup',
+    usage: `  qdc backup create <dir>             Postgres (one snapshot) + the lab-stream definitions (NATS KV) into a new directory
+  qdc backup restore <dir> [--force]  into an empty system (--force: replace what the target holds); services stopped
+      (DATABASE_URL, NATS_URL, QDC_NAMESPACE; docs/operations/backup.md)`,
+    load: () => import('./backup/backup.command.js'),
+  },
 ];
 
 export const USAGE = `usage:
  user commands (over the HTTP API, like any client):
 ${USER_GROUPS.map((g) => g.usage).join('\n')}
 ${USER_OPTIONS}
- admin commands (next to the services: keys against Postgres; budget, lab, stream over NATS to the running services):
+ admin commands (next to the services: keys against Postgres; backup against Postgres and NATS; budget, lab, stream over NATS to the running services):
 ${ADMIN_GROUPS.map((g) => g.usage).join('\n')}
  qdc <command> --help shows one command's usage`;
 

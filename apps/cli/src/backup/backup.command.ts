@@ -1,0 +1,134 @@
+import { readFile, readdir, mkdir, rename, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { labStreamsBucket } from '#qdc/contracts';
+import { connectNatsClient, ensureDatabase, loadConfig, migrationsDir } from '#qdc/platform';
+import { UsageError, parseCommandLine } from '../cli-args.js';
+import { BackupError, type BackupManifest, MANIFEST_FILE, readVerifiedManifest } from './manifest.js';
+import { dumpKv, kvKeys, loadKv } from './nats-kv.js';
+import { checkMigrations, createSchema, dumpPostgres, inspectPostgres, loadPostgres } from './postgres.js';
+
+/** State that is deliberately not in a backup (docs/operations/backup.md › What a backup holds). */
+const NOT_INCLUDED = [
+  'Redis (BullMQ queues inference and simulation, rate-limit counters): jobs in flight; drain or accept that runs in flight are lost (QPU jobs are recovered from Postgres)',
+  'NATS object store <ns>-payloads: transit copies of large payloads, 1 h TTL; every stored input and result is in Postgres',
+  'lab-stream frame streams (unanalysed frames) and event streams (replay buffer kept for the duplicate window; the results are in Postgres)',
+  'lab job streams <ns>-lab-<lab> (hand-overs of QPU jobs to lab nodes; the broker redoes them from Postgres)',
+  'KV <ns>-lab-stream-leases and <ns>-lab-liveness, assistant run events <ns>-assistant-runs (memory, minutes)',
+  'lab NATS identities (qdc lab add: the auth directory with auth.conf and credentials) and the API key pepper (configuration)',
+];
+
+/** KV buckets whose entries are durable state: the live stream definitions. */
+const kvBuckets = (namespace: string): string[] => [labStreamsBucket(namespace)];
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, { force: { type: 'boolean' } });
+  const [command, dir, ...extra] = positionals;
+  if (command !== 'create' && command !== 'restore')
+    throw new UsageError(command ? `unknown command backup ${command}` : 'expected backup create or backup restore');
+  if (!dir) throw new UsageError(`backup ${command} needs a directory`);
+  if (extra.length) throw new UsageError(`unexpected argument(s) ${extra.join(' ')}`);
+  if (values.force && command !== 'restore') throw new UsageError('--force is an option of backup restore');
+  // stdout is the command's report (and may go to a CronJob's log): the NATS client's connection notices stay out.
+  Logger.overrideLogger(['warn', 'error']);
+  try {
+    return command === 'create' ? await create(resolve(dir)) : await restore(resolve(dir), values.force === true);
+  } catch (error) {
+    if (!(error instanceof BackupError)) throw error;
+    console.error(`error: ${error.message}`);
+    return 1;
+  }
+}
+
+async function qdcVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(migrationsDir(), '../../package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/**
+ * The KV buckets are read first, then every table in one Postgres snapshot (the consistency point): a stream
+ * definition's owner row is written before its KV entry, so every definition in the backup finds its owner.
+ */
+async function create(dir: string): Promise<number> {
+  const existing = await readdir(dir).catch(() => undefined);
+  if (existing?.length) throw new BackupError(`${dir} is not empty; a backup goes into a new or empty directory`);
+  await mkdir(dir, { recursive: true });
+  const config = loadConfig();
+  const nats = await connectNatsClient(config, 'qdc-backup');
+  try {
+    const kv = [];
+    for (const bucket of kvBuckets(config.QDC_NAMESPACE)) kv.push(await dumpKv(nats.connection, dir, bucket));
+    const postgres = await dumpPostgres(config.DATABASE_URL, dir);
+    const manifest: BackupManifest = {
+      format: 'qdc-backup',
+      format_version: 1,
+      created_at: new Date().toISOString(),
+      qdc_version: await qdcVersion(),
+      namespace: config.QDC_NAMESPACE,
+      postgres,
+      nats: { kv },
+      not_included: NOT_INCLUDED,
+    };
+    // The manifest is written last and renamed into place: a directory without it is an unfinished backup.
+    await writeFile(join(dir, `${MANIFEST_FILE}.partial`), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rename(join(dir, `${MANIFEST_FILE}.partial`), join(dir, MANIFEST_FILE));
+    const rows = postgres.tables.reduce((n, t) => n + t.rows, 0);
+    console.log(
+      `backup ${dir}: ${postgres.tables.length} tables, ${rows} rows (snapshot ${postgres.snapshot_at}, migration ${postgres.migrations.at(-1)?.name ?? 'none'}), ` +
+        kv.map((k) => `${k.entries} entries of KV ${k.bucket}`).join(', '),
+    );
+    return 0;
+  } finally {
+    await nats.close();
+  }
+}
+
+const sameMigrations = (a: { name: string; checksum: string }[], b: { name: string; checksum: string }[]): boolean =>
+  a.length === b.length && a.every((m, i) => m.name === b[i]!.name && m.checksum === b[i]!.checksum);
+
+/**
+ * Verifies the whole backup, then checks the target: the same namespace, a schema this build can recreate, and no
+ * data (unless `force`). Only then: the schema (when the database has none), all tables in one transaction, the KV.
+ */
+async function restore(dir: string, force: boolean): Promise<number> {
+  const manifest = await readVerifiedManifest(dir);
+  const config = loadConfig();
+  if (manifest.namespace !== config.QDC_NAMESPACE) {
+    throw new BackupError(
+      `the backup is of namespace '${manifest.namespace}', QDC_NAMESPACE is '${config.QDC_NAMESPACE}' (stream definitions name their namespace's subjects); restore with QDC_NAMESPACE=${manifest.namespace}`,
+    );
+  }
+  await checkMigrations(manifest, migrationsDir());
+  await ensureDatabase(config.DATABASE_URL);
+  const target = await inspectPostgres(config.DATABASE_URL);
+  if (target.migrations && !sameMigrations(target.migrations, manifest.postgres.migrations)) {
+    throw new BackupError(
+      `the target database has a schema at migration ${target.migrations.at(-1)?.name ?? '(none recorded)'} and the backup is at ${manifest.postgres.migrations.at(-1)?.name}; ` +
+        'restore into an empty database (drop and recreate it); the services migrate it further when they start',
+    );
+  }
+  const nats = await connectNatsClient(config, 'qdc-restore');
+  try {
+    const occupied: string[] = target.tablesWithRows.map((t) => `table ${t}`);
+    for (const record of manifest.nats.kv) {
+      const keys = await kvKeys(nats.connection, record.bucket);
+      if (keys.length) occupied.push(`KV ${record.bucket} (${keys.length} keys)`);
+    }
+    if (occupied.length && !force) {
+      throw new BackupError(
+        `the target already holds data, nothing was restored: ${occupied.join(', ')}. Restore into an empty system, or pass --force to replace it (its tables are emptied in the restore's transaction)`,
+      );
+    }
+    if (!target.migrations) await createSchema(config.DATABASE_URL, manifest, migrationsDir());
+    const rows = await loadPostgres(config.DATABASE_URL, dir, manifest, force);
+    let entries = 0;
+    for (const record of manifest.nats.kv) entries += await loadKv(nats.connection, dir, record, force);
+    console.log(
+      `restored ${dir} (snapshot ${manifest.postgres.snapshot_at}): ${rows} rows in ${manifest.postgres.tables.length - 1} tables, ` +
+        `${manifest.postgres.sequences.length} sequences, ${entries} KV entries`,
+    );
+    return 0;
+  } finally {
+    await nats.close();
+  }
+}
