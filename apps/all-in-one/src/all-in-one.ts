@@ -36,11 +36,12 @@ const entry = (name: ServiceName): Promise<() => Promise<INestApplicationContext
 };
 
 /**
- * Loads every service's modules (most of the boot's CPU time) without starting anything: `npm start` calls it while
- * it checks the servers and migrates, so the loading overlaps that I/O. Failures surface again in `startAllInOne()`.
+ * Loads the modules of the services that boot first (most of their boot's CPU time) without starting anything:
+ * `npm start` calls it while it checks the servers and migrates, so the loading overlaps that I/O. Failures surface
+ * again in `startAllInOne()`.
  */
 export function preloadServices(): void {
-  for (const name of SERVICE_PROCESSES.map((s) => s.name)) entry(name).catch(() => undefined);
+  for (const name of FIRST) entry(name).catch(() => undefined);
 }
 
 /**

@@ -37,9 +37,8 @@ export class BatchThreadPool {
   private nextId = 0;
   private closed = false;
 
-  constructor(readonly size: number) {
-    for (let i = 0; i < size; i++) this.threads.push(this.spawn());
-  }
+  /** The threads start with the first large batch: an idle worker holds none (each loads the model catalogue). */
+  constructor(readonly size: number) {}
 
   private spawn(): Worker {
     const thread = new Worker(new URL('./batch-thread.js', import.meta.url));
@@ -73,6 +72,7 @@ export class BatchThreadPool {
    * The caller has validated model and shape (a ModelInputError from a thread is still passed on as one).
    */
   async runJson(model: string, data: Float64Array, rows: number, length: number): Promise<string> {
+    while (!this.closed && this.threads.length < this.size) this.threads.push(this.spawn());
     const slices = Math.min(this.threads.length, rows);
     const rowsPer = Math.ceil(rows / slices);
     const parts = await Promise.all(
