@@ -1,12 +1,23 @@
 import { readFile, readdir, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Logger } from '@nestjs/common';
-import { labStreamsBucket } from '#qdc/contracts';
-import { connectNatsClient, ensureDatabase, loadConfig, migrationsDir } from '#qdc/platform';
 import { UsageError, parseCommandLine } from '../cli-args.js';
 import { BackupError, type BackupManifest, MANIFEST_FILE, readVerifiedManifest } from './manifest.js';
-import { dumpKv, kvKeys, loadKv } from './nats-kv.js';
-import { checkMigrations, createSchema, dumpPostgres, inspectPostgres, loadPostgres } from './postgres.js';
+
+/**
+ * Nest, the platform library, pg and NATS clients, loaded when a command gets that far: a damaged backup is refused
+ * without them. The NATS client's connection notices stay out of stdout (the command's report, a CronJob's log).
+ */
+async function services() {
+  const [{ Logger }, contracts, platform, kv, postgres] = await Promise.all([
+    import('@nestjs/common'),
+    import('#qdc/contracts'),
+    import('#qdc/platform'),
+    import('./nats-kv.js'),
+    import('./postgres.js'),
+  ]);
+  Logger.overrideLogger(['warn', 'error']);
+  return { ...platform, ...kv, ...postgres, labStreamsBucket: contracts.labStreamsBucket };
+}
 
 /** State that is deliberately not in a backup (docs/operations/backup.md › What a backup holds). */
 const NOT_INCLUDED = [
@@ -18,9 +29,6 @@ const NOT_INCLUDED = [
   'lab NATS identities (qdc lab add: the auth directory with auth.conf and credentials) and the API key pepper (configuration)',
 ];
 
-/** KV buckets whose entries are durable state: the live stream definitions. */
-const kvBuckets = (namespace: string): string[] => [labStreamsBucket(namespace)];
-
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, { force: { type: 'boolean' } });
   const [command, dir, ...extra] = positionals;
@@ -29,8 +37,6 @@ export async function run(argv: string[]): Promise<number> {
   if (!dir) throw new UsageError(`backup ${command} needs a directory`);
   if (extra.length) throw new UsageError(`unexpected argument(s) ${extra.join(' ')}`);
   if (values.force && command !== 'restore') throw new UsageError('--force is an option of backup restore');
-  // stdout is the command's report (and may go to a CronJob's log): the NATS client's connection notices stay out.
-  Logger.overrideLogger(['warn', 'error']);
   try {
     return command === 'create' ? await create(resolve(dir)) : await restore(resolve(dir), values.force === true);
   } catch (error) {
@@ -40,8 +46,8 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function qdcVersion(): Promise<string> {
-  const pkg = JSON.parse(await readFile(join(migrationsDir(), '../../package.json'), 'utf8')) as { version: string };
+async function qdcVersion(migrations: string): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(migrations, '../../package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
@@ -53,17 +59,19 @@ async function create(dir: string): Promise<number> {
   const existing = await readdir(dir).catch(() => undefined);
   if (existing?.length) throw new BackupError(`${dir} is not empty; a backup goes into a new or empty directory`);
   await mkdir(dir, { recursive: true });
+  const { loadConfig, connectNatsClient, dumpKv, dumpPostgres, migrationsDir, labStreamsBucket } = await services();
   const config = loadConfig();
   const nats = await connectNatsClient(config, 'qdc-backup');
   try {
     const kv = [];
-    for (const bucket of kvBuckets(config.QDC_NAMESPACE)) kv.push(await dumpKv(nats.connection, dir, bucket));
+    // KV buckets whose entries are durable state: the live stream definitions.
+    for (const bucket of [labStreamsBucket(config.QDC_NAMESPACE)]) kv.push(await dumpKv(nats.connection, dir, bucket));
     const postgres = await dumpPostgres(config.DATABASE_URL, dir);
     const manifest: BackupManifest = {
       format: 'qdc-backup',
       format_version: 1,
       created_at: new Date().toISOString(),
-      qdc_version: await qdcVersion(),
+      qdc_version: await qdcVersion(migrationsDir()),
       namespace: config.QDC_NAMESPACE,
       postgres,
       nats: { kv },
@@ -92,6 +100,8 @@ const sameMigrations = (a: { name: string; checksum: string }[], b: { name: stri
  */
 async function restore(dir: string, force: boolean): Promise<number> {
   const manifest = await readVerifiedManifest(dir);
+  const { loadConfig, connectNatsClient, checkMigrations, createSchema, ensureDatabase, inspectPostgres, kvKeys, loadKv, loadPostgres, migrationsDir } =
+    await services();
   const config = loadConfig();
   if (manifest.namespace !== config.QDC_NAMESPACE) {
     throw new BackupError(
