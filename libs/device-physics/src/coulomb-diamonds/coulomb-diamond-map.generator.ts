@@ -39,6 +39,14 @@ export interface CoulombDiamondLabel {
   leverArm: number;
   /** All four vertices inside the window (only these are ground truth; the rest are don't-care). */
   complete: boolean;
+  /**
+   * Realistic generator, current maps only: where the blockade visibly ends at the top / bottom (the outermost row of the diamond's
+   * T = 0 region whose noise-free current is below VISIBLE_FRACTION (½, the half-rise that defines the edges) of the first step; x = mean column of that row's
+   * visible pixels). Thermal and lifetime broadening fill the narrow tip, so on warm maps this lies inside the T = 0
+   * vertex (by ≈ 2–4 kT in bias rows).
+   */
+  visibleTop?: DiamondVertex;
+  visibleBottom?: DiamondVertex;
 }
 
 export interface CoulombDiamondOptions {

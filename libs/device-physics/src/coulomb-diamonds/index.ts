@@ -13,6 +13,7 @@ export {
 export {
   generateRealisticDiamondMap,
   REALISTIC_DIAMOND_SNR_RANGE,
+  VISIBLE_FRACTION,
   type RealisticDiamondMap,
   type RealisticDiamondOptions,
 } from './realistic-diamond-map.generator.js';

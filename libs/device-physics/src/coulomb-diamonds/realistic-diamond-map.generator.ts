@@ -19,6 +19,15 @@
 //   that straddle the jump are "don't care");
 // - current or differential conductance, white + 1/f noise along the acquisition order, any grid (rows ≠ cols; the
 //   pixel slopes scale with the aspect ratio, as an experimenter's axis choice does).
+// Issue 29 options (off by default, so the default draws are unchanged):
+// - slopeRatioMax: edge-slope ratio (1 − α)/α log-uniform in [1/R, R] up to R = 10 (strongly asymmetric source/drain
+//   capacitance, C_s ≫ C_d or C_s ≪ C_d: the diamonds lean, one edge nearly vertical);
+// - diamonds: number of diamonds across the gate window (wide maps, e.g. 100 bias × 700 gate points with 4–8
+//   diamonds; the pixel slopes follow from the count and the bias window, not from the aspect ratio);
+// - kTOverEc: kT as a fraction of the charging energy (warm maps, 1.5–4 K on a few-meV dot: kT/E_C 0.02–0.08, so the
+//   narrow tips of the diamonds fill with thermally activated current and the visible blockade ends ≈ 2–4 kT before
+//   the T = 0 vertex — labelled visibleTop/visibleBottom);
+// - logCurrent: the map is log10|I| (how many groups plot and store transport data), no amplifier offset.
 // Noise: the first step (current at the diamond edge near the degeneracy points, before the power-law growth) / noise
 // std is drawn log-uniformly in snrRange. Diamond k is between transitions k and k+1: μ_k(g, b) = A_k − λ_k g − α_k b,
 // blockade where μ_k < min(0, −b) and μ_{k+1} > max(0, −b); vertices are the intersections of those lines.
@@ -40,7 +49,18 @@ export interface RealisticDiamondOptions {
   gateJump?: boolean;
   /** Relative change of the addition energy across the window (signed), default drawn in ±[0.3, 0.5] for 60 % of maps. */
   heightDrift?: number;
+  /** Edge-slope ratio range [1/R, R] (log-uniform), R ≤ 10; default: source fraction α uniform in [0.2, 0.8]. */
+  slopeRatioMax?: number;
+  /** Diamonds across the gate window, uniform in this range; default 2.2–4 with the slopes clamped by the aspect ratio. */
+  diamonds?: readonly [number, number];
+  /** kT / charging energy, uniform in this range; default kT 0.25–1.2 bias rows (cold). */
+  kTOverEc?: readonly [number, number];
+  /** The map is log10 of |current| (current read-out, no offset). */
+  logCurrent?: boolean;
 }
+
+/** The blockade is visible where the noise-free current stays below this fraction of the first step. */
+export const VISIBLE_FRACTION = 0.5;
 
 export interface RealisticDiamondMap extends CoulombDiamondMap {
   /** Which variations this map carries. */
@@ -132,7 +152,7 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
   const random: SeededRandom = createSeededRandom(deriveSeed(seed, 'realistic-coulomb-diamond-map'));
   const rows = options.rows ?? 128;
   const cols = options.cols ?? 128;
-  const readout: DiamondReadout = options.readout ?? (random.chance(0.7) ? 'current' : 'conductance');
+  const readout: DiamondReadout = options.logCurrent ? 'current' : (options.readout ?? (random.chance(0.7) ? 'current' : 'conductance'));
   const snrRange = options.snrRange ?? REALISTIC_DIAMOND_SNR_RANGE;
   const aspect = rows / cols;
   const variations: string[] = [];
@@ -150,18 +170,26 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
   if (drift !== 0) variations.push(`height drift ${Math.round(drift * 100)} %`);
 
   // Geometry (bias rows, gate columns): E_C = bias half-height, W = gate width of a diamond at the window centre.
-  let width = cols / random.between(2.2, 4);
+  const across = random.between(2.2, 4);
+  const diamondCount = options.diamonds ? options.diamonds[0] + ((across - 2.2) / 1.8) * (options.diamonds[1] - options.diamonds[0]) : across;
+  let width = cols / diamondCount;
   const zeroBiasRow = rows / 2 + random.between(-0.08, 0.08) * rows;
   const chargingEnergy = rows / 2 / random.between(1.3, 1.9) / (1 + Math.max(0, drift) / 2);
   const lo = 0.35 * aspect;
   const hi = 1.5 * aspect;
-  if (chargingEnergy / width > hi) width = chargingEnergy / hi;
-  if (chargingEnergy / width < lo) width = chargingEnergy / lo;
+  if (!options.diamonds && chargingEnergy / width > hi) width = chargingEnergy / hi;
+  if (!options.diamonds && chargingEnergy / width < lo) width = chargingEnergy / lo;
   const lever = chargingEnergy / width;
   // Source fraction: slope ratio (1 − α)/α up to 4 either way.
-  const alpha0 = random.between(0.2, 0.8);
+  const alphaDraw = random.between(0.2, 0.8);
+  // With slopeRatioMax: the same draw mapped to a log-uniform slope ratio (1 − α)/α ∈ [1/R, R].
+  const alpha0 = options.slopeRatioMax ? 1 / (1 + options.slopeRatioMax ** (2 * ((alphaDraw - 0.2) / 0.6) - 1)) : alphaDraw;
+  const alphaClamp = options.slopeRatioMax ? 1 / (1 + options.slopeRatioMax * 1.05) : 0.15;
   const alphaDrift = random.between(-0.1, 0.1);
-  const kT = random.between(0.25, 1.2) * Math.max(1, rows / 128);
+  const kTDraw = random.between(0.25, 1.2);
+  const kT = options.kTOverEc
+    ? chargingEnergy * (options.kTOverEc[0] + ((kTDraw - 0.25) / 0.95) * (options.kTOverEc[1] - options.kTOverEc[0]))
+    : kTDraw * Math.max(1, rows / 128);
   const gamma = broadening ? random.between(0.3, 1.5) * Math.max(1, rows / 128) : 0;
   const gateSign = random.chance(0.5) ? 1 : -1;
   const biasSign = random.chance(0.5) ? 1 : -1;
@@ -175,7 +203,7 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
     const gHere = a / lever;
     const frac = Math.max(0, Math.min(1, gHere / gSpan));
     const scaleHere = 1 + drift * (frac - 0.5);
-    const alpha = Math.max(0.15, Math.min(0.85, alpha0 + alphaDrift * (frac - 0.5)));
+    const alpha = Math.max(alphaClamp, Math.min(1 - alphaClamp, alpha0 + alphaDrift * (frac - 0.5)));
     const excited: { energy: number; weight: number }[] = [];
     const nExcited = random.integer(0, 2);
     for (let k = 0; k < nExcited; k++) excited.push({ energy: chargingEnergy * scaleHere * random.between(0.2, 0.7), weight: random.between(0.3, 1.2) });
@@ -254,7 +282,7 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
   const biasFast = random.chance(0.5);
   const white = whiteNoise(random, n);
   const pink = pinkNoise(random, n);
-  const offset = random.between(-1, 1) * (random.chance(0.5) ? 20 : 1) * firstStep;
+  const offset = random.between(-1, 1) * (random.chance(0.5) ? 20 : 1) * firstStep * (options.logCurrent ? 0 : 1);
   const inverted = random.chance(0.3);
   if (inverted) variations.push('inverted sign');
   const gain = (inverted ? -1 : 1) * random.logBetween(1e-12, 1e3);
@@ -277,10 +305,19 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
     data[i] = gain * data[i]!;
     clean[i] = gain * clean[i]!;
   }
+  if (options.logCurrent) {
+    variations.push('log current');
+    const floor = Math.abs(gain) * noiseStd * 1e-3;
+    for (let i = 0; i < n; i++) {
+      data[i] = Math.log10(Math.abs(data[i]!) + floor);
+      clean[i] = Math.log10(Math.abs(clean[i]!) + floor);
+    }
+  }
 
   // Labels.
   const blockade = new Uint8Array(n);
   const diamonds: CoulombDiamondLabel[] = [];
+  const labelOf = new Map<number, CoulombDiamondLabel>();
   const inside = (v: DiamondVertex): boolean => v[0] >= 0 && v[0] <= cols - 1 && v[1] >= 0 && v[1] <= rows - 1;
   for (let k = 0; k + 1 < levels.length; k++) {
     const l0 = levels[k]!;
@@ -301,7 +338,7 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
     const left: DiamondVertex = [zero[0], zeroBiasRow];
     const right: DiamondVertex = [zero[1], zeroBiasRow];
     const height = (Math.abs(vPlus.b) + Math.abs(vMinus.b)) / 2;
-    diamonds.push({
+    const label: CoulombDiamondLabel = {
       electrons: k + 1,
       left,
       top,
@@ -310,8 +347,14 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
       chargingEnergy: height,
       leverArm: height / Math.abs(zero[1] - zero[0]),
       complete: !straddles && inside(left) && inside(top) && inside(right) && inside(bottom),
-    });
+    };
+    diamonds.push(label);
+    labelOf.set(k, label);
   }
+  // Visible extent: per diamond, the blockade pixels whose noise-free current (growth removed) is below
+  // VISIBLE_FRACTION of the first step; the outermost such rows above / below zero bias are the visible tips. Current
+  // maps only: on a conductance map the two edge lines stay visible up to where they meet (labels = the vertices).
+  const visible = new Map<number, { top: number; bottom: number; topX: number[]; bottomX: number[] }>();
   for (let y = 0; y < rows; y++) {
     const b = bOf(y);
     for (let x = 0; x < cols; x++) {
@@ -321,10 +364,24 @@ export function generateRealisticDiamondMap(seed: number, options: RealisticDiam
         const m1 = levels[k + 1]!.a - levels[k + 1]!.lever * g - levels[k + 1]!.alpha * b;
         if (m0 < Math.min(0, -b) && m1 > Math.max(0, -b)) {
           blockade[y * cols + x] = 1;
+          if (readout === 'current' && labelOf.has(k) && Math.abs(currentAt(x, y)) / growth(b) < VISIBLE_FRACTION * firstStep) {
+            const v = visible.get(k) ?? { top: Infinity, bottom: -Infinity, topX: [], bottomX: [] };
+            if (y < v.top) [v.top, v.topX] = [y, [x]];
+            else if (y === v.top) v.topX.push(x);
+            if (y > v.bottom) [v.bottom, v.bottomX] = [y, [x]];
+            else if (y === v.bottom) v.bottomX.push(x);
+            visible.set(k, v);
+          }
           break;
         }
       }
     }
+  }
+  const meanOf = (v: number[]): number => v.reduce((u, w) => u + w, 0) / v.length;
+  for (const [k, v] of visible) {
+    const label = labelOf.get(k)!;
+    label.visibleTop = [meanOf(v.topX), v.top];
+    label.visibleBottom = [meanOf(v.bottomX), v.bottom];
   }
   return {
     rows,
