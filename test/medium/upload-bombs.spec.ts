@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { npzZipBomb, torchZipBomb } from '../../libs/arrays/test/zip-bomb.js';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
@@ -76,5 +77,89 @@ describe('upload zip bombs (per-model decode limits)', () => {
     const ok = await run('/v0/models', 'coulomb-blockade-peak-detector-v2', 'fine.pt', torchZipBomb(128));
     expect(ok.status).toBe(200);
     expect((await ok.json()).output).toMatchObject({ peak_indices: [] });
+  });
+
+  describe('refused while the upload is still arriving (the body below never ends)', () => {
+    const boundary = 'qdc-early-refusal';
+    /** A multipart body whose `data` file starts with `head` and then never ends: only an early answer can come. */
+    const endless = (model: string, head: Uint8Array) => {
+      const encoder = new TextEncoder();
+      let timer: NodeJS.Timeout | undefined;
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(
+            encoder.encode(
+              `--${boundary}\r\ncontent-disposition: form-data; name="model"\r\n\r\n${model}\r\n--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="big.npy"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+            ),
+          );
+          controller.enqueue(head);
+          // A slow instrument PC: another zero now and then, forever.
+          timer = setInterval(() => controller.enqueue(new Uint8Array(1024)), 200);
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+    };
+    const post = (model: string, head: Uint8Array) => {
+      const body = endless(model, head);
+      return fetch(`${sut.baseUrl}/v0/models`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit & { duplex: 'half' });
+    };
+    /** The .npy header of a float64 array of `shape` (its data would follow). */
+    const npyHeader = (shape: number[]) => {
+      const dict = `{'descr': '<f8', 'fortran_order': False, 'shape': (${shape.join(', ')},), }`;
+      const text = `${dict.padEnd(118, ' ')}\n`;
+      return new Uint8Array([0x93, ...new TextEncoder().encode('NUMPY'), 1, 0, text.length & 0xff, text.length >> 8, ...new TextEncoder().encode(text)]);
+    };
+
+    it("a .npy header declaring more elements than the model takes: 422 with the worker's message, before the data", async () => {
+      const res = await post('coulomb-blockade-peak-detector-v0', npyHeader([8_000_000]));
+      expect([res.status, res.headers.get('connection')]).toEqual([422, 'close']);
+      expect((await res.json()).detail).toEqual([
+        {
+          loc: ['body', 'data'],
+          msg: 'expected at most 65536 elements for model coulomb-blockade-peak-detector-v0; the .npy header declares shape [8000000] (8000000 elements)',
+          type: 'value_error.too_large',
+        },
+      ]);
+    });
+
+    it('an unknown model: 404 before the file', async () => {
+      const res = await post('no-such-model', npyHeader([100]));
+      expect([res.status, await res.json()]).toEqual([404, { detail: 'Model not found' }]);
+    });
+
+    it('a Content-Length beyond the upload limit: 413 before the body', async () => {
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${sut.baseUrl}/v0/models`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(2 ** 30) },
+        });
+        req.on('response', (r) => {
+          let body = '';
+          r.on('data', (c) => {
+            body += c;
+          });
+          r.on('end', () => {
+            resolve({ status: r.statusCode!, body });
+            req.destroy();
+          });
+        });
+        req.on('error', reject);
+        req.write(`--${boundary}\r\n`);
+      });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body).detail).toMatch(/^Request body too large: 1073741824 bytes declared; uploads are limited to \d+ bytes$/);
+    });
+
+    afterAll(async () => {
+      expect(await sut.query('SELECT count(*)::int AS n FROM model_results')).toEqual([{ n: 1 }]);
+      expect((await fetch(`${sut.baseUrl}/v0/health`)).status).toBe(200);
+    });
   });
 });

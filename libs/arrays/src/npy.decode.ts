@@ -43,6 +43,36 @@ function latin1(raw: Uint8Array): string {
 }
 
 /**
+ * What the start of an upload already says (the gateway checks it while the rest is still arriving): `'not-npy'`
+ * when it does not start like a .npy file (decodeArray judges it later), `'more'` while the header is incomplete,
+ * `'ok'` when the header is complete and within `limits`; throws the ArrayDecodeError decodeNpy would (a bad
+ * header, an empty shape, more elements than allowed) as soon as the header shows it.
+ */
+export function checkNpyPrefix(prefix: Uint8Array, limits?: DecodeLimits): 'not-npy' | 'more' | 'ok' {
+  for (let i = 0; i < Math.min(prefix.length, NPY_MAGIC.length); i++) if (prefix[i] !== NPY_MAGIC[i]) return 'not-npy';
+  if (prefix.length < 12) return 'more';
+  const major = prefix[6];
+  const view = new DataView(prefix.buffer, prefix.byteOffset, prefix.byteLength);
+  const headerEnd = major === 1 ? 10 + view.getUint16(8, true) : 12 + view.getUint32(8, true);
+  if ((major === 1 || major === 2 || major === 3) && prefix[7] === 0 && prefix.length < headerEnd) return 'more';
+  const { text } = readHeaderText(prefix);
+  const { shape } = parseNpyHeader(text);
+  assertNonEmpty(shape);
+  checkElementCount(shape, effectiveLimits(limits));
+  return 'ok';
+}
+
+function checkElementCount(shape: number[], bounds: DecodeLimits): void {
+  const count = elementCount(shape);
+  if (count > bounds.maxElements) {
+    throw new ArrayDecodeError(
+      `expected at most ${bounds.maxElements} elements${limitOwner(bounds)}; the .npy header declares shape ${formatShape(shape)} (${count} elements)`,
+      LIMIT_ERROR,
+    );
+  }
+}
+
+/**
  * Decodes a NumPy .npy file (format versions 1.0, 2.0, 3.0) into a C-order float64 array. The element count the
  * header declares is checked against `limits` before anything is allocated.
  */
@@ -61,13 +91,8 @@ export function decodeNpy(bytes: Uint8Array, limits?: DecodeLimits): NdArray {
   const { shape, dtype } = header;
   assertNonEmpty(shape);
 
+  checkElementCount(shape, bounds);
   const count = elementCount(shape);
-  if (count > bounds.maxElements) {
-    throw new ArrayDecodeError(
-      `expected at most ${bounds.maxElements} elements${limitOwner(bounds)}; the .npy header declares shape ${formatShape(shape)} (${count} elements)`,
-      LIMIT_ERROR,
-    );
-  }
   const size = itemSize(dtype);
   const expected = count * size;
   const actual = bytes.length - dataStart;

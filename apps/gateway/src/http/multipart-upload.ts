@@ -8,10 +8,25 @@ export interface MultipartUpload {
 }
 
 /**
- * Reads a multipart/form-data body: text fields plus the one file field. Files over the upload
- * limit make @fastify/multipart throw a 413 error, which the exception filter answers.
+ * Looks at the start of the file while it arrives, with the text fields sent before it: returns true once it has
+ * seen enough, throws (a 4xx) to refuse the upload there and then.
  */
-export async function readMultipart(request: FastifyRequest, fileField: string): Promise<MultipartUpload> {
+export type UploadInspector = (fields: Record<string, string>, prefix: Uint8Array) => boolean;
+
+/** Thrown when an upload is refused before it has all arrived: the caller answers, then lets the rest drain. */
+export class EarlyRefusal extends Error {
+  constructor(readonly refusal: unknown) {
+    super('upload refused before it arrived');
+  }
+}
+
+/**
+ * Reads a multipart/form-data body: text fields plus the one file field. Files over the upload
+ * limit make @fastify/multipart throw a 413 error, which the exception filter answers. With an
+ * `inspect`or, a file is refused as soon as its first bytes show it will be (EarlyRefusal): not
+ * buffered, stored or queued; see drainAfterRefusal for the rest of the body.
+ */
+export async function readMultipart(request: FastifyRequest, fileField: string, inspect?: UploadInspector): Promise<MultipartUpload> {
   if (!request.isMultipart()) {
     throw invalid(
       ['body'],
@@ -21,8 +36,9 @@ export async function readMultipart(request: FastifyRequest, fileField: string):
   }
   const upload: MultipartUpload = { fields: {} };
   try {
-    await readParts(request, fileField, upload);
+    await readParts(request, fileField, upload, inspect);
   } catch (error) {
+    if (error instanceof EarlyRefusal) throw error;
     // Our own 4xx and @fastify/multipart's limit errors (413, ...) carry their status; anything else
     // thrown while parsing is busboy meeting a body that is not the multipart it claims to be.
     if (error instanceof ValidationFailed || isClientError(error)) throw error;
@@ -36,16 +52,50 @@ function isClientError(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-async function readParts(request: FastifyRequest, fileField: string, upload: MultipartUpload): Promise<void> {
+async function readParts(request: FastifyRequest, fileField: string, upload: MultipartUpload, inspect?: UploadInspector): Promise<void> {
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (part.fieldname !== fileField || upload.file) {
         await part.toBuffer(); // drain it so the stream ends cleanly
         throw invalid(['body', part.fieldname], `unexpected file field '${part.fieldname}'; send exactly one file in '${fileField}'`, 'value_error.file');
       }
-      upload.file = { fieldName: part.fieldname, fileName: part.filename || fileField, bytes: await part.toBuffer() };
+      upload.file = { fieldName: part.fieldname, fileName: part.filename || fileField, bytes: await readFile(part.file, upload.fields, inspect) };
     } else {
       upload.fields[part.fieldname] = String(part.value);
     }
   }
+}
+
+/** A file part's bytes, shown to `inspect` as they arrive (until it has seen enough); over the limit → 413, as toBuffer does. */
+async function readFile(file: AsyncIterable<Buffer> & { truncated?: boolean }, fields: Record<string, string>, inspect?: UploadInspector): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let inspecting = inspect !== undefined;
+  for await (const chunk of file) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (file.truncated) throw Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
+    if (!inspecting) continue;
+    try {
+      inspecting = !inspect!(fields, chunks.length === 1 ? chunk : Buffer.concat(chunks, size));
+    } catch (refusal) {
+      // Leaving the loop destroys the file stream: busboy stops, nothing more is buffered.
+      throw new EarlyRefusal(refusal);
+    }
+  }
+  if (file.truncated) throw Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * After an answer sent before the body was read to the end (EarlyRefusal, an oversize Content-Length): the rest is
+ * read and dropped, so a client that sends its whole body before it reads the answer (python-requests) gets it,
+ * and the connection is not reused (`Connection: close` is on the answer).
+ */
+export function drainAfterRefusal(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.readableEnded) return;
+  raw.unpipe();
+  raw.on('error', () => undefined);
+  raw.resume();
 }
