@@ -34,6 +34,9 @@ export interface BlockadeEdges {
   /** Edge-evidence map (conductance-like, positive on edges), rows × cols, and its noise std. */
   evidence: Float64Array;
   evidenceNoise: number;
+  /** |smoothed map − offset| (current) or the conductance (rows × cols), and per row its scale (ROW_SCALE_QUANTILE, floored); used by visible-tips.ts. */
+  level: Float64Array;
+  rowLevelScale: Float64Array;
 }
 
 /** A rise counts once the level exceeds this many noise std. */
@@ -397,5 +400,19 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   let conducting = 0;
   for (let i = 0; i < n; i++) if (level[i]! > STRONG_EDGE_SIGMA * levelNoise) conducting++;
   const structured = readout === 'current' ? conducting >= STRUCTURED_AREA * n : strongColumns >= STRUCTURE_FRACTION * cols;
-  return { rows, cols, readout, zeroBiasRow, upper, lower, upperStrength, lowerStrength, structured, evidence, evidenceNoise };
+  return {
+    rows,
+    cols,
+    readout,
+    zeroBiasRow,
+    upper,
+    lower,
+    upperStrength,
+    lowerStrength,
+    structured,
+    evidence,
+    evidenceNoise,
+    level,
+    rowLevelScale: growth ?? rowScale,
+  };
 }

@@ -9,10 +9,12 @@
 //   gate width, rows per column) of each diamond. Constant-interaction geometry as in Kouwenhoven et al., NATO ASI E 345 (1997), Sec. 2.3.
 //   v2 reports v1's diamonds, each replaced by its lattice diamond where the lattice describes the measured edges
 //   (MIN_AGREEMENT of the columns within AGREE_PX): same detections as v1, more accurate vertices.
+// Top/bottom vertices of current maps are moved to where the blockade visibly ends (visible-tips.ts, issue 29).
 // Only diamonds whose four vertices lie inside the window are reported.
 import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 import { cleanedBlockadeEdges, maskFromEdges } from './coulomb-diamond-segmenter.model.js';
+import { visibleTips } from './visible-tips.js';
 import { diamondChargingEnergy, fitLatticeToEdges, latticeDiamond, type DiamondLattice } from './diamond-lattice-fit.js';
 
 export interface DiamondDetection {
@@ -51,7 +53,7 @@ export function detectDiamondsV1(data: Float64Array, rows: number, cols: number)
   const edges = cleanedBlockadeEdges(data, rows, cols);
   if (!edges.structured) return { diamonds: [] };
   const found = detectDiamondsInMask(maskFromEdges(edges.upper, edges.lower, rows, cols), rows, cols).diamonds;
-  return { diamonds: found.map((d) => pinToZeroBias(d, edges.zeroBiasRow)) };
+  return { diamonds: found.map((d) => visibleTips(pinToZeroBias(d, edges.zeroBiasRow), edges)) };
 }
 
 const roundVertex = (d: DiamondVertices): DiamondVertices => d.map((v) => [Math.round(v[0] * 100) / 100, Math.round(v[1] * 100) / 100]) as DiamondVertices;
@@ -65,8 +67,10 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
   const { upper, lower } = edges;
   const result: DiamondDetectionV2 = { diamonds: [], chargingEnergies: [], leverArms: [], lattice };
   const push = (vertices: DiamondVertices): void => {
+    // The addition energy from the edge lines' intersection (the T = 0 vertex); the reported top/bottom vertices are
+    // where the blockade visibly ends (visible-tips.ts).
     const energy = diamondChargingEnergy(vertices);
-    result.diamonds.push(roundVertex(vertices));
+    result.diamonds.push(roundVertex(visibleTips(vertices, edges)));
     result.chargingEnergies.push(Math.round(energy * 1000) / 1000);
     result.leverArms.push(Math.round((energy / Math.max(1e-9, vertices[2][0] - vertices[0][0])) * 1e4) / 1e4);
   };

@@ -6,6 +6,7 @@ import { detectDiamondsInMask, detectDiamondsV1, detectDiamondsV2 } from './coul
 import { segmentCoulombDiamonds } from './coulomb-diamond-segmenter.model.js';
 import type { DiamondVertices } from './diamond-score.js';
 import { toCaller, toWorkingGrid } from './diamond-grid.js';
+import { detectInGateTiles, type TileDiamond } from './diamond-tiles.js';
 
 const RAW = 128;
 const MASK = 256;
@@ -21,6 +22,12 @@ function working(input: ModelInput): { data: Float64Array; rows: number; cols: n
   requireShape(input, [{ min: MIN_SIDE }, { min: MIN_SIDE }], RAW_WHAT);
   const [rows, cols] = input.shape as [number, number];
   return { data: toWorkingGrid(input.data, rows, cols), rows, cols };
+}
+
+/** Validates a raw map; its (rows, cols). */
+function checkedShape(input: ModelInput): [number, number] {
+  requireShape(input, [{ min: MIN_SIDE }, { min: MIN_SIDE }], RAW_WHAT);
+  return input.shape as [number, number];
 }
 
 /** Working-grid vertices → the caller's pixels. */
@@ -142,8 +149,11 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      const { data, rows, cols } = working(input);
-      return { diamond_vertices: detectDiamondsV1(data, RAW, RAW).diamonds.map((d) => roundDiamond(toCallerDiamond(d, rows, cols))) };
+      const [rows, cols] = checkedShape(input);
+      const found = detectInGateTiles(input.data, rows, cols, (sub, r, c) =>
+        detectDiamondsV1(toWorkingGrid(sub, r, c), RAW, RAW).diamonds.map((d) => ({ vertices: toCallerDiamond(d, r, c), extra: [] })),
+      );
+      return { diamond_vertices: found.map((d) => roundDiamond(d.vertices)) };
     },
     plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v1', input, output, options),
   },
@@ -166,14 +176,22 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       batch: false,
     },
     run: (input) => {
-      const { data, rows, cols } = working(input);
-      const result = detectDiamondsV2(data, RAW, RAW);
-      // Pixel units of the caller's grid: bias rows scale by rows/128, the lever arm (rows per column) by rows/cols.
+      const [rows, cols] = checkedShape(input);
+      let zeroBias: number | null = null;
+      // Pixel units of each window's grid: bias rows scale by rows/128, the lever arm (rows per column) by rows/c.
+      const found: TileDiamond[] = detectInGateTiles(input.data, rows, cols, (sub, r, c) => {
+        const result = detectDiamondsV2(toWorkingGrid(sub, r, c), RAW, RAW);
+        if (zeroBias === null && result.diamonds.length && result.lattice) zeroBias = toCaller(result.lattice.zeroBiasRow, r);
+        return result.diamonds.map((d, i) => ({
+          vertices: toCallerDiamond(d, r, c),
+          extra: [(result.chargingEnergies[i]! * r) / RAW, (result.leverArms[i]! * r) / c],
+        }));
+      });
       return {
-        diamond_vertices: result.diamonds.map((d) => roundDiamond(toCallerDiamond(d, rows, cols))),
-        charging_energy: result.chargingEnergies.map((e) => Math.round(((e * rows) / RAW) * 1000) / 1000),
-        lever_arm: result.leverArms.map((l) => Math.round(((l * rows) / cols) * 1e4) / 1e4),
-        zero_bias_row: result.diamonds.length && result.lattice ? round(toCaller(result.lattice.zeroBiasRow, rows)) : null,
+        diamond_vertices: found.map((d) => roundDiamond(d.vertices)),
+        charging_energy: found.map((d) => Math.round(d.extra[0]! * 1000) / 1000),
+        lever_arm: found.map((d) => Math.round(d.extra[1]! * 1e4) / 1e4),
+        zero_bias_row: found.length && zeroBias !== null ? round(zeroBias) : null,
       };
     },
     plot: (input, output, options) => diamondPlot('coulomb-diamond-detector-v2', input, output, options),
