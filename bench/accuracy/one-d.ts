@@ -7,7 +7,6 @@ import {
   classifyCoulombBlockadeV2,
   classifyCoulombBlockadeV3,
   classifyPinchOff,
-  classifyTurnOn,
   extractPinchOffParameters,
   extractTurnOnThreshold,
   runModel,

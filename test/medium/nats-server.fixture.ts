@@ -68,7 +68,7 @@ export async function startNatsServer(options: { dir?: string; configLines?: str
   mkdirSync(join(dir, 'js'), { recursive: true });
   const config = join(dir, 'nats-server.conf');
   const writeConfig = (port: number) =>
-    writeFileSync(config, [`listen: "127.0.0.1:${port}"`, `jetstream { store_dir: "${join(dir, 'js')}" }`, ...(options.configLines ?? [])].join('\n') + '\n');
+    writeFileSync(config, `${[`listen: "127.0.0.1:${port}"`, `jetstream { store_dir: "${join(dir, 'js')}" }`, ...(options.configLines ?? [])].join('\n')}\n`);
   writeConfig(-1);
   const logFile = join(dir, 'nats-server.log');
   const server: NatsServer = {

@@ -11,7 +11,7 @@ import {
   type Complex,
 } from './unitary-synthesis.js';
 import { circuitUnitary } from '../simulator/unitary.js';
-import { createRng, type Rng } from '../simulator/rng.js';
+import { createRng } from '../simulator/rng.js';
 import { gaussian, haarUnitary } from './haar.js';
 import { CircuitError } from '../errors.js';
 import { emitCircuit, parseCircuit } from '../convert.js';
