@@ -24,6 +24,7 @@ import {
 } from '#qdc/device-physics';
 
 const PLAIN: RealisticDiamondOptions = { powerLaw: false, broadening: false, cotunnelling: false, saturation: false, gateJump: false, heightDrift: 0 };
+import { diamondminerLike } from './diamond-peers.js';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
 const IOU_TARGET = 0.9;
@@ -328,6 +329,31 @@ function harderSection(mapCount: number): AccuracySection {
           pass: null,
         },
       );
+    }
+    {
+      // The open peer on the same maps (diamondminer-like re-implementation, diamond-peers.ts): info.
+      const counts = emptyDiamondCounts();
+      const t0 = emptyDiamondCounts();
+      const bias = { bias: 0, abs: 0, count: 0 };
+      for (const m of maps) {
+        const found = diamondminerLike(m.data, m.rows, m.cols);
+        addDiamondCounts(counts, countDiamondMatches(found, visibleTruthOf(m)));
+        addDiamondCounts(t0, countDiamondMatches(found, truthOf(m)));
+        tipBias(found, m, bias);
+      }
+      const s = diamondF1(counts);
+      rows.push({
+        cells: [
+          'peer: diamondminer-like (Hough lines)',
+          set.name,
+          String(maps.length),
+          'diamond F1 (4 vertices ≤ 4 px; top/bottom visible on current maps)',
+          s.f1.toFixed(4),
+          `P ${s.precision.toFixed(3)} / R ${s.recall.toFixed(3)}; vs T = 0 F1 ${diamondF1(t0).f1.toFixed(3)}; err ${s.meanVertexError.toFixed(2)} px; tip offset ${(bias.bias / Math.max(1, bias.count)).toFixed(2)} px`,
+          'info',
+        ],
+        pass: null,
+      });
     }
     if (set.target) {
       const d = f1.get('coulomb-diamond-detector-v2')! - f1.get('coulomb-diamond-detector-v1')!;
