@@ -20,7 +20,7 @@ import { multipart, startSystem, type TestSystem } from './system.harness.js';
  * live stream's result are stored; the backup is refused where it must be (damaged, target not empty); then the
  * services are stopped, the database dropped, the namespace's NATS streams/buckets and Redis keys deleted, the backup
  * restored, the services started again, and everything is compared: every table's rows, the sequences, the ids,
- * the result JSON, the downloads' files byte for byte, the votes, the QPU job and the stream, which analyses again.
+ * the result JSON, the downloads byte for byte (the zips and the files in them), the votes, the QPU job and the stream, which analyses again.
  */
 const CLI = resolve('dist/apps/cli/src/main.js');
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
@@ -115,9 +115,10 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
         view[`result ${id}`] = await text(`/v0/control/model-results/${id}`, key);
         const zip = await http(`/v0/control/model-results/${id}/download`, key);
         expect(zip.status).toBe(200);
-        // The zip container carries the time of the download (fflate's entry mtime); its files are what was stored.
-        const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
-        for (const [name, bytes] of Object.entries(files)) view[`download ${id} ${name}`] = Buffer.from(bytes).toString('base64');
+        // The whole zip, byte for byte (its entries are dated when the result was stored), and the files in it.
+        const bytes = new Uint8Array(await zip.arrayBuffer());
+        view[`download ${id}`] = Buffer.from(bytes).toString('base64');
+        for (const [name, file] of Object.entries(unzipSync(bytes))) view[`download ${id} ${name}`] = Buffer.from(file).toString('base64');
       }
     }
     return view;

@@ -32,16 +32,22 @@ export class ModelResultsService {
     return this.rpc.call(ResultsRpc.delete, { ownerId: caller.ownerId, id });
   }
 
-  /** A zip with result.json and the original input file under its original name. */
+  /**
+   * A zip with result.json and the original input file under its original name, its entries dated when the result
+   * was stored: the same result always downloads as the same bytes (before and after a backup's restore too).
+   */
   async download(caller: Principal, id: string): Promise<{ fileName: string; zip: Uint8Array }> {
     const stored = await this.rpc.call(ResultsRpc.download, { ownerId: caller.ownerId, id });
     const input = await this.payloads.fromBinaryRef(stored.input);
     let inputName = basename(stored.inputFileName.replace(/\\/g, '/')) || 'data';
     if (inputName === 'result.json') inputName = 'input_result.json';
-    const zip = zipSync({
-      'result.json': new TextEncoder().encode(JSON.stringify(stored.result, null, 2)),
-      [inputName]: [input, { level: 0 }],
-    });
+    const zip = zipSync(
+      {
+        'result.json': new TextEncoder().encode(JSON.stringify(stored.result, null, 2)),
+        [inputName]: [input, { level: 0 }],
+      },
+      { mtime: stored.result.created_at },
+    );
     return { fileName: `model-result-${stored.result.id}.zip`, zip };
   }
 
