@@ -6,6 +6,7 @@ import { HTTP_ROUTES, UNDOCUMENTED_HTTP_ROUTES } from '#qdc/contracts';
 import { EventBus, InferenceProducer, NatsConnection, NatsModule, PayloadStore, RpcClient } from '#qdc/platform';
 import { CONSOLE_ASSETS, CONSOLE_PAGES } from '../console/console-static.route.js';
 import { GatewayModule } from '../gateway.module.js';
+import { InferenceQueueModule } from '../models/inference-queue.module.js';
 import { DrainingFastifyAdapter } from '../http/draining.js';
 import { registerMetrics } from '../http/metrics.route.js';
 
@@ -26,19 +27,22 @@ const nats = new Proxy(
   },
 );
 
+/** NATS and the inference queue (Redis) stood in for; everything else of the gateway is as it is. */
 @Global()
 @Module({
-  providers: [NatsConnection, PayloadStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
-  exports: [NatsConnection, PayloadStore, RpcClient, EventBus],
+  providers: [
+    ...[NatsConnection, PayloadStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
+    { provide: InferenceProducer, useValue: {} },
+  ],
+  exports: [NatsConnection, PayloadStore, RpcClient, EventBus, InferenceProducer],
 })
-class NatsStandIn {}
+class InfrastructureStandIn {}
 
-/** GatewayModule as it is, with NATS and the inference queue (Redis) stood in for. */
+/** GatewayModule with its feature modules, NATS and the inference queue replaced by InfrastructureStandIn. */
 function gatewayWithoutInfrastructure(): Type {
   const meta = (key: string) => (Reflect.getMetadata(key, GatewayModule) ?? []) as unknown[];
-  const imports = meta('imports').filter((m) => m !== NatsModule) as (Type | DynamicModule)[];
-  const providers = meta('providers').map((p) => (p === InferenceProducer ? { provide: InferenceProducer, useValue: {} } : p)) as Provider[];
-  @Module({ imports: [...imports, NatsStandIn], controllers: meta('controllers') as Type[], providers })
+  const imports = meta('imports').filter((m) => m !== NatsModule && m !== InferenceQueueModule) as (Type | DynamicModule)[];
+  @Module({ imports: [...imports, InfrastructureStandIn], controllers: meta('controllers') as Type[], providers: meta('providers') as Provider[] })
   class GatewayUnderTest {}
   return GatewayUnderTest;
 }
