@@ -79,21 +79,34 @@ describe('upload zip bombs (per-model decode limits)', () => {
     expect((await ok.json()).output).toMatchObject({ peak_indices: [] });
   });
 
-  describe('refused while the upload is still arriving (the body below never ends)', () => {
+  describe('refused while the upload is still arriving (the body below does not end until the answer has come)', () => {
     const boundary = 'qdc-early-refusal';
-    /** A multipart body whose `data` file starts with `head` and then never ends: only an early answer can come. */
+    /** Bodies still being sent; each test ends its own once it has the answer (else the upload would go on forever). */
+    const sending = new Set<() => void>();
+    afterEach(() => {
+      for (const stop of sending) stop();
+    });
+    /** A multipart body whose `data` file starts with `head` and then does not end until stopped: only an early answer can come. */
     const endless = (model: string, head: Uint8Array) => {
       const encoder = new TextEncoder();
       let timer: NodeJS.Timeout | undefined;
       return new ReadableStream<Uint8Array>({
         start(controller) {
+          sending.add(() => {
+            clearInterval(timer);
+            try {
+              controller.close(); // the request ends (its multipart unfinished: the server is only draining it)
+            } catch {
+              // already cancelled by the client
+            }
+          });
           controller.enqueue(
             encoder.encode(
               `--${boundary}\r\ncontent-disposition: form-data; name="model"\r\n\r\n${model}\r\n--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="big.npy"\r\ncontent-type: application/octet-stream\r\n\r\n`,
             ),
           );
           controller.enqueue(head);
-          // A slow instrument PC: another zero now and then, forever.
+          // A slow instrument PC: another zero now and then, until the test stops it.
           timer = setInterval(() => controller.enqueue(new Uint8Array(1024)), 200);
         },
         cancel() {
