@@ -1,6 +1,6 @@
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { encodeNpy } from '#qdc/arrays';
-import { multipart, startSystem, type TestSystem } from './system.harness.js';
+import { freePort, multipart, startSystem, type TestSystem } from './system.harness.js';
 
 /** Sends raw bytes and returns the raw response (for requests fetch refuses to build). */
 function rawRequest(baseUrl: string, request: string): Promise<string> {
@@ -12,17 +12,6 @@ function rawRequest(baseUrl: string, request: string): Promise<string> {
     socket.on('close', () => done(response));
     // The server may reset the socket right after answering; what it answered is what we check.
     socket.on('error', (error) => (response ? done(response) : reject(error)));
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', reject);
   });
 }
 

@@ -6,27 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace } from '#qdc/device-physics';
-import { multipart } from './system.harness.js';
+import { freePort, multipart } from './system.harness.js';
 
 const root = process.cwd();
 const BELL_QISKIT = 'from qiskit import QuantumCircuit\nqc = QuantumCircuit(2, 2)\nqc.h(0)\nqc.cx(0, 1)\nqc.measure([0, 1], [0, 1])\n';
-
-async function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('npm start in the single-process mode (its default)', () => {
   it('serves a model run and a circuit tool call from one process, and SIGTERM exits 0', async () => {
