@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nkeys } from '@nats-io/transport-node';
-import { addLab, labPermissions, removeLab, renderAuthConf } from './lab-auth.js';
+import { LabAuthError, addLab, issueLabCredentials, labPermissions, listLabs, removeLab, renderAuthConf } from './lab-auth.js';
 
 const makeSut = () => {
   const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-auth-'));
@@ -32,6 +32,30 @@ describe(addLab.name, () => {
   });
 });
 
+describe(issueLabCredentials.name, () => {
+  it('answers the seed without writing it, and without set-up refuses to create the services user', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qdc-lab-issue-'));
+    expect(() => issueLabCredentials(dir, 'qdc', 'lab-a', { setUp: false })).toThrow(expect.objectContaining({ reason: 'not_set_up' }));
+    expect(existsSync(join(dir, 'labs.json'))).toBe(false);
+    addLab(dir, 'qdc', 'first');
+    const issued = issueLabCredentials(dir, 'qdc', 'lab-a', { setUp: false });
+    expect(issued.servicesUrlHint).toBeUndefined();
+    expect(nkeys.fromSeed(new TextEncoder().encode(issued.credentials.nkey_seed)).getPublicKey()).toBe(issued.identity.publicKey);
+    expect(existsSync(join(dir, 'lab-a.credentials.json'))).toBe(false);
+    expect(readFileSync(join(dir, 'labs.json'), 'utf8')).not.toContain(issued.credentials.nkey_seed);
+    expect(listLabs(dir).map((l) => l.lab)).toEqual(['first', 'lab-a']);
+    const again = (() => {
+      try {
+        issueLabCredentials(dir, 'qdc', 'lab-a', { setUp: false });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(again).toBeInstanceOf(LabAuthError);
+    expect(again).toMatchObject({ reason: 'exists' });
+  });
+});
+
 describe(labPermissions.name, () => {
   it('limits a lab to its own subjects, consumers, inbox and stream results, and never to injecting jobs or forging results', () => {
     expect(labPermissions('qdc', 'lab-a')).toEqual({
@@ -50,7 +74,7 @@ describe(removeLab.name, () => {
     addLab(dir, 'qdc', 'lab-a');
     addLab(dir, 'qdc', 'lab-b');
     const keyOfB = JSON.parse(readFileSync(join(dir, 'labs.json'), 'utf8')).labs['lab-b'].public_key as string;
-    expect(removeLab(dir, 'qdc', 'lab-a')).toEqual({ authConf: join(dir, 'auth.conf') });
+    expect(removeLab(dir, 'qdc', 'lab-a')).toMatchObject({ authConf: join(dir, 'auth.conf'), identity: { lab: 'lab-a' } });
     expect(existsSync(join(dir, 'lab-a.credentials.json'))).toBe(false);
     const conf = readFileSync(join(dir, 'auth.conf'), 'utf8');
     expect(conf).not.toContain('lab-a');

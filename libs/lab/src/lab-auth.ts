@@ -9,12 +9,36 @@ import { LAB_ID_PATTERN, labDeviceConsumer, labJobStream, labStreamWildcards } f
  * server-side permissions cover only the lab's subjects, and writes the lab's credentials file (its nkey
  * seed, never stored by QDC). The nats-server configuration is generated as an `authorization` block
  * (`auth.conf`, included from nats-server.conf; `nats-server --signal reload` applies it): QDC's services
- * connect as one user/password user with full rights, every lab as its own nkey user. `qdc lab …` (apps/cli) is the
- * command; its JetStream clean-up on removal is there too.
+ * connect as one user/password user with full rights, every lab as its own nkey user. `qdc lab …` (apps/cli) and the
+ * qpu-broker (the admin routes `/v0/admin/lab-credentials`, with QDC_NATS_AUTH_DIR) issue and revoke them here.
  */
 
-/** A lab id that is not valid, a lab added twice, a directory of another namespace: the caller's mistake. */
-export class LabAuthError extends Error {}
+/**
+ * A lab id that is not valid (`invalid`), a lab added twice (`exists`), a directory of another namespace or without the
+ * services user (`not_set_up`: only `qdc lab add` may create it, since the services must then connect with its password).
+ */
+export class LabAuthError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'invalid' | 'exists' | 'not_set_up' = 'invalid',
+  ) {
+    super(message);
+  }
+}
+
+/** What a lab's node reads from its credentials file (`--credentials`); the seed exists only there. */
+export interface LabCredentialsFile {
+  lab: string;
+  namespace: string;
+  nkey_seed: string;
+}
+
+/** A lab's NATS identity as kept by QDC: its public key only. */
+export interface LabIdentity {
+  lab: string;
+  publicKey: string;
+  addedAt: string;
+}
 
 interface LabAuthState {
   namespace: string;
@@ -63,54 +87,94 @@ function writePrivate(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-/** Adds a lab (idempotent refusal: a lab is added once; its seed is not kept). Returns the written paths. */
-export function addLab(dir: string, namespace: string, lab: string): { credentials: string; authConf: string; servicesUrlHint?: string } {
-  if (!LAB_ID_PATTERN.test(lab)) throw new LabAuthError(`lab '${lab}' must be lower-case letters, digits, dashes and underscores`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+function readState(dir: string, namespace: string): LabAuthState | undefined {
   const statePath = join(dir, 'labs.json');
-  let created = false;
-  let state: LabAuthState;
-  if (existsSync(statePath)) {
-    state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
-    if (state.namespace !== namespace) throw new LabAuthError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
-  } else {
-    state = { namespace, services: { user: 'qdc-services', password: randomBytes(24).toString('base64url') }, labs: {} };
-    created = true;
-  }
-  if (state.labs[lab])
-    throw new LabAuthError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); remove it from ${statePath} to issue new ones`);
-  const user = nkeys.createUser();
-  state.labs[lab] = { public_key: user.getPublicKey(), added_at: new Date().toISOString() };
-  const credentials = join(dir, `${lab}.credentials.json`);
-  writePrivate(credentials, `${JSON.stringify({ lab, namespace, nkey_seed: new TextDecoder().decode(user.getSeed()) }, null, 2)}\n`);
-  writePrivate(statePath, `${JSON.stringify(state, null, 2)}\n`);
+  if (!existsSync(statePath)) return undefined;
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
+  if (state.namespace !== namespace) throw new LabAuthError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`, 'not_set_up');
+  return state;
+}
+
+function writeState(dir: string, state: LabAuthState): string {
+  writePrivate(join(dir, 'labs.json'), `${JSON.stringify(state, null, 2)}\n`);
   const authConf = join(dir, 'auth.conf');
   writePrivate(authConf, renderAuthConf(state));
-  return { credentials, authConf, ...(created ? { servicesUrlHint: `nats://${state.services.user}:${state.services.password}@<nats-host>:4222` } : {}) };
+  return authConf;
+}
+
+/**
+ * Issues a lab's nkey user: its public key goes into labs.json and auth.conf; the seed is only in the answer (QDC does
+ * not keep it). `setUp` lets the first lab create the services user (the CLI, which prints its URL); a service
+ * issuing credentials for a running QDC refuses instead, since the reload would shut out services connecting without it.
+ */
+export function issueLabCredentials(
+  dir: string,
+  namespace: string,
+  lab: string,
+  options: { setUp: boolean },
+): { credentials: LabCredentialsFile; identity: LabIdentity; authConf: string; servicesUrlHint?: string } {
+  if (!LAB_ID_PATTERN.test(lab)) throw new LabAuthError(`lab '${lab}' must be lower-case letters, digits, dashes and underscores`);
+  let state = readState(dir, namespace);
+  const created = state === undefined;
+  if (!state) {
+    if (!options.setUp)
+      throw new LabAuthError(
+        `no lab credentials are set up in ${dir}: add the first lab with \`qdc lab add\` (it creates the services user the QDC services connect as)`,
+        'not_set_up',
+      );
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    state = { namespace, services: { user: 'qdc-services', password: randomBytes(24).toString('base64url') }, labs: {} };
+  }
+  if (state.labs[lab])
+    throw new LabAuthError(`lab ${lab} already has credentials (public key ${state.labs[lab]!.public_key}); revoke them to issue new ones`, 'exists');
+  const user = nkeys.createUser();
+  const identity = { lab, publicKey: user.getPublicKey(), addedAt: new Date().toISOString() };
+  state.labs[lab] = { public_key: identity.publicKey, added_at: identity.addedAt };
+  const authConf = writeState(dir, state);
+  return {
+    credentials: { lab, namespace, nkey_seed: new TextDecoder().decode(user.getSeed()) },
+    identity,
+    authConf,
+    ...(created ? { servicesUrlHint: `nats://${state.services.user}:${state.services.password}@<nats-host>:4222` } : {}),
+  };
+}
+
+/** `qdc lab add`: issues the lab's credentials and writes them to `<lab>.credentials.json` (mode 0600) for the lab. */
+export function addLab(dir: string, namespace: string, lab: string): { credentials: string; authConf: string; servicesUrlHint?: string } {
+  const issued = issueLabCredentials(dir, namespace, lab, { setUp: true });
+  const credentials = join(dir, `${lab}.credentials.json`);
+  writePrivate(credentials, `${JSON.stringify(issued.credentials, null, 2)}\n`);
+  return { credentials, authConf: issued.authConf, ...(issued.servicesUrlHint ? { servicesUrlHint: issued.servicesUrlHint } : {}) };
 }
 
 /**
  * Revokes a lab: its nkey user leaves auth.conf (effective at the server's reload) and its credentials file is deleted.
  * Returns false when the lab had no credentials here.
  */
-export function removeLab(dir: string, namespace: string, lab: string): { authConf: string } | false {
-  const statePath = join(dir, 'labs.json');
-  if (!existsSync(statePath)) return false;
-  const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
-  if (state.namespace !== namespace) throw new LabAuthError(`${statePath} is for namespace ${state.namespace}, not ${namespace}`);
-  if (!state.labs[lab]) return false;
+export function removeLab(dir: string, namespace: string, lab: string): { authConf: string; identity: LabIdentity } | false {
+  const state = readState(dir, namespace);
+  const entry = state?.labs[lab];
+  if (!state || !entry) return false;
   delete state.labs[lab];
-  writePrivate(statePath, `${JSON.stringify(state, null, 2)}\n`);
-  const authConf = join(dir, 'auth.conf');
-  writePrivate(authConf, renderAuthConf(state));
+  const authConf = writeState(dir, state);
   rmSync(join(dir, `${lab}.credentials.json`), { force: true });
-  return { authConf };
+  return { authConf, identity: { lab, publicKey: entry.public_key, addedAt: entry.added_at } };
 }
 
 /** The labs with credentials in `dir` (name, public key, when added); empty when none was added there. */
-export function listLabs(dir: string): { lab: string; publicKey: string; addedAt: string }[] {
+export function listLabs(dir: string): LabIdentity[] {
   const statePath = join(dir, 'labs.json');
   if (!existsSync(statePath)) return [];
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as LabAuthState;
   return Object.entries(state.labs).map(([lab, entry]) => ({ lab, publicKey: entry.public_key, addedAt: entry.added_at }));
+}
+
+/**
+ * Applies a changed auth.conf: SIGHUP to the nats-server whose `pid_file` this is, what `nats-server --signal reload`
+ * sends. On reload the server closes the connections of users no longer in its configuration (a revoked lab's nodes).
+ */
+export function reloadNatsServer(pidFile: string): void {
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${pidFile} does not hold a process id`);
+  process.kill(pid, 'SIGHUP');
 }
