@@ -18,6 +18,8 @@ import { QpuJobsHandlers } from './jobs/qpu-jobs.handlers.js';
 import { JobRecovery } from './jobs/job-recovery.js';
 import { BudgetsService } from './budgets/budgets.service.js';
 import { LabNodeBackendService } from './backends/lab-node.backend.js';
+import { LabCredentialsHandlers } from './lab/lab-credentials.handlers.js';
+import { LabCredentialsService } from './lab/lab-credentials.service.js';
 import { LabNodeHandlers } from './lab/lab-node.handlers.js';
 import { WebhooksRepository } from './webhooks/webhooks.repository.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -55,6 +57,8 @@ import { LabStreamWebhookSource } from './webhooks/lab-stream-webhook-source.js'
     JobRecovery,
     BudgetsService,
     LabNodeHandlers,
+    LabCredentialsService,
+    LabCredentialsHandlers,
     WebhooksRepository,
     WebhooksService,
     WebhooksHandlers,

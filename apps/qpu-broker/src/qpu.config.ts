@@ -39,6 +39,10 @@ const QpuConfigSchema = z.object({
   QDC_LAB_ACK_WAIT_MS: z.coerce.number().int().positive().default(30_000),
   /** Deliveries of a lab job (a node that dies mid-job counts as one) before it is failed. */
   QDC_LAB_MAX_DELIVER: z.coerce.number().int().positive().default(5),
+  /** Lab credentials (labs.json, auth.conf) the admin routes issue and revoke, as `qdc lab …` does; unset: not managed here. */
+  QDC_NATS_AUTH_DIR: z.string().min(1).optional(),
+  /** nats-server's `pid_file`: after a change the broker sends it SIGHUP (reload); unset: reload by hand. */
+  QDC_NATS_PID_FILE: z.string().min(1).optional(),
   /**
    * SPEC §6 `QDC_QPU_QUEUE_TIMEOUT`, in milliseconds: a job queued this long for a device that is not online is failed
    * (checked by the sweep). `QDC_QPU_QUEUE_TIMEOUT_MS` is its deprecated alias (see loadQpuConfig).

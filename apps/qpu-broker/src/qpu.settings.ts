@@ -23,6 +23,15 @@ export const qpuSettings = (): SettingGroup => ({
     QDC_LAB_OFFLINE_AFTER_MS: 'lab nodes (docs/lab-integration.md): offline after this long without a heartbeat (nodes heartbeat at a third of it), ms',
     QDC_LAB_ACK_WAIT_MS: 'a lab node that neither reports progress nor acknowledges a job for this long has it redelivered, ms',
     QDC_LAB_MAX_DELIVER: 'deliveries of a lab job (a node dying mid-job counts as one) before it is failed',
+    QDC_NATS_AUTH_DIR: {
+      meaning:
+        'lab credentials directory (labs.json, auth.conf; shared by every broker replica) the admin routes /v0/admin/lab-credentials manage, as `qdc lab …` does; unset: those routes answer 503',
+      example: './nats-auth',
+    },
+    QDC_NATS_PID_FILE: {
+      meaning: "nats-server's pid_file on this host: after issuing or revoking lab credentials the broker sends it SIGHUP (reload); unset: reload by hand",
+      example: '/var/run/nats-server.pid',
+    },
     QDC_QPU_QUEUE_TIMEOUT:
       'a QPU job queued this long for a device that is not online is failed, ms (SPEC §6; the old name QDC_QPU_QUEUE_TIMEOUT_MS is a deprecated alias)',
   },

@@ -98,3 +98,25 @@ export const LabRemoveDevicesRequest = z.object({ lab: LabId });
 export type LabRemoveDevicesRequest = z.infer<typeof LabRemoveDevicesRequest>;
 export const LabRemoveDevicesResponse = z.object({ devices: z.array(z.string()), failedJobs: z.number().int().nonnegative() });
 export type LabRemoveDevicesResponse = z.infer<typeof LabRemoveDevicesResponse>;
+
+/**
+ * Lab credentials (`/v0/admin/lab-credentials` → qpu-broker, which issues them in QDC_NATS_AUTH_DIR as `qdc lab add`
+ * does): a lab's NATS nkey user. QDC keeps the public key only; the seed is in the creation answer, once.
+ */
+export const LabCredentialDto = z.object({ lab: z.string(), public_key: z.string(), added_at: z.string() });
+export type LabCredentialDto = z.infer<typeof LabCredentialDto>;
+export const LabCredentialCreateRequest = z.object({ lab: LabId });
+export type LabCredentialCreateRequest = z.infer<typeof LabCredentialCreateRequest>;
+/** The content of the lab's credentials file (`qdc node start --credentials <file>`). */
+export const LabCredentialsFileDto = z.object({ lab: z.string(), namespace: z.string(), nkey_seed: z.string() });
+export type LabCredentialsFileDto = z.infer<typeof LabCredentialsFileDto>;
+export const CreatedLabCredentialDto = LabCredentialDto.extend({
+  credentials: LabCredentialsFileDto,
+  /** Whether nats-server was told to reload (QDC_NATS_PID_FILE); false: the change is in auth.conf, not yet applied. */
+  reloaded: z.boolean(),
+});
+export type CreatedLabCredentialDto = z.infer<typeof CreatedLabCredentialDto>;
+export const LabCredentialRevokeRequest = z.object({ lab: LabId });
+export type LabCredentialRevokeRequest = z.infer<typeof LabCredentialRevokeRequest>;
+export const RevokedLabCredentialDto = LabCredentialDto.extend({ revoked_at: z.string(), reloaded: z.boolean() });
+export type RevokedLabCredentialDto = z.infer<typeof RevokedLabCredentialDto>;

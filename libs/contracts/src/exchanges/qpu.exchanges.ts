@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { LabRemoveDevicesRequest, LabRemoveDevicesResponse } from '../lab.js';
+import {
+  CreatedLabCredentialDto,
+  LabCredentialCreateRequest,
+  LabCredentialDto,
+  LabCredentialRevokeRequest,
+  LabRemoveDevicesRequest,
+  LabRemoveDevicesResponse,
+  RevokedLabCredentialDto,
+} from '../lab.js';
 import {
   QpuBudgetDto,
   QpuBudgetGetRequest,
@@ -43,6 +51,10 @@ export const QpuRpc = {
   getBudget: defineRpc({ subject: Subjects.QpuBudgetGet, request: QpuBudgetGetRequest, response: QpuBudgetDto }),
   /** `qdc lab remove`: a lab's devices leave the catalogue, their open jobs fail. */
   removeLabDevices: defineRpc({ subject: Subjects.LabRemoveDevices, request: LabRemoveDevicesRequest, response: LabRemoveDevicesResponse }),
+  /** Lab credentials (nkey users in QDC_NATS_AUTH_DIR): list, issue (the seed in this answer only), revoke (nats-server reloaded). */
+  listLabCredentials: defineRpc({ subject: Subjects.LabCredentialsList, request: EmptyRequest, response: z.array(LabCredentialDto) }),
+  createLabCredential: defineRpc({ subject: Subjects.LabCredentialsCreate, request: LabCredentialCreateRequest, response: CreatedLabCredentialDto }),
+  revokeLabCredential: defineRpc({ subject: Subjects.LabCredentialsRevoke, request: LabCredentialRevokeRequest, response: RevokedLabCredentialDto }),
 } as const;
 
 /** A lab device registered or removed: every broker replica reloads the lab devices. */

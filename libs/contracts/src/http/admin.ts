@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ApiKeyDto, CreatedApiKeyDto } from '../keys.js';
+import { CreatedLabCredentialDto, LabCredentialCreateRequest, LabCredentialDto, RevokedLabCredentialDto } from '../lab.js';
 import { LabStreamCreateRequest, LabStreamDeleteResponse, LabStreamDto, LabStreamEvent } from '../lab-streams.js';
 import { QpuBudgetDto } from '../qpu.js';
 import { Scope } from '../scopes.js';
 
-/** Admin routes (`admin` scope): API keys, QPU budgets and live instrument streams; the CLI does the same. */
+/** Admin routes (`admin` scope): API keys, QPU budgets, lab credentials and live instrument streams; the CLI does the same. */
 
 export const ApiKeyHttp = ApiKeyDto.meta({ id: 'ApiKey' });
 export type ApiKeyHttp = z.infer<typeof ApiKeyHttp>;
@@ -59,6 +60,25 @@ export const LabStreamHttpParams = z.object({ lab: z.string(), name: z.string() 
 export type LabStreamHttpParams = z.infer<typeof LabStreamHttpParams>;
 export const LabStreamDeleteHttpResponse = LabStreamDeleteResponse.meta({ id: 'LabStreamDeleteResponse' });
 export type LabStreamDeleteHttpResponse = z.infer<typeof LabStreamDeleteHttpResponse>;
+
+/** `GET /v0/admin/lab-credentials`: every lab's NATS nkey user (public key only). */
+export const LabCredentialHttp = LabCredentialDto.meta({ id: 'LabCredential' });
+export type LabCredentialHttp = z.infer<typeof LabCredentialHttp>;
+export const LabCredentialsHttpResponse = z.array(LabCredentialHttp);
+export type LabCredentialsHttpResponse = z.infer<typeof LabCredentialsHttpResponse>;
+
+/** `POST /v0/admin/lab-credentials`: issues a lab's nkey user. */
+export const LabCredentialCreateHttpRequest = LabCredentialCreateRequest.meta({ id: 'LabCredentialCreateRequest' });
+export type LabCredentialCreateHttpRequest = z.input<typeof LabCredentialCreateHttpRequest>;
+
+/** The creation answer: the only one holding the nkey seed (`credentials` is the lab's credentials file, as `qdc lab add` writes it). */
+export const CreatedLabCredentialHttp = CreatedLabCredentialDto.meta({ id: 'CreatedLabCredential' });
+export type CreatedLabCredentialHttp = z.infer<typeof CreatedLabCredentialHttp>;
+
+export const LabCredentialHttpParams = z.object({ lab: z.string().meta({ description: 'the lab id' }) });
+export type LabCredentialHttpParams = z.infer<typeof LabCredentialHttpParams>;
+export const RevokedLabCredentialHttp = RevokedLabCredentialDto.meta({ id: 'RevokedLabCredential' });
+export type RevokedLabCredentialHttp = z.infer<typeof RevokedLabCredentialHttp>;
 
 /** `GET /v0/lab-streams/{lab}/{name}/events` (SPEC §7), for the lab's owner or admin keys. */
 export const LabStreamEventsHttpParams = z.object({ lab: z.string(), name: z.string() });

@@ -7,6 +7,10 @@ import {
   ApiKeysHttpQuery,
   ApiKeysHttpResponse,
   CreatedApiKeyHttp,
+  CreatedLabCredentialHttp,
+  LabCredentialCreateHttpRequest,
+  LabCredentialHttpParams,
+  LabCredentialsHttpResponse,
   LabStreamCreateHttpRequest,
   LabStreamDeleteHttpResponse,
   LabStreamEventHttp,
@@ -19,6 +23,7 @@ import {
   QpuBudgetHttp,
   QpuBudgetHttpParams,
   QpuBudgetHttpRequest,
+  RevokedLabCredentialHttp,
 } from './admin.js';
 import { AssistantAgentsHttpResponse, AssistantEventHttp, AssistantHttpHeaders, AssistantRequestHttp } from './assistant.js';
 import {
@@ -531,6 +536,55 @@ const ADMIN: HttpRouteSpec[] = [
     params: QpuBudgetHttpParams,
     body: { schema: QpuBudgetHttpRequest, contentType: 'application/json' },
     responses: fastApi('admin', { 200: json('The budget', QpuBudgetHttp) }, { 404: 'Unknown owner', 422: 'Bad body' }),
+  },
+  {
+    id: 'listLabCredentials',
+    method: 'GET',
+    paths: ['/v0/admin/lab-credentials'],
+    summary: 'List the labs’ NATS credentials (public keys only)',
+    tag: 'admin',
+    scope: 'admin',
+    responses: fastApi(
+      'admin',
+      { 200: json('Lab credentials', LabCredentialsHttpResponse) },
+      { 503: 'Lab credentials are not managed here (QDC_NATS_AUTH_DIR)' },
+    ),
+  },
+  {
+    id: 'createLabCredential',
+    method: 'POST',
+    paths: ['/v0/admin/lab-credentials'],
+    summary: 'Issue a lab’s NATS credentials (an nkey user limited to its lab’s subjects); the seed is in this answer only',
+    description:
+      'The lab’s public key goes into the generated nats-server authorization (auth.conf in QDC_NATS_AUTH_DIR) and the server is reloaded (QDC_NATS_PID_FILE; `reloaded` says whether it was). `credentials` is the lab node’s credentials file (`qdc node start --credentials`); QDC does not keep the seed.',
+    tag: 'admin',
+    scope: 'admin',
+    body: { schema: LabCredentialCreateHttpRequest, contentType: 'application/json' },
+    responses: fastApi(
+      'admin',
+      { 201: json('The lab’s credentials, with the seed', CreatedLabCredentialHttp) },
+      {
+        409: 'The lab already has credentials, or none are set up yet (`qdc lab add` creates the services user)',
+        422: 'Bad body',
+        503: 'Lab credentials are not managed here (QDC_NATS_AUTH_DIR)',
+      },
+    ),
+  },
+  {
+    id: 'revokeLabCredential',
+    method: 'DELETE',
+    paths: ['/v0/admin/lab-credentials/{lab}'],
+    summary: 'Revoke a lab’s NATS credentials: at the reload the server closes its connections and refuses new ones',
+    description:
+      'The lab’s devices and streams stay (remove them with DELETE /v0/admin/lab-streams/{lab}/{name} or `qdc lab remove`); issue new credentials with POST.',
+    tag: 'admin',
+    scope: 'admin',
+    params: LabCredentialHttpParams,
+    responses: fastApi(
+      'admin',
+      { 200: json('The revoked credentials', RevokedLabCredentialHttp) },
+      { 404: 'The lab has no credentials', 422: 'Bad lab id', 503: 'Lab credentials are not managed here (QDC_NATS_AUTH_DIR)' },
+    ),
   },
   {
     id: 'listLabStreams',
