@@ -2,14 +2,19 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import { StorageType, type PubAck } from '@nats-io/jetstream';
 import { ASSISTANT_EVENT_INDEX_HEADER, ASSISTANT_OWNER_HEADER, assistantRunEventsSubject, assistantRunStream } from '#qdc/contracts';
-import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, streamReplicas, type QdcConfig } from '#qdc/platform';
 
 /** Creates (or updates) the run-events stream; the gateway calls the same on boot. */
 export async function ensureRunStream(nats: NatsConnection, config: QdcConfig): Promise<void> {
   const jsm = await nats.jetstreamManager();
   const name = assistantRunStream(config.QDC_NAMESPACE);
   // Bounded by age only: a max_bytes limit would be reserved against the server's JetStream memory for every namespace.
-  const wanted = { subjects: [nats.subject(assistantRunEventsSubject('*'))], max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS), max_bytes: -1 };
+  const wanted = {
+    subjects: [nats.subject(assistantRunEventsSubject('*'))],
+    max_age: nanos(config.QDC_ASSISTANT_RUN_RETENTION_MS),
+    max_bytes: -1,
+    ...streamReplicas(config),
+  };
   try {
     await jsm.streams.info(name);
     await jsm.streams.update(name, wanted);

@@ -132,7 +132,7 @@ async function restore(dir: string, force: boolean): Promise<number> {
     if (!target.migrations) await createSchema(config.DATABASE_URL, manifest, migrationsDir());
     const rows = await loadPostgres(config.DATABASE_URL, dir, manifest, force);
     let entries = 0;
-    for (const record of manifest.nats.kv) entries += await loadKv(nats.connection, dir, record, force);
+    for (const record of manifest.nats.kv) entries += await loadKv(nats.connection, config, dir, record, force);
     console.log(
       `restored ${dir} (snapshot ${manifest.postgres.snapshot_at}): ${rows} rows in ${manifest.postgres.tables.length - 1} tables, ` +
         `${manifest.postgres.sequences.length} sequences, ${entries} KV entries`,

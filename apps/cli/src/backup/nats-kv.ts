@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Kvm, type KV } from '@nats-io/kv';
-import type { NatsConnection } from '#qdc/platform';
+import { replicatedKv, type NatsConnection, type QdcConfig } from '#qdc/platform';
 import { BackupError, type BackupManifest, sha256OfFile } from './manifest.js';
 
 type KvRecord = BackupManifest['nats']['kv'][number];
@@ -53,11 +53,11 @@ export async function kvKeys(nats: NatsConnection, bucket: string): Promise<stri
 }
 
 /**
- * Puts the backup's entries into the bucket (created with the services' settings, history 1, when missing).
- * `replace`: keys of the bucket that the backup does not hold are deleted first.
+ * Puts the backup's entries into the bucket (created with the services' settings, history 1 and QDC_NATS_REPLICAS,
+ * when missing). `replace`: keys of the bucket that the backup does not hold are deleted first.
  */
-export async function loadKv(nats: NatsConnection, dir: string, record: KvRecord, replace: boolean): Promise<number> {
-  const kv = (await openIfPresent(nats, record.bucket)) ?? (await new Kvm(nats.raw).create(record.bucket, { history: 1 }));
+export async function loadKv(nats: NatsConnection, config: QdcConfig, dir: string, record: KvRecord, replace: boolean): Promise<number> {
+  const kv = (await openIfPresent(nats, record.bucket)) ?? (await replicatedKv(nats.raw, config, record.bucket, { history: 1 }));
   const entries: { key: string; value: string }[] = [];
   for await (const line of createInterface({ input: createReadStream(join(dir, record.file)), crlfDelay: Number.POSITIVE_INFINITY })) {
     if (line) entries.push(JSON.parse(line) as { key: string; value: string });

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { labStreamEventsSubject, labStreamLeasesBucket, type LabStreamDto, type LabStreamEvent } from '#qdc/contracts';
-import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, replicatedKv, type QdcConfig } from '#qdc/platform';
 import { FrameJobBatcher } from './frame-job-batcher.js';
 import { StreamFrameHandler, type FrameMessage } from './stream-frame-handler.js';
 import { LabStreamRegistry } from './lab-stream-registry.js';
@@ -62,7 +62,7 @@ export class LabStreamConsumers implements OnApplicationBootstrap, OnModuleDestr
 
   async onApplicationBootstrap(): Promise<void> {
     const kv = await this.registry.kv();
-    this.leases = new Kvm(this.nats.raw).create(labStreamLeasesBucket(this.config.QDC_NAMESPACE), {
+    this.leases = replicatedKv(this.nats.raw, this.config, labStreamLeasesBucket(this.config.QDC_NAMESPACE), {
       history: 1,
       ttl: this.streams.QDC_STREAM_LEASE_MS,
     });

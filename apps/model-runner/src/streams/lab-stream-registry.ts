@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { findModel } from '#qdc/characterization';
 import {
@@ -21,7 +21,7 @@ import {
   type LabStreamDeleteResponse,
   type LabStreamDto,
 } from '#qdc/contracts';
-import { NatsConnection, QDC_CONFIG, RpcClient, RpcHandler, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, RpcClient, RpcHandler, replicatedKv, streamReplicas, type QdcConfig } from '#qdc/platform';
 import { STREAMS_CONFIG, type StreamsConfig } from './streams.config.js';
 
 /**
@@ -43,7 +43,7 @@ export class LabStreamRegistry {
   ) {}
 
   kv(): Promise<KV> {
-    this.kvPromise ??= this.nats.connect().then(() => new Kvm(this.nats.raw).create(labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 }));
+    this.kvPromise ??= this.nats.connect().then(() => replicatedKv(this.nats.raw, this.config, labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 }));
     return this.kvPromise;
   }
 
@@ -138,6 +138,7 @@ export class LabStreamRegistry {
       max_msgs: this.streams.QDC_STREAM_MAX_BACKLOG,
       discard: DiscardPolicy.New,
       duplicate_window: nanos(this.streams.QDC_STREAM_DEDUP_WINDOW_MS),
+      ...streamReplicas(this.config),
     };
     await jsm.streams.info(dto.jetstream.stream).then(
       () => jsm.streams.update(dto.jetstream.stream, streamConfig),
@@ -177,6 +178,7 @@ export class LabStreamRegistry {
       max_age: window,
       duplicate_window: window,
       republish: { src: subject, dest: dto.subjects.results },
+      ...streamReplicas(this.config),
     };
     await jsm.streams.info(name).then(
       () => jsm.streams.update(name, config),

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AckPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { Kvm, type KV } from '@nats-io/kv';
+import type { KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { CircuitError, validateDeviceSpec } from '#qdc/circuits';
 import {
@@ -13,7 +13,7 @@ import {
   type LabJobMessage,
   type LabRegisterResponse,
 } from '#qdc/contracts';
-import { EventBus, NatsConnection, PrismaService, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { EventBus, NatsConnection, PrismaService, QDC_CONFIG, matchReplicas, replicatedKv, streamReplicas, type QdcConfig } from '#qdc/platform';
 import { DeviceCatalogue } from '../devices/device-catalogue.js';
 import { DeviceFile } from '../devices/device-file.js';
 import { circuitFromJson } from '../devices/device-toolchain.js';
@@ -87,7 +87,7 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
   /** Every replica's view of liveness follows the bucket (its current values first, then every heartbeat). */
   private async watchLiveness(): Promise<void> {
     await this.nats.connect();
-    const kv = await new Kvm(this.nats.raw).create(labLivenessBucket(this.config.QDC_NAMESPACE), { history: 1 });
+    const kv = await replicatedKv(this.nats.raw, this.config, labLivenessBucket(this.config.QDC_NAMESPACE), { history: 1 });
     this.liveness = kv;
     const watch = await kv.watch();
     void (async () => {
@@ -216,14 +216,17 @@ export class LabNodeBackendService implements LabNodeBackend, OnModuleInit {
     const jsm = await this.manager();
     const stream = labJobStream(this.config.QDC_NAMESPACE, lab);
     const subjects = labSubjects(this.config.QDC_NAMESPACE, lab);
-    await jsm.streams.info(stream).catch(() =>
-      jsm.streams.add({
-        name: stream,
-        subjects: [`${subjects.jobs}.>`],
-        retention: RetentionPolicy.Workqueue,
-        storage: StorageType.File,
-        duplicate_window: nanos(2 * 60_000),
-      }),
+    await jsm.streams.info(stream).then(
+      (info) => matchReplicas(jsm, info, this.config),
+      () =>
+        jsm.streams.add({
+          name: stream,
+          subjects: [`${subjects.jobs}.>`],
+          retention: RetentionPolicy.Workqueue,
+          storage: StorageType.File,
+          duplicate_window: nanos(2 * 60_000),
+          ...streamReplicas(this.config),
+        }),
     );
     const consumer = {
       durable_name: labDeviceConsumer(deviceId),

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import { LabStreamEvent, labEventStream, labStreamsBucket, type LabStreamDto } from '#qdc/contracts';
-import { NatsConnection, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
+import { NatsConnection, QDC_CONFIG, replicatedKv, type QdcConfig } from '#qdc/platform';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
@@ -44,7 +43,7 @@ export class LabStreamWebhookSource implements OnApplicationBootstrap, OnModuleD
 
   async onApplicationBootstrap(): Promise<void> {
     await this.nats.connect();
-    const kv = await new Kvm(this.nats.raw).create(labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 });
+    const kv = await replicatedKv(this.nats.raw, this.config, labStreamsBucket(this.config.QDC_NAMESPACE), { history: 1 });
     const watch = await kv.watch();
     this.stopWatch = () => watch.stop();
     void (async () => {

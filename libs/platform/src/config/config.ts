@@ -41,6 +41,8 @@ const ConfigSchema = z.object({
   QDC_CONSOLE_DIR: unsetIfEmpty(z.string()),
   QDC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
   QDC_NATS_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Replicas of every JetStream stream, KV bucket and object store QDC creates: 1 on one nats-server, 3 on a 3-node cluster. */
+  QDC_NATS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   QDC_INFERENCE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   /** How long a worker keeps trying to store a result while results does not answer before the caller gets 503 (the job is retried). */
   QDC_RESULTS_RETRY_MS: z.coerce.number().int().positive().default(8_000),

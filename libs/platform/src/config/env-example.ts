@@ -98,7 +98,7 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   HOST: 'gateway bind address',
   DATABASE_URL: 'Postgres (15+) connection string; only the results service (and the keys CLI) use it',
   REDIS_URL: 'Redis 7: BullMQ queues and the per-key rate limit; needs maxmemory-policy noeviction and, in production, persistence (appendonly yes)',
-  NATS_URL: 'NATS with JetStream enabled (-js): RPC, events and the Object Store for large payloads',
+  NATS_URL: 'NATS with JetStream enabled (-js): RPC, events and the Object Store for large payloads; a cluster: its servers comma-separated',
   QDC_NAMESPACE: 'prefix of NATS subjects/buckets and Redis keys (BullMQ wait list: <namespace>:bull:inference:wait); [a-z][a-z0-9-]{0,40}',
   QDC_API_KEY_PEPPER: 'SECRET (min 16 chars): pepper for API key hashes; changing it invalidates every key. Generate: openssl rand -hex 32',
   QDC_UPLOAD_LIMIT_BYTES: 'largest upload accepted by the gateway (multipart file), bytes',
@@ -110,6 +110,8 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   },
   QDC_RATE_LIMIT_PER_MINUTE: 'requests per API key per 60 s window, counted in Redis and shared by every gateway replica (429 with Retry-After above it)',
   QDC_NATS_TIMEOUT_MS: 'timeout of NATS requests between services, ms',
+  QDC_NATS_REPLICAS:
+    'replicas of every JetStream stream, KV bucket and object store QDC creates (1 on one nats-server; 3 on a 3-node cluster, deploy/overlays/nats-cluster); existing ones are brought to it',
   QDC_INFERENCE_TIMEOUT_MS: 'how long the gateway waits for an inference job to finish (the job’s deadline), ms',
   QDC_RESULTS_RETRY_MS: 'how long a worker keeps trying to store a result while the results service does not answer before the caller gets 503, ms',
   QDC_WORKER_CONCURRENCY: 'jobs run at once by each inference worker process',

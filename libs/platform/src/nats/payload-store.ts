@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Objm, setSha256Backend, type ObjectStore } from '@nats-io/obj';
+import { setSha256Backend, type ObjectStore } from '@nats-io/obj';
 import { nanos, type MsgHdrs } from '@nats-io/transport-node';
 import { createHash, randomUUID } from 'node:crypto';
 import { INLINE_PAYLOAD_LIMIT_BYTES, RpcError, type BinaryRef } from '#qdc/contracts';
 import { QDC_CONFIG } from '../config/config.module.js';
 import type { QdcConfig } from '../config/config.js';
+import { replicatedObjectStore } from './jetstream-replicas.js';
 import { NatsConnection } from './nats-connection.js';
 import { PAYLOAD_OBJECT_HEADER } from './nats-headers.js';
 
@@ -107,9 +108,7 @@ export class PayloadStore {
   /** The bucket, created (or opened) at first use on the connection. */
   private store(): Promise<ObjectStore> {
     if (!this.bucket) {
-      const objm = new Objm(this.nats.raw);
-      const name = `${this.config.QDC_NAMESPACE}-payloads`;
-      this.bucket = objm.create(name, { ttl: nanos(PAYLOAD_OBJECT_TTL_MS) }).catch(() => objm.open(name));
+      this.bucket = replicatedObjectStore(this.nats.raw, this.config, `${this.config.QDC_NAMESPACE}-payloads`, { ttl: nanos(PAYLOAD_OBJECT_TTL_MS) });
       this.bucket.catch(() => (this.bucket = undefined));
     }
     return this.bucket;
