@@ -150,6 +150,44 @@ describe(createClient.name, () => {
   });
 });
 
+describe('admin: lab credentials and lab streams', () => {
+  it('lists, issues (no retry: the seed is answered once) and revokes lab credentials', async () => {
+    const created = {
+      lab: 'lab-a',
+      public_key: 'UABC',
+      added_at: '2026-12-01T00:00:00.000Z',
+      credentials: { lab: 'lab-a', namespace: 'qdc', nkey_seed: 'SUXYZ' },
+      reloaded: true,
+    };
+    const { sut, mocks } = factory(json(200, []), json(201, created), json(200, { ...created, revoked_at: '2026-12-01T00:01:00.000Z' }));
+    expect(await sut.admin.labCredentials.list()).toEqual([]);
+    expect((await sut.admin.labCredentials.create({ lab: 'lab-a' })).credentials.nkey_seed).toBe('SUXYZ');
+    expect((await sut.admin.labCredentials.revoke('lab-a')).revoked_at).toBe('2026-12-01T00:01:00.000Z');
+    expect(mocks.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET http://qdc.test:8000/v0/admin/lab-credentials',
+      'POST http://qdc.test:8000/v0/admin/lab-credentials',
+      'DELETE http://qdc.test:8000/v0/admin/lab-credentials/lab-a',
+    ]);
+    expect(JSON.parse(mocks.sent[1]!.body as string)).toEqual({ lab: 'lab-a' });
+  });
+
+  it('does not send a create again after a lost answer', async () => {
+    const { sut, mocks } = factory(json(503, { detail: 'NATS down' }), json(201, {}));
+    await expect(sut.admin.labCredentials.create({ lab: 'lab-a' })).rejects.toMatchObject({ status: 503 });
+    expect(mocks.sent).toHaveLength(1);
+  });
+
+  it('lists one lab’s streams and removes a stream by lab and name', async () => {
+    const { sut, mocks } = factory(json(200, []), json(200, { deleted: ['lab-a/s1'] }));
+    await sut.admin.labStreams.list({ lab: 'lab-a' });
+    expect(await sut.admin.labStreams.remove('lab-a', 's1')).toEqual({ deleted: ['lab-a/s1'] });
+    expect(mocks.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET http://qdc.test:8000/v0/admin/lab-streams?lab=lab-a',
+      'DELETE http://qdc.test:8000/v0/admin/lab-streams/lab-a/s1',
+    ]);
+  });
+});
+
 describe('event streams', () => {
   const sse = (text: string, status = 200) =>
     new Response(new TextEncoder().encode(text), { status, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'x-request-id': 'req-s' } });

@@ -12,8 +12,14 @@ import type {
   CodeRequest,
   ControlAgent,
   CreatedApiKey,
+  CreatedLabCredential,
   DetailResponse,
   EstimateResourcesResponse,
+  LabCredential,
+  LabCredentialCreateRequest,
+  LabStream,
+  LabStreamCreateRequest,
+  LabStreamDeleteResponse,
   LabStreamEvent,
   Health,
   MaskedModelResult,
@@ -39,6 +45,7 @@ import type {
   QpuStatusResponse,
   QpuSubmitRequest,
   QpuSubmitResponse,
+  RevokedLabCredential,
   SimulateRequest,
   SimulateResponse,
   SplitCircuitRequest,
@@ -262,6 +269,26 @@ export function createClient(options: ClientOptions) {
       create: (body: ApiKeyCreateRequest, call: CallOptions = {}) =>
         http.json<CreatedApiKey>({ method: 'POST', path: '/v0/admin/keys', json: body, retry: false, ...call }),
       revoke: (id: string, call: CallOptions = {}) => http.json<ApiKey>({ method: 'DELETE', path: `/v0/admin/keys/${enc(id)}`, retry: true, ...call }),
+    },
+    /**
+     * Labs' NATS credentials (docs/lab-integration.md): `create` answers the lab's credentials file (its nkey seed), once;
+     * `revoke` takes the lab's user out of the server's authorization (`reloaded`: the server already applied it).
+     */
+    labCredentials: {
+      list: (call: CallOptions = {}) => http.json<LabCredential[]>({ method: 'GET', path: '/v0/admin/lab-credentials', retry: true, ...call }),
+      create: (body: LabCredentialCreateRequest, call: CallOptions = {}) =>
+        http.json<CreatedLabCredential>({ method: 'POST', path: '/v0/admin/lab-credentials', json: body, retry: false, ...call }),
+      revoke: (lab: string, call: CallOptions = {}) =>
+        http.json<RevokedLabCredential>({ method: 'DELETE', path: `/v0/admin/lab-credentials/${enc(lab)}`, retry: true, ...call }),
+    },
+    /** Live instrument streams: every declared stream (or one lab's), declare or redefine one, remove one. */
+    labStreams: {
+      list: (query: { lab?: string } = {}, call: CallOptions = {}) =>
+        http.json<LabStream[]>({ method: 'GET', path: '/v0/admin/lab-streams', query: { lab: query.lab }, retry: true, ...call }),
+      create: (body: LabStreamCreateRequest, call: CallOptions = {}) =>
+        http.json<LabStream>({ method: 'POST', path: '/v0/admin/lab-streams', json: body, retry: true, ...call }),
+      remove: (lab: string, name: string, call: CallOptions = {}) =>
+        http.json<LabStreamDeleteResponse>({ method: 'DELETE', path: `/v0/admin/lab-streams/${enc(lab)}/${enc(name)}`, retry: true, ...call }),
     },
     /**
      * `GET /v0/lab-streams/{lab}/{name}/events` (SPEC §7; the lab's owner or admin keys): each frame's event as the

@@ -66,6 +66,13 @@ export type ApiKeyCreateRequest = Http.ApiKeyCreateHttpRequest;
 export type CreatedApiKey = Http.CreatedApiKeyHttp;
 export type QpuBudget = Http.QpuBudgetHttp;
 export type LabStreamEvent = Http.LabStreamEventHttp;
+export type LabStream = Http.LabStreamHttp;
+export type LabStreamCreateRequest = Http.LabStreamCreateHttpRequest;
+export type LabStreamDeleteResponse = Http.LabStreamDeleteHttpResponse;
+export type LabCredential = Http.LabCredentialHttp;
+export type LabCredentialCreateRequest = Http.LabCredentialCreateHttpRequest;
+export type CreatedLabCredential = Http.CreatedLabCredentialHttp;
+export type RevokedLabCredential = Http.RevokedLabCredentialHttp;
 
 // webhooks
 export type Webhook = Http.WebhookHttp;
