@@ -1,5 +1,6 @@
 // Catalogue entries of the double-dot patch classifiers (issue #4): the six versions with their weights, and the
 // listed ones (held-out accuracy ≥ 0.97). Plot: the patch as a heatmap, boxed when it shows a double dot.
+import { LruCache } from '../lru-cache.js';
 import { requireShape, type ArrayModelEntry, type ModelInput, type PlotOptions } from '../model-entry.js';
 import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 import { classifyDoubleDotPatch, createDoubleDotClassifier, type DoubleDotClassifier, type DoubleDotNetworkWeights } from './double-dot-classifier.model.js';
@@ -74,18 +75,19 @@ export const DOUBLE_DOT_CLASSIFIER_VERSIONS: readonly ClassifierVersion[] = [
   },
 ];
 
-/** Per-version scratch (pure workspace: every call overwrites what it reads). */
-const CLASSIFIERS = new Map<string, DoubleDotClassifier>();
+/**
+ * One classifier per version, made on first use (building one unpacks its weights) and kept: each holds pure scratch
+ * that every call overwrites, so results never depend on earlier calls. The bound is the number of versions, so
+ * nothing is ever evicted and the memory is fixed (six small networks).
+ */
+const CLASSIFIERS = new LruCache<string, DoubleDotClassifier>(DOUBLE_DOT_CLASSIFIER_VERSIONS.length);
 
 export function doubleDotClassifier(id: string): DoubleDotClassifier {
-  let classifier = CLASSIFIERS.get(id);
-  if (!classifier) {
+  return CLASSIFIERS.getOrCreate(id, () => {
     const version = DOUBLE_DOT_CLASSIFIER_VERSIONS.find((v) => v.id === id);
     if (!version) throw new Error(`unknown double-dot classifier ${id}`);
-    classifier = createDoubleDotClassifier(version.size, version.size, version.weights);
-    CLASSIFIERS.set(id, classifier);
-  }
-  return classifier;
+    return createDoubleDotClassifier(version.size, version.size, version.weights);
+  });
 }
 
 function classifierPlot(input: ModelInput, output: Record<string, unknown>, options: PlotOptions, id: string): string {

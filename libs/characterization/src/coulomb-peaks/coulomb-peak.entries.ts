@@ -1,5 +1,6 @@
 // Catalogue entries of the Coulomb-blockade peak detectors v0, v1, v1-mini and v2 (issue #2): the output format
 // (heights to 4 significant digits, widths to 0.01 sample) and v2's reusable scratch workspaces.
+import { LruCache } from '../lru-cache.js';
 import type { TraceModelEntry } from '../model-entry.js';
 import { detectCoulombPeaksV0, type PeakDetection } from './coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV1 } from './coulomb-peak-detector-v1.model.js';
@@ -24,25 +25,45 @@ export function peakOutput(detection: PeakDetection): Record<string, unknown> {
   return output;
 }
 
-/**
- * v2 scratch workspaces by trace length, reused across single-trace runs (allocation is about half the cost of a
- * 128-point run). Pure scratch: every run overwrites what it reads, so outputs never depend on earlier calls.
- */
-const V2_WORKSPACES = new Map<number, PeakDetectorV2Workspace>();
-const V2_WORKSPACE_CACHE_SIZE = 8;
-
-function v2Workspace(length: number): PeakDetectorV2Workspace {
-  let workspace = V2_WORKSPACES.get(length);
-  if (!workspace) {
-    if (V2_WORKSPACES.size >= V2_WORKSPACE_CACHE_SIZE) V2_WORKSPACES.delete(V2_WORKSPACES.keys().next().value!);
-    workspace = createPeakDetectorV2Workspace(length);
-    V2_WORKSPACES.set(length, workspace);
-  }
-  return workspace;
-}
-
 const PEAK_OUTPUT =
   'peak_indices (ascending sample indices of Coulomb peak maxima), peak_heights (above the local background, trace units, 4 significant digits), ';
+
+/** Trace lengths whose v2 workspace is kept: a caller's trace lengths are few (one per instrument setting). */
+const V2_WORKSPACE_CAPACITY = 8;
+
+/**
+ * The v2 entry, owning its scratch workspaces by trace length, reused across runs (allocation is about half the cost
+ * of a 128-point run). Pure scratch: every run overwrites what it reads, so outputs never depend on earlier calls, and
+ * the bound only costs a reallocation when more than eight lengths alternate.
+ */
+function coulombPeakV2Entry(): TraceModelEntry {
+  const workspaces = new LruCache<number, PeakDetectorV2Workspace>(V2_WORKSPACE_CAPACITY);
+  const workspace = (length: number) => workspaces.getOrCreate(length, createPeakDetectorV2Workspace);
+  return {
+    spec: {
+      id: 'coulomb-blockade-peak-detector-v2',
+      name: 'Coulomb blockade peak detector v2',
+      description:
+        'Best version: v1 rebuilt for throughput (octave kernel bank evaluated on a stride matched to each width, preallocated ' +
+        'workspace, selections instead of sorts) plus width consensus across the peaks of a trace and a height check for peaks ' +
+        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
+      released: '2025-01-15T00:00:00Z',
+      inputShapeRequirements: '(128,) nominal; any 1-D length ≥ 1; batch (N, L)',
+      nnInputShapeRequirements: null,
+      nnOutputShapeRequirements: null,
+      batch: true,
+    },
+    lengths: { nominal: 128, anyLength: true, min: 1 },
+    plot: 'peaks',
+    run: (trace) => peakOutput(detectCoulombPeaksV2(trace, 0, trace.length, workspace(trace.length))),
+    runRows: (data, count, length) => {
+      const scratch = workspace(length);
+      const rows: Record<string, unknown>[] = new Array(count);
+      for (let i = 0; i < count; i++) rows[i] = peakOutput(detectCoulombPeaksV2(data, i * length, length, scratch));
+      return rows;
+    },
+  };
+}
 
 export const COULOMB_PEAK_ENTRIES: readonly TraceModelEntry[] = [
   {
@@ -98,28 +119,5 @@ export const COULOMB_PEAK_ENTRIES: readonly TraceModelEntry[] = [
     plot: 'peaks',
     run: (trace) => peakOutput(detectCoulombPeaksV1Mini(trace)),
   },
-  {
-    spec: {
-      id: 'coulomb-blockade-peak-detector-v2',
-      name: 'Coulomb blockade peak detector v2',
-      description:
-        'Best version: v1 rebuilt for throughput (octave kernel bank evaluated on a stride matched to each width, preallocated ' +
-        'workspace, selections instead of sorts) plus width consensus across the peaks of a trace and a height check for peaks ' +
-        `cut by the window ends. Batch endpoint for (N, L) arrays. Output: ${PEAK_OUTPUT}peak_widths (FWHM measured at half height, samples, to 0.01).`,
-      released: '2025-01-15T00:00:00Z',
-      inputShapeRequirements: '(128,) nominal; any 1-D length ≥ 1; batch (N, L)',
-      nnInputShapeRequirements: null,
-      nnOutputShapeRequirements: null,
-      batch: true,
-    },
-    lengths: { nominal: 128, anyLength: true, min: 1 },
-    plot: 'peaks',
-    run: (trace) => peakOutput(detectCoulombPeaksV2(trace, 0, trace.length, v2Workspace(trace.length))),
-    runRows: (data, count, length) => {
-      const workspace = v2Workspace(length);
-      const rows: Record<string, unknown>[] = new Array(count);
-      for (let i = 0; i < count; i++) rows[i] = peakOutput(detectCoulombPeaksV2(data, i * length, length, workspace));
-      return rows;
-    },
-  },
+  coulombPeakV2Entry(),
 ];

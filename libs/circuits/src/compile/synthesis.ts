@@ -16,6 +16,7 @@
  */
 import { CircuitError } from '../errors.js';
 import { kron2, multiply, type Matrix } from '../ir/complex-matrix.js';
+import { LruCache } from '../lru-cache.js';
 import { eulerAngles, STANDARD_GATES } from '../ir/gates.js';
 
 export type OneQubitBasis = 'zsx' | 'gpi' | 'rxry' | 'rzry' | 'u';
@@ -218,25 +219,26 @@ export interface CxTranslation {
   phase: number;
 }
 
-const cache = new Map<string, CxTranslation>();
+/**
+ * cxTranslation's results: a pure function of (native, reversedOnly), shared read-only by every compile. The key
+ * space is five natives × two directions, so the bound holds every translation and nothing is ever evicted.
+ */
+const CX_TRANSLATIONS = new LruCache<string, CxTranslation>(10);
 
 /**
  * CX(control 0, target 1) in the native entangler. With `reversedOnly` (a directional gate whose
  * edge only exists as (1, 0)), CX is conjugated by H⊗H so the entangler runs as (1, 0).
  */
 export function cxTranslation(native: TwoQubitNative, reversedOnly: boolean): CxTranslation {
-  const key = `${native}:${reversedOnly}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  let steps = cxTemplate(native);
-  if (reversedOnly) {
-    // CX(0→1) = (H⊗H)·CX(1→0)·(H⊗H)
-    const flipped = steps.map((s): TemplateStep => (s.k === 'u' ? { ...s, q: (1 - s.q) as 0 | 1 } : { ...s, a: s.b, b: s.a }));
-    steps = [u(0, H), u(1, H), ...flipped, u(0, H), u(1, H)];
-  }
-  const phase = phaseBetween(CX, templateMatrix(steps));
-  if (phase === undefined) throw new Error(`internal: the CX template for ${native} is not exact`);
-  const translation = { steps, phase };
-  cache.set(key, translation);
-  return translation;
+  return CX_TRANSLATIONS.getOrCreate(`${native}:${reversedOnly}`, () => {
+    let steps = cxTemplate(native);
+    if (reversedOnly) {
+      // CX(0→1) = (H⊗H)·CX(1→0)·(H⊗H)
+      const flipped = steps.map((s): TemplateStep => (s.k === 'u' ? { ...s, q: (1 - s.q) as 0 | 1 } : { ...s, a: s.b, b: s.a }));
+      steps = [u(0, H), u(1, H), ...flipped, u(0, H), u(1, H)];
+    }
+    const phase = phaseBetween(CX, templateMatrix(steps));
+    if (phase === undefined) throw new Error(`internal: the CX template for ${native} is not exact`);
+    return { steps, phase };
+  });
 }

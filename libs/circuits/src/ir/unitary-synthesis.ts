@@ -20,6 +20,7 @@
  * Qubit convention: Qiskit little-endian, qubit 0 = least-significant bit of the matrix index.
  */
 import { CircuitError } from '../errors.js';
+import { LruCache } from '../lru-cache.js';
 import { adjoint, dim, identity, kron2, matrix, multiply, type Matrix } from './complex-matrix.js';
 import type { GateOp } from './circuit.js';
 import { evalExpr, num } from './expr.js';
@@ -767,16 +768,15 @@ export function synthesizeUnitary(m: Matrix): Synthesis {
   checkUnitary(m, 'the matrix');
   // Programs append the same matrix gate in loops: recent results are reused (copies).
   const key = Array.prototype.join.call(m, ',');
-  const cached = RECENT.get(key);
-  if (cached) return copySynthesis(cached);
-  const result = synthesizeChecked(m);
-  if (RECENT.size >= RECENT_SIZE) RECENT.delete(RECENT.keys().next().value as string);
-  RECENT.set(key, result);
-  return copySynthesis(result);
+  return copySynthesis(RECENT_SYNTHESES.getOrCreate(key, () => synthesizeChecked(m)));
 }
 
-const RECENT_SIZE = 16;
-const RECENT = new Map<string, Synthesis>();
+/**
+ * synthesizeUnitary's recent results, keyed by the matrix's exact entries. The synthesis is a pure function of the
+ * matrix and callers get copies, so a hit returns what a fresh synthesis would. Sixteen is plenty for a loop that
+ * appends a few distinct matrix gates; the bound matters because a key is a 64×64 matrix as text (8 192 numbers).
+ */
+const RECENT_SYNTHESES = new LruCache<string, Synthesis>(16);
 const copySynthesis = (s: Synthesis): Synthesis => ({
   ops: s.ops.map((op) => ({ ...op, qubits: [...op.qubits], params: [...op.params] })),
   globalPhase: s.globalPhase,
