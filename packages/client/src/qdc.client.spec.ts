@@ -178,12 +178,14 @@ describe('admin: lab credentials and lab streams', () => {
   });
 
   it('lists one lab’s streams and removes a stream by lab and name', async () => {
-    const { sut, mocks } = factory(json(200, []), json(200, { deleted: ['lab-a/s1'] }));
+    const { sut, mocks } = factory(json(200, []), json(200, { deleted: ['lab-a/s1'] }), new Response(new Uint8Array([0x50, 0x4b]), { status: 200 }));
     await sut.admin.labStreams.list({ lab: 'lab-a' });
     expect(await sut.admin.labStreams.remove('lab-a', 's1')).toEqual({ deleted: ['lab-a/s1'] });
+    expect([...(await sut.admin.labStreams.downloadResult('lab-a', 's1', 'r1'))]).toEqual([0x50, 0x4b]);
     expect(mocks.sent.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET http://qdc.test:8000/v0/admin/lab-streams?lab=lab-a',
       'DELETE http://qdc.test:8000/v0/admin/lab-streams/lab-a/s1',
+      'GET http://qdc.test:8000/v0/admin/lab-streams/lab-a/s1/results/r1/download',
     ]);
   });
 });

@@ -289,6 +289,15 @@ export function createClient(options: ClientOptions) {
         http.json<LabStream>({ method: 'POST', path: '/v0/admin/lab-streams', json: body, retry: true, ...call }),
       remove: (lab: string, name: string, call: CallOptions = {}) =>
         http.json<LabStreamDeleteResponse>({ method: 'DELETE', path: `/v0/admin/lab-streams/${enc(lab)}/${enc(name)}`, retry: true, ...call }),
+      /** A stream result's zip (result.json and the frame) whoever owns the lab: `results.download` for the admin. */
+      downloadResult: (lab: string, name: string, resultId: string, call: CallOptions = {}) =>
+        http.bytes({
+          method: 'GET',
+          path: `/v0/admin/lab-streams/${enc(lab)}/${enc(name)}/results/${enc(resultId)}/download`,
+          headers: { accept: 'application/zip, application/json' },
+          retry: true,
+          ...call,
+        }),
     },
     /**
      * `GET /v0/lab-streams/{lab}/{name}/events` (SPEC §7; the lab's owner or admin keys): each frame's event as the

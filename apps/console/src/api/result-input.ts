@@ -11,6 +11,12 @@ export async function fetchResultInput(api: ConsoleApi, resultId: string, signal
   return inputOfDownload(zip);
 }
 
+/** A lab stream frame's input for an admin key, whose owner need not be the lab's (the admin route reads as the lab's owner). */
+export async function fetchStreamResultInput(api: ConsoleApi, lab: string, name: string, resultId: string, signal?: AbortSignal): Promise<NdArray> {
+  const zip = await api.client.admin.labStreams.downloadResult(lab, name, resultId, { signal });
+  return inputOfDownload(zip);
+}
+
 /** The array in a result's download zip (the one entry that is not result.json). */
 export function inputOfDownload(zip: Uint8Array): NdArray {
   const entries = unzipSync(zip, { filter: (file) => file.name !== 'result.json' });

@@ -1,4 +1,4 @@
-import type { CreatedApiKey, QpuBudget } from '@qdc/client';
+import type { CreatedApiKey, CreatedLabCredential, QpuBudget } from '@qdc/client';
 import { useState } from 'preact/hooks';
 import { labStreams } from '../api/lab-streams.js';
 import { useApp } from '../app-context.js';
@@ -11,7 +11,7 @@ import { pathOf } from '../router.js';
 
 const SCOPES = ['control', 'coda', 'admin'] as const;
 
-/** For admin keys: API keys, QPU budgets and lab streams (lab credentials are issued by the CLI: `qdc lab …`). */
+/** For admin keys: API keys, QPU budgets, lab credentials and lab streams (each stream opens its live view). */
 export function AdminPage() {
   useTitle('Admin');
   return (
@@ -19,6 +19,7 @@ export function AdminPage() {
       <h1 tabIndex={-1}>Admin</h1>
       <KeysSection />
       <BudgetsSection />
+      <LabCredentialsSection />
       <StreamsSection />
     </>
   );
@@ -272,6 +273,130 @@ function BudgetsSection() {
         </>
       )}
       <ErrorNote error={error} />
+    </section>
+  );
+}
+
+function LabCredentialsSection() {
+  const { api, announce } = useApp();
+  const credentials = useAsync((signal) => api.client.admin.labCredentials.list({ signal }), []);
+  const [lab, setLab] = useState('');
+  const [created, setCreated] = useState<CreatedLabCredential | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setError(undefined);
+    if (!lab.trim()) return setError(new Error('Enter the lab id.'));
+    setBusy(true);
+    try {
+      const issued = await api.client.admin.labCredentials.create({ lab: lab.trim() });
+      setCreated(issued);
+      setLab('');
+      announce(`Credentials of lab ${issued.lab} issued; copy them now.`);
+      credentials.reload();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (id: string) => {
+    setError(undefined);
+    try {
+      const revoked = await api.client.admin.labCredentials.revoke(id);
+      announce(`Credentials of lab ${id} revoked${revoked.reloaded ? '' : '; reload nats-server to apply'}.`);
+      if (created?.lab === id) setCreated(undefined);
+      credentials.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const file = created && `${JSON.stringify(created.credentials, null, 2)}\n`;
+
+  return (
+    <section class="panel" aria-labelledby="lab-credentials-heading">
+      <h2 id="lab-credentials-heading">Lab credentials</h2>
+      <p class="hint">
+        A lab’s node connects to NATS with its lab’s credentials (<code>qdc node start --credentials &lt;file&gt;</code>) and may use only its lab’s subjects.
+        Revoking them closes the lab’s connections when nats-server reloads; its devices and streams stay.
+      </p>
+      <form class="toolbar" onSubmit={create}>
+        <label for="lab-credential-lab">Lab id</label>
+        <input
+          id="lab-credential-lab"
+          value={lab}
+          onInput={(e) => setLab(e.currentTarget.value)}
+          autocomplete="off"
+          aria-describedby="lab-credential-lab-hint"
+        />
+        <button type="submit" disabled={busy}>
+          Create credentials
+        </button>
+        <p id="lab-credential-lab-hint" class="hint">
+          Lower-case letters, digits, dashes and underscores.
+        </p>
+      </form>
+      {created && file && (
+        <div class="note note-warning" role="status">
+          <p>
+            Credentials of lab <strong>{created.lab}</strong> were issued. Save them as <code>{created.lab}.credentials.json</code> for the lab’s node: they are
+            shown only now and QDC does not keep the seed.
+            {!created.reloaded && ' nats-server was not reloaded by QDC: reload it (nats-server --signal reload) before the node connects.'}
+          </p>
+          <pre class="code">
+            <code class="token">{file}</code>
+          </pre>
+          <p>
+            <button type="button" class="small" onClick={() => copyText(file).then(() => announce('Credentials copied.'))}>
+              Copy credentials
+            </button>{' '}
+            <button type="button" class="small" onClick={() => setCreated(undefined)}>
+              Done
+            </button>
+          </p>
+        </div>
+      )}
+      <ErrorNote error={error} />
+      {credentials.loading && <Loading what="the lab credentials" />}
+      <ErrorNote error={credentials.error} context="Could not list the lab credentials" />
+      {credentials.value && credentials.value.length === 0 && <p>No lab has credentials.</p>}
+      {credentials.value && credentials.value.length > 0 && (
+        <div class="table-scroll">
+          <table>
+            <caption>{credentials.value.length} labs with credentials</caption>
+            <thead>
+              <tr>
+                <th scope="col">Lab</th>
+                <th scope="col">Public key</th>
+                <th scope="col">Issued</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {credentials.value.map((c) => (
+                <tr key={c.lab}>
+                  <th scope="row">{c.lab}</th>
+                  <td>
+                    <code>{c.public_key}</code>
+                  </td>
+                  <td>
+                    <time dateTime={c.added_at}>{formatTime(c.added_at)}</time>
+                  </td>
+                  <td>
+                    <ConfirmButton
+                      label={`Revoke credentials of ${c.lab}`}
+                      question={`Revoke the credentials of lab ${c.lab}? Its nodes and instruments are cut off at nats-server's reload.`}
+                      onConfirm={() => revoke(c.lab)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

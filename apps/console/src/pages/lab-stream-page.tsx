@@ -2,7 +2,7 @@ import type { NdArray } from '#qdc/arrays';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EventStreamState } from '../api/event-stream.js';
 import { followLabStream, type LabStreamEvent, type LabStreamModelOutcome } from '../api/lab-streams.js';
-import { fetchResultInput } from '../api/result-input.js';
+import { fetchResultInput, fetchStreamResultInput } from '../api/result-input.js';
 import { useApp } from '../app-context.js';
 import { FramePlot } from '../components/frame-plot.js';
 import { outputSummary } from '../format.js';
@@ -34,7 +34,7 @@ function firstResultId(event: LabStreamEvent): string | undefined {
  */
 export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
   useTitle(`${lab}/${name}`);
-  const { api } = useApp();
+  const { api, admin } = useApp();
   const signal = useUnmountSignal();
   const [events, setEvents] = useState<LabStreamEvent[]>([]);
   const [counts, setCounts] = useState({ result: 0, error: 0, dropped: 0 });
@@ -74,7 +74,8 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
     return () => cancelAnimationFrame(scheduled);
   }, [api, lab, name, signal]);
 
-  // The newest frames' data, one download at a time; older frames than the newest PLOTTED are not fetched.
+  // The newest frames' data, one download at a time; older frames than the newest PLOTTED are not fetched. An admin
+  // reads them through the admin route, since the results belong to the lab's owner.
   useEffect(() => {
     const wanted = events
       .map(firstResultId)
@@ -83,7 +84,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
     const next = wanted.find((id) => !frames.has(id) && !fetching.current.has(id));
     if (!next || fetching.current.size > 0) return;
     fetching.current.add(next);
-    fetchResultInput(api, next, signal)
+    (admin ? fetchStreamResultInput(api, lab, name, next, signal) : fetchResultInput(api, next, signal))
       .then(
         (array) => array as NdArray | Error,
         (error: Error) => error,
@@ -99,7 +100,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
           return map;
         });
       });
-  }, [api, events, frames, signal]);
+  }, [api, admin, lab, name, events, frames, signal]);
 
   const dataOf = (event: LabStreamEvent): NdArray | undefined => {
     const data = frames.get(firstResultId(event) ?? '');

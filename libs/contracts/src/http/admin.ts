@@ -58,6 +58,13 @@ export type LabStreamsHttpQuery = z.infer<typeof LabStreamsHttpQuery>;
 
 export const LabStreamHttpParams = z.object({ lab: z.string(), name: z.string() });
 export type LabStreamHttpParams = z.infer<typeof LabStreamHttpParams>;
+/** `GET /v0/admin/lab-streams/{lab}/{name}/results/{id}/download`: a stream result of the lab's owner, for the admin. */
+export const LabStreamResultHttpParams = z.object({
+  lab: z.string(),
+  name: z.string(),
+  id: z.string().meta({ description: 'the result id (a frame event’s result_id)' }),
+});
+export type LabStreamResultHttpParams = z.infer<typeof LabStreamResultHttpParams>;
 export const LabStreamDeleteHttpResponse = LabStreamDeleteResponse.meta({ id: 'LabStreamDeleteResponse' });
 export type LabStreamDeleteHttpResponse = z.infer<typeof LabStreamDeleteHttpResponse>;
 
