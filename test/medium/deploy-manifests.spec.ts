@@ -25,11 +25,14 @@ interface Container {
 interface K8sObject {
   kind: string;
   metadata: { name: string; labels?: Record<string, string> };
-  /** Deployment or Service spec. */
+  /** Deployment, StatefulSet or Service spec. */
   spec: {
     template: { metadata: { labels?: Record<string, string> }; spec: { securityContext?: { runAsNonRoot?: boolean }; containers: Container[] } };
     selector: Record<string, string>;
     ports: { port: number; targetPort?: number | string }[];
+    replicas?: number;
+    serviceName?: string;
+    volumeClaimTemplates?: { metadata: { name: string } }[];
   };
   data?: Record<string, string>;
 }
@@ -45,6 +48,8 @@ interface ComposeService {
 const root = process.cwd();
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
 const overlays = ['base', ...readdirSync(join(root, 'deploy/overlays')).map((name) => `overlays/${name}`)];
+/** Pods of QDC's own and of the NATS cluster (overlays/nats-cluster): the checks of workloads cover both. */
+const isWorkload = (o: K8sObject): boolean => o.kind === 'Deployment' || o.kind === 'StatefulSet';
 /** Settings read by something other than the config schema (the Node runtime itself). */
 const RUNTIME_SETTINGS = new Set(['NODE_ENV', 'NODE_OPTIONS']);
 
@@ -105,7 +110,7 @@ function render(dir: string, overlay: string): K8sObject[] {
 
   it.each(overlays)('%s: every container has probes, resources and a non-root read-only security context', (overlay) => {
     const problems: string[] = [];
-    for (const deployment of rendered.get(overlay)!.filter((o) => o.kind === 'Deployment')) {
+    for (const deployment of rendered.get(overlay)!.filter(isWorkload)) {
       const pod = deployment.spec.template.spec;
       if (pod.securityContext?.runAsNonRoot !== true) problems.push(`${deployment.metadata.name}: pod securityContext.runAsNonRoot is not true`);
       for (const container of pod.containers) {
@@ -121,9 +126,9 @@ function render(dir: string, overlay: string): K8sObject[] {
     expect(problems).toEqual([]);
   });
 
-  it.each(overlays)('%s: every Service selects the pods of a Deployment, on a port the pod exposes', (overlay) => {
+  it.each(overlays)('%s: every Service selects the pods of a Deployment or StatefulSet, on a port the pod exposes', (overlay) => {
     const objects = rendered.get(overlay)!;
-    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    const deployments = objects.filter(isWorkload);
     const services = objects.filter((o) => o.kind === 'Service');
     expect(services.length).toBeGreaterThan(0);
     for (const service of services) {
@@ -205,11 +210,30 @@ function render(dir: string, overlay: string): K8sObject[] {
     ]);
   });
 
+  it('overlays/nats-cluster runs NATS as a 3-server JetStream cluster and has the services replicate on 3; base keeps 1', () => {
+    const objects = rendered.get('overlays/nats-cluster')!;
+    const nats = objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'qdc-nats')!;
+    expect(nats.spec.replicas).toBe(3);
+    expect(nats.spec.volumeClaimTemplates?.map((t) => t.metadata.name)).toEqual(['data']);
+    const headless = objects.find((o) => o.kind === 'Service' && o.metadata.name === nats.spec.serviceName) as unknown as { spec: { clusterIP: string } };
+    expect(headless.spec.clusterIP).toBe('None');
+    const conf = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('qdc-nats-config'))!.data!['nats.conf']!;
+    expect(conf).toMatch(/^jetstream \{/m);
+    expect(conf).toMatch(/^server_name: \$POD_NAME$/m);
+    for (const pod of ['qdc-nats-0', 'qdc-nats-1', 'qdc-nats-2']) expect(conf).toContain(`nats://${pod}.${nats.spec.serviceName}:6222`);
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('qdc-config'))!.data!;
+    expect(config.QDC_NATS_REPLICAS).toBe('3');
+    expect(config.NATS_URL!.split(',')).toHaveLength(3);
+    const baseConfig = rendered.get('base')!.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('qdc-config'))!.data!;
+    expect(baseConfig.QDC_NATS_REPLICAS ?? '1').toBe('1');
+  });
+
   it.each(overlays)('%s: every setting it passes exists in the config schema', (overlay) => {
     const known = new Set([...CONFIG_KEYS, ...RUNTIME_SETTINGS]);
     const passed = new Set<string>();
     for (const object of rendered.get(overlay)!) {
-      if (object.kind === 'ConfigMap') for (const key of Object.keys(object.data ?? {})) passed.add(key);
+      // The services' settings (qdc-config-<hash>); other ConfigMaps hold files (nats.conf).
+      if (object.kind === 'ConfigMap' && object.metadata.name.startsWith('qdc-config')) for (const key of Object.keys(object.data ?? {})) passed.add(key);
       if (object.kind === 'Deployment') {
         for (const container of object.spec.template.spec.containers) for (const env of container.env ?? []) passed.add(env.name);
       }
