@@ -15,6 +15,7 @@ import puppeteer, { type Browser as FirefoxBrowser } from 'puppeteer-core';
 import { encodeNpy } from '#qdc/arrays';
 import { labFrameStream, labStreamSubjects } from '#qdc/contracts';
 import { generateCoulombPeakTrace, generatePinchOffTrace } from '#qdc/device-physics';
+import { addLab } from '#qdc/lab';
 import { BELL_QISKIT, writeTestDevices } from './qpu.fixtures.js';
 import { postSse } from './sse-client.js';
 import { startSystem, type TestSystem } from './system.harness.js';
@@ -88,7 +89,10 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it), or set QDC_CHROMIUM`);
   mkdirSync(SHOTS_DIR, { recursive: true });
   const devices = writeTestDevices([{ id: 'console-bell', shotTimeUs: 2000, qubits: 2 }]);
-  sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
+  // Lab credentials are managed in a directory of their own (the shared nats-server does not include its auth.conf).
+  const natsAuthDir = mkdtempSync(join(tmpdir(), 'qdc-console-nats-auth-'));
+  sut = await startSystem({ env: { QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1', QDC_NATS_AUTH_DIR: natsAuthDir } });
+  addLab(natsAuthDir, sut.namespace, 'first-lab'); // what `qdc lab add` does once: the services user
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // The session's key owns lab-c's streams (a lab's results belong to the owner named as the lab) and is admin.
   [key, admin] = await Promise.all([sut.createKey(LAB, 'control,coda,admin'), sut.createKey('ops', 'admin')]);
@@ -306,6 +310,25 @@ describe('web console in Chromium', () => {
     }
     await nav('Lab streams').click();
     await screenshot('lab-streams');
+  });
+
+  it('Admin › Lab credentials: issues a lab’s credentials shown once with Copy, lists them, revokes them after confirmation', async () => {
+    await nav('Admin').click();
+    await page.getByRole('row', { name: /first-lab/ }).waitFor();
+    await page.getByLabel('Lab id').fill('console-lab');
+    await page.getByRole('button', { name: 'Create credentials' }).click();
+    const shown = page.getByRole('status').filter({ hasText: 'Credentials of lab console-lab were issued' });
+    await shown.waitFor();
+    expect(await shown.locator('code').last().textContent()).toMatch(/"nkey_seed": "SU[A-Z0-9]+"/);
+    await page.getByRole('button', { name: 'Copy credentials' }).click();
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ lab: 'console-lab', namespace: sut.namespace });
+    await page.getByRole('row', { name: /console-lab/ }).waitFor();
+    await screenshot('admin-lab-credentials');
+    await page.getByRole('button', { name: 'Revoke credentials of console-lab' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke credentials of console-lab' }).click();
+    await page.getByRole('row', { name: /console-lab/ }).waitFor({ state: 'detached' });
+    expect(await shown.count()).toBe(0); // the seed is gone from the page with the revoked credentials
+    expect(((await (await api('/v0/admin/lab-credentials', admin)).json()) as { lab: string }[]).map((c) => c.lab)).toEqual(['first-lab']);
   });
 
   it('keyboard: the skip link reaches the content, and focus moves to the new page’s heading after a navigation', async () => {

@@ -12,7 +12,8 @@ import { startSystem, type TestSystem } from './system.harness.js';
 /**
  * Live streams under the per-lab nkey users of `qdc lab add`, on a second nats-server started here: lab A's
  * instrument publishes frames and reads results with lab A's credentials only; the server denies lab B (and lab A
- * forging its own results); `qdc lab remove` revokes a lab at the server's reload.
+ * forging its own results); `qdc lab remove` revokes a lab at the server's reload; the admin routes
+ * `/v0/admin/lab-credentials` issue and revoke the same users, reloading the server by its pid file.
  */
 describe('live streams with per-lab credentials (nats-server with the generated nkey users)', () => {
   let server: NatsServer;
@@ -46,10 +47,12 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     expect(cli(['lab', 'add', '--owner', 'lab-b', '--dir', dir]).status).toBe(0);
     for (const lab of ['lab-a', 'lab-b'])
       seeds[lab] = new TextEncoder().encode(JSON.parse(readFileSync(join(dir, `${lab}.credentials.json`), 'utf8')).nkey_seed);
-    server = await startNatsServer({ dir, configLines: ['include ./auth.conf'] });
+    server = await startNatsServer({ dir, configLines: ['include ./auth.conf', `pid_file: "${join(dir, 'nats.pid')}"`] });
     url = server.url;
     const servicesUrl = /NATS_URL=(\S+)/.exec(first.stdout)![1]!.replace('<nats-host>:4222', `127.0.0.1:${server.port}`);
-    sut = await startSystem({ env: { NATS_URL: servicesUrl, QDC_NAMESPACE: namespace } });
+    sut = await startSystem({
+      env: { NATS_URL: servicesUrl, QDC_NAMESPACE: namespace, QDC_NATS_AUTH_DIR: dir, QDC_NATS_PID_FILE: join(dir, 'nats.pid') },
+    });
     const created = cli(['stream', 'create', '--owner', 'lab-a', '--name', 'trace', '--models', 'pinch-off-classifier-v0'], sut.env);
     expect(created.stderr).toBe('');
     expect(created.status).toBe(0);
@@ -119,5 +122,50 @@ describe('live streams with per-lab credentials (nats-server with the generated 
     ).rejects.toThrow(/Authorization Violation/i);
     const stillA = await labConnection('lab-a');
     await stillA.flush();
+  }, 30_000);
+
+  it('issues lab credentials over HTTP (admin only, seed once) with which a node connects, and revokes them: the server closes the lab’s connection', async () => {
+    const admin = await sut.createKey('cred-admin', 'admin');
+    const coda = await sut.createKey('cred-user', 'coda');
+    const call = (key: string, method: string, path: string, body?: unknown) =>
+      fetch(`${sut.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+    expect((await call(coda, 'POST', '/v0/admin/lab-credentials', { lab: 'lab-c' })).status).toBe(403);
+    expect((await call(coda, 'GET', '/v0/admin/lab-credentials')).status).toBe(403);
+    const bad = await call(admin, 'POST', '/v0/admin/lab-credentials', { lab: 'Lab.C' });
+    expect(bad).toEqual({ status: 422, body: { detail: [{ loc: ['body', 'lab'], msg: expect.stringContaining('lower-case'), type: 'invalid_format' }] } });
+    expect((await call(admin, 'POST', '/v0/admin/lab-credentials', {})).body.detail[0].loc).toEqual(['body', 'lab']);
+
+    const created = await call(admin, 'POST', '/v0/admin/lab-credentials', { lab: 'lab-c' });
+    expect(created).toMatchObject({ status: 201, body: { lab: 'lab-c', reloaded: true, credentials: { lab: 'lab-c', namespace } } });
+    expect((await call(admin, 'POST', '/v0/admin/lab-credentials', { lab: 'lab-c' })).status).toBe(409);
+    const listed = (await call(admin, 'GET', '/v0/admin/lab-credentials')).body as { lab: string; public_key: string }[];
+    expect(listed.find((c) => c.lab === 'lab-c')).toEqual({ lab: 'lab-c', public_key: created.body.public_key, added_at: created.body.added_at });
+    expect(JSON.stringify(listed)).not.toContain(created.body.credentials.nkey_seed);
+
+    const seed = new TextEncoder().encode(created.body.credentials.nkey_seed);
+    const connectC = () => connect({ servers: url, authenticator: nkeyAuthenticator(seed), inboxPrefix: '_INBOX_lab-c', maxReconnectAttempts: 0 });
+    let nodeC: NatsConnection | undefined;
+    for (const deadline = Date.now() + 5000; !nodeC; ) {
+      nodeC = await connectC().catch((error: Error) => {
+        if (Date.now() > deadline) throw error; // the reload is asynchronous: the user may not be there yet
+        return new Promise<undefined>((r) => setTimeout(() => r(undefined), 100));
+      });
+    }
+    open.push(nodeC);
+    nodeC.publish(`${namespace}.lab.lab-c.heartbeat.v1`, '{}');
+    await nodeC.flush();
+
+    const closed = nodeC.closed();
+    const revoked = await call(admin, 'DELETE', '/v0/admin/lab-credentials/lab-c');
+    expect(revoked).toMatchObject({ status: 200, body: { lab: 'lab-c', public_key: created.body.public_key, reloaded: true } });
+    await expect(Promise.race([closed.then(() => 'closed'), new Promise((r) => setTimeout(() => r('still open'), 5000))])).resolves.toBe('closed');
+    await expect(connectC()).rejects.toThrow(/Authorization Violation/i);
+    expect((await call(admin, 'DELETE', '/v0/admin/lab-credentials/lab-c')).status).toBe(404);
+    expect((await call(admin, 'DELETE', '/v0/admin/lab-credentials/Lab.C')).status).toBe(422);
   }, 30_000);
 });
