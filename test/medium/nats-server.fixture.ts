@@ -14,6 +14,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, writeFileSync 
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './system.harness.js';
 
 /** Resolves when a TCP client on `port` receives the NATS `INFO` greeting; false if the attempt fails. */
 const greets = (port: number): Promise<boolean> =>
@@ -106,4 +107,75 @@ export async function startNatsServer(options: { dir?: string; configLines?: str
   };
   await server.start();
   return server;
+}
+
+export interface NatsClusterNode extends NatsServer {
+  /** `server_name` (n1, n2, …): how the cluster names its leaders. */
+  name: string;
+  /** The HTTP monitoring port (`/jsz` names the JetStream meta leader). */
+  monitorPort: number;
+}
+
+export interface NatsCluster {
+  nodes: NatsClusterNode[];
+  /** Every node's client URL, comma-separated: NATS_URL for the services. */
+  url: string;
+  /** The JetStream meta leader's name, as the first live node that knows one says (polls until one is elected). */
+  metaLeader(timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A JetStream cluster of `size` nats-server processes on this machine (`cluster_name qdc-test`, servers n1…nN), each
+ * with its own store. The route ports must be known before any node starts (every node lists them all, which
+ * JetStream clustering requires), so they are chosen free beforehand; a node that cannot bind its route port (taken
+ * meanwhile by a spec running beside this one) fails the start, and the whole cluster is started again on new ports.
+ */
+export async function startNatsCluster(size = 3, attempts = 3): Promise<NatsCluster> {
+  for (let attempt = 1; ; attempt++) {
+    const routePorts: number[] = [];
+    for (let i = 0; i < size; i++) routePorts.push(await freePort());
+    const routes = routePorts.map((port) => `"nats://127.0.0.1:${port}"`).join(', ');
+    const started = await Promise.allSettled(
+      routePorts.map((port, i) =>
+        startNatsServer({
+          configLines: [`server_name: n${i + 1}`, 'http: "127.0.0.1:-1"', `cluster { name: qdc-test, listen: "127.0.0.1:${port}", routes: [${routes}] }`],
+        }),
+      ),
+    );
+    const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(servers.map((s) => s.stop('SIGKILL')));
+      if (attempt >= attempts) throw failed.reason;
+      continue;
+    }
+    const nodes = servers.map((server, i): NatsClusterNode => {
+      const monitor = /Starting http monitor on [^\s]*:(\d+)/.exec(readFileSync(join(server.dir, 'nats-server.log'), 'utf8'));
+      return Object.assign(server, { name: `n${i + 1}`, monitorPort: Number(monitor?.[1]) });
+    });
+    const metaLeader = async (timeoutMs = 30_000): Promise<string> => {
+      for (const deadline = Date.now() + timeoutMs; ; ) {
+        for (const node of nodes) {
+          if (node.process.exitCode !== null || node.process.signalCode !== null) continue;
+          const jsz = await fetch(`http://127.0.0.1:${node.monitorPort}/jsz`).then(
+            (r) => r.json() as Promise<{ meta_cluster?: { leader?: string; cluster_size?: number } }>,
+            () => undefined,
+          );
+          const leader = jsz?.meta_cluster?.leader;
+          if (leader) return leader;
+        }
+        if (Date.now() > deadline) throw new Error(`no JetStream meta leader within ${timeoutMs} ms; logs in ${nodes.map((n) => n.dir).join(', ')}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    return {
+      nodes,
+      url: nodes.map((n) => n.url).join(','),
+      metaLeader,
+      stop: async () => {
+        await Promise.all(nodes.map((n) => n.stop()));
+      },
+    };
+  }
 }
