@@ -9,7 +9,7 @@ import { detectFramework, type SourceFramework } from './frontends/detect.js';
 import { parseQasm } from './frontends/qasm.parser.js';
 import { parseQiskit } from './frontends/qiskit.parser.js';
 import { parseCirq } from './frontends/cirq.parser.js';
-import type { PythonParseOptions } from './frontends/python-eval.js';
+import type { PythonParseOptions } from './frontends/python-entry-point.js';
 import { emitQasm2, emitQasm3 } from './emitters/qasm.emitter.js';
 import { emitBraket, emitCirq, emitPennyLane, emitQiskit } from './emitters/python.emitter.js';
 

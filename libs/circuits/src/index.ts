@@ -21,7 +21,7 @@ export {
   type Complex,
 } from './ir/unitary-synthesis.js';
 export { haarUnitary } from './ir/haar.js';
-export { pyFromJson, type EntryPointArgs, type JsonArgument } from './frontends/python-eval.js';
+export { pyFromJson, type EntryPointArgs, type JsonArgument } from './frontends/python-entry-point.js';
 export { parseQasm, QELIB1_GATES, STDGATES } from './frontends/qasm.parser.js';
 export { parseQiskit } from './frontends/qiskit.parser.js';
 export { parseCirq } from './frontends/cirq.parser.js';

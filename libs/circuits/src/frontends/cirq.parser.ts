@@ -23,21 +23,10 @@ import { matrixDefinition, statePreparationDefinition } from './gate-library.js'
 import { NdArray, toMatrix, toVector } from './python-numeric.js';
 import { evalExpr, freeNames, num, substitute, type Expr } from '../ir/expr.js';
 import { parsePython } from './python-parser.js';
-import {
-  PyDict,
-  PyEvaluator,
-  PyTuple,
-  type EntryPointArgs,
-  type PythonParseOptions,
-  ignored,
-  isObject,
-  iterate,
-  toInt,
-  toNumber,
-  typeName,
-  type PyObject,
-  type PyValue,
-} from './python-eval.js';
+import type { EntryPointArgs, PythonParseOptions } from './python-entry-point.js';
+import { PyEvaluator } from './python-eval.js';
+import { ignored, isObject, iterate, toInt, toNumber, typeName, type PyObject, type PyValue } from './python-objects.js';
+import { PyDict, PyTuple } from './python-values.js';
 
 type Family = 'X' | 'Y' | 'Z' | 'H' | 'I' | 'SWAP' | 'ISWAP' | 'RX' | 'RY' | 'RZ' | 'XX' | 'YY' | 'ZZ' | 'MATRIX';
 

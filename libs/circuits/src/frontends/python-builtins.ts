@@ -5,7 +5,7 @@
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_LIST_LENGTH, checkListLength } from '../limits.js';
-import { type PyBuiltin, type PyIterator, type PyValue, ignored, isObject, iterate, toInt, toNumber, typeName } from './python-eval.js';
+import { type PyBuiltin, type PyIterator, type PyValue, ignored, isObject, iterate, toInt, toNumber, typeName } from './python-objects.js';
 import { PyDict, PySet, PyTuple, bitInt, formatSpec, pyCompare, pyRepr, pyStr, truthy } from './python-values.js';
 
 export interface BuiltinHost {

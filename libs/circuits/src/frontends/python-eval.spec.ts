@@ -5,7 +5,8 @@ import { simulate } from '../simulator/simulate.js';
 import { parseCirq } from './cirq.parser.js';
 import { parseQiskit } from './qiskit.parser.js';
 import { parsePython } from './python-parser.js';
-import { PyEvaluator, type PyObject, type PyValue } from './python-eval.js';
+import { PyEvaluator } from './python-eval.js';
+import type { PyObject, PyValue } from './python-objects.js';
 import { pyRepr } from './python-values.js';
 
 function errorOf(fn: () => unknown): CircuitError {

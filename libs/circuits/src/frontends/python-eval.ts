@@ -6,6 +6,11 @@
  * (simulators, print, draw) yield an `ignored` value and change nothing. Functions, loops and
  * recursion are bounded (MAX_CALL_DEPTH, MAX_LOOP_ITERATIONS, MAX_EVALUATION_STEPS): a program
  * that would exceed them is a `limit` error naming the limit.
+ *
+ * Here: the evaluator itself (the front-end hooks, scopes, statements, expressions). Its values are in
+ * python-objects.ts (object kinds, conversions), python-values.ts (containers and their semantics),
+ * python-value-methods.ts (their methods) and python-numeric.ts (complex numbers, numpy); the modules in
+ * python-stdlib.ts and python-builtins.ts; which circuit a program means in python-entry-point.ts.
  */
 import { CircuitError, semanticError, unsupported } from '../errors.js';
 import { MAX_CALL_DEPTH, MAX_EVALUATION_STEPS, MAX_LOOP_ITERATIONS, checkListLength } from '../limits.js';
@@ -15,7 +20,6 @@ import {
   NdArray,
   PyComplex,
   arrayIndex,
-  arrayItems,
   cmathAttr,
   complexBuiltin,
   numericAbs,
@@ -27,96 +31,25 @@ import {
   valueAttr,
   type IndexPart,
 } from './python-numeric.js';
-import { PyDict, PySet, PyTuple, bitOp, formatSpec, pyCompare, pyEquals, pyRepr, pyStr, percentFormat, strFormat, truthy } from './python-values.js';
-
-export { PyDict, PySet, PyTuple } from './python-values.js';
-
-export interface PyObject {
-  kind: string;
-}
-
-export type PyValue = number | string | boolean | null | PyValue[] | PyTuple | PyDict | PyObject;
-
-export interface PyBuiltin extends PyObject {
-  kind: 'builtin';
-  name: string;
-  call: (args: PyValue[], kwargs: Map<string, PyValue>, line: number) => PyValue;
-}
-export interface PyModule extends PyObject {
-  kind: 'module';
-  path: string;
-}
-export interface PyIgnored extends PyObject {
-  kind: 'ignored';
-  what: string;
-}
-
-/** Options of the Python front ends. */
-export interface PythonParseOptions {
-  /** The module-level function whose returned circuit is the program's circuit (request field `entry_point`). */
-  entryPoint?: string;
-  /**
-   * Arguments the entry point is called with (request field `entry_point_args`): a JSON array is
-   * passed positionally, a JSON object by keyword; numbers, strings, booleans, null, lists and dicts.
-   */
-  entryPointArgs?: EntryPointArgs;
-  /**
-   * Keep unbound parameters free (`Circuit.inputs`) instead of refusing them: for conversion and resource
-   * counting, never for simulation. An entry point's required arguments that `entryPointArgs` does not give
-   * are then bound to symbolic parameters of their own names (Qiskit `Parameter`, sympy `Symbol`).
-   */
-  freeParameters?: boolean;
-}
-
-export type JsonArgument = number | string | boolean | null | JsonArgument[] | { [key: string]: JsonArgument };
-export type EntryPointArgs = JsonArgument[] | { [name: string]: JsonArgument };
-
-/** A JSON value as the Python value it stands for (objects become dicts). */
-export function pyFromJson(value: JsonArgument): PyValue {
-  if (value === null || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (Array.isArray(value)) return value.map(pyFromJson);
-  const d = new PyDict();
-  for (const [k, v] of Object.entries(value)) d.set(k, pyFromJson(v), 0);
-  return d;
-}
-
-/** A function (or lambda) defined in the source; it closes over the scope it was defined in. */
-export interface PyFunction extends PyObject {
-  kind: 'function';
-  name: string;
-  params: PyParam[];
-  defaults: Map<string, PyValue>;
-  body?: PyStmt[];
-  expr?: PyExpr;
-  /** A generator function (its body has `yield`): a call runs it to the end and answers the list of yielded values. */
-  generator: boolean;
-  closure: Scope;
-  line: number;
-}
-
-export const ignored = (what: string): PyIgnored => ({ kind: 'ignored', what });
-export const isObject = (v: PyValue, kind?: string): v is PyObject =>
-  typeof v === 'object' &&
-  v !== null &&
-  !Array.isArray(v) &&
-  !(v instanceof PyTuple) &&
-  !(v instanceof PyDict) &&
-  (kind === undefined || (v as PyObject).kind === kind);
+import { entryCircuit, type EntryPointArgs, type EntryPointHost } from './python-entry-point.js';
+import {
+  Scope,
+  isObject,
+  iterate,
+  toInt,
+  toNumber,
+  typeName,
+  type PyBuiltin,
+  type PyFunction,
+  type PyModule,
+  type PyObject,
+  type PyValue,
+} from './python-objects.js';
+import { MATH_CONSTANTS, MATH_FUNCTIONS, languageModule, languageModuleName } from './python-stdlib.js';
+import { valueMethod } from './python-value-methods.js';
+import { PyDict, PySet, PyTuple, bitOp, formatSpec, percentFormat, pyCompare, pyEquals, pyRepr, pySlice, pyStr, setOp, truthy } from './python-values.js';
 
 const MAX_STEPS = MAX_EVALUATION_STEPS;
-
-/** A scope: module, function call or comprehension; names resolve through `parent` (lexical scoping). */
-export class Scope {
-  readonly vars: Map<string, PyValue>;
-  globals?: Set<string>;
-  nonlocals?: Set<string>;
-  constructor(
-    readonly parent?: Scope,
-    vars?: Map<string, PyValue>,
-  ) {
-    this.vars = vars ?? new Map();
-  }
-}
 
 /** `break`, `continue` and `return` unwind the evaluator's JavaScript stack as these signals. */
 class BreakSignal {}
@@ -126,88 +59,6 @@ class ReturnSignal {
 }
 const BREAK = new BreakSignal();
 const CONTINUE = new ContinueSignal();
-
-export function typeName(v: PyValue): string {
-  if (v === null) return 'None';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
-  if (typeof v === 'string') return 'str';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'list';
-  if (v instanceof PyTuple) return 'tuple';
-  if (v instanceof PySet) return 'set';
-  if (v instanceof PyDict) return 'dict';
-  return (v as PyObject).kind;
-}
-
-/** Elements of an iterable value (list, tuple, range result, string, dict keys). */
-/** What `iter(x)` answers: the items of `x` and how many `next()` has taken; iterating it takes the rest. */
-export interface PyIterator extends PyObject {
-  kind: 'iterator';
-  items: PyValue[];
-  next: number;
-}
-
-export function iterate(v: PyValue, line: number, what = 'value'): PyValue[] {
-  if (Array.isArray(v)) return v;
-  if (v instanceof PyTuple) return v.items;
-  if (typeof v === 'string') return [...v];
-  if (v instanceof PyDict) return v.keys();
-  if (isObject(v) && Array.isArray((v as { items?: unknown }).items) && (v as { iterable?: boolean }).iterable)
-    return (v as unknown as { items: PyValue[] }).items;
-  if (v instanceof NdArray) return arrayItems(v);
-  if (isObject(v, 'iterator')) {
-    const it = v as PyIterator;
-    const rest = it.items.slice(it.next);
-    it.next = it.items.length;
-    return rest;
-  }
-  throw semanticError(line, `expected a list, tuple, str, dict, range or array for ${what}; got ${typeName(v)}`);
-}
-
-export function toNumber(v: PyValue, line: number, what = 'a number'): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (v instanceof PyComplex) {
-    if (v.im === 0) return v.re;
-    throw semanticError(line, `expected ${what}; got the complex number ${v} (take .real, abs() or cmath.phase())`);
-  }
-  if (isObject(v, 'ignored')) throw unsupported(line, (v as PyIgnored).what, `${(v as PyIgnored).what} produces no value the circuit can use`);
-  throw semanticError(line, `expected ${what}; got ${typeName(v)}`);
-}
-
-export function toInt(v: PyValue, line: number, what = 'an integer'): number {
-  const n = toNumber(v, line, what);
-  if (!Number.isInteger(n)) throw semanticError(line, `expected ${what}; got ${n}`);
-  return n;
-}
-
-const MATH_CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI, inf: Infinity };
-const MATH_FUNCTIONS: Record<string, (...x: number[]) => number> = {
-  sqrt: Math.sqrt,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  asin: Math.asin,
-  acos: Math.acos,
-  atan: Math.atan,
-  arcsin: Math.asin,
-  arccos: Math.acos,
-  arctan: Math.atan,
-  atan2: Math.atan2,
-  arctan2: Math.atan2,
-  exp: Math.exp,
-  log: Math.log,
-  log2: Math.log2,
-  log10: Math.log10,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  abs: Math.abs,
-  radians: (d) => (d * Math.PI) / 180,
-  degrees: (r) => (r * 180) / Math.PI,
-  deg2rad: (d) => (d * Math.PI) / 180,
-  power: Math.pow,
-  pow: Math.pow,
-};
 
 export abstract class PyEvaluator {
   protected readonly env = new Map<string, PyValue>();
@@ -230,14 +81,17 @@ export abstract class PyEvaluator {
   protected objectBinary(_op: string, _a: PyValue, _b: PyValue, _line: number): PyValue | undefined {
     return undefined;
   }
+
   /** `obj.name = value` on a front-end object. */
   protected setObjectAttr(obj: PyObject, name: string, _value: PyValue, line: number): void {
     throw unsupported(line, `${obj.kind}.${name} = …`, 'setting this attribute is outside the supported subset');
   }
+
   /** `with item:` blocks (Qiskit's if_test). */
   protected withBlock(item: PyValue, _alias: string | undefined, _body: () => void, line: number): void {
     throw unsupported(line, 'with', `with blocks over ${typeName(item)} are outside the supported subset`);
   }
+
   /** Attribute of a module (numpy, math, or a front-end module). */
   protected moduleAttr(mod: PyModule, name: string, line: number): PyValue {
     const value = mod.path === 'cmath' ? cmathAttr(name, line) : numpyAttr(mod.path, name);
@@ -259,6 +113,7 @@ export abstract class PyEvaluator {
       return { kind: 'module', path: module } as PyModule;
     return undefined;
   }
+
   protected standardImportName(module: string, name: string): PyValue | undefined {
     if (module === 'numpy' || module === 'numpy.linalg' || module === 'cmath' || module === 'scipy' || module === 'scipy.linalg') {
       const value = module === 'cmath' ? cmathAttr(name, 0) : numpyAttr(module, name);
@@ -961,12 +816,7 @@ export abstract class PyEvaluator {
     return () => undefined;
   }
 
-  /**
-   * Which circuit the program means (README "Which circuit"): with `entryPoint`, the circuit that
-   * function returns; otherwise, when the module built a circuit at top level, undefined (the
-   * front end uses that one); otherwise the circuit returned by the single module-level function
-   * callable without arguments that returns one. Several → an error listing them.
-   */
+  /** Which circuit the program means (README "Which circuit"; python-entry-point.ts). */
   protected entryCircuit(
     entryPoint: string | undefined,
     builtAtTopLevel: boolean,
@@ -974,116 +824,17 @@ export abstract class PyEvaluator {
     entryArgs?: EntryPointArgs,
     freeParameters = false,
   ): PyValue | undefined {
-    const functions = this.moduleFunctions();
-    const callable = (f: PyFunction) => f.params.every((p) => p.kind === 'varargs' || p.kind === 'varkw' || f.defaults.has(p.name));
-    const names = functions.map((f) => `${f.name}()`).join(', ') || 'none';
-    if (entryPoint === undefined && entryArgs !== undefined) throw semanticError(undefined, 'entry_point_args needs an entry_point (the function to call)');
-    if (entryPoint !== undefined) {
-      // The name the module binds (`main = build` makes `main` an entry point too).
-      const bound = this.env.get(entryPoint);
-      const fn = bound !== undefined && isObject(bound, 'function') ? (bound as unknown as PyFunction) : undefined;
-      if (!fn) throw semanticError(undefined, `entry_point '${entryPoint}' is not a function defined at module level; functions found: ${names}`);
-      const args = Array.isArray(entryArgs) ? entryArgs.map(pyFromJson) : [];
-      const kwargs = new Map<string, PyValue>(entryArgs && !Array.isArray(entryArgs) ? Object.entries(entryArgs).map(([k, v]) => [k, pyFromJson(v)]) : []);
-      const positional = fn.params.filter((p) => p.kind === 'normal');
-      const given = (p: PyParam) => kwargs.has(p.name) || (p.kind === 'normal' && positional.indexOf(p) < args.length);
-      const required = fn.params.filter((p) => (p.kind === 'normal' || p.kind === 'kwonly') && !fn.defaults.has(p.name) && !given(p)).map((p) => p.name);
-      // Where none are given, the missing arguments are free parameters of their own names (conversion only).
-      const needsArguments = (why = '') =>
-        semanticError(
-          fn.line,
-          `entry_point ${fn.name}() needs arguments (${required.join(', ')}); give them with entry_point_args (a JSON list, or an object by name) or give them defaults${why}`,
-        );
-      const symbols = freeParameters ? required.map((name) => this.symbolicArgument(name, fn.line)) : [];
-      const symbolic = freeParameters && required.length > 0 && symbols.every((v) => v !== undefined);
-      if (required.length && !symbolic) throw needsArguments();
-      if (symbolic) for (const [i, name] of required.entries()) kwargs.set(name, symbols[i]!);
-      let value: PyValue;
-      try {
-        value = this.callFunction(fn, args, kwargs, fn.line);
-      } catch (error) {
-        // An argument used as a size, index or flag cannot stay a free parameter: the caller must give it.
-        if (symbolic && error instanceof CircuitError) throw needsArguments(` (as free parameters they fail: ${error.message})`);
-        throw error;
-      }
-      if (!this.isEntryValue(value)) throw semanticError(fn.line, `entry_point ${fn.name}() returns ${typeName(value)}, not a ${what}`);
-      return value;
-    }
-    if (builtAtTopLevel) return undefined;
-    const candidates = functions.filter((f) => callable(f) && f.body && returnsValue(f.body));
-    const found: PyFunction[] = [];
-    let firstError: unknown;
-    for (const fn of candidates) {
-      const restore = this.saveState();
-      try {
-        if (this.isCircuitValue(this.callFunction(fn, [], new Map(), fn.line))) found.push(fn);
-      } catch (error) {
-        if (!(error instanceof CircuitError)) throw error;
-        firstError ??= error;
-      } finally {
-        restore();
-      }
-    }
-    if (found.length > 1) {
-      throw semanticError(
-        undefined,
-        `the source builds no ${what} at top level and several functions return one: ${found.map((f) => `${f.name}()`).join(', ')}; name the one to use with entry_point`,
-      );
-    }
-    if (found.length === 1) return this.callFunction(found[0], [], new Map(), found[0].line);
-    if (firstError) throw firstError;
-    return undefined;
+    const host: EntryPointHost = {
+      functions: this.moduleFunctions(),
+      bound: (name) => this.env.get(name),
+      call: (fn, args, kwargs) => this.callFunction(fn, args, kwargs, fn.line),
+      isCircuitValue: (v) => this.isCircuitValue(v),
+      isEntryValue: (v) => this.isEntryValue(v),
+      symbolicArgument: (name, line) => this.symbolicArgument(name, line),
+      saveState: () => this.saveState(),
+    };
+    return entryCircuit(host, entryPoint, builtAtTopLevel, what, entryArgs, freeParameters);
   }
-}
-
-/** typing, __future__ and itertools: names for annotations, and the itertools that circuit code uses. */
-function languageModule(module: string): PyValue | undefined {
-  if (module === 'typing' || module === '__future__' || module === 'itertools') return { kind: 'module', path: module } as PyModule;
-  return undefined;
-}
-
-function languageModuleName(module: string, name: string, line: number): PyValue | undefined {
-  if (module === 'typing' || module === '__future__') return ignored(`${module}.${name}`);
-  if (module !== 'itertools') return undefined;
-  const b = (call: PyBuiltin['call']): PyBuiltin => ({ kind: 'builtin', name: `itertools.${name}`, call });
-  switch (name) {
-    case 'product':
-      return b((args, kwargs, l) => {
-        const repeat = kwargs.has('repeat') ? toInt(kwargs.get('repeat')!, l, 'repeat') : 1;
-        const pools = Array.from({ length: repeat }, () => args.map((a) => iterate(a, l, 'product()'))).flat();
-        checkListLength(
-          pools.reduce((n, p) => n * p.length, 1),
-          l,
-        );
-        let out: PyValue[][] = [[]];
-        for (const pool of pools) out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
-        return out.map((t) => new PyTuple(t));
-      });
-    case 'combinations':
-    case 'permutations':
-      return b((args, _k, l) => {
-        const pool = iterate(args[0] ?? null, l, `${name}()`);
-        const r = args[1] === undefined || args[1] === null ? pool.length : toInt(args[1], l, 'r');
-        const out: PyValue[] = [];
-        const walk = (start: number, chosen: number[]) => {
-          if (chosen.length === r) {
-            out.push(new PyTuple(chosen.map((i) => pool[i])));
-            checkListLength(out.length, l);
-            return;
-          }
-          for (let i = name === 'combinations' ? start : 0; i < pool.length; i++) if (!chosen.includes(i)) walk(i + 1, [...chosen, i]);
-        };
-        walk(0, []);
-        return out;
-      });
-    case 'chain':
-      return b((args, _k, l) => {
-        const out = args.flatMap((a) => iterate(a, l, 'chain()'));
-        checkListLength(out.length, l);
-        return out;
-      });
-  }
-  throw unsupported(line, `itertools.${name}`, 'itertools offers product, combinations, permutations and chain here');
 }
 
 /** Whether a function body has `yield` (outside nested functions). */
@@ -1102,299 +853,4 @@ function hasYield(body: PyStmt[]): boolean {
         return false;
     }
   });
-}
-
-/** Whether a function body has `return <value>` (outside nested functions). */
-function returnsValue(body: PyStmt[]): boolean {
-  return body.some((s) => {
-    switch (s.t) {
-      case 'return':
-        return s.value !== undefined;
-      case 'if':
-      case 'for':
-      case 'while':
-        return returnsValue(s.body) || returnsValue(s.orelse);
-      case 'with':
-        return returnsValue(s.body);
-      default:
-        return false;
-    }
-  });
-}
-
-function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
-  switch (op) {
-    case '|':
-      return PySet.of([...a.keys(), ...b.keys()], line);
-    case '&':
-      return PySet.of(
-        a.keys().filter((x) => b.has(x, line)),
-        line,
-      );
-    case '-':
-      return PySet.of(
-        a.keys().filter((x) => !b.has(x, line)),
-        line,
-      );
-    default:
-      return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
-  }
-}
-
-/** Methods of lists, dicts and strings (`obj.append`, `d.items()`, `'{}'.format`, …), or undefined. */
-function valueMethod(obj: PyValue, name: string, line: number, callFn: (fn: PyValue, args: PyValue[]) => PyValue): PyBuiltin | undefined {
-  const m = (call: (args: PyValue[], kwargs: Map<string, PyValue>, l: number) => PyValue): PyBuiltin => ({
-    kind: 'builtin',
-    name: `${typeName(obj)}.${name}`,
-    call,
-  });
-  if (Array.isArray(obj)) {
-    switch (name) {
-      case 'append':
-        return m((args, _k, l) => {
-          obj.push(args[0] ?? null);
-          checkListLength(obj.length, l);
-          return null;
-        });
-      case 'extend':
-        return m((args, _k, l) => {
-          obj.push(...iterate(args[0] ?? null, l, 'extend()'));
-          checkListLength(obj.length, l);
-          return null;
-        });
-      case 'insert':
-        return m((args, _k, l) => {
-          const i = toInt(args[0] ?? null, l, 'an index');
-          obj.splice(i < 0 ? Math.max(0, obj.length + i) : i, 0, args[1] ?? null);
-          return null;
-        });
-      case 'pop':
-        return m((args, _k, l) => {
-          if (!obj.length) throw semanticError(l, 'pop from an empty list');
-          const i = args.length ? toInt(args[0], l, 'an index') : obj.length - 1;
-          const k = i < 0 ? obj.length + i : i;
-          if (k < 0 || k >= obj.length) throw semanticError(l, `pop index ${i} is out of range`);
-          return obj.splice(k, 1)[0];
-        });
-      case 'remove':
-        return m((args, _k, l) => {
-          const k = obj.findIndex((x) => pyEquals(x, args[0] ?? null));
-          if (k < 0) throw semanticError(l, `list.remove(x): ${pyRepr(args[0] ?? null)} is not in the list`);
-          obj.splice(k, 1);
-          return null;
-        });
-      case 'reverse':
-        return m(() => {
-          obj.reverse();
-          return null;
-        });
-      case 'sort':
-        return m((_a, kwargs, l) => {
-          const fn = kwargs.get('key');
-          const keyed = obj.map((v) => [fn === undefined || fn === null ? v : callFn(fn, [v]), v] as const);
-          keyed.sort((x, y) => pyCompare(x[0], y[0], '<', l));
-          if (truthy(kwargs.get('reverse') ?? false)) keyed.reverse();
-          keyed.forEach((x, i) => {
-            obj[i] = x[1];
-          });
-          return null;
-        });
-      case 'copy':
-        return m(() => [...obj]);
-      case 'clear':
-        return m(() => {
-          obj.length = 0;
-          return null;
-        });
-    }
-  }
-  if (Array.isArray(obj) || obj instanceof PyTuple) {
-    const items = Array.isArray(obj) ? obj : obj.items;
-    if (name === 'index')
-      return m((args, _k, l) => {
-        const k = items.findIndex((x) => pyEquals(x, args[0] ?? null));
-        if (k < 0) throw semanticError(l, `${pyRepr(args[0] ?? null)} is not in the ${typeName(obj)}`);
-        return k;
-      });
-    if (name === 'count') return m((args) => items.filter((x) => pyEquals(x, args[0] ?? null)).length);
-  }
-  if (obj instanceof PySet) {
-    const other = (v: PyValue | undefined, l: number) => (v instanceof PySet ? v : PySet.of(iterate(v ?? null, l, `set.${name}()`), l));
-    switch (name) {
-      case 'add':
-        return m((args, _k, l) => {
-          obj.add(args[0] ?? null, l);
-          return null;
-        });
-      case 'discard':
-      case 'remove':
-        return m((args, _k, l) => {
-          if (!obj.delete(args[0] ?? null, l) && name === 'remove') throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)} is not in the set`);
-          return null;
-        });
-      case 'update':
-        return m((args, _k, l) => {
-          for (const a of args) for (const x of iterate(a, l, 'set.update()')) obj.add(x, l);
-          return null;
-        });
-      case 'union':
-        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('|', acc, other(a, l), l), PySet.of(obj.keys(), l)));
-      case 'intersection':
-        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('&', acc, other(a, l), l), PySet.of(obj.keys(), l)));
-      case 'difference':
-        return m((args, _k, l) => args.reduce<PySet>((acc, a) => setOp('-', acc, other(a, l), l), PySet.of(obj.keys(), l)));
-      case 'symmetric_difference':
-        return m((args, _k, l) => setOp('^', obj, other(args[0], l), l));
-      case 'issubset':
-        return m((args, _k, l) => obj.keys().every((x) => other(args[0], l).has(x, l)));
-      case 'issuperset':
-        return m((args, _k, l) =>
-          other(args[0], l)
-            .keys()
-            .every((x) => obj.has(x, l)),
-        );
-      case 'isdisjoint':
-        return m((args, _k, l) => !obj.keys().some((x) => other(args[0], l).has(x, l)));
-      case 'copy':
-        return m((_a, _k, l) => PySet.of(obj.keys(), l));
-      case 'clear':
-        return m(() => {
-          obj.map.clear();
-          return null;
-        });
-    }
-    return undefined;
-  }
-  if (obj instanceof PyDict) {
-    switch (name) {
-      case 'get':
-        return m((args, _k, l) => obj.get(args[0] ?? null, l) ?? args[1] ?? null);
-      case 'keys':
-        return m(() => obj.keys());
-      case 'values':
-        return m(() => obj.values());
-      case 'items':
-        return m(() => [...obj.map.values()].map(([k, v]) => new PyTuple([k, v])));
-      case 'update':
-        return m((args, kwargs, l) => {
-          if (args[0] instanceof PyDict) for (const [k, v] of args[0].map.values()) obj.set(k, v, l);
-          else if (args.length)
-            for (const item of iterate(args[0], l, 'update()')) {
-              const [k, v] = iterate(item, l, 'an update() item');
-              obj.set(k, v, l);
-            }
-          for (const [k, v] of kwargs) obj.set(k, v, l);
-          return null;
-        });
-      case 'pop':
-        return m((args, _k, l) => {
-          const v = obj.get(args[0] ?? null, l);
-          if (v === undefined) {
-            if (args.length > 1) return args[1];
-            throw semanticError(l, `KeyError: ${pyRepr(args[0] ?? null)}`);
-          }
-          obj.delete(args[0] ?? null, l);
-          return v;
-        });
-      case 'setdefault':
-        return m((args, _k, l) => {
-          const v = obj.get(args[0] ?? null, l);
-          if (v !== undefined) return v;
-          obj.set(args[0] ?? null, args[1] ?? null, l);
-          return args[1] ?? null;
-        });
-      case 'copy':
-        return m((_a, _k, l) => {
-          const d = new PyDict();
-          for (const [k, v] of obj.map.values()) d.set(k, v, l);
-          return d;
-        });
-    }
-  }
-  if (typeof obj === 'string') {
-    const str = (fn: (s: string, args: PyValue[], l: number) => PyValue) => m((args, _k, l) => fn(obj, args, l));
-    const text = (v: PyValue | undefined, l: number, what: string): string => {
-      if (typeof v !== 'string') throw semanticError(l, `${what} must be a str; got ${typeName(v ?? null)}`);
-      return v;
-    };
-    switch (name) {
-      case 'format':
-        return m((args, kwargs, l) => strFormat(obj, args, kwargs, l));
-      case 'join':
-        return str((s, args, l) =>
-          iterate(args[0] ?? null, l, 'join()')
-            .map((x) => text(x, l, 'each item joined'))
-            .join(s),
-        );
-      case 'upper':
-        return str((s) => s.toUpperCase());
-      case 'lower':
-        return str((s) => s.toLowerCase());
-      case 'strip':
-      case 'lstrip':
-      case 'rstrip':
-        return str((s, args, l) => {
-          const chars = args[0] === undefined || args[0] === null ? ' \t\n\r' : text(args[0], l, 'the characters');
-          let a = 0;
-          let b = s.length;
-          if (name !== 'rstrip') while (a < b && chars.includes(s[a])) a++;
-          if (name !== 'lstrip') while (b > a && chars.includes(s[b - 1])) b--;
-          return s.slice(a, b);
-        });
-      case 'split':
-        return str((s, args, l) => {
-          if (args[0] === undefined || args[0] === null) return s.split(/\s+/).filter((x) => x !== '');
-          return s.split(text(args[0], l, 'the separator'));
-        });
-      case 'replace':
-        return str((s, args, l) => s.split(text(args[0], l, 'the old text')).join(text(args[1], l, 'the new text')));
-      case 'startswith':
-        return str((s, args, l) => s.startsWith(text(args[0], l, 'the prefix')));
-      case 'endswith':
-        return str((s, args, l) => s.endsWith(text(args[0], l, 'the suffix')));
-      case 'count':
-        return str((s, args, l) => s.split(text(args[0], l, 'the text to count')).length - 1);
-      case 'find':
-        return str((s, args, l) => s.indexOf(text(args[0], l, 'the text to find')));
-      case 'index':
-        return str((s, args, l) => {
-          const k = s.indexOf(text(args[0], l, 'the text to find'));
-          if (k < 0) throw semanticError(l, 'substring not found');
-          return k;
-        });
-      case 'zfill':
-        return str((s, args, l) => {
-          const w = toInt(args[0] ?? null, l, 'the width');
-          const sign = /^[+-]/.test(s) ? s[0] : '';
-          return sign + s.slice(sign.length).padStart(w - sign.length, '0');
-        });
-      case 'ljust':
-      case 'rjust':
-      case 'center':
-        return str((s, args, l) =>
-          formatSpec(
-            s,
-            `${args[1] === undefined ? ' ' : text(args[1], l, 'the fill character')}${name === 'ljust' ? '<' : name === 'rjust' ? '>' : '^'}${toInt(args[0] ?? null, l, 'the width')}`,
-            l,
-          ),
-        );
-      case 'isdigit':
-        return str((s) => /^[0-9]+$/.test(s));
-      case 'isalpha':
-        return str((s) => /^[A-Za-z]+$/.test(s));
-    }
-  }
-  void line;
-  return undefined;
-}
-export function pySlice<T>(items: T[], lo: number | undefined, hi: number | undefined, step: number, line: number): T[] {
-  if (step === 0) throw semanticError(line, 'slice step cannot be zero');
-  const n = items.length;
-  const norm = (v: number | undefined, dflt: number) =>
-    v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n);
-  const start = norm(lo, step > 0 ? 0 : n - 1);
-  const stop = norm(hi, step > 0 ? n : -1);
-  const out: T[] = [];
-  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(items[i]);
-  return out;
 }

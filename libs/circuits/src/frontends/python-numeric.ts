@@ -9,7 +9,8 @@
 import { semanticError, unsupported, CircuitError } from '../errors.js';
 import { MAX_ARRAY_WORK, checkArrayElements } from '../limits.js';
 import type { Matrix } from '../ir/complex-matrix.js';
-import { PyTuple, isObject, type PyBuiltin, type PyModule, type PyValue } from './python-eval.js';
+import { isObject, type PyBuiltin, type PyModule, type PyValue } from './python-objects.js';
+import { PyTuple } from './python-values.js';
 
 export class PyComplex {
   readonly kind = 'complex';

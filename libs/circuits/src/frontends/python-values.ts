@@ -7,7 +7,7 @@
  * bit operations beyond that are refused rather than rounded.
  */
 import { semanticError, unsupported } from '../errors.js';
-import type { PyObject, PyValue } from './python-eval.js';
+import type { PyObject, PyValue } from './python-objects.js';
 
 export class PyTuple {
   constructor(readonly items: PyValue[]) {}
@@ -399,5 +399,38 @@ export function strFormat(template: string, args: PyValue[], kwargs: Map<string,
       i++;
     }
   }
+  return out;
+}
+
+/** The set operators `|`, `&`, `-` and `^`. */
+export function setOp(op: string, a: PySet, b: PySet, line: number): PySet {
+  switch (op) {
+    case '|':
+      return PySet.of([...a.keys(), ...b.keys()], line);
+    case '&':
+      return PySet.of(
+        a.keys().filter((x) => b.has(x, line)),
+        line,
+      );
+    case '-':
+      return PySet.of(
+        a.keys().filter((x) => !b.has(x, line)),
+        line,
+      );
+    default:
+      return PySet.of([...a.keys().filter((x) => !b.has(x, line)), ...b.keys().filter((x) => !a.has(x, line))], line);
+  }
+}
+
+/** `items[lo:hi:step]` with Python's bounds (negative indices from the end, clamped to the sequence). */
+export function pySlice<T>(items: T[], lo: number | undefined, hi: number | undefined, step: number, line: number): T[] {
+  if (step === 0) throw semanticError(line, 'slice step cannot be zero');
+  const n = items.length;
+  const norm = (v: number | undefined, dflt: number) =>
+    v === undefined ? dflt : v < 0 ? Math.max(n + v, step < 0 ? -1 : 0) : Math.min(v, step < 0 ? n - 1 : n);
+  const start = norm(lo, step > 0 ? 0 : n - 1);
+  const stop = norm(hi, step > 0 ? n : -1);
+  const out: T[] = [];
+  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(items[i]);
   return out;
 }
