@@ -20,11 +20,22 @@ export interface OpenApiDocument {
 
 type Io = 'input' | 'output';
 
-/** Collects components while converting: a `$defs` entry of one conversion becomes a shared component. */
+/**
+ * Collects components while converting: a `$defs` entry of one conversion becomes a shared component. Each schema is
+ * converted once per direction (most answers repeat: the error bodies are on every route, 244 of 289).
+ */
 class Components {
   readonly schemas: Record<string, JsonSchema> = {};
+  private readonly converted = new Map<z.ZodType, Partial<Record<Io, JsonSchema>>>();
 
   convert(schema: z.ZodType, io: Io): JsonSchema {
+    const done = this.converted.get(schema) ?? {};
+    this.converted.set(schema, done);
+    done[io] ??= this.convertOnce(schema, io);
+    return done[io];
+  }
+
+  private convertOnce(schema: z.ZodType, io: Io): JsonSchema {
     const json = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
