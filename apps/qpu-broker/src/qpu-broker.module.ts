@@ -26,6 +26,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
 import { WebhooksHandlers } from './webhooks/webhooks.handlers.js';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.js';
 import { WebhookSender } from './webhooks/webhook-sender.js';
+import { WebhookMetrics } from './webhooks/webhook.metrics.js';
 import { LabStreamWebhookSource } from './webhooks/lab-stream-webhook-source.js';
 
 /** The QPU broker: circuit tools, devices, QPU jobs (Postgres) and their backends, signed webhooks, over NATS. */
@@ -64,6 +65,7 @@ import { LabStreamWebhookSource } from './webhooks/lab-stream-webhook-source.js'
     WebhooksHandlers,
     WebhookSender,
     WebhookDispatcher,
+    WebhookMetrics,
     LabStreamWebhookSource,
   ],
 })

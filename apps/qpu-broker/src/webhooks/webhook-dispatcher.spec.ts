@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
-import type { EventBus, QdcConfig } from '#qdc/platform';
+import { type EventBus, type QdcConfig, metricsRegistry } from '#qdc/platform';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WebhookMetrics } from './webhook.metrics.js';
 import type { AttemptOutcome, SignedDelivery, WebhookSender } from './webhook-sender.js';
 import type { AttemptRecord, DueDelivery, WebhooksRepository } from './webhooks.repository.js';
 
@@ -50,6 +51,24 @@ function factory(claimed: DueDelivery[], outcomes: AttemptOutcome[]) {
   );
   sut.random = () => 0.5;
   return { sut, mocks, recorded, sent };
+}
+
+/** A series' value in the process registry: `series` is the counter itself or a histogram's `_count` (0 before the first observation). */
+async function seriesValue(metric: string, series: string, labels: Record<string, string>): Promise<number> {
+  const { values } = (await metricsRegistry.getSingleMetric(metric)!.get()) as {
+    values: { value: number; labels: Record<string, unknown>; metricName?: string }[];
+  };
+  const match = values.find((v) => (v.metricName ?? metric) === series && Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+  return match?.value ?? 0;
+}
+
+/** Attempts counted for qpu.job.status by outcome, and attempts timed (the histogram's count). */
+async function attemptMetrics(outcome: 'delivered' | 'retry' | 'failed'): Promise<{ counted: number; timed: number }> {
+  const labels = { event: 'qpu.job.status', outcome };
+  return {
+    counted: await seriesValue('qdc_webhook_deliveries_total', 'qdc_webhook_deliveries_total', labels),
+    timed: await seriesValue('qdc_webhook_delivery_duration_seconds', 'qdc_webhook_delivery_duration_seconds_count', labels),
+  };
 }
 
 const ok: AttemptOutcome = { delivered: true, statusCode: 200, error: null, durationMs: 12 };
@@ -108,5 +127,28 @@ describe(WebhookDispatcher.name, () => {
     release();
     await round;
     expect(order).toEqual(['start a', 'start c', 'end c', 'end a', 'start b', 'end b']);
+  });
+});
+
+describe('webhook metrics', () => {
+  it('counts and times each attempt by event and outcome: delivered, retry, failed for good', async () => {
+    const before = { delivered: await attemptMetrics('delivered'), retry: await attemptMetrics('retry'), failed: await attemptMetrics('failed') };
+    await factory([due()], [ok]).sut.round();
+    await factory([due({ attempts: 2, firstAttemptAt: new Date() })], [failed]).sut.round();
+    await factory([due({ attempts: 40, firstAttemptAt: new Date(Date.now() - 86_400_001) })], [failed]).sut.round();
+    await factory([due({ attempts: 41, firstAttemptAt: new Date(Date.now() - 86_400_001) })], [failed]).sut.round();
+    expect(await attemptMetrics('delivered')).toEqual({ counted: before.delivered.counted + 1, timed: before.delivered.timed + 1 });
+    expect(await attemptMetrics('retry')).toEqual({ counted: before.retry.counted + 1, timed: before.retry.timed + 1 });
+    expect(await attemptMetrics('failed')).toEqual({ counted: before.failed.counted + 2, timed: before.failed.timed + 2 });
+  });
+
+  it('exports the deliveries due now, counted when scraped', async () => {
+    let due = 3;
+    const repository = { countDue: jest.fn(async () => due) };
+    new WebhookMetrics(repository as unknown as WebhooksRepository).onModuleInit();
+    expect(await metricsRegistry.metrics()).toMatch(/^qdc_webhook_outbox_pending 3$/m);
+    due = 0;
+    expect(await metricsRegistry.metrics()).toMatch(/^qdc_webhook_outbox_pending 0$/m);
+    expect(repository.countDue).toHaveBeenCalledTimes(2);
   });
 });

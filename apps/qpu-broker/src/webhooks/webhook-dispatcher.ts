@@ -4,6 +4,7 @@ import { EventBus, QDC_CONFIG, type QdcConfig } from '#qdc/platform';
 import { nextRetry } from './webhook-backoff.js';
 import { WebhookSender } from './webhook-sender.js';
 import { deliveryBody } from './webhook-signature.js';
+import { countDeliveryAttempt } from './webhook.metrics.js';
 import { webhookBackoff } from './webhooks.config.js';
 import { WebhooksRepository, type DueDelivery } from './webhooks.repository.js';
 
@@ -113,10 +114,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     const attempt = delivery.attempts + 1;
     const entry = { attempt, at: at.toISOString(), status_code: outcome.statusCode, error: outcome.error, duration_ms: outcome.durationMs };
     if (outcome.delivered) {
+      countDeliveryAttempt(delivery.eventType, 'delivered', outcome.durationMs);
       await this.deliveries.recordAttempt(delivery.id, { attempt: entry, delivered: true, nextAttemptAt: null });
       return;
     }
     const decision = nextRetry(attempt, delivery.firstAttemptAt ?? at, new Date(), webhookBackoff(this.config), this.random);
+    countDeliveryAttempt(delivery.eventType, decision.retry ? 'retry' : 'failed', outcome.durationMs);
     if (decision.retry) this.soonestRetry = Math.min(this.soonestRetry, decision.at.getTime());
     else this.logger.warn(`webhook delivery ${delivery.id} failed for good after ${attempt} attempts (${outcome.error})`);
     await this.deliveries.recordAttempt(delivery.id, { attempt: entry, delivered: false, nextAttemptAt: decision.retry ? decision.at : null });

@@ -177,6 +177,14 @@ export class WebhooksRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
   }
 
+  /** Deliveries due now and not delivered yet (a range of the partial index on pending rows' next attempt); claimed ones are not due until their lease ends. */
+  async countDue(): Promise<number> {
+    const r = await this.prisma.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()",
+    );
+    return r.rows[0]?.n ?? 0;
+  }
+
   /** Stores an attempt: its entry in the log, the last status, and delivered, pending (next attempt) or failed. */
   async recordAttempt(id: string, record: AttemptRecord): Promise<void> {
     const { attempt } = record;

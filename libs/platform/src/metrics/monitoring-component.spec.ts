@@ -15,6 +15,7 @@ import {
 import '../../../../apps/assistant/src/assistant/assistant.metrics.js';
 import '../../../../apps/model-runner/src/streams/lab-stream.metrics.js';
 import '../../../../apps/qpu-broker/src/jobs/qpu-job.metrics.js';
+import '../../../../apps/qpu-broker/src/webhooks/webhook.metrics.js';
 
 const component = resolve(process.cwd(), 'deploy/components/monitoring');
 
@@ -118,6 +119,7 @@ describe('deploy/components/monitoring', () => {
       'QdcFailedJobsGrowing',
       'QdcLabStreamDroppingFrames',
       'QdcLabStreamLagging',
+      'QdcWebhookOutboxBacklog',
       'QdcServiceRestarting',
       'QdcTargetDown',
       'QdcDbPoolSaturated',
@@ -151,6 +153,8 @@ describe('deploy/components/monitoring', () => {
       'qdc_assistant_runs_active',
       'qdc_lab_stream_pending_frames',
       'qdc_lab_stream_dropped_frames_total',
+      'qdc_webhook_deliveries_total',
+      'qdc_webhook_outbox_pending',
       'qdc_process_resident_memory_bytes',
     ])
       expect(read).toContain(metric);
