@@ -17,7 +17,7 @@
 //    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid. Fits of one line closer
 //    than 3 columns are one crossing (near a large splitting the tracked branch can flip back and forth): the
 //    best-fitting one is reported.
-import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianAbsoluteDeviation, medianInPlace, runningMedian } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
 const BASELINE_HALF_WINDOW_ROWS = 30;
@@ -81,25 +81,8 @@ interface Track {
   secondDepth: Float64Array;
 }
 
-function robustSigma(values: Float64Array): number {
-  const copy = Float64Array.from(values);
-  const med = medianInPlace(copy, copy.length);
-  for (let i = 0; i < copy.length; i++) copy[i] = Math.abs(values[i]! - med);
-  return MAD_TO_SIGMA * medianInPlace(copy, copy.length);
-}
-
-function runningMedian(values: Float64Array, half: number): Float64Array {
-  const n = values.length;
-  const out = new Float64Array(n);
-  const window = new Float64Array(2 * half + 1);
-  for (let i = 0; i < n; i++) {
-    const lo = Math.max(0, i - half);
-    const hi = Math.min(n - 1, i + half);
-    for (let j = lo; j <= hi; j++) window[j - lo] = values[j]!;
-    out[i] = medianInPlace(window, hi - lo + 1);
-  }
-  return out;
-}
+/** σ of Gaussian data from the median absolute deviation. */
+const robustSigma = (values: Float64Array): number => MAD_TO_SIGMA * medianAbsoluteDeviation(values);
 
 /** Sub-sample position of a local maximum at i by a parabola through i − 1, i, i + 1. */
 function parabolicPeak(values: Float64Array, i: number, stride: number, offset: number, n: number): number {

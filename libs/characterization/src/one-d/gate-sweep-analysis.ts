@@ -1,7 +1,7 @@
 // Shared physics of a gate sweep (pinch-off or turn-on): the bounded tanh-step fit, which plateau is the
 // pinched-off/closed one (the one nearer zero current: a closed channel carries no current, whatever the sign of
 // the conducting current and the direction of the sweep), and fit-quality measures that the classifiers gate on.
-import { medianInPlace } from '../signal/order-statistics.js';
+import { runningMedian } from '../signal/order-statistics.js';
 import { fitTanhStep, type TanhStepFit } from './tanh-step-fit.js';
 
 /** Running-median half width used for the shape measures (samples): removes telegraph spikes, keeps steps. */
@@ -31,20 +31,6 @@ export interface GateSweepAnalysis {
   maxDeviation: number;
   /** RMS residual / swing. */
   nrmse: number;
-}
-
-export function runningMedian(trace: Float64Array, halfWidth: number): Float64Array {
-  const n = trace.length;
-  const out = new Float64Array(n);
-  const window = new Float64Array(2 * halfWidth + 1);
-  for (let i = 0; i < n; i++) {
-    const lo = Math.max(0, i - halfWidth);
-    const hi = Math.min(n - 1, i + halfWidth);
-    const m = hi - lo + 1;
-    for (let j = 0; j < m; j++) window[j] = trace[lo + j]!;
-    out[i] = medianInPlace(window, m);
-  }
-  return out;
 }
 
 export function analyseGateSweep(trace: Float64Array, symmetric: boolean, plateauSlopes = false): GateSweepAnalysis {

@@ -3,7 +3,7 @@ import type { ModelEntry } from '../model-entry.js';
 import { ONE_D_MODEL_ENTRIES } from './one-d.entries.js';
 
 export { fitTanhStep, type TanhStepFit } from './tanh-step-fit.js';
-export { analyseGateSweep, runningMedian, type GateSweepAnalysis } from './gate-sweep-analysis.js';
+export { analyseGateSweep, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 export { fitPinchOff, classifyPinchOff, extractPinchOffParameters, type PinchOffFit } from './pinch-off.model.js';
 export { fitTurnOn, classifyTurnOn, extractTurnOnThreshold, type TurnOnFit } from './turn-on.model.js';
 export { trainLogisticRegression, logisticScore, type LogisticModel } from './logistic-regression.js';

@@ -1,5 +1,15 @@
 import { createSeededRandom } from '#qdc/device-physics';
-import { MAD_TO_SIGMA, median, medianAbsoluteDeviation, medianInPlace, orderStatistic, quantile, selectInPlace, sortedQuantile } from './order-statistics.js';
+import {
+  MAD_TO_SIGMA,
+  median,
+  medianAbsoluteDeviation,
+  medianInPlace,
+  orderStatistic,
+  quantile,
+  runningMedian,
+  selectInPlace,
+  sortedQuantile,
+} from './order-statistics.js';
 
 describe(selectInPlace.name, () => {
   it('returns the k-th smallest like a sort does, with ties and any k', () => {
@@ -61,5 +71,25 @@ describe(sortedQuantile.name, () => {
   it('takes the nearest rank of an already sorted array: round(q·(n − 1)), clamped', () => {
     const sorted = Float64Array.of(1, 2, 3, 4, 5);
     expect([0, 0.1, 0.125, 0.5, 0.9, 1, -1, 2].map((q) => sortedQuantile(sorted, q))).toEqual([1, 1, 2, 3, 5, 5, 1, 5]);
+  });
+});
+
+describe(runningMedian.name, () => {
+  it('is the upper median of each window, shrunk at the ends', () => {
+    const random = createSeededRandom(5);
+    const trace = Float64Array.from({ length: 40 }, () => random.between(-2, 2));
+    for (const half of [0, 1, 2, 7]) {
+      const out = runningMedian(trace, half);
+      for (let i = 0; i < trace.length; i++) {
+        const window = Array.from(trace.subarray(Math.max(0, i - half), Math.min(trace.length, i + half + 1))).sort((a, b) => a - b);
+        expect(out[i]).toBe(window[window.length >>> 1]);
+      }
+    }
+  });
+
+  it('removes an isolated spike and keeps a step', () => {
+    const trace = Float64Array.from({ length: 12 }, (_, i) => (i < 6 ? 0 : 1));
+    trace[2] = 50;
+    expect(Array.from(runningMedian(trace, 2))).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
   });
 });

@@ -1,5 +1,5 @@
 // Order statistics: Hoare's selection ("quickselect", C. A. R. Hoare, Commun. ACM 4, 321 (1961)) with median-of-three
-// pivots, expected O(n); and on top of it the robust statistics the models share (median, quantile, MAD).
+// pivots, expected O(n); and on top of it the robust statistics the models share (median, quantile, MAD, running median).
 
 /** Reorders values[0 … count−1] so that values[k] is the k-th smallest of them, and returns it. */
 export function selectInPlace(values: Float64Array, count: number, k: number): number {
@@ -86,4 +86,22 @@ export function medianAbsoluteDeviation(values: ArrayLike<number>): number {
   const centre = median(values);
   const deviations = Float64Array.from(values, (v) => Math.abs(v - centre));
   return orderStatistic(deviations, deviations.length >>> 1);
+}
+
+/**
+ * Running median over ±`halfWidth` samples, the window shrunk at the ends (upper median of what it holds): removes
+ * isolated spikes (telegraph noise, narrow lines) and keeps steps.
+ */
+export function runningMedian(trace: Float64Array, halfWidth: number): Float64Array {
+  const n = trace.length;
+  const out = new Float64Array(n);
+  const window = new Float64Array(2 * halfWidth + 1);
+  for (let i = 0; i < n; i++) {
+    const lo = Math.max(0, i - halfWidth);
+    const hi = Math.min(n - 1, i + halfWidth);
+    const m = hi - lo + 1;
+    for (let j = 0; j < m; j++) window[j] = trace[lo + j]!;
+    out[i] = medianInPlace(window, m);
+  }
+  return out;
 }
