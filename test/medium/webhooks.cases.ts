@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { generatePinchOffTrace } from '#qdc/device-physics';
@@ -61,6 +63,28 @@ export function webhookCases(system: () => TestSystem): void {
       if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; logs in ${sut.logDir}`);
       await new Promise((r) => setTimeout(r, 100));
     }
+  };
+
+  /** The broker's `qdc_webhook_*` series (its /metrics, on the probe port it logged last at start) as `name{labels}` → value. */
+  const brokerWebhookMetrics = async (): Promise<Map<string, number>> => {
+    const port = [...readFileSync(join(sut.logDir, 'qpu-broker.log'), 'utf8').matchAll(/probes on :(\d+)/g)].at(-1)?.[1];
+    if (!port) throw new Error(`qpu-broker logged no probe port; logs in ${sut.logDir}`);
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const series = new Map<string, number>();
+    for (const [, name, labels, value] of text.matchAll(/^(qdc_webhook_[a-z_]+)(?:\{([^}]*)\})? (\S+)$/gm))
+      series.set(`${name}{${(labels ?? '').replace(/,?service="[^"]*"/, '').replace(/^,/, '')}}`, Number(value));
+    return series;
+  };
+  /** Attempts of qpu.job.status deliveries by outcome, counted and timed, since `before`. */
+  const jobAttemptsSince = async (before: Map<string, number>) => {
+    const now = await brokerWebhookMetrics();
+    const delta = (key: string) => (now.get(key) ?? 0) - (before.get(key) ?? 0);
+    return Object.fromEntries(
+      (['delivered', 'retry', 'failed'] as const).map((outcome) => {
+        const labels = `event="qpu.job.status",outcome="${outcome}"`;
+        return [outcome, { counted: delta(`qdc_webhook_deliveries_total{${labels}}`), timed: delta(`qdc_webhook_delivery_duration_seconds_count{${labels}}`) }];
+      }),
+    );
   };
 
   beforeAll(async () => {
@@ -156,6 +180,7 @@ export function webhookCases(system: () => TestSystem): void {
     const flaky = await http('POST', '/v0/webhooks', labA, { url: `${receiverUrl}/flaky`, events: ['qpu.job.status'] });
     expect([steady.status, flaky.status]).toEqual([201, 201]);
 
+    const metricsBefore = await brokerWebhookMetrics();
     const submitted = await http('POST', '/v0/coda/qpus', labA, { code: BELL_QISKIT, source_framework: 'qiskit', backend: 'fast-3', shots: 100 });
     expect(submitted.status).toBe(200);
     const jobId: string = submitted.body.job_id;
@@ -224,6 +249,15 @@ export function webhookCases(system: () => TestSystem): void {
       [1, 'delivered'],
     ]);
     expect((await http('GET', `/v0/webhooks/${steady.body.id}/deliveries?status=sent`, labA)).status).toBe(422);
+
+    // The broker's metrics: 3 + 3 delivered, 2 retries of each flaky delivery, none failed for good; each attempt timed; nothing left due.
+    const expected = { delivered: { counted: 6, timed: 6 }, retry: { counted: 6, timed: 6 }, failed: { counted: 0, timed: 0 } };
+    await until('the attempts counted on the broker’s /metrics', async () =>
+      JSON.stringify(await jobAttemptsSince(metricsBefore)) === JSON.stringify(expected) ? true : undefined,
+    ).catch(async (error: Error) => {
+      throw new Error(`${error.message}; counted ${JSON.stringify(await jobAttemptsSince(metricsBefore))}`);
+    });
+    expect((await brokerWebhookMetrics()).get('qdc_webhook_outbox_pending{}')).toBe(0);
 
     // A lab stream of hooks-lab: its event goes to hooks-lab's webhook, signed with the secret rotated just before.
     const rotated = await http('POST', `/v0/webhooks/${steady.body.id}/rotate-secret`, labA);
