@@ -1,7 +1,8 @@
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { connect, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { encodeNpy } from '#qdc/arrays';
-import { labEventStream, labFrameStream, type LabStreamDto, type LabStreamEvent } from '#qdc/contracts';
+import { labEventStream, labFrameStream, labStreamsBucket, type LabStreamDto, type LabStreamEvent } from '#qdc/contracts';
 import { generateCoulombPeakTrace, generatePinchOffTrace, tuningSeeds } from '#qdc/device-physics';
 import { startNatsCluster, type NatsCluster } from './nats-server.fixture.js';
 import { BELL_QISKIT, writeTestDevices } from './qpu.fixtures.js';
@@ -23,6 +24,7 @@ const RETRY_DEADLINE_MS = 40_000;
  * simulated device) and frames on a lab stream, the JetStream meta leader is killed (-9). A client retries what was
  * refused the way the API says (same x-request-id, same Idempotency-Key, same Nats-Msg-Id); afterwards nothing is lost
  * or duplicated: one stored result per run, each QPU job completed once, one event and one stored result per frame.
+ * A bucket made before, with one replica (as by a single-server QDC), is brought to 3 by the services.
  */
 describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => {
   let cluster: NatsCluster;
@@ -33,16 +35,18 @@ describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => 
   let runner: string;
   let coda: string;
   let admin: string;
+  /** The services' QDC_NAMESPACE, chosen here so that a bucket can be made before they start. */
+  const ns = `tcl${Date.now().toString(36)}`;
 
   const call = (path: string, token: string, init: RequestInit = {}) =>
     fetch(`${sut.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
 
-  /** Sends until 200 (a 503 or a dropped connection is retried with the same request); returns the answer's body. */
-  async function untilOk(send: () => Promise<Response>, what: string): Promise<{ body: Record<string, unknown>; attempts: number }> {
+  /** Sends until `expected` (a 503 or a dropped connection is retried with the same request); returns the answer's body. */
+  async function untilOk(send: () => Promise<Response>, what: string, expected = 200): Promise<{ body: Record<string, unknown>; attempts: number }> {
     const deadline = Date.now() + RETRY_DEADLINE_MS;
     for (let attempts = 1; ; attempts++) {
       const res = await send().catch((error: Error) => error);
-      if (!(res instanceof Error) && res.status === 200) return { body: (await res.json()) as Record<string, unknown>, attempts };
+      if (!(res instanceof Error) && res.status === expected) return { body: (await res.json()) as Record<string, unknown>, attempts };
       const why = res instanceof Error ? res.message : `${res.status} ${await res.text()}`;
       if (!(res instanceof Error) && res.status !== 503) throw new Error(`${what}: ${why}; logs in ${sut.logDir}`);
       if (Date.now() > deadline) throw new Error(`${what} still refused after ${attempts} attempts: ${why}; logs in ${sut.logDir}`);
@@ -50,14 +54,30 @@ describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => 
     }
   }
 
+  /** A JetStream API request of the test's own, retried while the cluster elects new leaders (it times out meanwhile). */
+  async function jsApi<T>(request: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + RETRY_DEADLINE_MS;
+    for (;;) {
+      try {
+        return await request();
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(250);
+      }
+    }
+  }
+
   beforeAll(async () => {
     cluster = await startNatsCluster(3);
     await cluster.metaLeader();
-    const devices = writeTestDevices([{ id: 'fast-3', shotTimeUs: 10 }]);
-    sut = await startSystem({ env: { NATS_URL: cluster.url, QDC_NATS_REPLICAS: '3', QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' } });
     nc = await connect({ servers: cluster.nodes.map((n) => n.url), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     js = jetstream(nc);
     jsm = await jetstreamManager(nc);
+    await new Kvm(nc).create(labStreamsBucket(ns), { history: 1, replicas: 1 });
+    const devices = writeTestDevices([{ id: 'fast-3', shotTimeUs: 10 }]);
+    sut = await startSystem({
+      env: { NATS_URL: cluster.url, QDC_NAMESPACE: ns, QDC_NATS_REPLICAS: '3', QDC_QPU_DEVICES_DIR: devices, QDC_QPU_TIME_SCALE: '1' },
+    });
     [runner, coda, admin] = await Promise.all([sut.createKey('runner', 'control'), sut.createKey('qpu-lab', 'coda'), sut.createKey('ops', 'admin')]);
   }, 120_000);
 
@@ -68,28 +88,38 @@ describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => 
   });
 
   it('loses and duplicates nothing: runs, QPU jobs and lab frames across the fail-over', async () => {
-    const created = await call('/v0/admin/lab-streams', admin, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ lab: 'lab-c', name: 'live', models: ['pinch-off-classifier-v0'], max_in_flight: 8 }),
-    });
-    expect(created.status).toBe(201);
-    const dto = (await created.json()) as LabStreamDto;
+    // 503 while lab-streams still boots (its buckets are agreed on by the cluster first).
+    const create = () =>
+      call('/v0/admin/lab-streams', admin, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lab: 'lab-c', name: 'live', models: ['pinch-off-classifier-v0'], max_in_flight: 8 }),
+      });
+    const dto = (await untilOk(create, 'creating the lab stream', 201)).body as unknown as LabStreamDto;
 
-    // Every stream of this QDC (KV buckets, the lab stream's frames and events, the assistant's run events) has 3 replicas.
+    // Every stream of this QDC (KV buckets, the lab stream's frames and events, the assistant's run events) has 3
+    // replicas, the lab-streams bucket made with 1 before the services started included.
     const streams: Record<string, number> = {};
-    for await (const info of jsm.streams.list()) if (info.config.name.includes(sut.namespace)) streams[info.config.name] = info.config.num_replicas;
+    for await (const info of jsm.streams.list()) if (info.config.name.includes(ns)) streams[info.config.name] = info.config.num_replicas;
     expect(Object.keys(streams)).toEqual(
-      expect.arrayContaining([
-        labFrameStream(sut.namespace, 'lab-c', 'live'),
-        labEventStream(sut.namespace, 'lab-c', 'live'),
-        `KV_${sut.namespace}-lab-streams`,
-      ]),
+      expect.arrayContaining([labFrameStream(ns, 'lab-c', 'live'), labEventStream(ns, 'lab-c', 'live'), `KV_${ns}-lab-streams`]),
     );
     expect(Object.entries(streams).filter(([, replicas]) => replicas !== 3)).toEqual([]);
 
+    // The hard case: the server killed is the meta leader and leads the frame stream too (the instrument's publishes
+    // lose their leader). The stream's leadership is handed on until it lands there (each step-down elects another).
     const victim = await cluster.metaLeader();
-    const frameLeader = (await jsm.streams.info(dto.jetstream.stream)).cluster?.leader;
+    let frameLeader = (await jsm.streams.info(dto.jetstream.stream)).cluster?.leader;
+    for (let stepDowns = 0; frameLeader !== victim && stepDowns < 8; stepDowns++) {
+      await nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${dto.jetstream.stream}`, undefined, { timeout: 5_000 });
+      for (const until = Date.now() + 10_000; Date.now() < until; await sleep(100)) {
+        const leader = (await jsApi(() => jsm.streams.info(dto.jetstream.stream))).cluster?.leader;
+        if (leader && leader !== frameLeader) {
+          frameLeader = leader;
+          break;
+        }
+      }
+    }
     const start = Date.now();
     const killed = sleep(KILL_AFTER_MS).then(() => cluster.nodes.find((n) => n.name === victim)!.stop('SIGKILL'));
 
@@ -162,16 +192,16 @@ describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => 
 
     // Lab frames: the event stream (what is republished to the instrument) holds one event per frame, and each
     // frame's result is stored once.
-    const events = labEventStream(sut.namespace, 'lab-c', 'live');
-    for (const until = Date.now() + 60_000; (await jsm.streams.info(events)).state.messages < FRAMES; ) {
-      if (Date.now() > until) throw new Error(`${(await jsm.streams.info(events)).state.messages} events of ${FRAMES}; logs in ${sut.logDir}`);
+    const events = labEventStream(ns, 'lab-c', 'live');
+    for (const until = Date.now() + 60_000; (await jsApi(() => jsm.streams.info(events))).state.messages < FRAMES; ) {
+      if (Date.now() > until) throw new Error(`${(await jsApi(() => jsm.streams.info(events))).state.messages} events of ${FRAMES}; logs in ${sut.logDir}`);
       await sleep(250);
     }
     await sleep(1_000); // a late duplicate would be stored now
-    const info = await jsm.streams.info(events);
+    const info = await jsApi(() => jsm.streams.info(events));
     const perFrame = new Map<string, number>();
     for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-      const event = (await jsm.streams.getMessage(events, { seq }))!.json<LabStreamEvent>();
+      const event = (await jsApi(() => jsm.streams.getMessage(events, { seq })))!.json<LabStreamEvent>();
       expect(event.type).toBe('result');
       perFrame.set(event.frame_id, (perFrame.get(event.frame_id) ?? 0) + 1);
     }
@@ -182,7 +212,13 @@ describe('NATS cluster: kill -9 of the JetStream meta leader under load', () => 
         "SELECT count(*)::int AS n, count(DISTINCT job_id)::int AS jobs FROM model_results r JOIN owners o ON o.id = r.owner_id WHERE o.name = 'lab-c'",
       ),
     ).toEqual([{ n: FRAMES, jobs: FRAMES }]);
-    expect((await jsm.streams.info(dto.jetstream.stream)).state.messages).toBe(0);
+    // Every frame acknowledged: the work queue is empty (acks follow the events by a moment).
+    let backlog = -1;
+    for (const until = Date.now() + 30_000; backlog !== 0 && Date.now() < until; ) {
+      backlog = (await jsApi(() => jsm.streams.info(dto.jetstream.stream))).state.messages;
+      if (backlog !== 0) await sleep(250);
+    }
+    expect(backlog).toBe(0);
 
     let successor = victim;
     for (const until = Date.now() + 30_000; successor === victim && Date.now() < until; ) {
