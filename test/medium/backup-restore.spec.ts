@@ -16,7 +16,7 @@ import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 /**
  * `qdc backup create` / `qdc backup restore` (apps/cli/src/backup) against one real stack: results with an uploaded
- * .npy and a plot, a batch whose 530 kB input went through the object store, votes, a QPU job on a simulated device and a
+ * .npy and a plot, a batch whose 530 kB input was streamed into the input store (`<ns>-inputs`), votes, a QPU job on a simulated device and a
  * live stream's result are stored; the backup is refused where it must be (damaged, target not empty); then the
  * services are stopped, the database dropped, the namespace's NATS streams/buckets and Redis keys deleted, the backup
  * restored, the services started again, and everything is compared: every table's rows, the sequences, the ids,
@@ -137,7 +137,7 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
   });
 
   it('restores a wiped system from its backup: same rows, ids, result files, votes, QPU job and live stream', async () => {
-    // --- what is stored: two results of alice (one with a plot, one batch whose 530 kB input went by object store),
+    // --- what is stored: two results of alice (one with a plot, one batch whose 530 kB input is in the input store),
     // her votes, a QPU job (with an idempotency key), a stream's definition and one analysed frame.
     const truth = generateCoulombPeakTrace(tuningSeeds(1, 927)[0]!, { length: 128, kind: 'peaks', peakCount: 3, snrRange: [40, 60] });
     const small = encodeNpy({ shape: [128], data: truth.trace });
@@ -203,7 +203,9 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
     const dir = join(work, 'backup');
     const made = await qdc(['backup', 'create', dir], sut.env);
     expect([made.code, made.stderr]).toEqual([0, '']);
-    expect(made.stdout).toMatch(/^backup \S+: \d+ tables, \d+ rows \(snapshot \S+, migration \S+\), 1 entries of KV \S+-lab-streams\n$/);
+    expect(made.stdout).toMatch(
+      /^backup \S+: \d+ tables, \d+ rows \(snapshot \S+, migration \S+\), 1 entries of KV \S+-lab-streams, 1 objects \(\d+ bytes\) of \S+-inputs\n$/,
+    );
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     const counted = Object.fromEntries(manifest.postgres.tables.map((t: { name: string; rows: number }) => [t.name, t.rows]));
     for (const [table, value] of Object.entries(before))
@@ -224,7 +226,7 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
     const refusedFull = await qdc(['backup', 'restore', dir], sut.env);
     expect(refusedFull.code).toBe(1);
     expect(refusedFull.stderr).toMatch(
-      /error: the target already holds data, nothing was restored: .*table model_results.*table votes.*KV \S+-lab-streams \(1 keys\)/,
+      /error: the target already holds data, nothing was restored: .*table model_results.*table votes.*KV \S+-lab-streams \(1 keys\).*object store \S+-inputs \(1 objects\)/,
     );
     expect(await fingerprint()).toEqual(before);
 
@@ -250,7 +252,7 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
       if ([`${ns()}-`, `KV_${ns()}-`, `OBJ_${ns()}-`].some((p) => name.startsWith(p))) ours.push(name);
     }
     expect(ours).toEqual(
-      expect.arrayContaining([`KV_${ns()}-lab-streams`, `OBJ_${ns()}-payloads`, `${ns()}-lab-lab-a-FRAMES-bk-1`, `${ns()}-lab-lab-a-EVENTS-bk-1`]),
+      expect.arrayContaining([`KV_${ns()}-lab-streams`, `OBJ_${ns()}-inputs`, `${ns()}-lab-lab-a-FRAMES-bk-1`, `${ns()}-lab-lab-a-EVENTS-bk-1`]),
     );
     for (const name of ours) await jsm.streams.delete(name);
     const redis = new Redis(sut.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -262,7 +264,7 @@ describe('qdc backup create / restore (the built CLI against a real stack)', () 
     // --- restore, start the services again, compare.
     const restored = await qdc(['backup', 'restore', dir], sut.env);
     expect([restored.code, restored.stderr]).toEqual([0, '']);
-    expect(restored.stdout).toMatch(/^restored \S+ \(snapshot \S+\): \d+ rows in \d+ tables, \d+ sequences, 1 KV entries\n$/);
+    expect(restored.stdout).toMatch(/^restored \S+ \(snapshot \S+\): \d+ rows in \d+ tables, \d+ sequences, 1 KV entries, 1 stored input files\n$/);
     expect(await fingerprint()).toEqual(before);
 
     // The services the comparison reads through (the assistant and the simulation worker hold none of it).

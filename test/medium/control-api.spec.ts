@@ -1,7 +1,11 @@
+import { createHash } from 'node:crypto';
 import { strFromU8, unzipSync } from 'fflate';
 import { encodeNpy } from '#qdc/arrays';
 import { runModelBatch } from '#qdc/characterization';
 import { generateCoulombPeakTrace, generateResonatorNotchTrace, tuningSeeds } from '#qdc/device-physics';
+import { Objm } from '@nats-io/obj';
+import { connect } from '@nats-io/transport-node';
+import { inputsBucket } from '#qdc/platform';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
@@ -286,8 +290,40 @@ describe('control API (real gateway, model-runner, worker, results, Postgres, Re
       expect(body.output.outputs).toEqual(expected);
       // Stored as the JSON text the worker made, and read back the same.
       expect(await (await call(`/v0/model-results/${body.id}`, alice)).json()).toEqual(body);
-      const stored = await sut.query<{ size: number }>('SELECT size FROM input_files WHERE result_id = $1', [body.id]);
-      expect(stored[0]!.size).toBe(rows * 128 * 8 + 128);
+      // The upload streamed into the input store: Postgres holds its key, size and SHA-256, not its bytes.
+      const upload = npy(flat, [rows, 128]);
+      const stored = await sut.query<{ size: number; bytes: null; blob_key: string; sha256: string }>(
+        'SELECT size, bytes, blob_key, sha256 FROM input_files WHERE result_id = $1',
+        [body.id],
+      );
+      expect(stored).toEqual([{ size: upload.length, bytes: null, blob_key: expect.any(String), sha256: createHash('sha256').update(upload).digest('hex') }]);
+      // The download streams it back byte for byte; deleting the result removes its object from the store.
+      const zip = await call(`/v0/model-results/${body.id}/download`, alice);
+      expect(zip.status).toBe(200);
+      expect(Buffer.from(unzipSync(new Uint8Array(await zip.arrayBuffer()))['big.npy']!).equals(Buffer.from(upload))).toBe(true);
+      const nc = await connect({ servers: sut.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+      try {
+        const store = await new Objm(nc).open(inputsBucket(sut.namespace));
+        expect((await store.list()).map((o) => o.name)).toContain(stored[0]!.blob_key);
+        expect((await call(`/v0/model-results/${body.id}`, alice, { method: 'DELETE' })).status).toBe(200);
+        expect((await store.list()).map((o) => o.name)).not.toContain(stored[0]!.blob_key);
+      } finally {
+        await nc.close();
+      }
+    });
+
+    it('answers a download whose stored input is missing from the store with 404 and says so (never a 500)', async () => {
+      const traces = new Float64Array(600 * 128);
+      for (let r = 0; r < 600; r++) traces.set(generateCoulombPeakTrace(tuningSeeds(5, 600)[r]!, { length: 128 }).trace, r * 128);
+      const body = await (await run(alice, PEAK_V2, npy(traces, [600, 128]), {}, 'lost.npy', '/v0/models/batch')).json();
+      const [row] = await sut.query<{ blob_key: string }>('SELECT blob_key FROM input_files WHERE result_id = $1', [body.id]);
+      const nc = await connect({ servers: sut.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+      await (await new Objm(nc).open(inputsBucket(sut.namespace))).delete(row!.blob_key);
+      await nc.close();
+      const res = await call(`/v0/model-results/${body.id}/download`, alice);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ detail: expect.stringMatching(/input file of model result \S+ is missing from the input store/) });
+      expect((await call(`/v0/model-results/${body.id}`, alice)).status).toBe(200);
     });
   });
 

@@ -23,7 +23,7 @@ describe('staged input files (real Postgres)', () => {
     inputFileSize: bytes.length,
     batchSize: 10,
     outputJson: JSON.stringify({ outputs: [] }),
-    inputBytes,
+    input: inputBytes ? { bytes: inputBytes } : null,
   });
 
   beforeAll(async () => {
@@ -71,5 +71,23 @@ describe('staged input files (real Postgres)', () => {
     expect(await repository.sweepStagedInputs(60 * 60 * 1000)).toBe(1);
     const left = (await pool.query('SELECT job_id FROM input_files ORDER BY job_id')).rows.map((r) => r.job_id);
     expect(left).toEqual(['job-a', 'job-b', 'job-new']);
+  });
+
+  it('keeps a stored input by reference next to older rows with bytes; a delete names the object only when no other row does', async () => {
+    const sha256 = 'ef'.repeat(32);
+    const one = { ...result('job-blob-1', null), input: { blobKey: 'blob-x', sha256 } };
+    const two = { ...result('job-blob-2', null), input: { blobKey: 'blob-x', sha256 } };
+    await repository.createWithRun(one);
+    await repository.createWithRun(two);
+    const row = async (jobId: string) =>
+      (await pool.query('SELECT length(bytes) AS bytes, blob_key, sha256 FROM input_files WHERE job_id = $1', [jobId])).rows[0];
+    expect(await row('job-blob-1')).toEqual({ bytes: null, blob_key: 'blob-x', sha256 });
+    expect(await row('job-b')).toEqual({ bytes: bytes.length, blob_key: null, sha256: null }); // a row from before: its bytes
+    expect(await repository.blobReferences(['blob-x', 'blob-y'])).toEqual(new Set(['blob-x']));
+    expect(await repository.deleteOwned(ownerId, one.id)).toEqual({ deleted: true, unreferencedBlob: null });
+    expect(await repository.deleteOwned(ownerId, two.id)).toEqual({ deleted: true, unreferencedBlob: 'blob-x' });
+    expect(await repository.deleteOwned(ownerId, two.id)).toEqual({ deleted: false, unreferencedBlob: null });
+    // A row holds its bytes or names its object: never neither.
+    await expect(pool.query("INSERT INTO input_files (job_id, name, size) VALUES ('job-none', 'n', 0)")).rejects.toThrow(/input_files_bytes_or_blob/);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
@@ -55,9 +56,10 @@ describe('inference worker crash', () => {
     expect(body.output.outputs).toHaveLength(rows);
     expect(await sut.query('SELECT job_id FROM model_results')).toEqual([{ job_id: jobId }]);
     expect(await sut.query('SELECT runs FROM model_run_counters')).toEqual([{ runs: 1 }]);
-    // Both attempts staged the input while running; it is stored once, linked to the one result.
-    expect(await sut.query('SELECT job_id, size, result_id = (SELECT id FROM model_results) AS linked FROM input_files')).toEqual([
-      { job_id: jobId, size: bytes.length, linked: true },
-    ]);
+    // The input streamed into the input store once, at the upload: the retry read it from there (the crashed attempt
+    // read it too), and its one row names the object by key and SHA-256, linked to the one result.
+    expect(
+      await sut.query('SELECT job_id, size, bytes IS NULL AS out_of_postgres, sha256, result_id = (SELECT id FROM model_results) AS linked FROM input_files'),
+    ).toEqual([{ job_id: jobId, size: bytes.length, out_of_postgres: true, sha256: createHash('sha256').update(bytes).digest('hex'), linked: true }]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BinaryRef } from './payload.js';
+import { BinaryRef, InputRef } from './payload.js';
 
 /** What a model run asks for (`ModelRunService.run` in the gateway): the model, its flags and the uploaded file. */
 export const ModelRunFields = z.object({
@@ -10,7 +10,7 @@ export const ModelRunFields = z.object({
   darkMode: z.boolean(),
   inputFileName: z.string(),
   inputFileSize: z.number().int().nonnegative(),
-  input: BinaryRef,
+  input: InputRef,
   /** SHA-256 of the uploaded bytes (part of the job id, so a reused request id cannot alias another upload). */
   inputSha256: z.string().regex(/^[0-9a-f]{64}$/),
 });

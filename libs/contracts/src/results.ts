@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BinaryRef } from './payload.js';
+import { BinaryRef, InputRef } from './payload.js';
 import { ModelResultDto, ModelBatchResultDto } from './models.js';
 
 const OwnerScoped = z.object({ ownerId: z.string().uuid() });
@@ -14,7 +14,7 @@ export const ResultsCreateRequest = OwnerScoped.extend({
   model: z.string(),
   inputFileName: z.string(),
   inputFileSize: z.number().int().nonnegative(),
-  input: BinaryRef,
+  input: InputRef,
   batchSize: z.number().int().positive().nullable(),
   output: BinaryRef,
 });
@@ -71,7 +71,8 @@ export type ResultsDownloadRequest = z.infer<typeof ResultsDownloadRequest>;
 export const ResultsDownloadResponse = z.object({
   result: z.union([ModelResultDto, ModelBatchResultDto]),
   inputFileName: z.string(),
-  input: BinaryRef,
+  /** The input file: a stored input's reference (the gateway streams it from the store), or an older row's bytes. */
+  input: InputRef,
 });
 export type ResultsDownloadResponse = z.infer<typeof ResultsDownloadResponse>;
 

@@ -4,6 +4,7 @@ export * from './config/env-example.js';
 export * from './nats/nats-connection.js';
 export * from './nats/nats-headers.js';
 export * from './nats/payload-store.js';
+export * from './nats/input-blob-store.js';
 export * from './nats/jetstream-replicas.js';
 export * from './nats/rpc-client.js';
 export * from './nats/event-bus.js';

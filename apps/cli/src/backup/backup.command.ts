@@ -8,21 +8,22 @@ import { BackupError, type BackupManifest, MANIFEST_FILE, readVerifiedManifest }
  * without them. The NATS client's connection notices stay out of stdout (the command's report, a CronJob's log).
  */
 async function services() {
-  const [{ Logger }, contracts, platform, kv, postgres] = await Promise.all([
+  const [{ Logger }, contracts, platform, kv, objects, postgres] = await Promise.all([
     import('@nestjs/common'),
     import('#qdc/contracts'),
     import('#qdc/platform'),
     import('./nats-kv.js'),
+    import('./nats-objects.js'),
     import('./postgres.js'),
   ]);
   Logger.overrideLogger(['warn', 'error']);
-  return { ...platform, ...kv, ...postgres, labStreamsBucket: contracts.labStreamsBucket };
+  return { ...platform, ...kv, ...objects, ...postgres, labStreamsBucket: contracts.labStreamsBucket };
 }
 
 /** State that is deliberately not in a backup (docs/operations/backup.md › What a backup holds). */
 const NOT_INCLUDED = [
   'Redis (BullMQ queues inference and simulation, rate-limit counters): jobs in flight; drain or accept that runs in flight are lost (QPU jobs are recovered from Postgres)',
-  'NATS object store <ns>-payloads: transit copies of large payloads, 1 h TTL; every stored input and result is in Postgres',
+  'NATS object store <ns>-payloads: transit copies of large payloads, 1 h TTL; every stored result is in Postgres, every input in Postgres or <ns>-inputs',
   'lab-stream frame streams (unanalysed frames) and event streams (replay buffer kept for the duplicate window; the results are in Postgres)',
   'lab job streams <ns>-lab-<lab> (hand-overs of QPU jobs to lab nodes; the broker redoes them from Postgres)',
   'KV <ns>-lab-stream-leases and <ns>-lab-liveness, assistant run events <ns>-assistant-runs (memory, minutes)',
@@ -53,13 +54,15 @@ async function qdcVersion(migrations: string): Promise<string> {
 
 /**
  * The KV buckets are read first, then every table in one Postgres snapshot (the consistency point): a stream
- * definition's owner row is written before its KV entry, so every definition in the backup finds its owner.
+ * definition's owner row is written before its KV entry, so every definition in the backup finds its owner. The input
+ * store is read after the snapshot: an input's object is written before its row, so every row finds its object (only
+ * a result deleted while the backup runs may have lost its object by then: its restored download is a 404).
  */
 async function create(dir: string): Promise<number> {
   const existing = await readdir(dir).catch(() => undefined);
   if (existing?.length) throw new BackupError(`${dir} is not empty; a backup goes into a new or empty directory`);
   await mkdir(dir, { recursive: true });
-  const { loadConfig, connectNatsClient, dumpKv, dumpPostgres, migrationsDir, labStreamsBucket } = await services();
+  const { loadConfig, connectNatsClient, dumpKv, dumpObjectStore, dumpPostgres, inputsBucket, migrationsDir, labStreamsBucket } = await services();
   const config = loadConfig();
   const nats = await connectNatsClient(config, 'qdc-backup');
   try {
@@ -67,6 +70,7 @@ async function create(dir: string): Promise<number> {
     // KV buckets whose entries are durable state: the live stream definitions.
     for (const bucket of [labStreamsBucket(config.QDC_NAMESPACE)]) kv.push(await dumpKv(nats.connection, dir, bucket));
     const postgres = await dumpPostgres(config.DATABASE_URL, dir);
+    const objects = [await dumpObjectStore(nats.connection, dir, inputsBucket(config.QDC_NAMESPACE))];
     const manifest: BackupManifest = {
       format: 'qdc-backup',
       format_version: 1,
@@ -74,7 +78,7 @@ async function create(dir: string): Promise<number> {
       qdc_version: await qdcVersion(migrationsDir()),
       namespace: config.QDC_NAMESPACE,
       postgres,
-      nats: { kv },
+      nats: { kv, objects },
       not_included: NOT_INCLUDED,
     };
     // The manifest is written last and renamed into place: a directory without it is an unfinished backup.
@@ -83,7 +87,9 @@ async function create(dir: string): Promise<number> {
     const rows = postgres.tables.reduce((n, t) => n + t.rows, 0);
     console.log(
       `backup ${dir}: ${postgres.tables.length} tables, ${rows} rows (snapshot ${postgres.snapshot_at}, migration ${postgres.migrations.at(-1)?.name ?? 'none'}), ` +
-        kv.map((k) => `${k.entries} entries of KV ${k.bucket}`).join(', '),
+        [...kv.map((k) => `${k.entries} entries of KV ${k.bucket}`), ...objects.map((o) => `${o.objects} objects (${o.bytes} bytes) of ${o.bucket}`)].join(
+          ', ',
+        ),
     );
     return 0;
   } finally {
@@ -100,8 +106,20 @@ const sameMigrations = (a: { name: string; checksum: string }[], b: { name: stri
  */
 async function restore(dir: string, force: boolean): Promise<number> {
   const manifest = await readVerifiedManifest(dir);
-  const { loadConfig, connectNatsClient, checkMigrations, createSchema, ensureDatabase, inspectPostgres, kvKeys, loadKv, loadPostgres, migrationsDir } =
-    await services();
+  const {
+    loadConfig,
+    connectNatsClient,
+    checkMigrations,
+    createSchema,
+    ensureDatabase,
+    inspectPostgres,
+    kvKeys,
+    loadKv,
+    loadObjectStore,
+    loadPostgres,
+    migrationsDir,
+    objectNames,
+  } = await services();
   const config = loadConfig();
   if (manifest.namespace !== config.QDC_NAMESPACE) {
     throw new BackupError(
@@ -124,6 +142,10 @@ async function restore(dir: string, force: boolean): Promise<number> {
       const keys = await kvKeys(nats.connection, record.bucket);
       if (keys.length) occupied.push(`KV ${record.bucket} (${keys.length} keys)`);
     }
+    for (const record of manifest.nats.objects ?? []) {
+      const names = await objectNames(nats.connection, record.bucket);
+      if (names.length) occupied.push(`object store ${record.bucket} (${names.length} objects)`);
+    }
     if (occupied.length && !force) {
       throw new BackupError(
         `the target already holds data, nothing was restored: ${occupied.join(', ')}. Restore into an empty system, or pass --force to replace it (its tables are emptied in the restore's transaction)`,
@@ -133,9 +155,11 @@ async function restore(dir: string, force: boolean): Promise<number> {
     const rows = await loadPostgres(config.DATABASE_URL, dir, manifest, force);
     let entries = 0;
     for (const record of manifest.nats.kv) entries += await loadKv(nats.connection, config, dir, record, force);
+    let objects = 0;
+    for (const record of manifest.nats.objects ?? []) objects += await loadObjectStore(nats.connection, config, dir, record, force);
     console.log(
       `restored ${dir} (snapshot ${manifest.postgres.snapshot_at}): ${rows} rows in ${manifest.postgres.tables.length - 1} tables, ` +
-        `${manifest.postgres.sequences.length} sequences, ${entries} KV entries`,
+        `${manifest.postgres.sequences.length} sequences, ${entries} KV entries, ${objects} stored input files`,
     );
     return 0;
   } finally {

@@ -22,6 +22,8 @@ export interface BackupManifest {
   };
   nats: {
     kv: { bucket: string; file: string; entries: number; bytes: number; sha256: string }[];
+    /** Object stores whose objects are durable state (the uploaded input files); absent in backups made before them. */
+    objects?: { bucket: string; file: string; objects: number; bytes: number; sha256: string }[];
   };
   /** Stored state this backup leaves out on purpose (docs/operations/backup.md says why). */
   not_included: string[];
@@ -65,7 +67,7 @@ export async function readVerifiedManifest(dir: string): Promise<BackupManifest>
   if (manifest?.format !== 'qdc-backup' || manifest.format_version !== 1) {
     throw new BackupError(`${join(dir, MANIFEST_FILE)}: not a qdc backup of format version 1`);
   }
-  const files = [...manifest.postgres.tables, ...manifest.nats.kv];
+  const files = [...manifest.postgres.tables, ...manifest.nats.kv, ...(manifest.nats.objects ?? [])];
   const problems: string[] = [];
   for (const f of files) {
     const path = join(dir, f.file);

@@ -2,10 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart'; // brings in the request.parts() typings
 import { ValidationFailed, invalid } from './api-errors.js';
 
-export interface MultipartUpload {
+/** The text fields and the one file, as the file's receiver (FileReceiver) made it. */
+export interface MultipartUpload<F> {
   fields: Record<string, string>;
-  file?: { fieldName: string; fileName: string; bytes: Buffer };
+  file?: { fieldName: string; fileName: string; content: F };
 }
+
+/**
+ * Takes the file's bytes as they arrive and must read them to their end (e.g. into the input store). The chunks throw
+ * an EarlyRefusal or a 413 when the upload is refused: the receiver then keeps nothing and lets that error through.
+ */
+export type FileReceiver<F> = (chunks: AsyncIterable<Buffer>) => Promise<F>;
 
 /**
  * Looks at the start of the file while it arrives, with the text fields sent before it: returns true once it has
@@ -21,12 +28,17 @@ export class EarlyRefusal extends Error {
 }
 
 /**
- * Reads a multipart/form-data body: text fields plus the one file field. Files over the upload
- * limit make @fastify/multipart throw a 413 error, which the exception filter answers. With an
- * `inspect`or, a file is refused as soon as its first bytes show it will be (EarlyRefusal): not
- * buffered, stored or queued; see drainAfterRefusal for the rest of the body.
+ * Reads a multipart/form-data body: text fields plus the one file field, whose bytes go to `receive` as they arrive
+ * (not buffered here). Files over the upload limit make @fastify/multipart throw a 413 error, which the exception
+ * filter answers. With an `inspect`or, a file is refused as soon as its first bytes show it will be (EarlyRefusal):
+ * not buffered, stored or queued; see drainAfterRefusal for the rest of the body.
  */
-export async function readMultipart(request: FastifyRequest, fileField: string, inspect?: UploadInspector): Promise<MultipartUpload> {
+export async function readMultipart<F>(
+  request: FastifyRequest,
+  fileField: string,
+  receive: FileReceiver<F>,
+  inspect?: UploadInspector,
+): Promise<MultipartUpload<F>> {
   if (!request.isMultipart()) {
     throw invalid(
       ['body'],
@@ -34,9 +46,9 @@ export async function readMultipart(request: FastifyRequest, fileField: string, 
       'value_error.content_type',
     );
   }
-  const upload: MultipartUpload = { fields: {} };
+  const upload: MultipartUpload<F> = { fields: {} };
   try {
-    await readParts(request, fileField, upload, inspect);
+    await readParts(request, fileField, upload, receive, inspect);
   } catch (error) {
     if (error instanceof EarlyRefusal) throw error;
     // Our own 4xx and @fastify/multipart's limit errors (413, ...) carry their status; anything else
@@ -52,14 +64,20 @@ function isClientError(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-async function readParts(request: FastifyRequest, fileField: string, upload: MultipartUpload, inspect?: UploadInspector): Promise<void> {
+async function readParts<F>(
+  request: FastifyRequest,
+  fileField: string,
+  upload: MultipartUpload<F>,
+  receive: FileReceiver<F>,
+  inspect?: UploadInspector,
+): Promise<void> {
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (part.fieldname !== fileField || upload.file) {
         await part.toBuffer(); // drain it so the stream ends cleanly
         throw invalid(['body', part.fieldname], `unexpected file field '${part.fieldname}'; send exactly one file in '${fileField}'`, 'value_error.file');
       }
-      upload.file = { fieldName: part.fieldname, fileName: part.filename || fileField, bytes: await readFile(part.file, upload.fields, inspect) };
+      upload.file = { fieldName: part.fieldname, fileName: part.filename || fileField, content: await receive(fileChunks(part.file, upload.fields, inspect)) };
     } else {
       upload.fields[part.fieldname] = String(part.value);
     }
@@ -67,30 +85,33 @@ async function readParts(request: FastifyRequest, fileField: string, upload: Mul
 }
 
 /**
- * A file part's bytes, shown to `inspect` as they arrive (until it has seen enough). Over the upload limit → 413 after
- * the part has been read to its end (as @fastify/multipart's toBuffer does), so the connection stays usable.
+ * A file part's bytes as they arrive, shown to `inspect` first (until it has seen enough). Over the upload limit → 413
+ * after the part has been read to its end (as @fastify/multipart's toBuffer does), so the connection stays usable.
  */
-async function readFile(file: AsyncIterable<Buffer> & { truncated?: boolean }, fields: Record<string, string>, inspect?: UploadInspector): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+async function* fileChunks(
+  file: AsyncIterable<Buffer> & { truncated?: boolean },
+  fields: Record<string, string>,
+  inspect?: UploadInspector,
+): AsyncGenerator<Buffer> {
+  const seen: Buffer[] = [];
   let size = 0;
   let inspecting = inspect !== undefined;
   for await (const chunk of file) {
-    if (file.truncated) {
-      chunks.length = 0; // over the limit: read on, keep nothing
-      continue;
+    if (file.truncated) continue; // over the limit: read on, pass nothing on
+    if (inspecting) {
+      seen.push(chunk);
+      size += chunk.length;
+      try {
+        inspecting = !inspect!(fields, seen.length === 1 ? chunk : Buffer.concat(seen, size));
+      } catch (refusal) {
+        // Leaving the loop destroys the file stream: busboy stops, nothing more is read.
+        throw new EarlyRefusal(refusal);
+      }
+      if (!inspecting) seen.length = 0;
     }
-    chunks.push(chunk);
-    size += chunk.length;
-    if (!inspecting) continue;
-    try {
-      inspecting = !inspect!(fields, chunks.length === 1 ? chunk : Buffer.concat(chunks, size));
-    } catch (refusal) {
-      // Leaving the loop destroys the file stream: busboy stops, nothing more is buffered.
-      throw new EarlyRefusal(refusal);
-    }
+    yield chunk;
   }
   if (file.truncated) throw Object.assign(new Error('request file too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
-  return Buffer.concat(chunks, size);
 }
 
 /**

@@ -41,10 +41,7 @@ export class ModelResultsController {
   @Get(':id/download')
   async download(@Caller() caller: Principal, @Param('id') id: string, @Res() reply: FastifyReply) {
     const { fileName, zip } = await this.results.download(caller, id);
-    await reply
-      .header('content-type', 'application/zip')
-      .header('content-disposition', `attachment; filename="${fileName}"`)
-      .send(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+    await reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${fileName}"`).send(zip);
   }
 
   @Put(':id/vote')

@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { zipSync } from 'fflate';
+import { Injectable, Logger } from '@nestjs/common';
+import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { once } from 'node:events';
 import { basename } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { ResultsRpc, type MaskedResultDto, type ModelBatchResultDto, type ModelResultDto, type Principal, type VoteDto } from '#qdc/contracts';
-import { PayloadStore, RpcClient } from '#qdc/platform';
-import { invalid } from '../http/api-errors.js';
+import { InputBlobStore, RpcClient } from '#qdc/platform';
+import { ApiError, invalid } from '../http/api-errors.js';
 
 export interface ResultsQuery {
   skip: number;
@@ -15,9 +17,11 @@ export interface ResultsQuery {
 
 @Injectable()
 export class ModelResultsService {
+  private readonly logger = new Logger(ModelResultsService.name);
+
   constructor(
     private readonly rpc: RpcClient,
-    private readonly payloads: PayloadStore,
+    private readonly inputs: InputBlobStore,
   ) {}
 
   list(caller: Principal, query: ResultsQuery): Promise<MaskedResultDto[]> {
@@ -34,19 +38,39 @@ export class ModelResultsService {
 
   /**
    * A zip with result.json and the original input file under its original name, its entries dated when the result
-   * was stored: the same result always downloads as the same bytes (before and after a backup's restore too).
+   * was stored: the same result always downloads as the same bytes (before and after a backup's restore too). The
+   * input streams from the input store into the zip and out (stored, not deflated: arrays hardly compress), so a large
+   * one is never whole in the gateway's memory. An input the store no longer holds is a 404 before anything is sent.
    */
-  async download(caller: Principal, id: string): Promise<{ fileName: string; zip: Uint8Array }> {
+  async download(caller: Principal, id: string): Promise<{ fileName: string; zip: Readable }> {
     const stored = await this.rpc.call(ResultsRpc.download, { ownerId: caller.ownerId, id });
-    const input = await this.payloads.fromBinaryRef(stored.input);
+    const input =
+      'inputBlob' in stored.input
+        ? await this.inputs.open(stored.input.inputBlob)
+        : { data: oneChunk(await this.inputs.read(stored.input)), error: Promise.resolve(null) };
+    if (!input)
+      throw new ApiError(404, `The input file of model result ${stored.result.id} is missing from the input store; the result itself is still stored`);
     let inputName = basename(stored.inputFileName.replace(/\\/g, '/')) || 'data';
     if (inputName === 'result.json') inputName = 'input_result.json';
-    const zip = zipSync(
-      {
-        'result.json': new TextEncoder().encode(JSON.stringify(stored.result, null, 2)),
-        [inputName]: [input, { level: 0 }],
+    const zip = new PassThrough();
+    const archive = new Zip((error, chunk, final) => {
+      if (error) return void zip.destroy(error);
+      zip.write(chunk);
+      if (final) zip.end();
+    });
+    const json = new ZipDeflate('result.json', { level: 6 });
+    json.mtime = stored.result.created_at;
+    archive.add(json);
+    json.push(new TextEncoder().encode(JSON.stringify(stored.result, null, 2)), true);
+    const file = new ZipPassThrough(inputName);
+    file.mtime = stored.result.created_at;
+    archive.add(file);
+    void pipeInto(input, file, zip).then(
+      () => archive.end(),
+      (error: Error) => {
+        this.logger.warn(`download of result ${stored.result.id} broke off: ${error.message}`);
+        zip.destroy(error);
       },
-      { mtime: stored.result.created_at },
     );
     return { fileName: `model-result-${stored.result.id}.zip`, zip };
   }
@@ -59,6 +83,26 @@ export class ModelResultsService {
   deleteVote(caller: Principal, id: string): Promise<{ detail: string }> {
     return this.rpc.call(ResultsRpc.deleteVote, { ownerId: caller.ownerId, id });
   }
+}
+
+/** An older row's input bytes (held by Postgres) as a stream, to take the same way as a stored input. */
+const oneChunk = (bytes: Uint8Array): ReadableStream<Uint8Array> =>
+  new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+
+/** The input's bytes into the zip entry, waiting while the response is behind; fails if the object did not arrive whole. */
+async function pipeInto(input: { data: ReadableStream<Uint8Array>; error: Promise<Error | null> }, entry: ZipPassThrough, out: PassThrough): Promise<void> {
+  for await (const chunk of input.data) {
+    entry.push(chunk);
+    if (out.writableNeedDrain) await once(out, 'drain');
+  }
+  const error = await input.error;
+  if (error) throw error;
+  entry.push(new Uint8Array(0), true);
 }
 
 function parseVote(body: unknown): { vote: 1 | -1; feedback: string | null } {

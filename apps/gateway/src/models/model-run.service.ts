@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
-import { RpcError, type BinaryRef, type InferenceJobData, type ModelsRunResponse } from '#qdc/contracts';
+import { RpcError, type InferenceJobData, type InputRef, type ModelsRunResponse } from '#qdc/contracts';
 import { InferenceProducer, currentRequestId, jobIdFrom } from '#qdc/platform';
 
 const BATCH_MODELS = MODEL_CATALOGUE.filter((m) => m.batch).map((m) => m.id);
@@ -10,8 +10,8 @@ export interface ModelRunRequest {
   ownerId: string;
   /** A catalogue id; unknown → `not_found`, a batch of a model that does not batch → `invalid_input`. */
   model: string;
-  /** The array file (.npy or .pt) as a BinaryRef (`PayloadStore.toBinaryRefWithDigest`), and its SHA-256. */
-  input: BinaryRef;
+  /** The array file (.npy or .pt): inline, in the input store (`InputBlobStore.receive`) or a payload; and its SHA-256. */
+  input: InputRef;
   inputSha256: string;
   inputFileName: string;
   inputFileSize: number;

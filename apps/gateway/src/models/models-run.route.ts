@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ArrayDecodeError, checkNpyPrefix } from '#qdc/arrays';
 import { inputDecodeLimits } from '#qdc/characterization';
-import { QDC_CONFIG, type QdcConfig, withRequestId } from '#qdc/platform';
+import { InputBlobStore, QDC_CONFIG, type QdcConfig, withRequestId } from '#qdc/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { invalid } from '../http/api-errors.js';
 import { sendException } from '../http/exception.filter.js';
@@ -31,6 +31,7 @@ export class ModelsRunRoute implements OnModuleInit {
     private readonly authenticator: Authenticator,
     private readonly models: ModelsService,
     private readonly runs: ModelRunService,
+    private readonly inputs: InputBlobStore,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {}
 
@@ -61,7 +62,9 @@ export class ModelsRunRoute implements OnModuleInit {
       // A request id the client did not send was made here (requestIdFor): no earlier job can have it.
       const sent = request.headers['x-request-id'];
       const fresh = (Array.isArray(sent) ? sent[0] : sent) !== request.id;
-      const result = await this.models.run(principal, await readMultipart(request, 'data', this.inspector(batch)), batch, fresh);
+      // The file streams into the input store as it arrives (a small one stays inline), hashed on the way.
+      const upload = await readMultipart(request, 'data', (chunks) => this.inputs.receive(chunks), this.inspector(batch));
+      const result = await this.models.run(principal, upload, batch, fresh);
       return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(result);
     } catch (exception) {
       if (!(exception instanceof EarlyRefusal)) return this.fail(exception, request, reply);

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE } from '#qdc/characterization';
 import { RpcError, type BinaryRef, type InferenceJobData, type ModelsRunResponse, type Principal } from '#qdc/contracts';
-import { withRequestId, type PayloadStore } from '#qdc/platform';
+import { withRequestId, type InputBlobStore, type PayloadStore, type ReceivedInput } from '#qdc/platform';
 import { ApiError, ValidationFailed } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import type { InferenceProducer } from '#qdc/platform';
@@ -17,24 +17,28 @@ function newModelsService() {
   const resultBytes = Buffer.from('{"id":"r","output":{}}');
   const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: resultBytes.toString('base64') } };
   const nats = {
-    toBinaryRefWithDigest: jest.fn(async (bytes: Uint8Array) => ({
-      ref: { inline: Buffer.from(bytes).toString('base64') } as BinaryRef,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-    })),
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
   };
   const producer = { run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response), isRedisReady: jest.fn(async () => true) };
   const runs = new ModelRunService(producer as unknown as InferenceProducer);
   const counts = new Map<string, number>([[PEAK_V2, 5]]);
   const runCounts = { all: jest.fn(async () => counts), version: 1 };
-  const sut = new ModelsService(nats as unknown as PayloadStore, runCounts as unknown as RunCountsCache, runs);
-  return { sut, mocks: { nats, producer, runCounts, counts, response, resultBytes } };
+  const inputs = { remove: jest.fn(async (_key: string) => undefined) };
+  const sut = new ModelsService(nats as unknown as PayloadStore, runCounts as unknown as RunCountsCache, runs, inputs as unknown as InputBlobStore);
+  return { sut, mocks: { nats, producer, runCounts, counts, response, resultBytes, inputs } };
 }
 
 const caller: Principal = { ownerId: randomUUID(), keyId: 'k', scopes: ['control'] } as Principal;
-const upload = (fields: Record<string, string>, file = true): MultipartUpload => ({
+/** An upload as InputBlobStore.receive leaves it: a small file inline, or (`stored`) a large one's reference. */
+const received = (stored = false): ReceivedInput => {
+  const sha256 = createHash('sha256').update('npy bytes').digest('hex');
+  return stored
+    ? { input: { inputBlob: 'blob-1', size: 9, sha256 }, size: 9, sha256 }
+    : { input: { inline: Buffer.from('npy bytes').toString('base64') }, size: 9, sha256 };
+};
+const upload = (fields: Record<string, string>, file = true, stored = false): MultipartUpload<ReceivedInput> => ({
   fields,
-  ...(file ? { file: { fieldName: 'data', fileName: 'trace.npy', bytes: Buffer.from('npy bytes') } } : {}),
+  ...(file ? { file: { fieldName: 'data', fileName: 'trace.npy', content: received(stored) } } : {}),
 });
 
 describe(ModelsService.name, () => {
@@ -57,7 +61,19 @@ describe(ModelsService.name, () => {
         requestId: 'req-9',
       });
       expect(jobId).toBe(jobIdFor(data));
-      expect(mocks.nats.toBinaryRefWithDigest).toHaveBeenCalledTimes(1);
+    });
+
+    it('sends a stored file by its reference, and removes it when the worker refuses it (it will never be an input)', async () => {
+      const { sut, mocks } = newModelsService();
+      await sut.run(caller, upload({ model: PEAK_V2 }, true, true), false);
+      expect((mocks.producer.run.mock.calls[0] as [InferenceJobData])[0].input).toEqual({ inputBlob: 'blob-1', size: 9, sha256: expect.any(String) });
+      expect(mocks.inputs.remove).not.toHaveBeenCalled();
+      mocks.producer.run.mockRejectedValueOnce(new RpcError('invalid_input', 'expected a 1-D array'));
+      await expect(sut.run(caller, upload({ model: PEAK_V2 }, true, true), false)).rejects.toMatchObject({ code: 'invalid_input' });
+      expect(mocks.inputs.remove).toHaveBeenCalledWith('blob-1');
+      mocks.producer.run.mockRejectedValueOnce(new RpcError('unavailable', 'results is away'));
+      await expect(sut.run(caller, upload({ model: PEAK_V2 }, true, true), false)).rejects.toMatchObject({ code: 'unavailable' });
+      expect(mocks.inputs.remove).toHaveBeenCalledTimes(1); // the job may still run: left to the sweep
     });
 
     it('never asks for a plot of a batch', async () => {
@@ -75,14 +91,12 @@ describe(ModelsService.name, () => {
       const error = await sut.run(caller, body, false).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(type);
       expect((error as ApiError).getStatus()).toBe(status);
-      expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
       expect(mocks.producer.run).not.toHaveBeenCalled();
     });
 
     it('refuses an unknown model (404) before the upload moves', async () => {
       const { sut, mocks } = newModelsService();
       await expect(sut.run(caller, upload({ model: 'no-such-model' }), false)).rejects.toMatchObject({ code: 'not_found', message: 'Model not found' });
-      expect(mocks.nats.toBinaryRefWithDigest).not.toHaveBeenCalled();
       expect(mocks.producer.run).not.toHaveBeenCalled();
     });
 

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, Injectable } from '@nestjs/common';
 import { gzipSync } from 'node:zlib';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
-import type { Principal } from '#qdc/contracts';
-import { PayloadStore } from '#qdc/platform';
+import { RpcError, type Principal } from '#qdc/contracts';
+import { InputBlobStore, PayloadStore, type ReceivedInput } from '#qdc/platform';
 import { ApiError, invalid } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import { boolField } from '../http/query.js';
@@ -26,6 +26,7 @@ export class ModelsService {
     private readonly payloads: PayloadStore,
     private readonly runCounts: RunCountsCache,
     private readonly runs: ModelRunService,
+    private readonly inputs: InputBlobStore,
   ) {}
 
   /** The serialised page last asked for; `GET /models` is the hottest route and rarely changes. */
@@ -58,29 +59,38 @@ export class ModelsService {
    * Runs a model on the uploaded file (ModelRunService: queue + worker) and returns the stored result as the JSON bytes
    * the worker wrote, sent unchanged. The model id is resolved before the upload moves; the worker validates the input.
    */
-  async run(principal: Principal, upload: MultipartUpload, batch: boolean, freshRequestId = false): Promise<Buffer> {
-    const model = upload.fields.model;
-    if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
-    if (!upload.file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
-    const plot = boolField(upload.fields.plot, ['body', 'plot']);
-    const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
-    this.runs.resolveModel(model, batch);
-    const bytes = upload.file.bytes;
-    const { ref, sha256 } = await this.payloads.toBinaryRefWithDigest(bytes);
-    const response = await this.runs.run({
-      ownerId: principal.ownerId,
-      model,
-      input: ref,
-      inputSha256: sha256,
-      inputFileName: upload.file.fileName,
-      inputFileSize: bytes.length,
-      flags: { batch, plot, darkMode },
-      freshRequestId,
-    });
-    const result = await this.payloads.fromBinaryRef(response.result);
-    return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+  async run(principal: Principal, upload: MultipartUpload<ReceivedInput>, batch: boolean, freshRequestId = false): Promise<Buffer> {
+    const file = upload.file?.content;
+    try {
+      const model = upload.fields.model;
+      if (!model) throw invalid(['body', 'model'], 'Field required: the model id, e.g. coulomb-blockade-peak-detector-v2', 'missing');
+      if (!upload.file || !file) throw invalid(['body', 'data'], 'Field required: a .npy or .pt file in the multipart field "data"', 'missing');
+      const plot = boolField(upload.fields.plot, ['body', 'plot']);
+      const darkMode = boolField(upload.fields.dark_mode, ['body', 'dark_mode']);
+      this.runs.resolveModel(model, batch);
+      const response = await this.runs.run({
+        ownerId: principal.ownerId,
+        model,
+        input: file.input,
+        inputSha256: file.sha256,
+        inputFileName: upload.file.fileName,
+        inputFileSize: file.size,
+        flags: { batch, plot, darkMode },
+        freshRequestId,
+      });
+      const result = await this.payloads.fromBinaryRef(response.result);
+      return Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+    } catch (error) {
+      // A stored file that will never be a result's input (the request or the file was refused) goes now; any other
+      // (a run that may still finish) is left to the results service's sweep of unreferenced inputs.
+      if (file && 'inputBlob' in file.input && isFinalRefusal(error)) void this.inputs.remove(file.input.inputBlob).catch(() => undefined);
+      throw error;
+    }
   }
 }
+
+const isFinalRefusal = (error: unknown): boolean =>
+  error instanceof RpcError ? error.code === 'invalid_input' || error.code === 'not_found' : error instanceof HttpException && error.getStatus() < 500;
 
 function toDto(spec: ModelSpec, numberOfRuns: number): ModelDto {
   return {

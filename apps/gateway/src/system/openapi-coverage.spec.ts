@@ -3,7 +3,7 @@ import { Global, Module, type DynamicModule, type Provider, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { RouteOptions } from 'fastify';
 import { HTTP_ROUTES, UNDOCUMENTED_HTTP_ROUTES } from '#qdc/contracts';
-import { EventBus, InferenceProducer, NatsConnection, NatsModule, PayloadStore, RpcClient } from '#qdc/platform';
+import { EventBus, InferenceProducer, InputBlobStore, NatsConnection, NatsModule, PayloadStore, RpcClient } from '#qdc/platform';
 import { CONSOLE_ASSETS, CONSOLE_PAGES } from '../console/console-static.route.js';
 import { GatewayModule } from '../gateway.module.js';
 import { InferenceQueueModule } from '../models/inference-queue.module.js';
@@ -31,10 +31,10 @@ const nats = new Proxy(
 @Global()
 @Module({
   providers: [
-    ...[NatsConnection, PayloadStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
+    ...[NatsConnection, PayloadStore, InputBlobStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
     { provide: InferenceProducer, useValue: {} },
   ],
-  exports: [NatsConnection, PayloadStore, RpcClient, EventBus, InferenceProducer],
+  exports: [NatsConnection, PayloadStore, InputBlobStore, RpcClient, EventBus, InferenceProducer],
 })
 class InfrastructureStandIn {}
 

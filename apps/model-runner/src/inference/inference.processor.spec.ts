@@ -12,7 +12,7 @@ import {
   type RpcContract,
 } from '#qdc/contracts';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
-import { NatsConnection, PayloadStore, RpcClient, loadConfig, type JobWorkerHost } from '#qdc/platform';
+import { InputBlobStore, NatsConnection, PayloadStore, RpcClient, loadConfig, type JobWorkerHost } from '#qdc/platform';
 import { InferenceProcessor } from './inference.processor.js';
 import { ResultsWriter } from './results-writer.js';
 
@@ -33,7 +33,14 @@ function newProcessor(stored: Partial<ResultsCreateResponse> = {}, env: Record<s
   const answer: ResultsCreateResponse = { id: randomUUID(), createdAt: '2026-11-25T10:00:00.000Z', userVote: null, ...stored };
   const request = jest.spyOn(rpc, 'call').mockImplementation(async (subject: RpcContract) => (subject === ResultsRpc.create ? answer : {}) as never);
   const host = { register: jest.fn() };
-  const sut = new InferenceProcessor(nats, new ResultsWriter(rpc, config), rpc, host as unknown as JobWorkerHost, config);
+  const sut = new InferenceProcessor(
+    nats,
+    new InputBlobStore(connection, nats, config),
+    new ResultsWriter(rpc, config),
+    rpc,
+    host as unknown as JobWorkerHost,
+    config,
+  );
   return { sut, mocks: { nats, request, answer, host } };
 }
 

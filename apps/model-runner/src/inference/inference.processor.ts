@@ -6,12 +6,13 @@ import {
   ResultsRpc,
   healthRpc,
   resultJsonText,
+  type BinaryRef,
   type InferenceJobData,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
 } from '#qdc/contracts';
-import { JobWorkerHost, PayloadStore, QDC_CONFIG, RpcClient, releaseJobMemory, withRequestId, type QdcConfig } from '#qdc/platform';
+import { InputBlobStore, JobWorkerHost, PayloadStore, QDC_CONFIG, RpcClient, releaseJobMemory, withRequestId, type QdcConfig } from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 import { ResultsWriter } from './results-writer.js';
@@ -35,6 +36,7 @@ export class InferenceProcessor implements OnApplicationShutdown {
 
   constructor(
     private readonly payloads: PayloadStore,
+    private readonly inputs: InputBlobStore,
     private readonly results: ResultsWriter,
     private readonly rpc: RpcClient,
     host: JobWorkerHost,
@@ -64,7 +66,8 @@ export class InferenceProcessor implements OnApplicationShutdown {
 
   private async run(jobId: string, data: InferenceJobData): Promise<InferenceOutcome> {
     const started = performance.now();
-    const bytes = await this.payloads.fromBinaryRef(data.input);
+    // The one read of the input: inline in the job, or from the input store (results stores only its reference).
+    const bytes = await this.inputs.read(data.input);
     const fetched = performance.now();
     let array: NdArray;
     try {
@@ -73,9 +76,9 @@ export class InferenceProcessor implements OnApplicationShutdown {
       if (error instanceof ArrayDecodeError) return invalid(error.message, error.type);
       throw error;
     }
-    // An input that came through the object store (a large one) is stored by results while the model runs, so
-    // persisting the result only links it; a small one travels with the result.
-    const staging = 'objectKey' in data.input ? this.stageInput(jobId, data) : undefined;
+    // An input that came as a transient payload (a large instrument frame) is stored by results while the model runs,
+    // so persisting the result only links it; a small one travels with the result, a stored one by its reference.
+    const staging = 'objectKey' in data.input ? this.stageInput(jobId, data, data.input) : undefined;
     let outputJson: string;
     try {
       outputJson = data.batch ? `{"outputs":${await this.runBatchJson(data.model, array)}}` : JSON.stringify(this.runOne(data, array));
@@ -123,8 +126,8 @@ export class InferenceProcessor implements OnApplicationShutdown {
   }
 
   /** Hands the input to results (idempotent by job id); a failure only means results stores it with the result. */
-  private async stageInput(jobId: string, data: InferenceJobData): Promise<void> {
-    const stage: ResultsStageInputRequest = { jobId, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input: data.input };
+  private async stageInput(jobId: string, data: InferenceJobData, input: BinaryRef): Promise<void> {
+    const stage: ResultsStageInputRequest = { jobId, inputFileName: data.inputFileName, inputFileSize: data.inputFileSize, input };
     const sent = this.rpc.call(ResultsRpc.stageInput, stage).then(
       () => undefined,
       (error: Error) => this.logger.warn(`staging the input failed (results stores it with the result): ${error.message}`),

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { ResultsEvents, RpcError, type BinaryRef, type ResultsCreateManyRequest } from '#qdc/contracts';
-import type { EventBus, PayloadStore } from '#qdc/platform';
+import type { EventBus, InputBlobStore, PayloadStore } from '#qdc/platform';
 import type { ResultsRepository } from './results.repository.js';
 import { ResultsService } from './results.service.js';
 
@@ -32,7 +32,12 @@ function newService() {
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
     publish: jest.fn(async () => undefined),
   };
-  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as PayloadStore, nats as unknown as EventBus);
+  const sut = new ResultsService(
+    repository as unknown as ResultsRepository,
+    nats as unknown as PayloadStore,
+    nats as unknown as EventBus,
+    {} as InputBlobStore,
+  );
   return { sut, mocks: { repository, nats, rows } };
 }
 

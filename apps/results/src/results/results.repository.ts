@@ -13,9 +13,15 @@ export interface NewResult {
   batchSize: number | null;
   /** The output as JSON text (stored as is in a `json` column). */
   outputJson: string;
-  /** The input file, unless it was staged for this job already (then it is linked, not sent again). */
-  inputBytes: Uint8Array | null;
+  /**
+   * The input file: its bytes (small inputs), a reference to it in the input store, or null when it was staged for
+   * this job already (then it is linked, not sent again).
+   */
+  input: StoredInput | null;
 }
+
+/** An input file as a row holds it: the bytes themselves, or the key, size and SHA-256 of its object in the input store. */
+export type StoredInput = { bytes: Uint8Array } | { blobKey: string; sha256: string };
 
 /** Staged input files not linked to a result after this long belong to failed jobs and are deleted. */
 export const STAGED_INPUT_TTL_MS = 60 * 60 * 1000;
@@ -48,7 +54,7 @@ export class ResultsRepository {
    * database's own time for a 10 MB bytea and a 1 MB json output (measured for bench:perf (c)).
    */
   async createWithRun(result: NewResult): Promise<{ createdAt: Date; numberOfRuns: number }> {
-    if (result.inputBytes) return this.createWithInputAndRun(result, result.inputBytes);
+    if (result.input) return this.createWithInputAndRun(result, result.input);
     const client = await this.prisma.pool.connect();
     try {
       await client.query('BEGIN');
@@ -79,13 +85,14 @@ export class ResultsRepository {
    * The common case (a small input that travelled with the result) in one statement, so one round trip: the data-
    * modifying CTEs run in the statement's single transaction, all or nothing, like the explicit transaction above.
    */
-  private async createWithInputAndRun(result: NewResult, inputBytes: Uint8Array): Promise<{ createdAt: Date; numberOfRuns: number }> {
+  private async createWithInputAndRun(result: NewResult, input: StoredInput): Promise<{ createdAt: Date; numberOfRuns: number }> {
+    const bytes = 'bytes' in input ? Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength) : null;
     const row = await this.prisma.pool.query<{ created_at: Date; runs: number }>(
       `WITH created AS (
          INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING created_at
        ), stored AS (
-         INSERT INTO input_files (job_id, result_id, name, size, bytes) VALUES ($3, $1, $5, $6, $9)
+         INSERT INTO input_files (job_id, result_id, name, size, bytes, blob_key, sha256) VALUES ($3, $1, $5, $6, $9, $10, $11)
          ON CONFLICT (job_id) DO UPDATE SET result_id = EXCLUDED.result_id
        ), counted AS (
          INSERT INTO model_run_counters (model_id, runs) VALUES ($4, 1)
@@ -101,7 +108,9 @@ export class ResultsRepository {
         result.inputFileSize,
         result.batchSize,
         result.outputJson,
-        Buffer.from(inputBytes.buffer, inputBytes.byteOffset, inputBytes.byteLength),
+        bytes,
+        'blobKey' in input ? input.blobKey : null,
+        'blobKey' in input ? input.sha256 : null,
       ],
     );
     return { createdAt: row.rows[0]!.created_at, numberOfRuns: Number(row.rows[0]!.runs) };
@@ -210,15 +219,34 @@ export class ResultsRepository {
     });
   }
 
-  /** Deletes the result; votes and the stored input go with it (ON DELETE CASCADE). */
-  async deleteOwned(ownerId: string, id: string): Promise<boolean> {
-    if (!UUID.test(id)) return false;
-    const { count } = await this.prisma.modelResult.deleteMany({ where: { id, ownerId } });
-    return count > 0;
+  /**
+   * Deletes the result; votes and the input file's row go with it (ON DELETE CASCADE). Answers whether it existed and,
+   * when its input was in the input store and no other row names that object, the object's key (for the caller to remove).
+   */
+  async deleteOwned(ownerId: string, id: string): Promise<{ deleted: boolean; unreferencedBlob: string | null }> {
+    if (!UUID.test(id)) return { deleted: false, unreferencedBlob: null };
+    const { rows } = await this.prisma.pool.query<{ blob_key: string | null }>(
+      `WITH gone AS (DELETE FROM model_results WHERE id = $1 AND owner_id = $2 RETURNING id)
+       SELECT (SELECT blob_key FROM input_files WHERE result_id = gone.id) AS blob_key FROM gone`,
+      [id, ownerId],
+    );
+    if (rows.length === 0) return { deleted: false, unreferencedBlob: null };
+    const key = rows[0]!.blob_key;
+    // The cascade has run once the statement is done: another row naming the key now is another result's input.
+    if (!key || (await this.blobReferences([key])).size > 0) return { deleted: true, unreferencedBlob: null };
+    return { deleted: true, unreferencedBlob: key };
   }
 
+  /** Which of these input-store keys some input file row names. */
+  async blobReferences(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const { rows } = await this.prisma.pool.query<{ blob_key: string }>('SELECT DISTINCT blob_key FROM input_files WHERE blob_key = ANY($1::text[])', [keys]);
+    return new Set(rows.map((r) => r.blob_key));
+  }
+
+  /** The result's input file: its name and either its bytes (small or older rows) or its input-store reference. */
   inputFile(resultId: string) {
-    return this.prisma.inputFile.findUnique({ where: { resultId } });
+    return this.prisma.inputFile.findUnique({ where: { resultId }, select: { name: true, size: true, bytes: true, blobKey: true, sha256: true } });
   }
 
   upsertVote(resultId: string, ownerId: string, vote: number, feedback: string | null) {

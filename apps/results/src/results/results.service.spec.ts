@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { ResultsEvents, RpcError, type BinaryRef, type ResultsCreateRequest } from '#qdc/contracts';
-import type { EventBus, PayloadStore } from '#qdc/platform';
+import { ResultsEvents, RpcError, type BinaryRef, type InputRef, type ResultsCreateRequest } from '#qdc/contracts';
+import type { EventBus, InputBlobStore, PayloadStore } from '#qdc/platform';
 import { StagedInputMissing, type ResultsRepository } from './results.repository.js';
 import { ResultsService } from './results.service.js';
 
@@ -19,8 +19,9 @@ function newResultsService() {
     voteOf: jest.fn(async (): Promise<number | null> => null),
     stageInput: jest.fn(async () => undefined),
     findOwned: jest.fn(async (): Promise<unknown> => null),
-    deleteOwned: jest.fn(async () => false),
-    inputFile: jest.fn(async (): Promise<unknown> => null),
+    deleteOwned: jest.fn(async (): Promise<{ deleted: boolean; unreferencedBlob: string | null }> => ({ deleted: false, unreferencedBlob: null })),
+    blobReferences: jest.fn(async (_keys: readonly string[]) => new Set<string>()),
+    inputFile: jest.fn(async (): Promise<unknown> => null as unknown),
     deleteVote: jest.fn(async () => false),
   };
   const nats = {
@@ -28,12 +29,21 @@ function newResultsService() {
     toBinaryRef: jest.fn(async (bytes: Uint8Array) => inline(Buffer.from(bytes).toString())),
     publish: jest.fn(async () => undefined),
   };
-  const sut = new ResultsService(repository as unknown as ResultsRepository, nats as unknown as PayloadStore, nats as unknown as EventBus);
-  return { sut, mocks: { repository, nats } };
+  const inputs = {
+    remove: jest.fn(async (_key: string) => undefined),
+    keysWrittenBefore: jest.fn(async (_before: Date): Promise<string[]> => []),
+  };
+  const sut = new ResultsService(
+    repository as unknown as ResultsRepository,
+    nats as unknown as PayloadStore,
+    nats as unknown as EventBus,
+    inputs as unknown as InputBlobStore,
+  );
+  return { sut, mocks: { repository, nats, inputs } };
 }
 
 const output = '{"peak_indices":[3]}';
-const request = (input: BinaryRef): ResultsCreateRequest => ({
+const request = (input: InputRef): ResultsCreateRequest => ({
   ownerId: randomUUID(),
   jobId: 'run-1',
   model: 'coulomb-blockade-peak-detector-v2',
@@ -51,7 +61,7 @@ describe(ResultsService.name, () => {
       const answer = await sut.create(request(inline('bytes')));
       expect(answer).toEqual({ id: expect.any(String), createdAt: '2026-11-25T12:00:00.000Z', userVote: null });
       expect(mocks.repository.createWithRun).toHaveBeenCalledWith(
-        expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, inputBytes: new Uint8Array(Buffer.from('bytes')) }),
+        expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, input: { bytes: new Uint8Array(Buffer.from('bytes')) } }),
       );
       expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
       expect(mocks.nats.publish).toHaveBeenCalledWith(ResultsEvents.runRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
@@ -61,7 +71,7 @@ describe(ResultsService.name, () => {
       const { sut, mocks } = newResultsService();
       mocks.repository.hasStagedInput.mockResolvedValue(true);
       await sut.create(request({ objectKey: 'big', size: 10 }));
-      expect(mocks.repository.createWithRun).toHaveBeenCalledWith(expect.objectContaining({ inputBytes: null }));
+      expect(mocks.repository.createWithRun).toHaveBeenCalledWith(expect.objectContaining({ input: null }));
       expect(mocks.nats.fromBinaryRef).toHaveBeenCalledTimes(1); // the output only
     });
 
@@ -90,7 +100,16 @@ describe(ResultsService.name, () => {
       mocks.repository.createWithRun.mockRejectedValueOnce(new StagedInputMissing('run-1'));
       await sut.create(request({ objectKey: 'big', size: 10 }));
       expect(mocks.repository.createWithRun).toHaveBeenCalledTimes(2);
-      expect(mocks.repository.createWithRun).toHaveBeenLastCalledWith(expect.objectContaining({ inputBytes: new Uint8Array(Buffer.from('object big')) }));
+      expect(mocks.repository.createWithRun).toHaveBeenLastCalledWith(expect.objectContaining({ input: { bytes: new Uint8Array(Buffer.from('object big')) } }));
+    });
+
+    it('stores a stored input by its reference, without fetching its bytes', async () => {
+      const { sut, mocks } = newResultsService();
+      const sha256 = 'ab'.repeat(32);
+      await sut.create(request({ inputBlob: 'blob-1', size: 600_000, sha256 }));
+      expect(mocks.repository.createWithRun).toHaveBeenCalledWith(expect.objectContaining({ input: { blobKey: 'blob-1', sha256 } }));
+      expect(mocks.nats.fromBinaryRef).toHaveBeenCalledTimes(1); // the output only
+      expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
     });
 
     it('passes other database errors on', async () => {
@@ -105,6 +124,36 @@ describe(ResultsService.name, () => {
     await expect(sut.get(randomUUID(), randomUUID())).rejects.toEqual(new RpcError('not_found', 'Model result not found'));
     await expect(sut.delete(randomUUID(), randomUUID())).rejects.toMatchObject({ code: 'not_found' });
     await expect(sut.download(randomUUID(), randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  describe('stored inputs', () => {
+    it('removes a deleted result’s stored input when no other row names it, and only then', async () => {
+      const { sut, mocks } = newResultsService();
+      mocks.repository.deleteOwned.mockResolvedValueOnce({ deleted: true, unreferencedBlob: 'blob-1' });
+      await sut.delete('o', randomUUID());
+      expect(mocks.inputs.remove).toHaveBeenCalledWith('blob-1');
+      mocks.repository.deleteOwned.mockResolvedValueOnce({ deleted: true, unreferencedBlob: null });
+      await sut.delete('o', randomUUID());
+      expect(mocks.inputs.remove).toHaveBeenCalledTimes(1);
+    });
+
+    it('answers a download of a stored input with its reference (the gateway streams it), of an older row with its bytes', async () => {
+      const { sut, mocks } = newResultsService();
+      const row = { id: 'r', model: 'm', createdAt: new Date(0), inputFileName: 'a.npy', inputFileSize: 5, batchSize: null, output: {}, votes: [] };
+      mocks.repository.findOwned.mockResolvedValue(row);
+      mocks.repository.inputFile.mockResolvedValueOnce({ name: 'a.npy', size: 5, bytes: null, blobKey: 'blob-1', sha256: 'cd'.repeat(32) });
+      expect((await sut.download('o', 'r')).input).toEqual({ inputBlob: 'blob-1', size: 5, sha256: 'cd'.repeat(32) });
+      mocks.repository.inputFile.mockResolvedValueOnce({ name: 'a.npy', size: 5, bytes: new Uint8Array(Buffer.from('bytes')), blobKey: null, sha256: null });
+      expect((await sut.download('o', 'r')).input).toEqual(inline('bytes'));
+    });
+
+    it('sweeps stored inputs that no row names, keeping the named ones', async () => {
+      const { sut, mocks } = newResultsService();
+      mocks.inputs.keysWrittenBefore.mockResolvedValue(['named', 'orphan']);
+      mocks.repository.blobReferences.mockResolvedValue(new Set(['named']));
+      expect(await sut.sweepUnreferencedInputs(3_600_000)).toBe(1);
+      expect(mocks.inputs.remove.mock.calls).toEqual([['orphan']]);
+    });
   });
 
   it('answers "Vote not found" when there is no vote to remove', async () => {

@@ -17,8 +17,8 @@ import {
   type VotesPutRequest,
   toResultDto,
 } from '#qdc/contracts';
-import { EventBus, PayloadStore } from '#qdc/platform';
-import { ResultsRepository, STAGED_INPUT_TTL_MS, StagedInputMissing } from './results.repository.js';
+import { EventBus, InputBlobStore, PayloadStore } from '#qdc/platform';
+import { ResultsRepository, STAGED_INPUT_TTL_MS, StagedInputMissing, type StoredInput } from './results.repository.js';
 
 type ResultRow = {
   id: string;
@@ -50,6 +50,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly repository: ResultsRepository,
     private readonly payloads: PayloadStore,
     private readonly events: EventBus,
+    private readonly inputs: InputBlobStore,
   ) {}
 
   /**
@@ -58,20 +59,23 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async create(request: ResultsCreateRequest): Promise<ResultsCreateResponse> {
     const started = performance.now();
-    let inputBytes: Uint8Array | null;
-    if ('inline' in request.input) {
+    let input: StoredInput | null;
+    if ('inputBlob' in request.input) {
+      // A large upload is in the input store already: its row holds the reference (nothing to fetch or copy here).
+      input = { blobKey: request.input.inputBlob, sha256: request.input.sha256 };
+    } else if ('inline' in request.input) {
       // A small input travels with the request and is never staged. A retried job's insert hits the unique job id
       // and is answered from the stored row below, so no lookup is needed first (one database round trip less).
-      inputBytes = await this.payloads.fromBinaryRef(request.input);
+      input = { bytes: await this.payloads.fromBinaryRef(request.input) };
     } else if (await this.repository.hasStagedInput(request.jobId)) {
       // The worker staged the input file while the model ran (staged means not yet linked: no result exists).
-      inputBytes = null;
+      input = null;
     } else {
       // Not staged: a retry of a job whose result exists (its staged file is linked), or staging failed. Look first,
       // so that a replay does not fetch an object-store input that may have expired.
       const existing = await this.repository.findByJobId(request.jobId);
       if (existing) return this.replay(existing);
-      inputBytes = await this.payloads.fromBinaryRef(request.input);
+      input = { bytes: await this.payloads.fromBinaryRef(request.input) };
     }
     // The output arrives as the worker's JSON bytes and is stored as that text: Postgres checks it is JSON.
     const outputJson = Buffer.from(await this.payloads.fromBinaryRef(request.output)).toString('utf8');
@@ -88,17 +92,17 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
           inputFileSize: request.inputFileSize,
           batchSize: request.batchSize,
           outputJson,
-          inputBytes,
+          input,
         });
         void this.events.publish(ResultsEvents.runRecorded, { model: request.model, numberOfRuns });
-        const input = inputBytes ? `${inputBytes.length} input bytes` : 'staged input';
+        const stored = !input ? 'staged input' : 'bytes' in input ? `${input.bytes.length} input bytes` : `input ${input.blobKey}`;
         this.logger.debug(
-          `stored result ${id} (${input}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`,
+          `stored result ${id} (${stored}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`,
         );
         return { id, createdAt: createdAt.toISOString(), userVote: null };
       } catch (error) {
-        if (error instanceof StagedInputMissing && !inputBytes) {
-          inputBytes = await this.payloads.fromBinaryRef(request.input);
+        if (error instanceof StagedInputMissing && !input && !('inputBlob' in request.input)) {
+          input = { bytes: await this.payloads.fromBinaryRef(request.input) };
           continue;
         }
         // A retried job whose result is stored, or two deliveries of one job that raced: answer from the stored row.
@@ -161,16 +165,34 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     return {};
   }
 
-  /** Deletes input files staged by jobs that never produced a result; runs at boot and then periodically. */
+  /**
+   * Deletes input files staged by jobs that never produced a result, and stored inputs that no row names an hour after
+   * their upload (their run failed, or a retried request's job had finished already); at boot and then periodically.
+   */
   onApplicationBootstrap(): void {
     const sweep = () =>
-      this.repository.sweepStagedInputs(STAGED_INPUT_TTL_MS).then(
-        (n) => n > 0 && this.logger.log(`swept ${n} staged input file(s) of failed jobs`),
-        (error: Error) => this.logger.warn(`sweeping staged input files failed: ${error.message}`),
-      );
+      Promise.all([
+        this.repository.sweepStagedInputs(STAGED_INPUT_TTL_MS).then(
+          (n) => n > 0 && this.logger.log(`swept ${n} staged input file(s) of failed jobs`),
+          (error: Error) => this.logger.warn(`sweeping staged input files failed: ${error.message}`),
+        ),
+        this.sweepUnreferencedInputs(STAGED_INPUT_TTL_MS).then(
+          (n) => n > 0 && this.logger.log(`removed ${n} stored input file(s) no result names`),
+          (error: Error) => this.logger.warn(`sweeping the input store failed: ${error.message}`),
+        ),
+      ]);
     void sweep();
     this.sweeper = setInterval(sweep, STAGED_INPUT_SWEEP_INTERVAL_MS);
     this.sweeper.unref();
+  }
+
+  /** Removes stored inputs written more than `ageMs` ago that no input file row names; answers how many. */
+  async sweepUnreferencedInputs(ageMs: number): Promise<number> {
+    const candidates = await this.inputs.keysWrittenBefore(new Date(Date.now() - ageMs));
+    const named = await this.repository.blobReferences(candidates);
+    const orphans = candidates.filter((key) => !named.has(key));
+    for (const key of orphans) await this.inputs.remove(key);
+    return orphans.length;
   }
 
   onModuleDestroy(): void {
@@ -200,8 +222,15 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.toDto(row);
   }
 
+  /** Deletes the result and its input file; a stored input goes from the store once no other row names it. */
   async delete(ownerId: string, id: string): Promise<void> {
-    if (!(await this.repository.deleteOwned(ownerId, id))) throw notFound();
+    const { deleted, unreferencedBlob } = await this.repository.deleteOwned(ownerId, id);
+    if (!deleted) throw notFound();
+    // After the row: a failure here leaves an unnamed object for the sweep, never a row without its object.
+    if (unreferencedBlob)
+      await this.inputs
+        .remove(unreferencedBlob)
+        .catch((error: Error) => this.logger.warn(`removing input ${unreferencedBlob} failed (the sweep will): ${error.message}`));
   }
 
   async download(ownerId: string, id: string): Promise<ResultsDownloadResponse> {
@@ -209,7 +238,9 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     if (!row) throw notFound();
     const file = await this.repository.inputFile(row.id);
     if (!file) throw new RpcError('internal', `result ${row.id} has no stored input file`);
-    return { result: this.toDto(row), inputFileName: file.name, input: await this.payloads.toBinaryRef(file.bytes) };
+    // A stored input is streamed to the client by the gateway, straight from the input store; older rows hold the bytes.
+    const input = file.blobKey ? { inputBlob: file.blobKey, size: file.size, sha256: file.sha256! } : await this.payloads.toBinaryRef(file.bytes!);
+    return { result: this.toDto(row), inputFileName: file.name, input };
   }
 
   async putVote(request: VotesPutRequest): Promise<VoteDto> {
