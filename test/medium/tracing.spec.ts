@@ -80,7 +80,8 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
 
   beforeAll(async () => {
     collector = await startCollector();
-    sut = await startSystem({ workers: 1, env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } });
+    // Local webhook receivers allowed: the metrics case has a QPU job's state changes delivered to one.
+    sut = await startSystem({ workers: 1, env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, QDC_WEBHOOK_ALLOW_LOCAL_HTTP: 'true' } });
     key = await sut.createKey('trace-lab', 'control');
   });
   afterAll(async () => {
@@ -207,7 +208,8 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
 
   // Shares this spec's stack (the dashboard's series need the same traffic as the traces) to keep CI short.
   it('exports every series the monitoring dashboard and alerts read, with the labels they read (deploy/components/monitoring)', async () => {
-    // Traffic: a model run, a QPU job on a simulated device, an assistant answer, a lab-stream frame answered and one dropped.
+    // Traffic: a model run, a QPU job on a simulated device (its state changes delivered to a webhook), an assistant
+    // answer, a lab-stream frame answered and one dropped.
     expect((await run('metrics-run')).status).toBe(200);
     const coda = await sut.createKey('metrics-lab', 'coda');
     const bell = 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nmeasure q -> c;';
@@ -217,6 +219,16 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
         headers: { authorization: `Bearer ${coda}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
+    let hooksReceived = 0;
+    const receiver = createServer((req, res) => {
+      req.resume().on('end', () => {
+        hooksReceived += 1;
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = await codaPost('/v0/webhooks', { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/`, events: ['qpu.job.status'] });
+    expect(hook.status).toBe(201);
     const submitted = await codaPost('/v0/coda/qpus', { code: bell, source_framework: 'openqasm2', backend: 'qdc-sim-line-5', shots: 10 });
     expect(submitted.status).toBe(200);
     const { job_id } = (await submitted.json()) as { job_id: string };
@@ -224,6 +236,9 @@ describe('OpenTelemetry traces (OTLP/HTTP export)', () => {
       'QPU job completed',
       async () => ((await (await codaPost('/v0/coda/qpus/status', { job_id })).json()) as { status: string }).status === 'completed',
     );
+    await until('the job’s three state changes delivered to the webhook', () => hooksReceived >= 3);
+    receiver.closeAllConnections();
+    receiver.close();
     await until(
       'assistant answering',
       async () => (await fetch(`${sut.baseUrl}/v0/coda/agents`, { headers: { authorization: `Bearer ${coda}` } })).status === 200,
