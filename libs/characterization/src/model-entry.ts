@@ -71,6 +71,3 @@ export function requireShape(input: ModelInput, expected: readonly (number | { m
   const ok = shape.length === expected.length && expected.every((e, i) => (typeof e === 'number' ? shape[i] === e : shape[i]! >= e.min));
   if (!ok) throw new ModelInputError(`expected ${what}; got shape [${shape.join(', ')}]`);
 }
-
-/** Row-major (C order) element (row, col) of a 2-D input of `cols` columns. */
-export const at2 = (data: Float64Array, cols: number, row: number, col: number): number => data[row * cols + col]!;

@@ -80,10 +80,6 @@ function gridOf(planes: PixelPlanes, box: Box, transposed: boolean): { grid: Flo
 }
 
 /** Nearest template among `allowed` characters (all when omitted). */
-export function classifyGlyph(planes: PixelPlanes, box: Box, allowed?: Set<string>, transposed = false): string {
-  return nearestTemplate(planes, box, allowed, transposed).c;
-}
-
 function nearestTemplate(planes: PixelPlanes, box: Box, allowed: Set<string> | undefined, transposed: boolean): { c: string; d: number } {
   const features = gridOf(planes, box, transposed);
   if (!features) return { c: '', d: Infinity };

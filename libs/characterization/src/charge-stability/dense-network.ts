@@ -38,11 +38,6 @@ export function packNetwork(weights: DenseNetworkWeights): PackedNetwork {
   };
 }
 
-/** Probability output of the network for `input` (raw features; standardised here). */
-export function denseForward(net: PackedNetwork, input: Float64Array, ws: DenseWorkspace): number {
-  return 1 / (1 + Math.exp(-denseLogit(net, input, ws)));
-}
-
 /** Output logit (log-odds) of the network for `input` (raw features; standardised here). */
 export function denseLogit(net: PackedNetwork, input: Float64Array, ws: DenseWorkspace): number {
   const a0 = ws.activations[0]!;

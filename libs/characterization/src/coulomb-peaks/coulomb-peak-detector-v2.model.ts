@@ -393,11 +393,3 @@ export function detectCoulombPeaksV2(trace: Float64Array, offset = 0, length = t
   }
   return out;
 }
-
-/** Row-by-row detection over a C-order (count, length) block; element i equals detectCoulombPeaksV2(row i). */
-export function detectCoulombPeaksV2Batch(data: Float64Array, count: number, length: number): PeakDetection[] {
-  const workspace = createPeakDetectorV2Workspace(length);
-  const results: PeakDetection[] = new Array(count);
-  for (let i = 0; i < count; i++) results[i] = detectCoulombPeaksV2(data, i * length, length, workspace);
-  return results;
-}

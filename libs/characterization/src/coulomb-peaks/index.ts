@@ -5,7 +5,6 @@ export { detectCoulombPeaksV1, detectCoulombPeaksMultiScale } from './coulomb-pe
 export { detectCoulombPeaksV1Mini } from './coulomb-peak-detector-v1-mini.model.js';
 export {
   detectCoulombPeaksV2,
-  detectCoulombPeaksV2Batch,
   createPeakDetectorV2Workspace,
   type PeakDetectorV2Workspace,
 } from './coulomb-peak-detector-v2.model.js';

@@ -74,7 +74,3 @@ export function classifyCoulombBlockadeV3(trace: Float64Array): Record<string, u
   }
   return { classification: score >= SCORE_THRESHOLD, score, window, peak_indices: detectCoulombPeaksV2(trace).peakIndices };
 }
-
-/** Score of the v2/v3 models directly (for the benchmark's reliability table). */
-export const blockadeScoreV2 = (trace: Float64Array): number => classifyCoulombBlockadeV2(trace)['score'] as number;
-export const blockadeScoreV3 = (trace: Float64Array): number => classifyCoulombBlockadeV3(trace)['score'] as number;

@@ -13,8 +13,6 @@ export {
   classifyCoulombBlockadeV1,
   classifyCoulombBlockadeV2,
   classifyCoulombBlockadeV3,
-  blockadeScoreV2,
-  blockadeScoreV3,
 } from './coulomb-blockade-classifiers.model.js';
 
 export const ONE_D_ENTRIES: readonly ModelEntry[] = ONE_D_MODEL_ENTRIES;

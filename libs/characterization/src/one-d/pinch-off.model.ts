@@ -8,7 +8,6 @@
 // never moves against the step by more than 40 % of the swing, never strays more than 20 % from the fit); R² ≥ 0.8.
 import { analyseGateSweep, reduceTrace, toCallerSample, type GateSweepAnalysis } from './gate-sweep-analysis.js';
 
-export const PINCH_OFF_NOMINAL_LENGTH = 100;
 export const PINCH_OFF_MIN_SNR = 5;
 export const PINCH_OFF_MAX_CLOSED_LEVEL = 0.15;
 export const PINCH_OFF_MIN_PLATEAU_REACH = 0.8;
