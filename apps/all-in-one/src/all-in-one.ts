@@ -36,20 +36,27 @@ const entry = (name: ServiceName): Promise<() => Promise<INestApplicationContext
 };
 
 /**
- * Loads the modules of the services that boot first (most of their boot's CPU time) without starting anything:
- * `npm start` calls it while it checks the servers and migrates, so the loading overlaps that I/O. Failures surface
- * again in `startAllInOne()`.
+ * Loads the modules of the services the process needs to be ready (most of their boot's CPU time) without starting
+ * anything: `npm start` calls it while it checks the servers and migrates, so the loading overlaps that I/O. Failures
+ * surface again in `startAllInOne()`.
  */
 export function preloadServices(): void {
-  for (const name of FIRST) entry(name).catch(() => undefined);
+  for (const name of [...STAGES[0]!, ...STAGES[1]!]) entry(name).catch(() => undefined);
 }
 
 /**
- * Boot order: first what the gateway needs to answer and to be ready (results for keys, qpu-broker for /readyz, the
- * gateway itself), together; then the others together. A model run accepted meanwhile waits in the queue for the
- * inference worker, as it would in the split mode, where the processes boot side by side.
+ * Boot order, in stages (one event loop: a service booting delays the answers of those already up): first what the
+ * gateway needs to answer (results for keys, the gateway itself), together; then what its /readyz also needs (the
+ * qpu-broker), alone, so that the process is ready as soon as it can be; then the others together. A model run
+ * accepted meanwhile waits in the queue for the inference worker, as it would in the split mode, where the processes
+ * boot side by side; a QPU call before the broker is up is answered 503 with Retry-After, as when it restarts.
  */
-const FIRST: readonly ServiceName[] = ['results', 'qpu-broker', 'gateway'];
+const FIRST: readonly ServiceName[] = ['results', 'gateway'];
+const STAGES: readonly (readonly ServiceName[])[] = [
+  FIRST,
+  ['qpu-broker'],
+  SERVICE_PROCESSES.map((s) => s.name).filter((name) => !FIRST.includes(name) && name !== 'qpu-broker'),
+];
 
 /** A service that did not boot: which one, and why (a dependency not answering is said in one line). */
 export class ServiceBootError extends Error {
@@ -72,7 +79,7 @@ export interface AllInOne {
 /**
  * Every QDC service in this process (the single-process mode): each its own Nest application with its own NATS
  * connection, queue workers and Postgres pool, over the same subjects and queues as in the split mode (boot order:
- * FIRST). If one fails to boot, those already up are closed and the error names it. Signals are the caller's: call
+ * STAGES). If one fails to boot, those already up are closed and the error names it. Signals are the caller's: call
  * `stop()`.
  */
 export async function startAllInOne(): Promise<AllInOne> {
@@ -93,8 +100,7 @@ export async function startAllInOne(): Promise<AllInOne> {
     if (failed) throw failed.reason;
   };
   try {
-    await bootTogether(FIRST);
-    await bootTogether(SERVICE_PROCESSES.map((s) => s.name).filter((name) => !FIRST.includes(name)));
+    for (const stage of STAGES) await bootTogether(stage);
   } catch (error) {
     await closeAll(hostedServices().map((s) => s.app));
     throw error;
