@@ -309,8 +309,22 @@ describe('OpenAPI conformance: every documented route against the real stack', (
     // No frame is sent: the stream stays open; its first frame is a keepalive comment (QDC_SSE_KEEPALIVE_MS).
     await expectAnswer('labStreamEvents', { path: '/v0/lab-streams/{lab}/{name}/events', params, key: control, firstFrame: true }, 200);
     await expectAnswer('labStreamEvents', { path: '/v0/lab-streams/{lab}/{name}/events', params: { ...params, name: 'nope' }, key: admin }, 404);
+    const result = { ...params, id: UNKNOWN_ID };
+    const download = '/v0/admin/lab-streams/{lab}/{name}/results/{id}/download';
+    await expectAnswer('downloadLabStreamResult', { path: download, params: result, key: admin }, 404);
+    await expectAnswer('downloadLabStreamResult', { path: download, params: result, key: control }, 403);
     await expectAnswer('deleteLabStream', { path: '/v0/admin/lab-streams/{lab}/{name}', params, key: admin }, 200);
     await expectAnswer('deleteLabStream', { path: '/v0/admin/lab-streams/{lab}/{name}', params, key: admin }, 404);
+  });
+
+  it('admin: lab credentials (this stack runs NATS without lab users: no QDC_NATS_AUTH_DIR)', async () => {
+    // Issuing and revoking for real, with a lab node connecting and being cut off: lab-streams-auth.spec.ts.
+    await expectAnswer('listLabCredentials', { path: '/v0/admin/lab-credentials', key: admin }, 503);
+    await expectAnswer('listLabCredentials', { path: '/v0/admin/lab-credentials', key: control }, 403);
+    await expectAnswer('createLabCredential', { path: '/v0/admin/lab-credentials', key: admin, json: { lab: 'conf-lab' } }, 503);
+    await expectAnswer('createLabCredential', { path: '/v0/admin/lab-credentials', key: admin, json: { lab: 'Not A Lab!' } }, 422);
+    await expectAnswer('revokeLabCredential', { path: '/v0/admin/lab-credentials/{lab}', params: { lab: 'conf-lab' }, key: admin }, 503);
+    await expectAnswer('revokeLabCredential', { path: '/v0/admin/lab-credentials/{lab}', params: { lab: 'Not A Lab!' }, key: admin }, 422);
   });
 
   it('webhooks', async () => {
