@@ -8,6 +8,7 @@ import { FramePlot } from '../components/frame-plot.js';
 import { outputSummary } from '../format.js';
 import { useTitle, useUnmountSignal } from '../hooks.js';
 import { pathOf } from '../router.js';
+import { saveZip } from '../save-file.js';
 
 /** Events kept on the page (newest first); older ones are counted, not shown. */
 const KEEP = 100;
@@ -136,7 +137,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
           </h2>
           <div class="frame-with-results">
             <FramePlot array={latestData} label={`Frame ${latest.frame_id}`} outputs={latest.results.flatMap((r) => ('output' in r ? [r.output] : []))} />
-            <Outcomes results={latest.results} />
+            <Outcomes results={latest.results} lab={lab} name={name} />
           </div>
         </section>
       )}
@@ -147,7 +148,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
         ) : (
           <ol class="frames" aria-label={`The newest ${events.length} frames, newest first`}>
             {events.map((event) => (
-              <FrameRow key={event.seq} event={event} data={frames.get(firstResultId(event) ?? '')} />
+              <FrameRow key={event.seq} event={event} data={frames.get(firstResultId(event) ?? '')} lab={lab} name={name} />
             ))}
           </ol>
         )}
@@ -156,7 +157,7 @@ export function LabStreamPage({ lab, name }: { lab: string; name: string }) {
   );
 }
 
-function FrameRow({ event, data }: { event: LabStreamEvent; data: NdArray | Error | undefined }) {
+function FrameRow({ event, data, lab, name }: { event: LabStreamEvent; data: NdArray | Error | undefined; lab: string; name: string }) {
   const title = (
     <p class="frame-title">
       <strong>Frame {event.frame_id}</strong> <span class="muted">#{event.seq}</span>
@@ -198,13 +199,28 @@ function FrameRow({ event, data }: { event: LabStreamEvent; data: NdArray | Erro
         ) : (
           <span class="frame-placeholder muted">{data instanceof Error ? 'data unavailable' : ''}</span>
         )}
-        <Outcomes results={event.results} />
+        <Outcomes results={event.results} lab={lab} name={name} />
       </div>
     </li>
   );
 }
 
-function Outcomes({ results }: { results: LabStreamModelOutcome[] }) {
+/**
+ * Each model's outcome with a way to its stored result: the result page for the stream's owner; for an admin (who may
+ * be watching another owner's stream, whose results page would answer 404) the zip through the admin route.
+ */
+function Outcomes({ results, lab, name }: { results: LabStreamModelOutcome[]; lab: string; name: string }) {
+  const { api, admin, announce } = useApp();
+  const download = (event: Event, resultId: string) => {
+    event.preventDefault();
+    api.client.admin.labStreams.downloadResult(lab, name, resultId).then(
+      (zip) => {
+        saveZip(zip, `model-result-${resultId}.zip`);
+        announce('Download started.');
+      },
+      (error: Error) => announce(`The download failed: ${error.message}`),
+    );
+  };
   return (
     <ul class="outcomes">
       {results.map((r) =>
@@ -215,9 +231,15 @@ function Outcomes({ results }: { results: LabStreamModelOutcome[] }) {
         ) : (
           <li key={r.model}>
             <strong>{r.model}</strong>: {outputSummary(r.output, 4)}{' '}
-            <a href={pathOf('results', r.result_id)}>
-              stored result<span class="visually-hidden"> of {r.model}</span>
-            </a>
+            {admin ? (
+              <a href={pathOf('results', r.result_id)} onClick={(event) => download(event, r.result_id)}>
+                download result<span class="visually-hidden"> of {r.model}</span>
+              </a>
+            ) : (
+              <a href={pathOf('results', r.result_id)}>
+                stored result<span class="visually-hidden"> of {r.model}</span>
+              </a>
+            )}
           </li>
         ),
       )}

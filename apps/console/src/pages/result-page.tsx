@@ -7,6 +7,7 @@ import { OutputView } from '../components/output-view.js';
 import { formatBytes, formatTime } from '../format.js';
 import { useAsync, useTitle } from '../hooks.js';
 import { navigate } from '../router.js';
+import { saveZip } from '../save-file.js';
 
 /** One stored result: plot, output, input file; vote (with feedback), download the zip, delete. */
 export function ResultPage({ resultId }: { resultId: string }) {
@@ -41,15 +42,7 @@ export function ResultPage({ resultId }: { resultId: string }) {
   const download = (event: Event) => {
     event.preventDefault();
     act(async () => {
-      const bytes = await api.client.results.download(resultId);
-      const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = `model-result-${resultId}.zip`;
-      document.body.append(anchor);
-      anchor.click();
-      anchor.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveZip(await api.client.results.download(resultId), `model-result-${resultId}.zip`);
       announce('Download started.');
     });
   };
