@@ -1,4 +1,7 @@
 import { request } from 'node:http';
+import { Objm } from '@nats-io/obj';
+import { connect } from '@nats-io/transport-node';
+import { inputsBucket } from '#qdc/platform';
 import { npzZipBomb, torchZipBomb } from '../../libs/arrays/test/zip-bomb.js';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
@@ -7,6 +10,8 @@ import { multipart, startSystem, type TestSystem } from './system.harness.js';
  * (52 M float32 elements) is refused with a 422 naming the model's limit and the declared size, before it is
  * inflated; an archive whose directory lies stops inflating; nothing is stored; the worker keeps serving.
  */
+const REQUEST_TIMEOUT_MS = 5_000;
+
 describe('upload zip bombs (per-model decode limits)', () => {
   let sut: TestSystem;
   let key: string;
@@ -14,7 +19,8 @@ describe('upload zip bombs (per-model decode limits)', () => {
     fetch(`${sut.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: multipart({ model }, { name, bytes }) });
 
   beforeAll(async () => {
-    sut = await startSystem();
+    // A short request timeout, so a stalled body is answered within the test (the default is 5 min).
+    sut = await startSystem({ env: { QDC_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
     key = await sut.createKey('bomb-lab', 'control');
   }, 120_000);
   afterAll(async () => {
@@ -168,6 +174,48 @@ describe('upload zip bombs (per-model decode limits)', () => {
       });
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body).detail).toMatch(/^Request body too large: 1073741824 bytes declared; uploads are limited to \d+ bytes$/);
+    });
+
+    it('a body that stalls: 408 once QDC_HTTP_REQUEST_TIMEOUT_MS has passed, and what was streamed into the input store is removed', async () => {
+      // 640 KiB of a declared 2 MiB .npy: past the 512 KiB held in memory, so the file was already streaming into the store.
+      const prefix = new TextEncoder().encode(
+        `--${boundary}\r\ncontent-disposition: form-data; name="model"\r\n\r\nresonator-dip-finder-v0\r\n--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="stalled.npy"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+      );
+      const head = npyHeader([262_144]);
+      const declared = prefix.length + head.length + 262_144 * 8 + `\r\n--${boundary}--\r\n`.length;
+      const started = Date.now();
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${sut.baseUrl}/v0/models`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(declared) },
+        });
+        req.on('response', (r) => {
+          let body = '';
+          r.on('data', (c) => {
+            body += c;
+          });
+          r.on('end', () => resolve({ status: r.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.write(prefix);
+        req.write(head);
+        req.write(new Uint8Array(640 * 1024)); // and then nothing more
+      });
+      expect([res.status, JSON.parse(res.body)]).toEqual([408, { detail: 'Request timeout' }]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS);
+      const nc = await connect({ servers: sut.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+      try {
+        const store = await new Objm(nc).open(inputsBucket(sut.namespace));
+        const deadline = Date.now() + 15_000;
+        let left = await store.list();
+        while (left.length > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          left = await store.list();
+        }
+        expect(left.map((o) => o.name)).toEqual([]);
+      } finally {
+        await nc.close();
+      }
     });
 
     afterAll(async () => {

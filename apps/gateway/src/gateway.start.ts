@@ -21,6 +21,13 @@ export async function startGateway(): Promise<NestFastifyApplication> {
   if (!single) Logger.overrideLogger(new QdcLogger(config, 'gateway'));
   const adapter = new DrainingFastifyAdapter({
     bodyLimit: config.QDC_JSON_BODY_LIMIT_BYTES,
+    // A request must arrive whole within this (a slow or stalled body: 408 from clientErrorHandler, connection closed);
+    // Node checks the open connections every interval, so the interval bounds how late past the limit the 408 comes.
+    requestTimeout: config.QDC_HTTP_REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: Math.min(60_000, config.QDC_HTTP_REQUEST_TIMEOUT_MS),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(config.QDC_HTTP_REQUEST_TIMEOUT_MS / 10))),
+    },
     // Echo the caller's X-Request-Id (when short and plain), or make one; it travels on through NATS and BullMQ.
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFor(request.headers['x-request-id']),

@@ -35,6 +35,11 @@ const ConfigSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024),
+  /**
+   * Longest time to receive a whole request, headers and body (a slow or stalled upload gets 408 and its connection
+   * is closed; what was streamed into the input store is removed). Work after the body has arrived is not limited.
+   */
+  QDC_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   /** Comma-separated browser origins allowed to call the API (CORS); empty = none. */
   QDC_CORS_ORIGINS: z.string().default(''),
   /** The web console's built files (apps/console → dist/console); default: dist/console next to the gateway. */

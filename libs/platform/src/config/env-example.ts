@@ -103,6 +103,7 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   QDC_API_KEY_PEPPER: 'SECRET (min 16 chars): pepper for API key hashes; changing it invalidates every key. Generate: openssl rand -hex 32',
   QDC_UPLOAD_LIMIT_BYTES: 'largest upload accepted by the gateway (multipart file), bytes',
   QDC_JSON_BODY_LIMIT_BYTES: 'largest JSON request body, bytes',
+  QDC_HTTP_REQUEST_TIMEOUT_MS: 'longest time to receive a whole request (headers and body; 408 after it), ms',
   QDC_CORS_ORIGINS: 'browser origins allowed to call the API (comma-separated); empty = none',
   QDC_CONSOLE_DIR: {
     meaning: "the web console's built files (npm run build → dist/console); unset = dist/console next to the gateway",
