@@ -169,7 +169,8 @@ describe('web console in Chromium', () => {
     await screenshot('result');
 
     await nav('Results').click();
-    await page.getByLabel('Model').selectOption(MODEL);
+    // The filter is a text field until the catalogue has loaded, then a select (role combobox): wait for the select.
+    await page.getByRole('combobox', { name: 'Model' }).selectOption(MODEL);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByRole('link', { name: `${resultId.slice(0, 8)} (result ${resultId})` }).waitFor();
     expect(new URL(page.url()).search).toBe(`?model=${MODEL}`);
