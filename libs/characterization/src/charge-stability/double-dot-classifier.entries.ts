@@ -1,6 +1,6 @@
 // Catalogue entries of the double-dot patch classifiers (issue #4): the six versions with their weights, and the
 // listed ones (held-out accuracy ≥ 0.97). Plot: the patch as a heatmap, boxed when it shows a double dot.
-import { LruCache } from '../lru-cache.js';
+import { LruCache } from '#qdc/collections';
 import { requireShape, type ArrayModelEntry, type ModelInput, type PlotOptions } from '../model-entry.js';
 import { renderHeatmapSvg } from '../plot/heatmap.svg.js';
 import { classifyDoubleDotPatch, createDoubleDotClassifier, type DoubleDotClassifier, type DoubleDotNetworkWeights } from './double-dot-classifier.model.js';

@@ -1,6 +1,6 @@
 // Catalogue entries of the Coulomb-blockade peak detectors v0, v1, v1-mini and v2 (issue #2): the output format
 // (heights to 4 significant digits, widths to 0.01 sample) and v2's reusable scratch workspaces.
-import { LruCache } from '../lru-cache.js';
+import { LruCache } from '#qdc/collections';
 import type { TraceModelEntry } from '../model-entry.js';
 import { detectCoulombPeaksV0, type PeakDetection } from './coulomb-peak-detector-v0.model.js';
 import { detectCoulombPeaksV1 } from './coulomb-peak-detector-v1.model.js';

@@ -16,7 +16,7 @@
  */
 import { CircuitError } from '../errors.js';
 import { kron2, multiply, type Matrix } from '../ir/complex-matrix.js';
-import { LruCache } from '../lru-cache.js';
+import { LruCache } from '#qdc/collections';
 import { eulerAngles, STANDARD_GATES } from '../ir/gates.js';
 
 export type OneQubitBasis = 'zsx' | 'gpi' | 'rxry' | 'rzry' | 'u';

@@ -20,7 +20,7 @@
  * Qubit convention: Qiskit little-endian, qubit 0 = least-significant bit of the matrix index.
  */
 import { CircuitError } from '../errors.js';
-import { LruCache } from '../lru-cache.js';
+import { LruCache } from '#qdc/collections';
 import { adjoint, dim, identity, kron2, matrix, multiply, type Matrix } from './complex-matrix.js';
 import type { GateOp } from './circuit.js';
 import { evalExpr, num } from './expr.js';

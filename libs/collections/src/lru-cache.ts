@@ -1,6 +1,6 @@
-// A bounded memo: the one shape of cache the library keeps (v2 peak-detector workspaces, double-dot classifiers), so each is a
-// named object with a capacity instead of a bare module-level Map. libs/circuits holds the same small class:
-// the two libraries do not depend on each other, and a shared lib for twenty lines would be the bigger cost.
+// A bounded memo: the one shape of cache the science libraries keep (v2 peak-detector workspaces and double-dot
+// classifiers in libs/characterization, recent unitary syntheses and CX translations in libs/circuits), so each is a
+// named object with a capacity instead of a bare module-level Map.
 
 /**
  * At most `capacity` values by key; making room forgets the least recently used. Only for values that are a pure
