@@ -22,6 +22,9 @@ import {
   PINCH_OFF_NEGATIVE_KINDS,
   TURN_ON_NEGATIVE_KINDS,
 } from '#qdc/device-physics';
+import { analyseGateSweep, qttOnGeneratedTrace } from './pinch-off-peers.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadRealCase, realDataAvailable, REAL_DATA_DIR } from './real-cases.js';
 import type { AccuracySection, ReportRow } from './report-table.js';
 
@@ -384,6 +387,218 @@ function onsetSection(n: number): AccuracySection {
   return { title: 'Turn-on models on the onset-model generator (new-sim, not tanh)', header: HEADER, rows };
 }
 
+/** One generated pinch-off sweep with what both QDC and the peer need. */
+interface PeerItem {
+  trace: Float64Array;
+  positive: boolean;
+  kind: string;
+  closing: boolean;
+  polarity: 1 | -1;
+  labels: { cut_off_index: number; transition_index: number; saturation_index: number } | null;
+}
+
+const PEER_HEADER = [
+  'dataset (held-out BENCHMARK_SEEDS, same traces for both)',
+  'N',
+  'metric',
+  'QDC (pinch-off-*-v0)',
+  'qtt analyseGateSweep (re-impl.)',
+  'target (QDC)',
+];
+
+function peerClassifierRow(set: string, items: PeerItem[]): ReportRow {
+  const score = (say: (item: PeerItem) => boolean) => {
+    let correct = 0;
+    let tp = 0;
+    let fp = 0;
+    let positives = 0;
+    let staircases = 0;
+    let staircasesAccepted = 0;
+    for (const item of items) {
+      const said = say(item);
+      if (said === item.positive) correct++;
+      if (item.positive) positives++;
+      if (said && item.positive) tp++;
+      if (said && !item.positive) fp++;
+      if (item.kind === 'multi-step') {
+        staircases++;
+        if (said) staircasesAccepted++;
+      }
+    }
+    return {
+      accuracy: correct / items.length,
+      text: `${f(correct / items.length)} (P ${f(tp / Math.max(1, tp + fp), 3)} / R ${f(tp / Math.max(1, positives), 3)}; multi-step called good ${staircasesAccepted}/${staircases})`,
+    };
+  };
+  const qdc = score((item) => via('pinch-off-classifier-v0')(item.trace)['classification'] === true);
+  const qtt = score((item) => qttOnGeneratedTrace(item.trace, item.closing, item.polarity).classification);
+  return { cells: [set, String(items.length), 'classifier accuracy', qdc.text, qtt.text, `≥ ${ACCURACY_TARGET}`], pass: qdc.accuracy >= ACCURACY_TARGET };
+}
+
+function peerExtractorRows(set: string, items: PeerItem[], nominal: boolean): ReportRow[] {
+  const keys = ['cut_off_index', 'transition_index', 'saturation_index'] as const;
+  const positives = items.filter((item) => item.labels !== null);
+  const collect = (answer: (item: PeerItem) => Partial<Record<(typeof keys)[number], number | null>>) => {
+    const errors = new Map<string, number[]>(keys.map((k) => [k, []]));
+    const relative = new Map<string, number[]>(keys.map((k) => [k, []]));
+    let answered = 0;
+    for (const item of positives) {
+      const out = answer(item);
+      if (typeof out.transition_index === 'number') answered++;
+      for (const key of keys) {
+        const said = out[key];
+        if (typeof said !== 'number') continue;
+        errors.get(key)!.push(Math.abs(said - Math.round(item.labels![key])));
+        relative.get(key)!.push((100 * Math.abs(said - item.labels![key])) / item.trace.length);
+      }
+    }
+    return { errors, relative, answered: answered / Math.max(1, positives.length) };
+  };
+  const qdc = collect((item) => via('pinch-off-parameter-extractor-v0')(item.trace) as Record<string, number | null>);
+  const qtt = collect((item) => qttOnGeneratedTrace(item.trace, item.closing, item.polarity));
+  const cell = (r: ReturnType<typeof collect>, key: string): string => {
+    const e = r.errors.get(key)!;
+    if (!e.length) return 'not given';
+    const mae = e.reduce((a, b) => a + b, 0) / e.length;
+    const pct = r.relative.get(key)!.reduce((a, b) => a + b, 0) / e.length;
+    return nominal ? f(mae, 3) : `${f(mae, 1)} (${f(pct, 2)} % of L)`;
+  };
+  const rows: ReportRow[] = [
+    {
+      cells: [set, String(positives.length), 'extractor reported (all indices)', f(qdc.answered, 3), f(qtt.answered, 3), `≥ ${ACCURACY_TARGET}`],
+      pass: qdc.answered >= ACCURACY_TARGET,
+    },
+  ];
+  for (const key of keys) {
+    const e = qdc.errors.get(key)!;
+    const mae = e.reduce((a, b) => a + b, 0) / Math.max(1, e.length);
+    const label =
+      key === 'cut_off_index'
+        ? 'MAE cut_off_index (qtt: 30 % crossing, midpoint2)'
+        : key === 'transition_index'
+          ? 'MAE transition_index (qtt: midpoint1)'
+          : 'MAE saturation_index';
+    rows.push({
+      cells: [set, String(positives.length), `${label} (samples)`, cell(qdc, key), cell(qtt, key), nominal ? `≤ ${MAE_TARGET}` : 'info'],
+      pass: nominal ? mae <= MAE_TARGET : null,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Issue 29: QDC's pinch-off models next to the best open peer, qtt's analyseGateSweep (re-implemented in
+ * pinch-off-peers.ts), on the same held-out traces as the sections above (same seeds).
+ */
+function pinchOffPeerSection(n: number): AccuracySection {
+  const rows: ReportRow[] = [];
+  const fromPinch = (t: ReturnType<typeof generatePinchOffTrace>): PeerItem => ({
+    trace: t.trace,
+    positive: t.isPinchOff,
+    kind: t.kind,
+    closing: t.closing,
+    polarity: t.polarity,
+    labels: t.isPinchOff ? { cut_off_index: t.cutOff!, transition_index: t.transition!, saturation_index: t.saturation! } : null,
+  });
+  const classic = 'classic (100,)';
+  rows.push(
+    peerClassifierRow(
+      classic,
+      benchmarkSeeds(n, 400_000).map((seed) => fromPinch(generatePinchOffTrace(seed))),
+    ),
+  );
+  rows.push(
+    ...peerExtractorRows(
+      `${classic} positives`,
+      benchmarkSeeds(n, 440_000).map((seed) => fromPinch(generatePinchOffTrace(seed, { kind: 'pinch-off' }))),
+      true,
+    ),
+  );
+  const lengths = [32, 100, 333, 1000, 5000];
+  for (const mixed of [false, true]) {
+    const lengthOf = (k: number): number => (mixed ? lengths[k % lengths.length]! : 100);
+    const set = `harder ${mixed ? `L ∈ {${lengths.join(', ')}}` : '(100,)'}`;
+    rows.push(
+      peerClassifierRow(
+        set,
+        benchmarkSeeds(n, mixed ? 480_000 : 470_000).map((seed, k) => fromPinch(generatePinchOffTrace(seed, { realistic: true, length: lengthOf(k) }))),
+      ),
+    );
+    rows.push(
+      ...peerExtractorRows(
+        `${set} positives`,
+        benchmarkSeeds(n, mixed ? 520_000 : 510_000).map((seed, k) =>
+          fromPinch(generatePinchOffTrace(seed, { kind: 'pinch-off', realistic: true, length: lengthOf(k) })),
+        ),
+        !mixed,
+      ),
+    );
+  }
+  const offset = benchmarkSeeds(Math.max(20, Math.round(n / 3)), 600_000).map((seed): PeerItem => {
+    const t = generateOffsetPinchOffTrace(seed);
+    return {
+      trace: t.trace,
+      positive: t.isPinchOff,
+      kind: t.kind,
+      closing: t.closing,
+      polarity: t.polarity,
+      labels: t.isPinchOff ? { cut_off_index: t.cutOff!, transition_index: t.transition!, saturation_index: t.saturation! } : null,
+    };
+  });
+  const longSet = 'offset ±1–8 %, sloping open, L 1 000–10 000; 30 % staircases';
+  rows.push(peerClassifierRow(longSet, offset));
+  rows.push(...peerExtractorRows(`${longSet}: positives`, offset, false));
+  return { title: 'Pinch-off: QDC next to qtt analyseGateSweep (peer, issue 29)', header: PEER_HEADER, rows };
+}
+
+/** The measured pinch-offs at their full length: QDC's classifier and extractor next to qtt's analyseGateSweep (mV). */
+function realPeerRows(): ReportRow[] {
+  const cases: { name: string; eye: string }[] = [
+    { name: 'qtt_pinchoff_B8', eye: 'good; open level to ≈ −40 mV, shoulders −170 / −250 mV, pinched off ≈ −380 mV' },
+    { name: 'timchild_pinchoff_dat717', eye: 'good; mid-transition ≈ −70 mV, cut-off ≈ −110…−120 mV' },
+    { name: 'timchild_pinchoff_dat719', eye: 'good; sloping open level, steepest ≈ −293 mV, cut-off ≈ −305 mV' },
+  ];
+  const rows: ReportRow[] = [];
+  for (const { name, eye } of cases) {
+    let input: { shape: number[]; data: Float64Array };
+    let axis: { start: number; stop: number; length: number };
+    try {
+      input = loadRealCase(name);
+      axis = (JSON.parse(readFileSync(resolve(REAL_DATA_DIR, `${name}.json`), 'utf8')) as { axes: { start: number; stop: number; length: number }[] }).axes[0]!;
+    } catch {
+      continue;
+    }
+    const volt = (i: number): number => axis.start + ((axis.stop - axis.start) * i) / (axis.length - 1);
+    const mv = (i: unknown): string => (typeof i === 'number' ? `${volt(i).toFixed(0)}` : 'none');
+    const cls = runModel('pinch-off-classifier-v0', input);
+    const ext = runModel('pinch-off-parameter-extractor-v0', input);
+    const x = Float64Array.from({ length: input.data.length }, (_, i) => volt(i));
+    const q = analyseGateSweep(x, input.data);
+    const n = input.data.length;
+    rows.push(
+      {
+        cells: [
+          'QDC pinch-off-*-v0',
+          `${name} (${n},)`,
+          `classification ${cls['classification']}; cut-off ${mv(ext['cut_off_index'])}, transition ${mv(ext['transition_index'])}, saturation ${mv(ext['saturation_index'])} mV`,
+          eye,
+        ],
+        pass: cls['classification'] === true,
+      },
+      {
+        cells: [
+          'qtt analyseGateSweep (peer)',
+          `${name} (${n},)`,
+          `goodgate ${q.goodgate}${q.reason ? ` (${q.reason})` : ''}; midpoint2 (30 %) ${q.midpoint2.toFixed(0)}, midpoint1 ${q.midpoint1.toFixed(0)}, pinchoff_point ${q.pinchoff_point.toFixed(0)} mV`,
+          eye,
+        ],
+        pass: null,
+      },
+    );
+  }
+  return rows;
+}
+
 /** Averages pairs of samples: a (200,) sweep at 5 mV steps becomes the nominal (100,) at 10 mV. */
 function halve(data: Float64Array): Float64Array {
   return Float64Array.from({ length: Math.floor(data.length / 2) }, (_, i) => 0.5 * (data[2 * i]! + data[2 * i + 1]!));
@@ -450,6 +665,7 @@ function realSection(): AccuracySection | null {
       pass: out['classification'] === false,
     });
   }
+  rows.push(...realPeerRows());
   const sd2b = loadRealCase('qtt_coulomb_peak_SD2b');
   for (const model of BLOCKADE_MODELS) {
     let said: string;
@@ -529,7 +745,19 @@ function offsetPinchOffSection(count: number): AccuracySection {
 
 export function accuracySections(tracesPerDataset: number): AccuracySection[] {
   const n = Math.max(20, tracesPerDataset);
-  const sections = [...blockadeSections(n), gateSweepSections(n), harderSection(n), onsetSection(n), offsetPinchOffSection(Math.max(20, Math.round(n / 3)))];
+  // BENCH_ONE_D=peers: only the pinch-off peer table (and the measured traces).
+  if (process.env.BENCH_ONE_D === 'peers') {
+    const real = realSection();
+    return real ? [pinchOffPeerSection(n), real] : [pinchOffPeerSection(n)];
+  }
+  const sections = [
+    ...blockadeSections(n),
+    gateSweepSections(n),
+    harderSection(n),
+    onsetSection(n),
+    offsetPinchOffSection(Math.max(20, Math.round(n / 3))),
+    pinchOffPeerSection(n),
+  ];
   const real = realSection();
   if (real) sections.push(real);
   return sections;

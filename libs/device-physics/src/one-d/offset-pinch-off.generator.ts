@@ -27,6 +27,8 @@ export interface OffsetPinchOffTrace {
   /** I₀ / largest open current (signed). */
   offsetRatio: number;
   closing: boolean;
+  /** Sign of the current (the open level's sign). */
+  polarity: 1 | -1;
 }
 
 export function generateOffsetPinchOffTrace(seed: number, options: { length?: number; kind?: OffsetPinchOffKind } = {}): OffsetPinchOffTrace {
@@ -80,5 +82,6 @@ export function generateOffsetPinchOffTrace(seed: number, options: { length?: nu
     width,
     offsetRatio,
     closing,
+    polarity: sign === 1 ? 1 : -1,
   };
 }
