@@ -387,6 +387,14 @@ function onsetSection(n: number): AccuracySection {
   return { title: 'Turn-on models on the onset-model generator (new-sim, not tanh)', header: HEADER, rows };
 }
 
+/**
+ * Where the main tanh reaches 95 % of its swing on the conducting side (tanh u = 0.9): "where the current reaches the
+ * open level" in the issue's words. Not a MODELS.md output (its saturation is the d²I/dV² extremum); info only.
+ */
+function openLevel(centre: number, width: number, closing: boolean): number {
+  return centre - (closing ? 1 : -1) * width * Math.atanh(0.9);
+}
+
 /** One generated pinch-off sweep with what both QDC and the peer need. */
 interface PeerItem {
   trace: Float64Array;
@@ -394,7 +402,7 @@ interface PeerItem {
   kind: string;
   closing: boolean;
   polarity: 1 | -1;
-  labels: { cut_off_index: number; transition_index: number; saturation_index: number } | null;
+  labels: { cut_off_index: number; transition_index: number; saturation_index: number; open_level_index: number } | null;
 }
 
 const PEER_HEADER = [
@@ -436,7 +444,7 @@ function peerClassifierRow(set: string, items: PeerItem[]): ReportRow {
 }
 
 function peerExtractorRows(set: string, items: PeerItem[], nominal: boolean): ReportRow[] {
-  const keys = ['cut_off_index', 'transition_index', 'saturation_index'] as const;
+  const keys = ['cut_off_index', 'transition_index', 'saturation_index', 'open_level_index'] as const;
   const positives = items.filter((item) => item.labels !== null);
   const collect = (answer: (item: PeerItem) => Partial<Record<(typeof keys)[number], number | null>>) => {
     const errors = new Map<string, number[]>(keys.map((k) => [k, []]));
@@ -454,7 +462,12 @@ function peerExtractorRows(set: string, items: PeerItem[], nominal: boolean): Re
     }
     return { errors, relative, answered: answered / Math.max(1, positives.length) };
   };
-  const qdc = collect((item) => via('pinch-off-parameter-extractor-v0')(item.trace) as Record<string, number | null>);
+  const qdc = collect((item) => {
+    const out = via('pinch-off-parameter-extractor-v0')(item.trace) as Record<string, unknown>;
+    const fit = out['fit'] as { centre: number; width: number; closing: boolean };
+    const open = typeof out['transition_index'] === 'number' ? openLevel(fit.centre, fit.width, fit.closing) : null;
+    return { ...(out as Record<string, number | null>), open_level_index: open };
+  });
   const qtt = collect((item) => qttOnGeneratedTrace(item.trace, item.closing, item.polarity));
   const cell = (r: ReturnType<typeof collect>, key: string): string => {
     const e = r.errors.get(key)!;
@@ -472,15 +485,16 @@ function peerExtractorRows(set: string, items: PeerItem[], nominal: boolean): Re
   for (const key of keys) {
     const e = qdc.errors.get(key)!;
     const mae = e.reduce((a, b) => a + b, 0) / Math.max(1, e.length);
-    const label =
-      key === 'cut_off_index'
-        ? 'MAE cut_off_index (qtt: 30 % crossing, midpoint2)'
-        : key === 'transition_index'
-          ? 'MAE transition_index (qtt: midpoint1)'
-          : 'MAE saturation_index';
+    const label = {
+      cut_off_index: 'MAE cut_off_index (qtt: 30 % crossing, midpoint2)',
+      transition_index: 'MAE transition_index (qtt: midpoint1)',
+      saturation_index: 'MAE saturation_index (MODELS.md: d²I/dV² extremum, 78.9 %)',
+      open_level_index: 'info: MAE of the 95 %-of-swing point ("reaches the open level"; QDC: from its fit)',
+    }[key];
+    const judged = nominal && key !== 'open_level_index';
     rows.push({
-      cells: [set, String(positives.length), `${label} (samples)`, cell(qdc, key), cell(qtt, key), nominal ? `≤ ${MAE_TARGET}` : 'info'],
-      pass: nominal ? mae <= MAE_TARGET : null,
+      cells: [set, String(positives.length), `${label} (samples)`, cell(qdc, key), cell(qtt, key), judged ? `≤ ${MAE_TARGET}` : 'info'],
+      pass: judged ? mae <= MAE_TARGET : null,
     });
   }
   return rows;
@@ -498,7 +512,14 @@ function pinchOffPeerSection(n: number): AccuracySection {
     kind: t.kind,
     closing: t.closing,
     polarity: t.polarity,
-    labels: t.isPinchOff ? { cut_off_index: t.cutOff!, transition_index: t.transition!, saturation_index: t.saturation! } : null,
+    labels: t.isPinchOff
+      ? {
+          cut_off_index: t.cutOff!,
+          transition_index: t.transition!,
+          saturation_index: t.saturation!,
+          open_level_index: openLevel(t.transition!, t.width, t.closing),
+        }
+      : null,
   });
   const classic = 'classic (100,)';
   rows.push(
@@ -542,7 +563,14 @@ function pinchOffPeerSection(n: number): AccuracySection {
       kind: t.kind,
       closing: t.closing,
       polarity: t.polarity,
-      labels: t.isPinchOff ? { cut_off_index: t.cutOff!, transition_index: t.transition!, saturation_index: t.saturation! } : null,
+      labels: t.isPinchOff
+        ? {
+            cut_off_index: t.cutOff!,
+            transition_index: t.transition!,
+            saturation_index: t.saturation!,
+            open_level_index: openLevel(t.transition!, t.width, t.closing),
+          }
+        : null,
     };
   });
   const longSet = 'offset ±1–8 %, sloping open, L 1 000–10 000; 30 % staircases';
