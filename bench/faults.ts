@@ -14,14 +14,18 @@
  * against the 2xx answers — missing (2xx without a stored result), duplicates (a request stored twice), orphans (a
  * stored result whose client got no 2xx) — then seconds to recovery (from the fault to the first request after
  * which every request succeeded), the longest request and how many took over 10 s. FAULTS_ONLY=redis,nats runs a
- * subset.
+ * subset. For a killed service it also prints where the recovery went (diagnostics only, the table does not use them):
+ * seconds from the fault to its exit, its relaunch, its first answer on its health subject (polled over NATS every
+ * 50 ms: its handlers are subscribed) and the last failed request sent.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect as connectNats } from '@nats-io/transport-node';
 import { encodeNpy } from '#qdc/arrays';
+import { healthSubject, natsServerOptions, type ServiceName } from '#qdc/contracts';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { SERVICE_PROCESSES } from '#qdc/platform';
 import { multipart, startSystem, type TestSystem } from '../test/medium/system.harness.js';
@@ -183,19 +187,46 @@ interface Fault {
   inject(sut: TestSystem, infra: Record<string, Infra>): Promise<void>;
 }
 
+/** Diagnostics of the last process kill (epoch ms): when it exited, was launched again, first answered its health subject. */
+let killTimeline: { exitedAt?: number; relaunchedAt?: number; answeringAt?: number } = {};
+
+/** Polls `<namespace>.<service>.health.v1` every 50 ms until it answers (at most `timeoutMs`); the epoch ms of the answer. */
+async function firstHealthAnswer(sut: TestSystem, service: ServiceName, timeoutMs = 60_000): Promise<number | undefined> {
+  const nc = await connectNats(natsServerOptions(sut.env.NATS_URL!));
+  try {
+    const subject = `${sut.env.QDC_NAMESPACE}.${healthSubject(service)}`;
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+      const answered = await nc.request(subject, new TextEncoder().encode('{}'), { timeout: 200 }).then(
+        () => true,
+        () => false,
+      );
+      if (answered) return Date.now();
+      await sleep(50);
+    }
+    return undefined;
+  } finally {
+    await nc.close();
+  }
+}
+
 /** kill -9 of a process, back after DOWN_MS (an orchestrator's restart). */
 const killProcess =
   (processName: string): Fault['inject'] =>
   async (sut) => {
     const victim = sut.processes.get(processName);
     if (!victim) throw new Error(`no process ${processName}`);
+    killTimeline = {};
     victim.kill('SIGKILL');
     await exited(victim);
+    killTimeline.exitedAt = Date.now();
     await sleep(DOWN_MS);
     const entry = processName.startsWith('worker-')
       ? SERVICE_PROCESSES.find((s) => s.name === 'inference-worker')!.entry
       : SERVICE_PROCESSES.find((s) => s.name === processName)!.entry;
     sut.launch(processName, entry);
+    killTimeline.relaunchedAt = Date.now();
+    const service = (processName.startsWith('worker-') ? 'inference-worker' : processName) as ServiceName;
+    killTimeline.answeringAt = await firstHealthAnswer(sut, service);
   };
 
 /** Stop a server (SIGTERM / pg_ctl stop -m fast), start it again DOWN_MS later with the same data. */
@@ -334,6 +365,20 @@ function summarise(samples: Sample[], faultAt: number) {
   };
 }
 
+/** Where a kill's recovery went, in seconds from the fault (diagnostics; the table's recovery is `summarise`'s). */
+function describeTimeline(samples: Sample[], faultAt: number): string {
+  const at = (t: number | undefined) => (t === undefined ? '-' : `+${((t - faultAt) / 1000).toFixed(2)}`);
+  const failures = samples.filter((s) => s.sentAt >= faultAt && s.status !== 200);
+  const lastFailure = failures.at(-1) && failures.reduce((a, b) => (b.sentAt > a.sentAt ? b : a));
+  const { exitedAt, relaunchedAt, answeringAt } = killTimeline;
+  return [
+    `exited ${at(exitedAt)}`,
+    `relaunched ${at(relaunchedAt)}`,
+    `answering its health subject ${at(answeringAt)} (boot ${relaunchedAt && answeringAt ? ((answeringAt - relaunchedAt) / 1000).toFixed(2) : '-'} s)`,
+    `failed requests sent after the fault ${failures.length}${lastFailure ? `, last sent ${at(lastFailure.sentAt)} (${lastFailure.kind}, ${lastFailure.status}, answered ${at(lastFailure.doneAt)})` : ''}`,
+  ].join('; ');
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'qdc-faults-'));
   chmodSync(dir, 0o755); // the postgres user must reach its data directory inside
@@ -370,6 +415,7 @@ async function main(): Promise<void> {
       if (!matches(fault) || (fault.name === 'restart postgres' && !infra.postgres)) continue;
       await waitReady(sut);
       const tag = `f${index++}`;
+      killTimeline = {};
       const { samples, faultAt } = await runLoad(sut, token, tag, fault, infra);
       await waitReady(sut);
       await sleep(3000); // stragglers: jobs a client gave up on may still finish
@@ -389,6 +435,7 @@ async function main(): Promise<void> {
       ];
       table.push(row);
       console.log(row.join(' | '));
+      if (killTimeline.exitedAt) console.log(`  ${describeTimeline(samples, faultAt)}`);
     }
     console.log('');
     const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));

@@ -33,7 +33,8 @@ export class HealthController {
   @HttpCode(200)
   async readyz(@Res() reply: FastifyReply) {
     const ping = (service: 'results' | 'qpu-broker') =>
-      this.rpc.call(healthRpc(service), {}, { timeoutMs: 1500 }).then(
+      // noRespondersGraceMs 0: readiness is "answering now"; a request would wait for a restarting service instead.
+      this.rpc.call(healthRpc(service), {}, { timeoutMs: 1500, noRespondersGraceMs: 0 }).then(
         () => true,
         () => false,
       );

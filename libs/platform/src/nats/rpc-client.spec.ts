@@ -6,7 +6,7 @@ import { loadConfig } from '../config/config.js';
 import { HEARTBEAT_AFTER_MS, HEARTBEAT_FIRST_BEAT_MS, HEARTBEAT_LOST_MS } from './nats-headers.js';
 import { NatsConnection, RECONNECT_GRACE_MS } from './nats-connection.js';
 import { PayloadStore } from './payload-store.js';
-import { RpcClient } from './rpc-client.js';
+import { NO_RESPONDERS_GRACE_MS, NO_RESPONDERS_RETRY_MS, RpcClient } from './rpc-client.js';
 
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -91,7 +91,54 @@ describe(RpcClient.name, () => {
     ])('maps %s to %s', async (_, error, code, message) => {
       const { sut, mocks } = newRpcClient();
       mocks.connection.request.mockRejectedValue(error);
-      await expect(sut.call(rpc('x.v1'), {})).rejects.toEqual(new RpcError(code as 'timeout', message));
+      await expect(sut.call(rpc('x.v1'), {}, { noRespondersGraceMs: 0 })).rejects.toEqual(new RpcError(code as 'timeout', message));
+    });
+
+    describe('a subject without responders (its service restarting)', () => {
+      const noResponders = () => Object.assign(new Error('503'), { name: 'NoRespondersError' });
+
+      it('sends the request again until a service answers it', async () => {
+        const { sut, mocks } = newRpcClient();
+        mocks.connection.request.mockRejectedValueOnce(noResponders()).mockRejectedValueOnce(noResponders());
+        jest.useFakeTimers();
+        try {
+          const pending = sut.call(rpc('x.v1'), { a: 1 }, { requestId: 'req-8' });
+          await jest.advanceTimersByTimeAsync(2 * NO_RESPONDERS_RETRY_MS);
+          expect(await pending).toBe('pong');
+        } finally {
+          jest.useRealTimers();
+        }
+        expect(mocks.connection.request).toHaveBeenCalledTimes(3);
+        const [first, last] = [mocks.connection.request.mock.calls[0]!, mocks.connection.request.mock.calls[2]!];
+        expect(last[1]).toEqual(first[1]);
+        expect((last[2] as { headers: { get(name: string): string } }).headers.get('X-Request-Id')).toBe('req-8');
+      });
+
+      it(`answers unavailable once it found none for ${NO_RESPONDERS_GRACE_MS} ms`, async () => {
+        const { sut, mocks } = newRpcClient();
+        mocks.connection.request.mockRejectedValue(noResponders());
+        jest.useFakeTimers();
+        try {
+          let outcome = 'pending';
+          const pending = sut.call(rpc('x.v1'), {});
+          pending.catch(() => (outcome = 'rejected'));
+          const settled = expect(pending).rejects.toEqual(new RpcError('unavailable', 'no service is answering x.v1'));
+          await jest.advanceTimersByTimeAsync(NO_RESPONDERS_GRACE_MS - 2 * NO_RESPONDERS_RETRY_MS);
+          expect(outcome).toBe('pending');
+          await jest.advanceTimersByTimeAsync(2 * NO_RESPONDERS_RETRY_MS);
+          await settled;
+        } finally {
+          jest.useRealTimers();
+        }
+      });
+
+      it('answers unavailable at once with noRespondersGraceMs 0 (readiness probes), and never waits past the timeout', async () => {
+        const { sut, mocks } = newRpcClient();
+        mocks.connection.request.mockRejectedValue(noResponders());
+        await expect(sut.call(rpc('x.v1'), {}, { noRespondersGraceMs: 0 })).rejects.toMatchObject({ code: 'unavailable' });
+        await expect(sut.call(rpc('x.v1'), {}, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'unavailable' });
+        expect(mocks.connection.request).toHaveBeenCalledTimes(2);
+      });
     });
 
     it('answers unavailable before it is connected', async () => {

@@ -24,7 +24,28 @@ export interface CallOptions {
   requestId?: string;
   /** Default QDC_NATS_TIMEOUT_MS. The callee gets `now + timeoutMs` as the caller's deadline (Qdc-Deadline). */
   timeoutMs?: number;
+  /**
+   * How long to keep sending while the subject has no responders (default NO_RESPONDERS_GRACE_MS, never past the
+   * timeout); 0 answers `unavailable` at once (a readiness probe asks "is it there now?").
+   */
+  noRespondersGraceMs?: number;
 }
+
+/**
+ * How long a request to a subject without responders — its service is restarting (kill -9, OOM, a rollout) and has
+ * not subscribed yet — keeps trying before it answers `unavailable` (503 + Retry-After at the gateway), so that a
+ * restart that ends meanwhile costs the caller a delay instead of an error and its client's retry. Safe to send again:
+ * "no responders" means the request reached no process. As long as the NATS reconnect grace (RECONNECT_GRACE_MS).
+ */
+export const NO_RESPONDERS_GRACE_MS = 2_000;
+/** Pause between two tries of a subject without responders: a restarted service is reached this soon after it subscribes. */
+export const NO_RESPONDERS_RETRY_MS = 100;
+
+const isNoResponders = (error: unknown): boolean =>
+  (error as Error)?.name === 'NoRespondersError' || /no responders/i.test(String((error as Error)?.message ?? error));
+
+/** The request reached no process (`untilResponders` tries again). */
+class NoResponders extends Error {}
 
 /**
  * Request/reply over NATS, typed by the exchange's contract (libs/contracts `defineRpc`): the payload is the contract's
@@ -50,17 +71,18 @@ export class RpcClient {
     // Absolute, so that a handler that reads the request late (its process stalled) sees that the caller has gone.
     hdrs.set(DEADLINE_HEADER, String(Date.now() + timeout));
     const body = await this.payloads.encodeMessage(request, hdrs);
-    if (!tracingEnabled()) return this.timed(subject, body, hdrs, timeout) as Promise<RpcResponseOf<C>>;
+    const grace = Math.min(options.noRespondersGraceMs ?? NO_RESPONDERS_GRACE_MS, timeout);
+    if (!tracingEnabled()) return this.timed(subject, body, hdrs, timeout, grace) as Promise<RpcResponseOf<C>>;
     return inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
       injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
-      return this.timed(subject, body, hdrs, timeout) as Promise<RpcResponseOf<C>>;
+      return this.timed(subject, body, hdrs, timeout, grace) as Promise<RpcResponseOf<C>>;
     });
   }
 
-  private async timed(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<unknown> {
+  private async timed(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number, grace: number): Promise<unknown> {
     const started = performance.now();
     try {
-      const data = await this.requestOnce(subject, body, hdrs, timeout);
+      const data = await this.untilResponders(subject, body, hdrs, timeout, grace);
       natsRequestDuration.observe({ subject, outcome: 'ok' }, secondsSince(started));
       return data;
     } catch (error) {
@@ -69,12 +91,30 @@ export class RpcClient {
     }
   }
 
-  private async requestOnce(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number): Promise<unknown> {
+  /**
+   * `requestOnce`, sent again every NO_RESPONDERS_RETRY_MS while the subject has no responders, for at most `grace` ms
+   * (each try with what is left of the timeout); then `unavailable`.
+   */
+  private async untilResponders(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number, grace: number): Promise<unknown> {
+    const started = Date.now();
+    for (;;) {
+      try {
+        return await this.requestOnce(subject, body, hdrs, Math.max(1, timeout - (Date.now() - started)), timeout);
+      } catch (error) {
+        if (!(error instanceof NoResponders)) throw error;
+        if (Date.now() - started + NO_RESPONDERS_RETRY_MS > grace) throw new RpcError('unavailable', `no service is answering ${subject}`);
+        await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));
+      }
+    }
+  }
+
+  /** One try with `timeout` ms left of the call's `total`. */
+  private async requestOnce(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number, total: number): Promise<unknown> {
     await this.nats.awaitLink(subject, timeout);
     let msg: Msg;
     try {
       const send = () => this.nats.untilLinkLost(subject, this.nats.raw.request(this.nats.subject(subject), body, { timeout, headers: hdrs }));
-      if (timeout > HEARTBEAT_AFTER_MS) {
+      if (total > HEARTBEAT_AFTER_MS) {
         const beatSubject = this.nats.subject(`heartbeat.${randomUUID()}`);
         hdrs.set(HEARTBEAT_HEADER, beatSubject);
         msg = await this.whileHandlerAlive(subject, beatSubject, send);
@@ -84,11 +124,9 @@ export class RpcClient {
     } catch (error) {
       if (error instanceof RpcError) throw error;
       const text = String((error as Error)?.message ?? error);
-      if (/no responders/i.test(text) || (error as Error)?.name === 'NoRespondersError') {
-        throw new RpcError('unavailable', `no service is answering ${subject}`);
-      }
+      if (isNoResponders(error)) throw new NoResponders();
       if (/timeout/i.test(text) || (error as Error)?.name === 'TimeoutError') {
-        throw new RpcError('timeout', `${subject} did not answer within ${timeout} ms`);
+        throw new RpcError('timeout', `${subject} did not answer within ${total} ms`);
       }
       throw new RpcError('unavailable', `NATS request ${subject} failed: ${text}`);
     }
