@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RpcErrorBody } from './errors.js';
 import { BinaryRef, InputRef } from './payload.js';
 
 /** What a model run asks for (`ModelRunService.run` in the gateway): the model, its flags and the uploaded file. */
@@ -63,6 +64,51 @@ export const InferenceJobData = ModelRunFields.extend({
   outcomeInbox: z.string().optional(),
 });
 export type InferenceJobData = z.infer<typeof InferenceJobData>;
+
+/**
+ * One run of a run group: what a single run's job data holds, minus what the group shares (owner, deadline, inbox).
+ * Only small, inline inputs without a plot are grouped; `jobId` is the id the run would have as a job of its own (`jobIdFor`), so its
+ * result is stored once whatever delivers it.
+ */
+export const GroupedRun = z.object({
+  jobId: z.string().min(1),
+  requestId: z.string(),
+  model: z.string().min(1),
+  inputFileName: z.string(),
+  inputFileSize: z.number().int().nonnegative(),
+  input: z.object({ inline: z.string() }),
+  inputSha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type GroupedRun = z.infer<typeof GroupedRun>;
+
+/** Most runs in one group (the gateway's batcher forms smaller ones; QDC_RUN_GROUP_MAX). */
+export const RUN_GROUP_MAX_RUNS = 64;
+
+/**
+ * BullMQ job data of `run-group`: concurrent small runs of one owner, formed by the gateway within a short bounded
+ * wait (dynamic batching): one job, one results insert and one outcome for all of them, each run keeping its own
+ * result, error and job id. Envelope fields as InferenceJobData.
+ */
+export const RunGroupJobData = z.object({
+  ownerId: z.string().uuid(),
+  runs: z.array(GroupedRun).min(1).max(RUN_GROUP_MAX_RUNS),
+  requestId: z.string(),
+  deadline: z.number().int().optional(),
+  meta: z.record(z.string(), z.string()).optional(),
+  outcomeInbox: z.string().optional(),
+});
+export type RunGroupJobData = z.infer<typeof RunGroupJobData>;
+
+/** A run's own outcome inside a group: its answer, or its error (bad input stays that run's 422). */
+export const GroupedRunOutcome = z.union([
+  z.object({ ok: z.literal(true), response: ModelsRunResponse }),
+  z.object({ ok: z.literal(false), error: RpcErrorBody }),
+]);
+export type GroupedRunOutcome = z.infer<typeof GroupedRunOutcome>;
+
+/** The group's answer: one outcome per run, in the job's order. */
+export const RunGroupResponse = z.object({ runs: z.array(GroupedRunOutcome) });
+export type RunGroupResponse = z.infer<typeof RunGroupResponse>;
 
 /** The fields a stored result is made of; `toResultDto` turns them into the wire shape. */
 export interface ResultFields {

@@ -9,6 +9,8 @@ export enum QueueName {
 
 export enum JobName {
   RunModel = 'run-model',
+  /** Concurrent small runs of one owner that the gateway's batcher grouped (see RunGroupJobData). */
+  RunGroup = 'run-group',
   /** An instrument frame: every model of its stream, one job (see FrameJobData). */
   AnalyseFrame = 'analyse-frame',
   Simulate = 'simulate',

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { InferenceProducer } from '#qdc/platform';
+import { InferenceProducer, RunGroupProducer } from '#qdc/platform';
 
-/** The gateway adds inference jobs itself (BullMQ `inference`, Redis): one producer for the process. */
+/** The gateway adds inference jobs itself (BullMQ `inference`, Redis): one producer per job kind for the process. */
 @Global()
-@Module({ providers: [InferenceProducer], exports: [InferenceProducer] })
+@Module({ providers: [InferenceProducer, RunGroupProducer], exports: [InferenceProducer, RunGroupProducer] })
 export class InferenceQueueModule {}

@@ -4,14 +4,16 @@ import { MODEL_CATALOGUE } from '#qdc/characterization';
 import type { InferenceJobData, ModelsRunResponse } from '#qdc/contracts';
 import { withRequestId } from '#qdc/platform';
 import type { InferenceProducer } from '#qdc/platform';
-import { ModelRunService, jobIdFor, type ModelRunRequest } from './model-run.service.js';
+import { GROUPED_RUN_MAX_INPUT_BYTES, ModelRunService, jobIdFor, type ModelRunRequest } from './model-run.service.js';
+import type { RunBatcher } from './run-batcher.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 
-function newModelRunService() {
+function newModelRunService(grouping = true) {
   const response: ModelsRunResponse = { resultId: randomUUID(), result: { inline: 'e30=' } };
   const producer = { run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response), isRedisReady: jest.fn(async () => true) };
-  return { sut: new ModelRunService(producer as unknown as InferenceProducer), mocks: { producer, response } };
+  const batcher = { enabled: grouping, run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response) };
+  return { sut: new ModelRunService(producer as unknown as InferenceProducer, batcher as unknown as RunBatcher), mocks: { producer, batcher, response } };
 }
 
 const request = (overrides: Partial<ModelRunRequest> = {}): ModelRunRequest => ({
@@ -45,8 +47,47 @@ describe(ModelRunService.name, () => {
 
   it('tells the producer when the request id was made by the gateway (no earlier job can have it)', async () => {
     const { sut, mocks } = newModelRunService();
-    await withRequestId('http-6', () => sut.run(request({ freshRequestId: true })));
+    await withRequestId('http-6', () => sut.run(request({ freshRequestId: true, flags: { batch: false, plot: true, darkMode: false } })));
     expect(mocks.producer.run.mock.calls[0]![2]).toEqual({ fresh: true });
+  });
+
+  it('hands a small run whose request id the gateway made to the batcher, with the job id it would have alone', async () => {
+    const { sut, mocks } = newModelRunService();
+    expect(await withRequestId('http-7', () => sut.run(request({ freshRequestId: true })))).toBe(mocks.response);
+    expect(mocks.producer.run).not.toHaveBeenCalled();
+    const [ownerId, run] = mocks.batcher.run.mock.calls[0] as [string, Record<string, unknown>];
+    expect(ownerId).toBe(request().ownerId);
+    const alone: InferenceJobData = { ...request(), flags: undefined, batch: false, plot: false, darkMode: false, requestId: 'http-7' } as never;
+    expect(run).toEqual({
+      jobId: jobIdFor(alone),
+      requestId: 'http-7',
+      model: PEAK_V2,
+      inputFileName: 'frame.npy',
+      inputFileSize: 3,
+      input: { inline: 'AAAA' },
+      inputSha256: 'a'.repeat(64),
+    });
+  });
+
+  it.each([
+    ['the client sent its request id (a retry must find its job)', request({ freshRequestId: false })],
+    ['a plot is asked for', request({ freshRequestId: true, flags: { batch: false, plot: true, darkMode: false } })],
+    ['a batch run', request({ freshRequestId: true, flags: { batch: true, plot: false, darkMode: false } })],
+    ['the input is in the input store', request({ freshRequestId: true, input: { inputBlob: 'k', size: 3, sha256: 'a'.repeat(64) } })],
+    ['the input is larger than 64 KiB', request({ freshRequestId: true, inputFileSize: GROUPED_RUN_MAX_INPUT_BYTES + 1 })],
+    ['propagated headers come with it', request({ freshRequestId: true, meta: { traceparent: '00-abc-def-01' } })],
+  ])('runs alone when %s', async (_why, asked) => {
+    const { sut, mocks } = newModelRunService();
+    await sut.run(asked);
+    expect(mocks.batcher.run).not.toHaveBeenCalled();
+    expect(mocks.producer.run).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs alone when grouping is off (QDC_RUN_GROUP_MAX=1)', async () => {
+    const { sut, mocks } = newModelRunService(false);
+    await sut.run(request({ freshRequestId: true }));
+    expect(mocks.batcher.run).not.toHaveBeenCalled();
+    expect(mocks.producer.run).toHaveBeenCalledTimes(1);
   });
 
   it('takes the current request id when none is given', async () => {

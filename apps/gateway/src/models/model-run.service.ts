@@ -2,8 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { MODEL_CATALOGUE, findModel, type ModelSpec } from '#qdc/characterization';
 import { RpcError, type InferenceJobData, type InputRef, type ModelsRunResponse } from '#qdc/contracts';
 import { InferenceProducer, currentRequestId, jobIdFrom } from '#qdc/platform';
+import { RunBatcher } from './run-batcher.js';
 
 const BATCH_MODELS = MODEL_CATALOGUE.filter((m) => m.batch).map((m) => m.id);
+
+/** Largest input a run may have to be grouped with others (RunBatcher): small runs are the ones whose hops dominate. */
+export const GROUPED_RUN_MAX_INPUT_BYTES = 64 * 1024;
 
 /** One model run as every caller asks for it (HTTP uploads, instrument frames). */
 export interface ModelRunRequest {
@@ -29,10 +33,17 @@ export interface ModelRunRequest {
  * outcome. The answer is `{resultId, result}`: the stored result as JSON bytes (BinaryRef) to send unchanged. Errors
  * are RpcErrors: `invalid_input` (the worker rejected the file), `not_found`, `unavailable` (queue or results down:
  * retry), `timeout`, `internal`.
+ *
+ * A small run (inline input ≤ 64 KiB, no plot, not a batch) whose request id the gateway made goes through the
+ * RunBatcher: concurrent ones share one job and one insert. A run whose client sent `X-Request-Id` (it may retry and
+ * must find its job) goes alone, as does every other run.
  */
 @Injectable()
 export class ModelRunService {
-  constructor(private readonly producer: InferenceProducer) {}
+  constructor(
+    private readonly producer: InferenceProducer,
+    private readonly batcher: RunBatcher,
+  ) {}
 
   /** The catalogue entry of `model`, or the error a caller gets for it. */
   resolveModel(model: string, batch: boolean): ModelSpec {
@@ -64,7 +75,21 @@ export class ModelRunService {
       requestId,
       ...(request.meta ? { meta: request.meta } : {}),
     };
-    return this.producer.run(data, jobIdFor(data), { fresh: request.freshRequestId ?? false });
+    const jobId = jobIdFor(data);
+    const input = data.input;
+    if (
+      this.batcher.enabled &&
+      request.freshRequestId &&
+      !batch &&
+      !data.plot &&
+      !data.meta &&
+      'inline' in input &&
+      data.inputFileSize <= GROUPED_RUN_MAX_INPUT_BYTES
+    ) {
+      const { ownerId, model, inputFileName, inputFileSize, inputSha256 } = data;
+      return this.batcher.run(ownerId, { jobId, requestId, model, inputFileName, inputFileSize, input, inputSha256 });
+    }
+    return this.producer.run(data, jobId, { fresh: request.freshRequestId ?? false });
   }
 
   isQueueReady(): Promise<boolean> {

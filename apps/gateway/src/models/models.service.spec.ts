@@ -8,6 +8,7 @@ import { ApiError, ValidationFailed } from '../http/api-errors.js';
 import type { MultipartUpload } from '../http/multipart-upload.js';
 import type { InferenceProducer } from '#qdc/platform';
 import { ModelRunService, jobIdFor } from './model-run.service.js';
+import type { RunBatcher } from './run-batcher.js';
 import { ModelsService } from './models.service.js';
 import type { RunCountsCache } from './run-counts.cache.js';
 
@@ -20,7 +21,8 @@ function newModelsService() {
     fromBinaryRef: jest.fn(async (ref: BinaryRef) => new Uint8Array(Buffer.from((ref as { inline: string }).inline, 'base64'))),
   };
   const producer = { run: jest.fn(async (..._args: unknown[]): Promise<ModelsRunResponse> => response), isRedisReady: jest.fn(async () => true) };
-  const runs = new ModelRunService(producer as unknown as InferenceProducer);
+  // Grouping off: these tests are about the service around the run (the batcher has its own).
+  const runs = new ModelRunService(producer as unknown as InferenceProducer, { enabled: false } as unknown as RunBatcher);
   const counts = new Map<string, number>([[PEAK_V2, 5]]);
   const runCounts = { all: jest.fn(async () => counts), version: 1 };
   const inputs = { remove: jest.fn(async (_key: string) => undefined) };

@@ -7,6 +7,7 @@ import {
   RpcError,
   type BinaryRef,
   type InferenceJobData,
+  type ResultsCreateManyRequest,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
   type RpcContract,
@@ -195,6 +196,111 @@ describe(InferenceProcessor.name, () => {
       inputFileName: 'trace.npy',
       inputFileSize: 1,
       input: { objectKey: 'k1', size: bytes.length },
+    });
+  });
+
+  describe("a run group (the gateway's dynamic batching)", () => {
+    const run = (jobId: string, bytes: Uint8Array) => ({
+      jobId,
+      requestId: `req-${jobId}`,
+      model: PEAK_V2,
+      inputFileName: `${jobId}.npy`,
+      inputFileSize: bytes.length,
+      input: { inline: Buffer.from(bytes).toString('base64') },
+      inputSha256: '0'.repeat(64),
+    });
+    /** results answers createMany with a row per item (ids made here, by job id). */
+    const answerCreateMany = (request: jest.Mock) => {
+      const ids = new Map<string, string>();
+      request.mockImplementation((async (subject: RpcContract, body: ResultsCreateManyRequest) => {
+        if (subject !== ResultsRpc.createMany) return {};
+        return {
+          results: body.items.map((item) => ({
+            jobId: item.jobId,
+            id: ids.set(item.jobId, randomUUID()).get(item.jobId)!,
+            createdAt: '2026-11-29T10:00:00.000Z',
+          })),
+        };
+      }) as never);
+      return ids;
+    };
+
+    it('runs each run as a single run would, stores the results in one createMany and answers each run its own result', async () => {
+      const { sut, mocks } = newProcessor();
+      const ids = answerCreateMany(mocks.request as jest.Mock);
+      const traces = [trace(21), trace(22), trace(23)];
+      const runs = traces.map((data, k) => run(`run-g${k}`, encodeNpy({ shape: [128], data })));
+      const ownerId = randomUUID();
+
+      const outcome = await sut.processGroup({ ownerId, runs, requestId: 'group-1' });
+
+      const calls = (mocks.request as jest.Mock).mock.calls.filter(([subject]) => subject === ResultsRpc.createMany);
+      expect(calls).toHaveLength(1);
+      const request = calls[0]![1] as ResultsCreateManyRequest;
+      expect(request.ownerId).toBe(ownerId);
+      expect(request.items.map((i) => [i.jobId, i.input])).toEqual([
+        ['run-g0', 0],
+        ['run-g1', 1],
+        ['run-g2', 2],
+      ]);
+      expect(request.items.map((i) => decodeRef(i.output))).toEqual(traces.map((data) => runModel(PEAK_V2, { shape: [128], data })));
+      expect(outcome.ok).toBe(true);
+      if (!outcome.ok) return;
+      expect(outcome.response.runs).toHaveLength(3);
+      outcome.response.runs.forEach((o, k) => {
+        expect(o.ok).toBe(true);
+        if (!o.ok) return;
+        expect(o.response.resultId).toBe(ids.get(`run-g${k}`));
+        expect(decodeRef(o.response.result)).toEqual({
+          id: ids.get(`run-g${k}`),
+          model: PEAK_V2,
+          created_at: '2026-11-29T10:00:00.000Z',
+          input_file_name: `run-g${k}.npy`,
+          input_file_size: runs[k]!.inputFileSize,
+          output: runModel(PEAK_V2, { shape: [128], data: traces[k]! }),
+          user_vote: null,
+        });
+      });
+    });
+
+    it("answers a run's bad input as that run's invalid_input and stores the others", async () => {
+      const { sut, mocks } = newProcessor();
+      answerCreateMany(mocks.request as jest.Mock);
+      const runs = [
+        run('run-ok', encodeNpy({ shape: [128], data: trace(31) })),
+        run('run-short', encodeNpy({ shape: [128], data: new Float64Array(128).fill(Number.NaN) })),
+        run('run-junk', new TextEncoder().encode('not an array')),
+      ];
+
+      const outcome = await sut.processGroup({ ownerId: randomUUID(), runs, requestId: 'group-2' });
+
+      const request = (mocks.request as jest.Mock).mock.calls.find(([subject]) => subject === ResultsRpc.createMany)![1] as ResultsCreateManyRequest;
+      expect(request.items.map((i) => i.jobId)).toEqual(['run-ok']);
+      expect(request.inputs.map((i) => i.inputFileName)).toEqual(['run-ok.npy']);
+      if (!outcome.ok) throw new Error('the group failed');
+      const [ok, short, junk] = outcome.response.runs;
+      expect(ok!.ok).toBe(true);
+      expect(short).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { type: 'value_error' } } });
+      expect(junk).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    });
+
+    it('stores nothing when no run of the group ran', async () => {
+      const { sut, mocks } = newProcessor();
+      const outcome = await sut.processGroup({ ownerId: randomUUID(), runs: [run('run-bad', new Uint8Array(3))], requestId: 'group-3' });
+      expect(mocks.request).not.toHaveBeenCalled();
+      expect(outcome).toMatchObject({ ok: true, response: { runs: [{ ok: false, error: { code: 'invalid_input' } }] } });
+    });
+
+    it('fails the whole group with unavailable when results does not store it (BullMQ retries; each run keeps its job id)', async () => {
+      const { sut, mocks } = newProcessor({}, { QDC_RESULTS_RETRY_MS: '300' });
+      (mocks.request as jest.Mock).mockImplementation((async () => {
+        throw new RpcError('unavailable', 'no responders');
+      }) as never);
+      await expect(
+        sut.processGroup({ ownerId: randomUUID(), runs: [run('run-x', encodeNpy({ shape: [128], data: trace(41) }))], requestId: 'group-4' }),
+      ).rejects.toMatchObject({
+        code: 'unavailable',
+      });
     });
   });
 });

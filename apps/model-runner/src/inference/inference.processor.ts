@@ -7,12 +7,28 @@ import {
   healthRpc,
   resultJsonText,
   type BinaryRef,
+  type GroupedRun,
+  type GroupedRunOutcome,
   type InferenceJobData,
+  type ResultsCreateManyRequest,
   type ResultsCreateRequest,
   type ResultsCreateResponse,
   type ResultsStageInputRequest,
+  type RpcErrorBody,
+  type RunGroupJobData,
+  type RunGroupResponse,
 } from '#qdc/contracts';
-import { InputBlobStore, JobWorkerHost, PayloadStore, QDC_CONFIG, RpcClient, releaseJobMemory, withRequestId, type QdcConfig } from '#qdc/platform';
+import {
+  InputBlobStore,
+  JobWorkerHost,
+  PayloadStore,
+  QDC_CONFIG,
+  RpcClient,
+  releaseJobMemory,
+  withRequestId,
+  type JobOutcome,
+  type QdcConfig,
+} from '#qdc/platform';
 import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 import { ResultsWriter } from './results-writer.js';
@@ -20,7 +36,8 @@ import { ResultsWriter } from './results-writer.js';
 /** Rows of a batch run between two yields to the event loop (≈ 256k samples, tens of ms). */
 const BATCH_SLICE_SAMPLES = 1 << 18;
 
-const invalid = (message: string, type: string): InferenceOutcome => ({ ok: false, error: { code: 'invalid_input', message, details: { type } } });
+const invalidBody = (message: string, type: string): RpcErrorBody => ({ code: 'invalid_input', message, details: { type } });
+const invalid = (message: string, type: string): InferenceOutcome => ({ ok: false, error: invalidBody(message, type) });
 
 /**
  * The handler of `InferenceJobs.runModel` in the inference worker: decode the upload, run the model, persist the
@@ -52,6 +69,12 @@ export class InferenceProcessor implements OnApplicationShutdown {
       ready: () => this.rpc.call(healthRpc('results'), {}, { timeoutMs: 2000 }).then(() => undefined),
       // After the caller has its answer: a large job's buffers (upload, decoded array, outputs) go back to the system.
       after: (data) => this.releaseMemory(data),
+    });
+    host.register(InferenceJobs.runGroup, {
+      what: 'inference',
+      run: (data) => this.processGroup(data),
+      metricName: (data) => (data.runs.every((r) => r.model === data.runs[0]!.model) ? data.runs[0]!.model : 'run-group'),
+      ready: () => this.rpc.call(healthRpc('results'), {}, { timeoutMs: 2000 }).then(() => undefined),
     });
   }
 
@@ -114,6 +137,64 @@ export class InferenceProcessor implements OnApplicationShutdown {
     const ms = (a: number, b: number) => (b - a).toFixed(1);
     this.logger.debug(`${data.model}: fetch ${ms(started, fetched)} ms, decode+run ${ms(fetched, ran)} ms, persist ${ms(ran, performance.now())} ms`);
     return { ok: true, response: { resultId: stored.id, result }, finishedAt: Date.now() };
+  }
+
+  /**
+   * A group of small runs (the gateway's RunBatcher): each decoded and run here as a single run would be, the results
+   * of those that ran stored in ONE `createMany` insert (idempotent by each run's own job id), then one outcome with
+   * each run's answer or error. A run's bad input (or a fault of its model) is that run's error, not the group's.
+   */
+  async processGroup(data: RunGroupJobData): Promise<JobOutcome<RunGroupResponse>> {
+    const computed = data.runs.map((run) => withRequestId(run.requestId, () => this.runGrouped(run)));
+    const ran = data.runs.flatMap((run, k) => ('outputJson' in computed[k]! ? [{ run, outputJson: (computed[k] as { outputJson: string }).outputJson }] : []));
+    const stored = new Map<string, { id: string; createdAt: string }>();
+    if (ran.length) {
+      const request: ResultsCreateManyRequest = {
+        ownerId: data.ownerId,
+        inputs: ran.map(({ run }) => ({ inputFileName: run.inputFileName, inputFileSize: run.inputFileSize, input: run.input })),
+        items: ran.map(({ run, outputJson }, k) => ({
+          jobId: run.jobId,
+          model: run.model,
+          input: k,
+          output: { inline: Buffer.from(outputJson).toString('base64') },
+        })),
+      };
+      const response = await this.results.store(ResultsRpc.createMany, request, data.deadline ?? Date.now() + this.config.QDC_INFERENCE_TIMEOUT_MS);
+      for (const r of response.results) stored.set(r.jobId, r);
+    }
+    const runs = await Promise.all(
+      data.runs.map(async (run, k): Promise<GroupedRunOutcome> => {
+        const done = computed[k]!;
+        if (!('outputJson' in done)) return { ok: false, error: done.error };
+        const row = stored.get(run.jobId);
+        if (!row) return { ok: false, error: { code: 'internal', message: `the result of run ${run.jobId} was not stored` } };
+        const result = {
+          id: row.id,
+          model: run.model,
+          createdAt: row.createdAt,
+          inputFileName: run.inputFileName,
+          inputFileSize: run.inputFileSize,
+          batchSize: null,
+          userVote: null,
+        };
+        return { ok: true, response: { resultId: row.id, result: await this.payloads.toBinaryRef(Buffer.from(resultJsonText(result, done.outputJson))) } };
+      }),
+    );
+    this.logger.debug(`run group of ${data.runs.length}: ${ran.length} result(s) stored in one insert`);
+    return { ok: true, response: { runs }, finishedAt: Date.now() };
+  }
+
+  /** One run of a group: its output's JSON text, or its error (never thrown: the other runs go on). */
+  private runGrouped(run: GroupedRun): { outputJson: string } | { error: RpcErrorBody } {
+    try {
+      const array = decodeArray(Buffer.from(run.input.inline, 'base64'), inputDecodeLimits(run.model, this.config.QDC_UPLOAD_LIMIT_BYTES));
+      return { outputJson: JSON.stringify(runModel(run.model, array)) };
+    } catch (error) {
+      if (error instanceof ArrayDecodeError) return { error: invalidBody(error.message, error.type) };
+      if (error instanceof ModelInputError) return { error: invalidBody(error.message, 'value_error') };
+      this.logger.error(`run ${run.jobId} of ${run.model} failed: ${(error as Error)?.stack ?? error}`);
+      return { error: { code: 'internal', message: `inference of ${run.model} failed: ${(error as Error)?.message ?? error}` } };
+    }
   }
 
   private persist(create: ResultsCreateRequest, deadline: number): Promise<ResultsCreateResponse> {

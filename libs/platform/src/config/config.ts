@@ -52,6 +52,12 @@ const ConfigSchema = z.object({
   /** How long a worker keeps trying to store a result while results does not answer before the caller gets 503 (the job is retried). */
   QDC_RESULTS_RETRY_MS: z.coerce.number().int().positive().default(8_000),
   QDC_WORKER_CONCURRENCY: z.coerce.number().int().positive().default(1),
+  /**
+   * Dynamic batching of small runs in the gateway (RunBatcher): most runs in one group (1 = off) and the longest a run
+   * waits for a worker slot while its group forms (a run that finds a slot free never waits).
+   */
+  QDC_RUN_GROUP_MAX: z.coerce.number().int().min(1).max(64).default(32),
+  QDC_RUN_GROUP_WAIT_MS: z.coerce.number().int().nonnegative().max(1000).default(50),
   /** Threads a worker splits a large batch across; default: the CPUs it sees, at most 4. */
   QDC_INFERENCE_THREADS: z.coerce.number().int().positive().max(64).optional(),
   QDC_JOB_LOCK_MS: z.coerce.number().int().positive().default(30_000),

@@ -23,3 +23,18 @@ export class InferenceProducer extends JobProducer<typeof InferenceJobs.runModel
     });
   }
 }
+
+/**
+ * The producer of `InferenceJobs.runGroup` (a group of concurrent small runs, formed by the gateway's RunBatcher), on
+ * the same queue and with the same deadline and answer lifetime as single runs.
+ */
+@Injectable()
+export class RunGroupProducer extends JobProducer<typeof InferenceJobs.runGroup> {
+  constructor(@Inject(QDC_CONFIG) config: QdcConfig, events: EventBus) {
+    super(config, events, InferenceJobs.runGroup, {
+      timeoutMs: config.QDC_INFERENCE_TIMEOUT_MS,
+      what: 'inference',
+      answerTtlMs: PAYLOAD_OBJECT_TTL_MS - ANSWER_TTL_MARGIN_MS,
+    });
+  }
+}

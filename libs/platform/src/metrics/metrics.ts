@@ -39,6 +39,13 @@ export const jobDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const runGroupSize = new Histogram({
+  name: 'qdc_run_group_size',
+  help: "Small runs per job sent by this gateway's dynamic batching (RunBatcher): 1 = the run went alone",
+  buckets: [1, 2, 4, 8, 16, 32, 64],
+  registers: [metricsRegistry],
+});
+
 /** The part of a BullMQ Queue the queue metrics read (a fake in unit tests). */
 export interface CountedQueue {
   name: string;
