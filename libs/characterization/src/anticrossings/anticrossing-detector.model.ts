@@ -17,12 +17,14 @@
 //    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid. Fits of one line closer
 //    than 3 columns are one crossing (near a large splitting the tracked branch can flip back and forth): the
 //    best-fitting one is reported.
-import { MAD_TO_SIGMA, medianAbsoluteDeviation, medianInPlace, runningMedian } from '../signal/order-statistics.js';
+import { MAD_TO_SIGMA, medianAbsoluteDeviation, medianInPlace, runningMedian, selectInPlace } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
 const BASELINE_HALF_WINDOW_ROWS = 30;
 /** Line detection threshold in robust σ of the flux-median spectrum. */
 const LINE_SIGMA = 6;
+/** Lines are also sought in this quantile over flux of each frequency row (a line present in ≥ ¼ of the columns). */
+const LOW_QUANTILE = 0.25;
 /** Minimal line depth relative to the baseline level (when the baseline is not near zero). */
 const LINE_MIN_RELATIVE_DEPTH = 0.02;
 /** Clamp of the measured line FWHM, rows. */
@@ -40,6 +42,9 @@ const DIP_SIGMA = 4;
 const FLIP_MIN_ROWS = 1.5;
 const FLIP_SIGMA = 3;
 const FLIP_MAX_COLUMNS = 3;
+/** … or within this many columns when every column between is untracked (a lossy qubit, γ ≳ κ, leaves both dressed
+ * modes shallow at resonance). */
+const FLIP_MAX_GAP_COLUMNS = 8;
 /** A flip this large on both sides needs no qubit-like branch (it may be too faint to see), rows. */
 const STRONG_FLIP_MIN_ROWS = 3;
 /** Qubit-like branch: depth ≥ this fraction of the resonator-like one, opposite side, in the flip columns. */
@@ -54,6 +59,8 @@ const MAX_COUPLING_ROWS = 90;
 const FIT_CENTRE_RANGE_ROWS = 10;
 /** Prior on dy: cost += CENTRE_PRIOR_WEIGHT·dy² (the flux-median line is the bare resonator unless the data say otherwise). */
 const CENTRE_PRIOR_WEIGHT = 1;
+/** A jump of the resonator-like branch whose midpoint is this far from the line also centres a fit there, rows. */
+const JUMP_CENTRE_MIN_ROWS = 4;
 /** Crossings of one line closer than this many columns are one crossing (the tracked branch can flip back and forth
  * across f_r near a large splitting): the fit with the smallest cost per point stands. */
 const MERGE_COLUMNS = 3;
@@ -106,7 +113,7 @@ interface FitPoint {
   branch: 0 | 1;
 }
 
-function fitCost(points: FitPoint[], x0: number, s: number, g: number, dy: number): number {
+function fitCost(points: FitPoint[], x0: number, s: number, g: number, dy: number, centre: number): number {
   let cost = 0;
   const cap = FIT_RESIDUAL_CAP_ROWS * FIT_RESIDUAL_CAP_ROWS;
   for (const p of points) {
@@ -114,7 +121,7 @@ function fitCost(points: FitPoint[], x0: number, s: number, g: number, dy: numbe
     const r = p.offset - model;
     cost += Math.min(r * r, cap);
   }
-  return cost + CENTRE_PRIOR_WEIGHT * dy * dy;
+  return cost + CENTRE_PRIOR_WEIGHT * (dy - centre) * (dy - centre);
 }
 
 interface CrossingFit {
@@ -127,13 +134,13 @@ interface CrossingFit {
 }
 
 /** Coarse grid over (x₀, s, g) at a fixed dy. */
-function coarseFit(points: FitPoint[], xLow: number, xHigh: number, sign: number, dy: number): CrossingFit {
+function coarseFit(points: FitPoint[], xLow: number, xHigh: number, sign: number, dy: number, centre: number): CrossingFit {
   let best: CrossingFit = { cost: Infinity, x0: 0.5 * (xLow + xHigh), slope: 10, g: 5, dy };
   const slopes = Array.from({ length: 36 }, (_, k) => 0.5 * 400 ** (k / 35));
   for (let x0 = xLow; x0 <= xHigh + 1e-9; x0 += 0.1) {
     for (const slope of slopes) {
       for (let g = 1; g <= MAX_COUPLING_ROWS; g += 1) {
-        const cost = fitCost(points, x0, sign * slope, g, dy);
+        const cost = fitCost(points, x0, sign * slope, g, dy, centre);
         if (cost < best.cost) best = { cost, x0, slope, g, dy };
       }
     }
@@ -142,14 +149,14 @@ function coarseFit(points: FitPoint[], xLow: number, xHigh: number, sign: number
 }
 
 /** Finer grid around `from`, dy included (±FIT_CENTRE_RANGE_ROWS). */
-function fineFit(points: FitPoint[], from: CrossingFit, sign: number): CrossingFit {
+function fineFit(points: FitPoint[], from: CrossingFit, sign: number, centre: number): CrossingFit {
   let best = from;
   for (let x0 = from.x0 - 0.1; x0 <= from.x0 + 0.1 + 1e-9; x0 += 0.02) {
     for (let k = -6; k <= 6; k++) {
       const slope = from.slope * 400 ** (k / (35 * 6));
       for (let g = Math.max(0.5, from.g - 1); g <= from.g + 1 + 1e-9; g += 0.1) {
-        for (let dy = -FIT_CENTRE_RANGE_ROWS; dy <= FIT_CENTRE_RANGE_ROWS + 1e-9; dy += 0.5) {
-          const cost = fitCost(points, x0, sign * slope, g, dy);
+        for (let dy = centre - FIT_CENTRE_RANGE_ROWS; dy <= centre + FIT_CENTRE_RANGE_ROWS + 1e-9; dy += 0.5) {
+          const cost = fitCost(points, x0, sign * slope, g, dy, centre);
           if (cost < best.cost) best = { cost, x0, slope, g, dy };
         }
       }
@@ -163,10 +170,10 @@ function fineFit(points: FitPoint[], from: CrossingFit, sign: number): CrossingF
  * and E± = ±sqrt(g² + Δ²/4) + Δ/2 about the bare resonator (row = line row + dy). A coarse (x₀, s, g) grid at dy = 0,
  * a finer grid that frees dy, then the coarse grid and the finer grid again at the new dy.
  */
-function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number): CrossingFit {
-  let fit = fineFit(points, coarseFit(points, xLow, xHigh, sign, 0), sign);
-  if (fit.dy !== 0) {
-    const again = fineFit(points, coarseFit(points, xLow, xHigh, sign, fit.dy), sign);
+function fitCrossing(points: FitPoint[], xLow: number, xHigh: number, sign: number, centre: number): CrossingFit {
+  let fit = fineFit(points, coarseFit(points, xLow, xHigh, sign, centre, centre), sign, centre);
+  if (fit.dy !== centre) {
+    const again = fineFit(points, coarseFit(points, xLow, xHigh, sign, fit.dy, centre), sign, centre);
     if (again.cost < fit.cost) fit = again;
   }
   return fit;
@@ -187,26 +194,29 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
   }
   const globalLevel = medianInPlace(Float64Array.from(all), cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) magnitude[r * cols + c] = data[r * cols + c]! - (all[c]! - globalLevel);
+  // Flux-independent spectrum (median over flux) and a low quantile over flux: a resonator pulled by g²/Δ over most
+  // of the flux window (qubit parked near it) sits at one row in only part of the columns, so its median dip fades.
   const fluxMedian = new Float64Array(rows);
+  const fluxLow = new Float64Array(rows);
   const rowValues = new Float64Array(cols);
+  const lowRank = Math.floor(LOW_QUANTILE * (cols - 1));
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) rowValues[c] = magnitude[r * cols + c]!;
     fluxMedian[r] = medianInPlace(rowValues, cols);
+    fluxLow[r] = selectInPlace(rowValues, cols, lowRank);
   }
   const baseline = runningMedian(fluxMedian, BASELINE_HALF_WINDOW_ROWS);
-  const lineDepth = Float64Array.from(fluxMedian, (v, r) => baseline[r]! - v);
-  const lineSigma = robustSigma(lineDepth);
   const level = Math.abs(globalLevel);
-  const lines: { row: number; depth: number }[] = [];
-  for (let r = 1; r < rows - 1; r++) {
-    const v = lineDepth[r]!;
-    if (!(v > lineDepth[r - 1]! && v >= lineDepth[r + 1]!)) continue;
-    if (v < LINE_SIGMA * lineSigma || v < LINE_MIN_RELATIVE_DEPTH * level) continue;
-    lines.push({ row: parabolicPeak(lineDepth, r, 1, 0, rows), depth: v });
+  const medianLines = spectrumLines(fluxMedian, baseline, level);
+  const lowLines = spectrumLines(fluxLow, runningMedian(fluxLow, BASELINE_HALF_WINDOW_ROWS), level);
+  const kept: { row: number; depth: number; width: number }[] = [];
+  for (const line of medianLines) if (kept.every((k) => Math.abs(k.row - line.row) > 2 * OTHER_LINE_GUARD_ROWS)) kept.push(line);
+  // A low-quantile line only where no median line is within tracking reach (else one resonator is tracked twice).
+  const medianKept = kept.length;
+  for (const line of lowLines) {
+    const far = kept.every((k, i) => Math.abs(k.row - line.row) > (i < medianKept ? TRACK_HALF_WINDOW_ROWS : 2 * OTHER_LINE_GUARD_ROWS));
+    if (far) kept.push(line);
   }
-  lines.sort((a, b) => b.depth - a.depth);
-  const kept: { row: number; depth: number }[] = [];
-  for (const line of lines) if (kept.every((k) => Math.abs(k.row - line.row) > 2 * OTHER_LINE_GUARD_ROWS)) kept.push(line);
   if (!kept.length) return { anticrossings: [], line_rows: [] };
 
   // Pixel noise from frequency differences (the lines are a small fraction of the rows).
@@ -217,8 +227,7 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
   const anticrossings: Anticrossing[] = [];
   for (const line of kept) {
     const others = kept.filter((k) => k !== line).map((k) => k.row);
-    const width = lineWidth(lineDepth, line.row);
-    const window = matchedDipWindow(magnitude, baseline, rows, cols, line.row, width);
+    const window = matchedDipWindow(magnitude, baseline, rows, cols, line.row, line.width);
     const track = trackLine(window, cols, line.row, others, pixelSigma * window.noiseGain);
     anticrossings.push(...crossingsOfLine(track, cols, line.row));
   }
@@ -227,6 +236,23 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
 }
 
 const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+/** Dips of a flux statistic of the spectrum below its running-median baseline: ≥ LINE_SIGMA robust σ and
+ * ≥ LINE_MIN_RELATIVE_DEPTH of the level; deepest first. */
+function spectrumLines(spectrum: Float64Array, baseline: Float64Array, level: number): { row: number; depth: number; width: number }[] {
+  const rows = spectrum.length;
+  const lineDepth = Float64Array.from(spectrum, (v, r) => baseline[r]! - v);
+  const lineSigma = robustSigma(lineDepth);
+  const lines: { row: number; depth: number; width: number }[] = [];
+  for (let r = 1; r < rows - 1; r++) {
+    const v = lineDepth[r]!;
+    if (!(v > lineDepth[r - 1]! && v >= lineDepth[r + 1]!)) continue;
+    if (v < LINE_SIGMA * lineSigma || v < LINE_MIN_RELATIVE_DEPTH * level) continue;
+    const row = parabolicPeak(lineDepth, r, 1, 0, rows);
+    lines.push({ row, depth: v, width: lineWidth(lineDepth, row) });
+  }
+  return lines.sort((a, b) => b.depth - a.depth);
+}
 
 /** FWHM (rows) of the flux-median line at `row`, by half-depth crossings, clamped to [MIN_LINE_FWHM, MAX_LINE_FWHM]. */
 function lineWidth(lineDepth: Float64Array, row: number): number {
@@ -335,7 +361,9 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
   for (let a = 0; a < cols; a++) {
     const da = d[a]!;
     if (!Number.isFinite(da) || Math.abs(da) < threshold) continue;
-    for (let b = a + 1; b <= Math.min(cols - 1, a + FLIP_MAX_COLUMNS); b++) {
+    for (let b = a + 1; b <= Math.min(cols - 1, a + FLIP_MAX_GAP_COLUMNS); b++) {
+      // Beyond FLIP_MAX_COLUMNS only across untracked columns (both branches too faint at the crossing).
+      if (b - a > FLIP_MAX_COLUMNS && Number.isFinite(d[b - 1]!)) break;
       const db = d[b]!;
       if (!Number.isFinite(db) || Math.abs(db) < threshold || Math.sign(db) === Math.sign(da)) continue;
       let secondSeen = false;
@@ -345,7 +373,10 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
           secondSeen = true;
       }
       const strongFlip = Math.min(Math.abs(da), Math.abs(db)) >= Math.max(STRONG_FLIP_MIN_ROWS, 2 * threshold);
-      if (!secondSeen && !strongFlip) continue;
+      // Across ≥ 2 untracked columns the branches on each side must persist one more column (same side, ≥ ½ threshold).
+      const persists = (c: number, sign: number): boolean => c >= 0 && c < cols && Number.isFinite(d[c]!) && sign * d[c]! >= 0.5 * threshold;
+      const gapFlip = b - a >= 3 && Number.isNaN(d[a + 1]!) && Number.isNaN(d[b - 1]!) && persists(a - 1, Math.sign(da)) && persists(b + 1, Math.sign(db));
+      if (!secondSeen && !strongFlip && !gapFlip) continue;
       // d goes + → − with increasing column when Δ = f_q − f_r goes − → +: slope sign of the qubit.
       events.push({ a, b, sign: da > 0 ? 1 : -1 });
       break;
@@ -368,7 +399,15 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
       if (c >= e.a - 1 && c <= e.b + 1 && Number.isFinite(so) && track.secondDepth[c]! >= SECOND_BRANCH_MIN_FRACTION * track.depth[c]!)
         points.push({ column: c, offset: so, branch: 1 });
     }
-    const fit = fitCrossing(points, e.a, e.b, e.sign);
+    // Prior centre of the bare row: the line; when the fit runs to the end of its range (the resonator is pulled by
+    // g²/Δ on both sides of the crossing, qubit parked near it), also the midpoint of the jump of the resonator-like
+    // branch; the better fit stands.
+    let fit = fitCrossing(points, e.a, e.b, e.sign, 0);
+    const jumpMidpoint = 0.5 * (d[e.a]! + d[e.b]!);
+    if (Math.abs(fit.dy) >= FIT_CENTRE_RANGE_ROWS - 0.5 && Math.abs(jumpMidpoint) > JUMP_CENTRE_MIN_ROWS) {
+      const shifted = fitCrossing(points, e.a, e.b, e.sign, jumpMidpoint);
+      if (shifted.cost < fit.cost) fit = shifted;
+    }
     fits.push({
       crossing: { x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) },
       costPerPoint: fit.cost / Math.max(1, points.length),

@@ -13,3 +13,12 @@ export {
   type AnticrossingSpectroscopyOptions,
   type AnticrossingSpectroscopy,
 } from './anticrossing-spectroscopy.generator.js';
+export {
+  generateCavityAnticrossingMap,
+  CAVITY_ANTICROSSING_KINDS,
+  CAVITY_ANTICROSSING_EDGE_COLUMNS,
+  CAVITY_ANTICROSSING_SNR,
+  type CavityAnticrossingKind,
+  type CavityAnticrossingMap,
+  type CavityAnticrossingOptions,
+} from './cavity-transmission-anticrossing.generator.js';
