@@ -15,6 +15,7 @@ import { diamondsFromMask } from './diamond-mask-vertices.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 import { cleanedBlockadeEdges, maskFromEdges } from './coulomb-diamond-segmenter.model.js';
 import { visibleTips } from './visible-tips.js';
+import type { BlockadeEdges } from './blockade-edges.js';
 import { diamondChargingEnergy, fitLatticeToEdges, latticeDiamond, type DiamondLattice } from './diamond-lattice-fit.js';
 
 export interface DiamondDetection {
@@ -33,6 +34,30 @@ const MIN_SUPPORT = 0.5;
 const MIN_AGREEMENT = 0.6;
 const AGREE_PX = 3;
 const CONFIRM_PX = 4;
+/**
+ * Issue 29: a lattice diamond that v1 does not confirm is still reported when both measured edges agree with it in
+ * this fraction of its columns (v1's separate fit fails where the diamond's shape departs from a clean parallelogram
+ * near the degeneracy points — thermally rounded on warm maps — or where one edge is nearly vertical).
+ */
+const STRONG_AGREEMENT = 0.8;
+/**
+ * …and v1 confirms a lattice diamond when each of its vertices lies within max(CONFIRM_PX, this fraction of the
+ * width) of the lattice's: v1 says the diamond is there, the lattice where (v1's separate fit is biased inward at
+ * thermally rounded degeneracy points, issue 29).
+ */
+const CONFIRM_WIDTH_FRACTION = 0.15;
+
+/**
+ * Distance (px) of a measured edge point from the fitted edge, perpendicular to the fitted edge (a steep edge of a
+ * leaning diamond moves many rows per column, so a vertical difference would count a sub-pixel shift as disagreement).
+ */
+function edgeDistance(measured: Float64Array, fitted: Float64Array, x: number): number {
+  const n = fitted.length;
+  const l = fitted[Math.max(0, x - 1)]!;
+  const r = fitted[Math.min(n - 1, x + 1)]!;
+  const slope = Number.isNaN(l) || Number.isNaN(r) ? 0 : (r - l) / (Math.min(n - 1, x + 1) - Math.max(0, x - 1));
+  return Math.abs(measured[x]! - fitted[x]!) / Math.sqrt(1 + slope * slope);
+}
 
 export function detectDiamondsInMask(mask: ArrayLike<number>, rows: number, cols: number): DiamondDetection {
   return { diamonds: diamondsFromMask(mask, rows, cols).map((d) => d.vertices) };
@@ -47,6 +72,46 @@ export function pinToZeroBias(d: DiamondVertices, y0: number): DiamondVertices {
   const cross = (p: Vertex, q: Vertex): number => (q[1] === p[1] ? p[0] : p[0] + ((y0 - p[1]) * (q[0] - p[0])) / (q[1] - p[1]));
   const pin = (v: Vertex): Vertex => [(cross(v, top) + cross(v, bottom)) / 2, y0];
   return [pin(left), top, pin(right), bottom];
+}
+
+/** Zero-bias peak search: within this fraction of the diamond's width of v1's left/right vertex; peaks ≥ PEAK_SIGMA noise. */
+const PEAK_WINDOW_FRACTION = 0.15;
+const PEAK_SIGMA = 4;
+
+/**
+ * Left/right vertices of a diamond that only v1's separate fit found (issue 29): moved to the zero-bias conductance
+ * peak nearby. The linear-response conductance at zero bias is a peak centred on the degeneracy point,
+ * G ∝ cosh⁻²(λ(x − x_k)/2kT) (Beenakker, Phys. Rev. B 44, 1646 (1991), Eq. 6.7), whatever the temperature, while the
+ * blockade edges near x_k are rounded by kT and v1's parallelogram fit of them lands inward on warm maps. The peak
+ * position is the centroid of the dI/dV profile (rows y0 ± 1) above half its maximum, around the maximum.
+ */
+function refineDegeneracyPoints(d: DiamondVertices, edges: BlockadeEdges): DiamondVertices {
+  const { rows, cols, evidence, evidenceNoise, zeroBiasRow } = edges;
+  if (edges.readout !== 'current') return d;
+  const y0 = Math.max(1, Math.min(rows - 2, Math.round(zeroBiasRow)));
+  const g = (x: number): number => (evidence[(y0 - 1) * cols + x]! + 2 * evidence[y0 * cols + x]! + evidence[(y0 + 1) * cols + x]!) / 4;
+  const half = Math.max(2, PEAK_WINDOW_FRACTION * (d[2][0] - d[0][0]));
+  const refine = (v: Vertex): Vertex => {
+    const from = Math.max(0, Math.ceil(v[0] - half));
+    const to = Math.min(cols - 1, Math.floor(v[0] + half));
+    let best = -1;
+    for (let x = from; x <= to; x++) if (best < 0 || g(x) > g(best)) best = x;
+    // A maximum on the window's border is no peak.
+    if (best <= from || best >= to || !(g(best) >= PEAK_SIGMA * evidenceNoise)) return v;
+    const cut = g(best) / 2;
+    let lo = best;
+    let hi = best;
+    while (lo - 1 >= 0 && g(lo - 1) > cut) lo--;
+    while (hi + 1 < cols && g(hi + 1) > cut) hi++;
+    let sw = 0;
+    let sx = 0;
+    for (let x = lo; x <= hi; x++) {
+      sw += g(x) - cut;
+      sx += (g(x) - cut) * x;
+    }
+    return sw > 0 ? [sx / sw, v[1]] : v;
+  };
+  return [refine(d[0]), d[1], refine(d[2]), d[3]];
 }
 
 export function detectDiamondsV1(data: Float64Array, rows: number, cols: number): DiamondDetection {
@@ -91,10 +156,12 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
       columns++;
       if (Number.isNaN(upper[x]!) || Number.isNaN(lower[x]!)) continue;
       supported++;
-      if (Math.abs(upper[x]! - lattice.upper[x]!) <= AGREE_PX && Math.abs(lower[x]! - lattice.lower[x]!) <= AGREE_PX) agreeing++;
+      if (edgeDistance(upper, lattice.upper, x) <= AGREE_PX && edgeDistance(lower, lattice.lower, x) <= AGREE_PX) agreeing++;
     }
     if (supported < MIN_SUPPORT * columns || agreeing < MIN_AGREEMENT * columns) continue;
-    if (!local.some((d) => d.every((v, i) => Math.hypot(v[0] - vertices[i]![0], v[1] - vertices[i]![1]) <= CONFIRM_PX))) continue;
+    const tolerance = Math.max(CONFIRM_PX, CONFIRM_WIDTH_FRACTION * width);
+    const confirmed = local.some((d) => d.every((v, i) => Math.hypot(v[0] - vertices[i]![0], v[1] - vertices[i]![1]) <= tolerance));
+    if (!confirmed && agreeing < STRONG_AGREEMENT * columns) continue;
     push(vertices);
   }
   // Where the lattice does not describe the edges (a gate jump, a diamond the lattice split or merged wrongly), the
@@ -103,7 +170,7 @@ export function detectDiamondsV2(data: Float64Array, rows: number, cols: number)
   for (const d of local) {
     const centre = (d[0][0] + d[2][0]) / 2;
     if (result.diamonds.some((r) => centre > r[0][0] && centre < r[2][0])) continue;
-    push(pinToZeroBias(d, edges.zeroBiasRow));
+    push(refineDegeneracyPoints(pinToZeroBias(d, edges.zeroBiasRow), edges));
   }
   return result;
 }

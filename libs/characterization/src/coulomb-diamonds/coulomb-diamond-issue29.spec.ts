@@ -52,6 +52,16 @@ describe('Coulomb-diamond detectors, issue 29 failures', () => {
     expect(s.f1).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('a leaning map (edge-slope ratio 10: one edge nearly vertical) gives both of its diamonds (the symmetric slope start missed one)', () => {
+    const m = generateRealisticDiamondMap(tuningSeeds(1, 7652)[0]!, { ...PLAIN, slopeRatioMax: 10, readout: 'current' });
+    const ratio = (1 - m.sourceFraction) / m.sourceFraction;
+    expect(Math.max(ratio, 1 / ratio)).toBeGreaterThan(8);
+    const s = score([tuningSeeds(1, 7652)[0]!], { ...PLAIN, slopeRatioMax: 10, readout: 'current' });
+    expect(s.truth).toBe(2);
+    expect(s.recall).toBe(1);
+    expect(s.precision).toBe(1);
+  });
+
   it('wide maps (100 bias × 700 gate points, 6 diamonds across): every complete diamond found', () => {
     const s = score(tuningSeeds(1, 7700), { ...PLAIN, rows: 100, cols: 700, diamonds: [6, 6], readout: 'current' });
     expect(s.truth).toBe(5);

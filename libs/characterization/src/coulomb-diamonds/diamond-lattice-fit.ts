@@ -43,6 +43,8 @@ const MERGE_TOLERANCE = 0.05;
 const COST_CAP_PX = 2;
 const DAMPING = 1e-3;
 const TRIM_SIGMA = 3;
+/** Slope ratios a/c of the extra starts of the first fit (leaning diamonds). */
+const SLOPE_RATIO_STARTS = [1 / 6, 6];
 /** Edge points within this many columns of a degeneracy point are left out (the edges merge there). */
 const DEGENERACY_GUARD = 1;
 
@@ -286,7 +288,16 @@ export function fitLatticeToEdges(edges: BlockadeEdges): LatticeFit | null {
     slopesC: d.map(() => c),
     degeneracy: d,
   });
+  // Leaning diamonds (issue 29): the per-diamond fits may miss them (one edge nearly vertical) and leave the
+  // symmetric default, from which Gauss–Newton does not reach a slope ratio of 5–10. The two slopes are estimated
+  // rather than assumed near-symmetric: starts with the same diamond height (a·c/(a + c) kept) and slope ratios
+  // a/c = SLOPE_RATIO_STARTS, the lowest capped residual cost wins.
   let fit = fitDiamondLattice(upper, lower, shared(degeneracy, slopeA, slopeC));
+  const harmonic = (slopeA * slopeC) / (slopeA + slopeC);
+  for (const ratio of SLOPE_RATIO_STARTS) {
+    const trial = fitDiamondLattice(upper, lower, shared(degeneracy, harmonic * (1 + ratio), harmonic * (1 + 1 / ratio)));
+    if (trial.cost < fit.cost) fit = trial;
+  }
   // Spurious degeneracy points (noise closing the interval in a column or two): drop one when the fit without it
   // costs at most MERGE_TOLERANCE more.
   for (let round = 0; round < MAX_SPLITS; round++) {
