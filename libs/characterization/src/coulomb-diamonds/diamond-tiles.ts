@@ -21,6 +21,8 @@ const STRIDE_WIDTHS = 0.5;
 /** Tiling only when the window is narrower than this fraction of the map (else the whole map is the window). */
 const MAX_TILE_FRACTION = 0.75;
 const MIN_TILE = 32;
+/** Maps at least this many times wider than tall are probed in windows when the whole map gives nothing. */
+const PROBE_ASPECT = 2;
 
 function columns(data: Float64Array, rows: number, cols: number, from: number, width: number): Float64Array {
   const out = new Float64Array(rows * width);
@@ -28,13 +30,37 @@ function columns(data: Float64Array, rows: number, cols: number, from: number, w
   return out;
 }
 
+/**
+ * The first read when the whole map gives nothing: windows of 1/2, 1/4, … of the gate axis (stride half a window, at
+ * least MIN_TILE and, for the coarsest, narrower than MAX_TILE_FRACTION of the map) until some window finds diamonds
+ * (issue 29: many small diamonds on a wide map, 15 working pixels each when resampled whole, are found by no read of
+ * the whole map, so their width could not be measured).
+ */
+function probeWindows(data: Float64Array, rows: number, cols: number, detect: RegionDetector): TileDiamond[] {
+  for (let parts = 2; cols / parts >= MIN_TILE; parts *= 2) {
+    const tile = Math.round(cols / parts);
+    const found: TileDiamond[] = [];
+    const stride = Math.max(1, Math.round(tile / 2));
+    for (let s = 0; s + tile <= cols; s += stride) {
+      for (const d of detect(columns(data, rows, cols, s, tile), rows, tile)) {
+        found.push({ vertices: d.vertices.map(([x, y]) => [x + s, y]) as DiamondVertices, extra: d.extra });
+      }
+    }
+    if (found.length) return found;
+  }
+  return [];
+}
+
 export function detectInGateTiles(data: Float64Array, rows: number, cols: number, detect: RegionDetector): TileDiamond[] {
-  const whole = detect(data, rows, cols);
+  let whole = detect(data, rows, cols);
+  // Only wide maps are probed in windows (a square map with no diamond stays empty).
+  const probed = whole.length === 0 && cols >= PROBE_ASPECT * rows;
+  if (probed) whole = probeWindows(data, rows, cols, detect);
   if (whole.length === 0) return whole;
   const widths = whole.map((d) => d.vertices[2][0] - d.vertices[0][0]).sort((a, b) => a - b);
   const w = widths[Math.floor(widths.length / 2)]!;
   const tile = Math.max(MIN_TILE, Math.round(TILE_WIDTHS * w));
-  if (tile > MAX_TILE_FRACTION * cols) return whole;
+  if (tile > MAX_TILE_FRACTION * cols) return probed ? [] : whole;
   const stride = Math.max(1, Math.round(STRIDE_WIDTHS * w));
   const starts: number[] = [];
   for (let s = 0; s + tile < cols; s += stride) starts.push(s);
