@@ -21,7 +21,9 @@
 //    threshold t with trials · Q(t) = 1 % (trials = independent positions × widths of the template bank), plus ½.
 //    The dip must be ≥ 4σ deep, shaped like a resonance, not better explained by a standing wave or a step, and no
 //    wider than 0.35 of the span (a faint dip wider than that is slow gain drift as far as one row can tell). It is
-//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep.
+//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep;
+//    dips wider than 0.1 of the span and < 8σ deep only through this test (drift troughs are that wide and deep).
+//    A fit narrower than the 0.6-sample floor (an unresolved dip of a survey sweep) is refitted at the floor width.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
@@ -61,6 +63,9 @@ export const FAINT_MAX_SPAN_FRACTION = 0.35;
 /** A dip fitted wider than this fraction of the span must be ≥ WIDE_MIN_DEPTH_SIGMA deep (else: baseline drift). */
 export const WIDE_MAX_SPAN_FRACTION = 1;
 export const WIDE_MIN_DEPTH_SIGMA = 8;
+/** A dip fitted wider than this fraction of the span and shallower than WIDE_MIN_DEPTH_SIGMA is judged by the faint
+ * (scale-noise) test only: on one row, slow gain drift (1/f) makes troughs of that width a few σ deep. */
+export const WIDE_SHALLOW_SPAN_FRACTION = 0.1;
 /** Faint dips: fitted depth ≥ this many σ. */
 export const FAINT_MIN_DEPTH_SIGMA = 4;
 export const FALLBACK_DETECTION_SIGMA = 3.5;
@@ -259,7 +264,13 @@ function fitCandidate(work: Float64Array, c: Candidate): ResonanceFit | null {
       fit && pass > 0
         ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope }
         : { centre, linewidth, strength: depth, baseline, slope };
-    const next = fitResonanceMagnitude(work, from, to, guess);
+    let next = fitResonanceMagnitude(work, from, to, guess);
+    // A dip narrower than the sampling (survey sweeps, κ ≈ 1 sample: one or two low samples) extrapolates to a
+    // sub-sample Lorentzian of arbitrary depth; it is refitted at the floor width, where its gain is that of the samples.
+    if (next && next.linewidth < MIN_LINEWIDTH_SAMPLES) {
+      const { centre: c0, strength, baseline: b0, slope: s0 } = next;
+      next = fitResonanceMagnitude(work, from, to, { centre: c0, linewidth: MIN_LINEWIDTH_SAMPLES, strength, baseline: b0, slope: s0 }, MIN_LINEWIDTH_SAMPLES);
+    }
     if (!next) return fit;
     fit = next;
     const covered = (from === 0 || fit.minimumAt - from >= 2 * fit.linewidth) && (to === n - 1 || to - fit.minimumAt >= 2 * fit.linewidth);
@@ -327,7 +338,13 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
   if (accepted.length === 0) {
     // Faint single dip (issue 29): likelihood-ratio test over the strongest few candidates down to the look-elsewhere
     // threshold, with the fit's gain judged against the noise actually present at the dip's scale (drift, ripple).
-    for (const c of candidates(work, sigma, Math.max(FALLBACK_DETECTION_SIGMA, threshold - FAINT_CANDIDATE_MARGIN)).slice(0, FALLBACK_CANDIDATES)) {
+    // Distinct candidates only (the masking rule of rejected fits): drift or ripple gives one trough a strong response
+    // at many neighbouring wide scales, which must not crowd a narrow dip out of the few fits made here.
+    const tried: Candidate[] = [];
+    for (const c of candidates(work, sigma, Math.max(FALLBACK_DETECTION_SIGMA, threshold - FAINT_CANDIDATE_MARGIN))) {
+      if (tried.length >= FALLBACK_CANDIDATES) break;
+      if (tried.some((t) => Math.abs(t.index - c.index) <= Math.max(1, REJECTED_REACH_FWHM * t.fwhm) && c.fwhm >= t.fwhm / REJECTED_SCALE_RATIO)) continue;
+      tried.push(c);
       const fit = fitCandidate(work, c);
       const verdict = fit ? judge(fit, sigma, n) : null;
       if (!fit || !verdict || !(Math.sqrt(Math.max(0, verdict.gain)) >= threshold) || !verdict.faintOk) continue;
@@ -381,7 +398,10 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   // A dip wider than FAINT_MAX_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is what slow gain
   // drift (1/f) makes of a flat row: not accepted.
   const wideFaint = fit.linewidth > WIDE_MAX_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
-  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint;
+  // A dip wider than WIDE_SHALLOW_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is not accepted
+  // as confident: it goes to the faint test, where its statistic is divided by the noise measured at its own scale.
+  const wideShallow = fit.linewidth > WIDE_SHALLOW_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
+  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint && !wideShallow;
   // Faint dip: a resonance shape at least MIN_DEPTH_SIGMA deep that a standing wave or a step does not explain better;
   // its significance (the gain, against the look-elsewhere threshold) is judged by the caller.
   const faintOk =
