@@ -10,6 +10,11 @@
 // current STEP_ROWS rows beyond its measured edges). The tip moves to where that first fails (linear interpolation
 // between the last blockaded and first conducting row, x on the interval's centre), never beyond the fitted vertex.
 // Current read-out only (a conductance map shows the edges as lines that meet at the vertex).
+// Second issue-29 pass: the row scale (90 % quantile of the row, which removes power-law growth) also grows with the
+// number of channels open at high bias, so against a reference taken near the diamond's middle rows the tip rows
+// looked blockaded too long (tips 4–9 px outward on warm and five-diamond maps). In each tested row the limit is now
+// half of that row's own first step, the mean current just outside the diamond's two edge lines (STEP_ROWS beyond
+// them in bias: one channel open, same bias so the same growth), when both sides conduct by the diamond-wide test.
 import type { BlockadeEdges } from './blockade-edges.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 
@@ -29,6 +34,17 @@ export function visibleTips(d: DiamondVertices, edges: BlockadeEdges): DiamondVe
   const { rows, cols, level, rowLevelScale, upper, lower } = edges;
   const [left, top, right, bottom] = d;
   const norm = (x: number, y: number): number => level[y * cols + x]! / rowLevelScale[y]!;
+  /** Median level of row y at 2–4 rows (in bias, along the edge's slope) outside the edge line through xEdge. */
+  const sideLevel = (y: number, xEdge: number, dir: -1 | 1, slope: number): number => {
+    const v: number[] = [];
+    for (let r = STEP_ROWS - 1; r <= STEP_ROWS + 1; r++) {
+      const x = Math.round(xEdge + dir * Math.max(1, r / Math.max(slope, 1e-3)));
+      if (x >= 0 && x < cols) v.push(level[y * cols + x]!);
+    }
+    if (v.length === 0) return NaN;
+    v.sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)]!;
+  };
   const tip = (vertex: Vertex, measured: Float64Array, side: -1 | 1): Vertex => {
     const y0 = (left[1] + right[1]) / 2;
     const height = side * (vertex[1] - y0);
@@ -56,7 +72,14 @@ export function visibleTips(d: DiamondVertices, edges: BlockadeEdges): DiamondVe
       // The interval's centre column (the widest margin of both leads), or the smallest value within the interval when it is wider than 3 columns.
       let smallest = centre >= 0 && centre < cols ? norm(centre, y) : Infinity;
       if (xr - xl > 3) for (let x = Math.max(0, Math.round(xl)); x <= Math.min(cols - 1, Math.round(xr)); x++) smallest = Math.min(smallest, norm(x, y));
-      if (smallest >= limit) {
+      // The same row's first step: the mean of the levels just outside the two edge lines, STEP_ROWS (in bias)
+      // beyond them; used where both sides conduct by the diamond-wide criterion (else the diamond-wide limit).
+      const local =
+        (sideLevel(y, xl, -1, Math.abs((vertex[1] - left[1]) / (vertex[0] - left[0] || 1e-9))) +
+          sideLevel(y, xr, 1, Math.abs((vertex[1] - right[1]) / (vertex[0] - right[0] || 1e-9)))) /
+        2;
+      const rowLimit = Number.isFinite(local) && local / rowLevelScale[y]! > limit ? (VISIBLE_FRACTION * local) / rowLevelScale[y]! : limit;
+      if (smallest >= rowLimit) {
         // Between the last blockaded row (y − side, value `previous`) and this one.
         const t = Number.isFinite(previous) ? Math.max(0, Math.min(1, (limit - previous) / Math.max(smallest - previous, Number.MIN_VALUE))) : 0;
         const yTip = y - side + side * t;
