@@ -2,7 +2,8 @@
 // - v0: from a binary blockade mask: components split at degeneracy necks, one parallelogram fit per diamond
 //   (diamond-mask-vertices.ts).
 // - v1: from the raw map: the mask between the per-column conductance-peak edges (blockade-edges.ts), then the v0
-//   fit per diamond, left/right vertices pinned to the zero-bias row.
+//   fit per diamond, left/right vertices pinned to the zero-bias row, then moved to the zero-bias conductance peak
+//   nearby (current maps; issue 29).
 // - v2: from the raw map: one global lattice fit of all edges (shared zero-bias row, per-transition slopes tied to
 //   their neighbours, diamonds touching at the degeneracy points; diamond-lattice-fit.ts), which averages the noise
 //   over the whole map; also reports the charging energy (bias half-height, rows) and lever arm (charging energy /
@@ -74,12 +75,17 @@ export function pinToZeroBias(d: DiamondVertices, y0: number): DiamondVertices {
   return [pin(left), top, pin(right), bottom];
 }
 
-/** Zero-bias peak search: within this fraction of the diamond's width of v1's left/right vertex; peaks ≥ PEAK_SIGMA noise. */
-const PEAK_WINDOW_FRACTION = 0.15;
+/**
+ * Zero-bias peak search: within this fraction of the diamond's width of v1's left/right vertex (a quarter: far enough
+ * for the thermal inward bias of v1's fit, 4–7 px on warm maps, and never reaching a neighbouring degeneracy point,
+ * a whole width away); peaks ≥ PEAK_SIGMA noise.
+ */
+const PEAK_WINDOW_FRACTION = 0.25;
 const PEAK_SIGMA = 4;
 
 /**
- * Left/right vertices of a diamond that only v1's separate fit found (issue 29): moved to the zero-bias conductance
+ * Left/right vertices from v1's separate fit (v1's diamonds, and v2's diamonds without a lattice diamond; issue 29):
+ * moved to the zero-bias conductance
  * peak nearby. The linear-response conductance at zero bias is a peak centred on the degeneracy point,
  * G ∝ cosh⁻²(λ(x − x_k)/2kT) (Beenakker, Phys. Rev. B 44, 1646 (1991), Eq. 6.7), whatever the temperature, while the
  * blockade edges near x_k are rounded by kT and v1's parallelogram fit of them lands inward on warm maps. The peak
@@ -118,7 +124,7 @@ export function detectDiamondsV1(data: Float64Array, rows: number, cols: number)
   const edges = cleanedBlockadeEdges(data, rows, cols);
   if (!edges.structured) return { diamonds: [] };
   const found = detectDiamondsInMask(maskFromEdges(edges.upper, edges.lower, rows, cols), rows, cols).diamonds;
-  return { diamonds: found.map((d) => visibleTips(pinToZeroBias(d, edges.zeroBiasRow), edges)) };
+  return { diamonds: found.map((d) => visibleTips(refineDegeneracyPoints(pinToZeroBias(d, edges.zeroBiasRow), edges), edges)) };
 }
 
 const roundVertex = (d: DiamondVertices): DiamondVertices => d.map((v) => [Math.round(v[0] * 100) / 100, Math.round(v[1] * 100) / 100]) as DiamondVertices;
