@@ -21,8 +21,7 @@
 //    threshold t with trials · Q(t) = 1 % (trials = independent positions × widths of the template bank), plus ½.
 //    The dip must be ≥ 4σ deep, shaped like a resonance, not better explained by a standing wave or a step, and no
 //    wider than 0.35 of the span (a faint dip wider than that is slow gain drift as far as one row can tell). It is
-//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep;
-//    dips wider than 0.1 of the span and < 8σ deep only through this test (drift troughs are that wide and deep).
+//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep.
 //    A fit narrower than the 0.6-sample floor (an unresolved dip of a survey sweep) is refitted at the floor width.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
@@ -63,9 +62,6 @@ export const FAINT_MAX_SPAN_FRACTION = 0.35;
 /** A dip fitted wider than this fraction of the span must be ≥ WIDE_MIN_DEPTH_SIGMA deep (else: baseline drift). */
 export const WIDE_MAX_SPAN_FRACTION = 1;
 export const WIDE_MIN_DEPTH_SIGMA = 8;
-/** A dip fitted wider than this fraction of the span and shallower than WIDE_MIN_DEPTH_SIGMA is judged by the faint
- * (scale-noise) test only: on one row, slow gain drift (1/f) makes troughs of that width a few σ deep. */
-export const WIDE_SHALLOW_SPAN_FRACTION = 0.1;
 /** Faint dips: fitted depth ≥ this many σ. */
 export const FAINT_MIN_DEPTH_SIGMA = 4;
 export const FALLBACK_DETECTION_SIGMA = 3.5;
@@ -398,10 +394,7 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
   // A dip wider than FAINT_MAX_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is what slow gain
   // drift (1/f) makes of a flat row: not accepted.
   const wideFaint = fit.linewidth > WIDE_MAX_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
-  // A dip wider than WIDE_SHALLOW_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is not accepted
-  // as confident: it goes to the faint test, where its statistic is divided by the noise measured at its own scale.
-  const wideShallow = fit.linewidth > WIDE_SHALLOW_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
-  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint && !wideShallow;
+  const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint;
   // Faint dip: a resonance shape at least MIN_DEPTH_SIGMA deep that a standing wave or a step does not explain better;
   // its significance (the gain, against the look-elsewhere threshold) is judged by the caller.
   const faintOk =
