@@ -2,7 +2,7 @@
 // generateRepeatedDipSweep (ground truth from the generator): 6σ rows are answered near the dip (low_confidence
 // allowed), 15σ rows confidently, white-noise flat rows stay empty (designed false-alarm rate 1 % per row). Flat rows
 // with slow drift (slower to run): resonator-dip-finder-v0.model.slow.spec.ts.
-import { createSeededRandom, generateRepeatedDipSweep, tuningSeeds } from '#qdc/device-physics';
+import { generateRepeatedDipSweep, tuningSeeds } from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
 import { FAINT_FALSE_ALARM, independentTrials, lookElsewhereThreshold } from './resonator-dip-finder-v0.model.js';
 
@@ -53,32 +53,6 @@ describe(`${ID}: faint dips in repeated sweeps`, () => {
       for (const row of generateRepeatedDipSweep(seed, { rows: 6, length: LENGTH, flatFraction: 1, driftSigma: 0 }).rows)
         falseDips += run(row.trace).dip_indices.length;
     }
-    expect(falseDips).toBe(0);
-  });
-
-  it('answers unresolved 5.5σ survey dips (κ 1.1 samples) within 1 sample, mostly low_confidence; the same rows without the dip stay empty', () => {
-    // Survey rows of 300 points: a notch dip narrower than the sampling, its bottom sample 5.5σ below the baseline.
-    const length = 300;
-    const sigma = 0.01;
-    let near = 0;
-    let low = 0;
-    let falseDips = 0;
-    for (const seed of tuningSeeds(12, 9780)) {
-      const centre = 120 + (seed % 7) * 9 + 0.37;
-      const shape = new Float64Array(length);
-      for (let i = 0; i < length; i++) shape[i] = 1 / (1 + ((2 * (i - centre)) / 1.1) ** 2);
-      let bottom = 0;
-      for (let i = 1; i < length; i++) if (shape[i]! > shape[bottom]!) bottom = i;
-      const random = createSeededRandom(seed);
-      const noise = Array.from({ length }, () => sigma * random.normal());
-      const dip = Float64Array.from(noise, (e, i) => 1 - (5.5 * sigma * shape[i]!) / shape[bottom]! + e);
-      const out = run(dip);
-      if (out.dip_indices.some((i) => Math.abs(i - bottom) <= 1)) near++;
-      if (out.low_confidence.some(Boolean)) low++;
-      falseDips += run(Float64Array.from(noise, (e) => 1 + e)).dip_indices.length;
-    }
-    expect(near).toBeGreaterThanOrEqual(10);
-    expect(low).toBeGreaterThanOrEqual(6);
     expect(falseDips).toBe(0);
   });
 });

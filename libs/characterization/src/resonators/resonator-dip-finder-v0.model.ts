@@ -22,7 +22,6 @@
 //    The dip must be ≥ 4σ deep, shaped like a resonance, not better explained by a standing wave or a step, and no
 //    wider than 0.35 of the span (a faint dip wider than that is slow gain drift as far as one row can tell). It is
 //    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep.
-//    A fit narrower than the 0.6-sample floor (an unresolved dip of a survey sweep) is refitted at the floor width.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
@@ -260,13 +259,7 @@ function fitCandidate(work: Float64Array, c: Candidate): ResonanceFit | null {
       fit && pass > 0
         ? { centre: fit.centre, linewidth: fit.linewidth, strength: fit.strength, baseline: fit.baseline, slope: fit.slope }
         : { centre, linewidth, strength: depth, baseline, slope };
-    let next = fitResonanceMagnitude(work, from, to, guess);
-    // A dip narrower than the sampling (survey sweeps, κ ≈ 1 sample: one or two low samples) extrapolates to a
-    // sub-sample Lorentzian of arbitrary depth; it is refitted at the floor width, where its gain is that of the samples.
-    if (next && next.linewidth < MIN_LINEWIDTH_SAMPLES) {
-      const { centre: c0, strength, baseline: b0, slope: s0 } = next;
-      next = fitResonanceMagnitude(work, from, to, { centre: c0, linewidth: MIN_LINEWIDTH_SAMPLES, strength, baseline: b0, slope: s0 }, MIN_LINEWIDTH_SAMPLES);
-    }
+    const next = fitResonanceMagnitude(work, from, to, guess);
     if (!next) return fit;
     fit = next;
     const covered = (from === 0 || fit.minimumAt - from >= 2 * fit.linewidth) && (to === n - 1 || to - fit.minimumAt >= 2 * fit.linewidth);
@@ -334,13 +327,7 @@ export function findResonatorDips(trace: Float64Array): DipDetection {
   if (accepted.length === 0) {
     // Faint single dip (issue 29): likelihood-ratio test over the strongest few candidates down to the look-elsewhere
     // threshold, with the fit's gain judged against the noise actually present at the dip's scale (drift, ripple).
-    // Distinct candidates only (the masking rule of rejected fits): drift or ripple gives one trough a strong response
-    // at many neighbouring wide scales, which must not crowd a narrow dip out of the few fits made here.
-    const tried: Candidate[] = [];
-    for (const c of candidates(work, sigma, Math.max(FALLBACK_DETECTION_SIGMA, threshold - FAINT_CANDIDATE_MARGIN))) {
-      if (tried.length >= FALLBACK_CANDIDATES) break;
-      if (tried.some((t) => Math.abs(t.index - c.index) <= Math.max(1, REJECTED_REACH_FWHM * t.fwhm) && c.fwhm >= t.fwhm / REJECTED_SCALE_RATIO)) continue;
-      tried.push(c);
+    for (const c of candidates(work, sigma, Math.max(FALLBACK_DETECTION_SIGMA, threshold - FAINT_CANDIDATE_MARGIN)).slice(0, FALLBACK_CANDIDATES)) {
       const fit = fitCandidate(work, c);
       const verdict = fit ? judge(fit, sigma, n) : null;
       if (!fit || !verdict || !(Math.sqrt(Math.max(0, verdict.gain)) >= threshold) || !verdict.faintOk) continue;

@@ -199,7 +199,6 @@ export function fitResonanceMagnitude(
   from: number,
   to: number,
   guess: { centre: number; linewidth: number; strength: number; baseline: number; slope: number },
-  minLinewidth = 0.3,
 ): ResonanceFit | null {
   const samples = to - from + 1;
   if (samples < 6) return null;
@@ -241,14 +240,14 @@ export function fitResonanceMagnitude(
     },
     constrain(p: Float64Array) {
       p[0] = Math.min(hi, Math.max(lo, p[0]!));
-      p[1] = Math.min(maxLinewidth, Math.max(minLinewidth, p[1]!));
+      p[1] = Math.min(maxLinewidth, Math.max(0.3, p[1]!));
       p[2] = Math.min(2, Math.max(0.002, p[2]!));
       p[3] = Math.min(MAX_FANO_RAD, Math.max(-MAX_FANO_RAD, p[3]!));
     },
   };
   const start = Float64Array.from([
     guess.centre,
-    Math.max(0.5, minLinewidth, guess.linewidth),
+    Math.max(0.5, guess.linewidth),
     Math.min(1.9, Math.max(0.01, guess.strength)),
     0,
     guess.baseline,
