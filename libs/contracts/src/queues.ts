@@ -4,6 +4,8 @@
  */
 export enum QueueName {
   Inference = 'inference',
+  /** Run groups of the gateway's dynamic batching: small, short jobs, several at once per worker (see RunGroupJobData). */
+  InferenceGroups = 'inference-groups',
   Simulation = 'simulation',
 }
 

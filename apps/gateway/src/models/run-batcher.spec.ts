@@ -34,7 +34,7 @@ function newBatcher(env: Record<string, string> = {}, workers = 1) {
     ),
     queue: { getWorkersCount: jest.fn(async () => workers) },
   };
-  const sut = new RunBatcher(producer as unknown as RunGroupProducer, loadConfig({ QDC_RUN_GROUP_WAIT_MS: '1000', ...env }));
+  const sut = new RunBatcher(producer as unknown as RunGroupProducer, loadConfig({ QDC_RUN_GROUP_WAIT_MS: '1000', QDC_RUN_GROUP_CONCURRENCY: '1', ...env }));
   return { sut, mocks: { producer, jobs } };
 }
 
@@ -54,7 +54,7 @@ describe(RunBatcher.name, () => {
   });
 
   it('groups the runs that come while every slot is busy and sends them as one job when a group comes back', async () => {
-    const { sut, mocks } = newBatcher(); // 1 worker × concurrency 1 + 1 = 2 slots
+    const { sut, mocks } = newBatcher(); // 1 worker × 1 group at a time + 1 = 2 slots
     await settle(); // the worker count has been read
     const first = [sut.run(OWNER, run('a')), sut.run(OWNER, run('b'))];
     expect(mocks.jobs).toHaveLength(2);

@@ -26,21 +26,23 @@ interface Forming {
  * outcome message; each run keeps its own job id (the one it would have alone, so its result is stored once whatever
  * delivers it), result and error. A concurrency-1 client never waits; under load the groups grow with the queue.
  *
- * Slots: the inference workers connected to the queue × QDC_WORKER_CONCURRENCY, plus one (a group waiting in Redis
- * while the others run hides the add's round trip), read every 10 s.
+ * Slots: the inference workers connected to queue `inference-groups` × QDC_RUN_GROUP_CONCURRENCY (groups a worker
+ * runs at once), plus one (a group waiting in Redis while the others run hides the add's round trip), read every 10 s.
  */
 @Injectable()
 export class RunBatcher implements OnModuleDestroy {
   private readonly logger = new Logger(RunBatcher.name);
   private readonly forming = new Map<string, Forming>();
   private inFlight = 0;
-  private slots = 2;
+  private slots: number;
   private slotsReadAt = 0;
 
   constructor(
     private readonly producer: RunGroupProducer,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
-  ) {}
+  ) {
+    this.slots = config.QDC_RUN_GROUP_CONCURRENCY + 1;
+  }
 
   /** Whether grouping is on (QDC_RUN_GROUP_MAX > 1). */
   get enabled(): boolean {
@@ -99,7 +101,7 @@ export class RunBatcher implements OnModuleDestroy {
     if (now - this.slotsReadAt < WORKER_COUNT_REFRESH_MS) return;
     this.slotsReadAt = now;
     this.producer.queue.getWorkersCount().then(
-      (workers) => (this.slots = Math.max(1, workers) * this.config.QDC_WORKER_CONCURRENCY + 1),
+      (workers) => (this.slots = Math.max(1, workers) * this.config.QDC_RUN_GROUP_CONCURRENCY + 1),
       (error: Error) => this.logger.debug(`reading the number of inference workers failed: ${error.message}`),
     );
   }

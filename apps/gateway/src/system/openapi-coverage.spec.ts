@@ -3,7 +3,7 @@ import { Global, Module, type DynamicModule, type Provider, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { RouteOptions } from 'fastify';
 import { HTTP_ROUTES, UNDOCUMENTED_HTTP_ROUTES } from '#qdc/contracts';
-import { EventBus, InferenceProducer, InputBlobStore, NatsConnection, NatsModule, PayloadStore, RpcClient } from '#qdc/platform';
+import { EventBus, InferenceProducer, InputBlobStore, NatsConnection, NatsModule, PayloadStore, RpcClient, RunGroupProducer } from '#qdc/platform';
 import { CONSOLE_ASSETS, CONSOLE_PAGES } from '../console/console-static.route.js';
 import { GatewayModule } from '../gateway.module.js';
 import { InferenceQueueModule } from '../models/inference-queue.module.js';
@@ -33,8 +33,9 @@ const nats = new Proxy(
   providers: [
     ...[NatsConnection, PayloadStore, InputBlobStore, RpcClient, EventBus].map((provide) => ({ provide, useValue: nats })),
     { provide: InferenceProducer, useValue: {} },
+    { provide: RunGroupProducer, useValue: {} },
   ],
-  exports: [NatsConnection, PayloadStore, InputBlobStore, RpcClient, EventBus, InferenceProducer],
+  exports: [NatsConnection, PayloadStore, InputBlobStore, RpcClient, EventBus, InferenceProducer, RunGroupProducer],
 })
 class InfrastructureStandIn {}
 

@@ -7,13 +7,14 @@ import { JobName, QPU_DEVICE_QUEUES, QPU_POLL_QUEUE, QueueName } from '../queues
 import { defineJob, type JobContract } from './define.js';
 
 /**
- * Queue `inference` carries three job kinds, told apart by name: an upload's run, a group of concurrent small uploads'
- * runs (the gateway's dynamic batching) and an instrument frame's analysis. The gateway and lab-streams add them
- * (JobProducer), the inference workers run them (JobWorkerHost).
+ * Queue `inference` carries two job kinds, told apart by name: an upload's run and an instrument frame's analysis;
+ * queue `inference-groups` one: a group of concurrent small uploads' runs (the gateway's dynamic batching), short
+ * jobs a worker runs several at a time. The gateway and lab-streams add them (JobProducer), the inference workers run
+ * them (JobWorkerHost).
  */
 export const InferenceJobs = {
   runModel: defineJob({ queue: QueueName.Inference, name: JobName.RunModel, data: InferenceJobData, outcome: ModelsRunResponse }),
-  runGroup: defineJob({ queue: QueueName.Inference, name: JobName.RunGroup, data: RunGroupJobData, outcome: RunGroupResponse }),
+  runGroup: defineJob({ queue: QueueName.InferenceGroups, name: JobName.RunGroup, data: RunGroupJobData, outcome: RunGroupResponse }),
   analyseFrame: defineJob({ queue: QueueName.Inference, name: JobName.AnalyseFrame, data: FrameJobData, outcome: FrameJobResponse }),
 } as const;
 
