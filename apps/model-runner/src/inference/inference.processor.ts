@@ -74,7 +74,7 @@ export class InferenceProcessor implements OnApplicationShutdown {
     });
     host.register(InferenceJobs.runGroup, {
       what: 'inference',
-      // Short jobs: one group computes while another's results are being stored (the persist is a round trip).
+      // Its own queue and concurrency: more than one group at once lets one compute while another's results are stored.
       concurrency: config.QDC_RUN_GROUP_CONCURRENCY,
       run: (data) => this.processGroup(data),
       metricName: (data) => (data.runs.every((r) => r.model === data.runs[0]!.model) ? data.runs[0]!.model : 'run-group'),

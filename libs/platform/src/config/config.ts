@@ -58,8 +58,8 @@ const ConfigSchema = z.object({
    */
   QDC_RUN_GROUP_MAX: z.coerce.number().int().min(1).max(64).default(32),
   QDC_RUN_GROUP_WAIT_MS: z.coerce.number().int().nonnegative().max(1000).default(50),
-  /** Run groups (queue `inference-groups`) an inference worker runs at once: one computes while another's results are stored. */
-  QDC_RUN_GROUP_CONCURRENCY: z.coerce.number().int().positive().max(16).default(2),
+  /** Run groups (queue `inference-groups`) an inference worker runs at once (2 measured no better on two cores: smaller groups). */
+  QDC_RUN_GROUP_CONCURRENCY: z.coerce.number().int().positive().max(16).default(1),
   /** Threads a worker splits a large batch across; default: the CPUs it sees, at most 4. */
   QDC_INFERENCE_THREADS: z.coerce.number().int().positive().max(64).optional(),
   QDC_JOB_LOCK_MS: z.coerce.number().int().positive().default(30_000),

@@ -118,7 +118,7 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   QDC_WORKER_CONCURRENCY: 'jobs run at once by each inference worker process',
   QDC_RUN_GROUP_MAX: 'gateway: most small runs sent as one inference job by dynamic batching (1 = off)',
   QDC_RUN_GROUP_WAIT_MS: 'gateway: longest a small run waits for a worker slot while its group forms (a run that finds a slot free never waits)',
-  QDC_RUN_GROUP_CONCURRENCY: 'run groups (queue inference-groups) each inference worker process runs at once; the gateway reads it for its slot count',
+  QDC_RUN_GROUP_CONCURRENCY: 'run groups (queue inference-groups) each inference worker process runs at once; the gateway counts its slots with it',
   QDC_INFERENCE_THREADS: { meaning: 'threads an inference worker splits a large batch (>= 65536 samples) across; unset = its CPUs, at most 4', example: '2' },
   QDC_JOB_LOCK_MS: 'BullMQ job lock, ms; a job whose worker stops renewing it is handed to another worker',
   QDC_JOB_ATTEMPTS: 'attempts per inference job (retried with exponential backoff)',
