@@ -22,9 +22,10 @@ interface Forming {
  * worker slot free goes at once, as a group of one; runs that come while every slot is busy wait, grouped by owner,
  * until a group in flight comes back, the group is full (QDC_RUN_GROUP_MAX) or QDC_RUN_GROUP_WAIT_MS has passed since
  * its first run came — whichever is first. The bound is a safety net (a slot count read wrong, a worker stuck on a
- * long job): sent earlier, a group would only wait in Redis instead, smaller. One group is one BullMQ job, one results insert (`createMany`) and one
- * outcome message; each run keeps its own job id (the one it would have alone, so its result is stored once whatever
- * delivers it), result and error. A concurrency-1 client never waits; under load the groups grow with the queue.
+ * long job): sent earlier, a group would only wait in Redis instead, smaller. One group is one BullMQ job, one
+ * results insert (`createMany`) and one outcome message; each run keeps its own job id (the one it would have alone,
+ * so its result is stored once whatever delivers it), result and error. A concurrency-1 client never waits; under
+ * load the groups grow with the queue.
  *
  * Slots: the inference workers connected to queue `inference-groups` × QDC_RUN_GROUP_CONCURRENCY (groups a worker
  * runs at once), plus one (a group waiting in Redis while the others run hides the add's round trip), read every 10 s.
