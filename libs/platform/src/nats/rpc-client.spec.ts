@@ -63,6 +63,17 @@ describe(RpcClient.name, () => {
       expect((options as { headers: { get(name: string): string } }).headers.get('X-Request-Id')).toBe('req-7');
     });
 
+    it("checks the answer against the contract's response schema and passes it on as it came", async () => {
+      const { sut, mocks } = newRpcClient();
+      const contract = defineRpc({ subject: 'thing.get.v1', request: z.unknown(), response: z.object({ id: z.string(), size: z.number() }) });
+      mocks.connection.request.mockResolvedValueOnce({ data: encode({ ok: true, data: { id: 't1', size: 3, extra: 'kept' } }) });
+      expect(await sut.call(contract, {})).toEqual({ id: 't1', size: 3, extra: 'kept' });
+      mocks.connection.request.mockResolvedValueOnce({ data: encode({ ok: true, data: { id: 't1', size: 'three' } }) });
+      await expect(sut.call(contract, {})).rejects.toEqual(
+        new RpcError('internal', 'thing.get.v1 answered outside its contract (size: Invalid input: expected number, received string)'),
+      );
+    });
+
     it('sends a body over the inline limit through the object store', async () => {
       const { sut, mocks } = newRpcClient();
       await sut.call(rpc('big.v1'), { text: 'x'.repeat(INLINE_PAYLOAD_LIMIT_BYTES) });

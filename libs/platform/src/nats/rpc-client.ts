@@ -44,6 +44,19 @@ export const NO_RESPONDERS_RETRY_MS = 100;
 const isNoResponders = (error: unknown): boolean =>
   (error as Error)?.name === 'NoRespondersError' || /no responders/i.test(String((error as Error)?.message ?? error));
 
+/**
+ * The answer, checked against the contract's response schema at the receiving edge (the caller), as the handler checks
+ * the request: an answer outside its contract (a callee of another version, a handler's bug) is `internal` here, not
+ * a wrong value further on. The answer itself is passed on as it came — parsing would strip fields the schema does
+ * not name — so checking changes nothing for an answer within its contract.
+ */
+function checkedAnswer<C extends RpcContract>(contract: C, answer: unknown): RpcResponseOf<C> {
+  const checked = contract.response.safeParse(answer);
+  if (checked.success) return answer as RpcResponseOf<C>;
+  const issues = checked.error.issues.map((issue) => `${issue.path.join('.') || '(answer)'}: ${issue.message}`).join('; ');
+  throw new RpcError('internal', `${contract.subject} answered outside its contract (${issues})`);
+}
+
 /** The request reached no process (`untilResponders` tries again). */
 class NoResponders extends Error {}
 
@@ -72,11 +85,13 @@ export class RpcClient {
     hdrs.set(DEADLINE_HEADER, String(Date.now() + timeout));
     const body = await this.payloads.encodeMessage(request, hdrs);
     const grace = Math.min(options.noRespondersGraceMs ?? NO_RESPONDERS_GRACE_MS, timeout);
-    if (!tracingEnabled()) return this.timed(subject, body, hdrs, timeout, grace) as Promise<RpcResponseOf<C>>;
-    return inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
-      injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
-      return this.timed(subject, body, hdrs, timeout, grace) as Promise<RpcResponseOf<C>>;
-    });
+    const answer = !tracingEnabled()
+      ? await this.timed(subject, body, hdrs, timeout, grace)
+      : await inSpan(`nats request ${subject}`, { kind: SpanKind.CLIENT, attributes: natsAttributes(subject, requestId) }, () => {
+          injectTraceHeaders(hdrs); // the context of this span: the callee's span is its child
+          return this.timed(subject, body, hdrs, timeout, grace);
+        });
+    return checkedAnswer(contract, answer);
   }
 
   private async timed(subject: string, body: Uint8Array, hdrs: MsgHdrs, timeout: number, grace: number): Promise<unknown> {
