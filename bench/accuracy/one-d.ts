@@ -509,7 +509,7 @@ function peerExtractorRows(set: string, items: PeerItem[], nominal: boolean): Re
  */
 function pinchOffPeerSection(n: number): AccuracySection {
   const rows: ReportRow[] = [];
-  const fromPinch = (t: ReturnType<typeof generatePinchOffTrace>): PeerItem => ({
+  const fromPinch = (t: ReturnType<typeof generatePinchOffTrace> | ReturnType<typeof generateOffsetPinchOffTrace>): PeerItem => ({
     trace: t.trace,
     positive: t.isPinchOff,
     kind: t.kind,
@@ -558,24 +558,7 @@ function pinchOffPeerSection(n: number): AccuracySection {
       ),
     );
   }
-  const offset = benchmarkSeeds(Math.max(20, Math.round(n / 3)), 600_000).map((seed): PeerItem => {
-    const t = generateOffsetPinchOffTrace(seed);
-    return {
-      trace: t.trace,
-      positive: t.isPinchOff,
-      kind: t.kind,
-      closing: t.closing,
-      polarity: t.polarity,
-      labels: t.isPinchOff
-        ? {
-            cut_off_index: t.cutOff!,
-            transition_index: t.transition!,
-            saturation_index: t.saturation!,
-            open_level_index: openLevel(t.transition!, t.width, t.closing),
-          }
-        : null,
-    };
-  });
+  const offset = benchmarkSeeds(Math.max(20, Math.round(n / 3)), 600_000).map((seed) => fromPinch(generateOffsetPinchOffTrace(seed)));
   const longSet = 'offset ±1–8 %, sloping open, L 1 000–10 000; 30 % staircases';
   rows.push(peerClassifierRow(longSet, offset));
   rows.push(...peerExtractorRows(`${longSet}: positives`, offset, false));
