@@ -72,6 +72,9 @@ const STRUCTURED_AREA = 0.2;
 /** Conductance read-out: the zero-bias row is searched within ±CONDUCTANCE_BAND/2 of the window height around its centre. */
 const CONDUCTANCE_BAND = 0.4;
 const LINE_SIGMA = 5;
+/** Conductance read-out: at most this many zero-bias candidates (fewest-lines runs) are walked; the largest enclosed blockade wins. */
+const ZERO_BIAS_CANDIDATES = 3;
+const CANDIDATE_MARGIN = 0.1;
 /** Current read-out: the zero-bias row is searched within ±CURRENT_BAND/2 of the window height around its centre (1 = all rows). */
 const CURRENT_BAND = 1;
 
@@ -81,11 +84,13 @@ const ZERO_CROSS_SIGMA = 2;
 const ZERO_CROSS_MIN_COLUMNS = 3;
 
 /**
- * Zero-bias row of a conductance map: the lines of both slopes merge pairwise at the degeneracy points there and no
- * excited-state line reaches it, so a row crosses the fewest lines (local maxima above LINE_SIGMA noise std).
- * Searched in the middle CONDUCTANCE_BAND of the rows; the centre of the run of rows with the fewest lines.
+ * Zero-bias row candidates of a conductance map: the lines of both slopes merge pairwise at the degeneracy points there
+ * and no excited-state line reaches it, so a row crosses the fewest lines (local maxima above LINE_SIGMA noise std).
+ * Searched in the middle CONDUCTANCE_BAND of the rows: the centre of each run of rows at a local minimum of the
+ * smoothed count, fewest lines first (ties: nearer the middle), at most ZERO_BIAS_CANDIDATES. The rows of the diamond
+ * tips also cross few lines (the two edges of a tip meet there), and so do rows where one bias polarity is faint.
  */
-function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): number {
+function fewestLinesRows(evidence: Float64Array, rows: number, cols: number): number[] {
   const abs = Float64Array.from(evidence, Math.abs);
   const sigma = Math.max(median(abs) * MAD_TO_SIGMA, Number.MIN_VALUE);
   const counts = new Float64Array(rows);
@@ -101,14 +106,24 @@ function fewestLinesRow(evidence: Float64Array, rows: number, cols: number): num
   const smooth = smoothProfile(counts, 2);
   const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
   const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
-  let best = lo;
-  for (let y = lo; y <= hi; y++) if (smooth[y]! < smooth[best]! || (smooth[y] === smooth[best] && Math.abs(y - rows / 2) < Math.abs(best - rows / 2))) best = y;
-  const limit = smooth[best]! + 0.5;
-  let a = best;
-  let b = best;
-  while (a > lo && smooth[a - 1]! <= limit) a--;
-  while (b < hi && smooth[b + 1]! <= limit) b++;
-  return (a + b) / 2;
+  const runs: { centre: number; count: number }[] = [];
+  for (let y = lo; y <= hi; y++) {
+    const limit = smooth[y]! + 0.5;
+    if ((y > lo && smooth[y - 1]! < smooth[y]!) || (y < hi && smooth[y + 1]! < smooth[y]!)) continue;
+    let a = y;
+    let b = y;
+    while (a > lo && smooth[a - 1]! <= limit) a--;
+    while (b < hi && smooth[b + 1]! <= limit) b++;
+    // A local minimum: no lower row within its run's borders.
+    let lowest = true;
+    for (let k = a; k <= b; k++) if (smooth[k]! < smooth[y]!) lowest = false;
+    if (!lowest) continue;
+    const centre = (a + b) / 2;
+    if (!runs.some((r) => Math.abs(r.centre - centre) < 1)) runs.push({ centre, count: smooth[y]! });
+    y = Math.max(y, b);
+  }
+  runs.sort((p, q) => p.count - q.count || Math.abs(p.centre - rows / 2) - Math.abs(q.centre - rows / 2));
+  return runs.slice(0, ZERO_BIAS_CANDIDATES).map((r) => r.centre);
 }
 
 /**
@@ -291,11 +306,13 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const evidence = new Float64Array(n);
   const level = new Float64Array(n);
   let zeroBiasRow: number;
+  let candidates: number[] = [];
   if (readout === 'conductance') {
     const sign = hi >= lo ? 1 : -1;
     for (let i = 0; i < n; i++) evidence[i] = sign * (smooth[i]! - offset);
     // The lines of both slopes cross on the zero-bias row: the map is point-symmetric about its degeneracy points.
-    zeroBiasRow = fewestLinesRow(evidence, rows, cols);
+    candidates = fewestLinesRows(evidence, rows, cols);
+    zeroBiasRow = candidates[0] ?? (rows - 1) / 2;
     // Power-law maps: the conductance grows by orders of magnitude away from zero bias, so a row crosses "few lines"
     // only relative to a noise that the signal inflates; there the quietest row (smallest 90 % quantile, smoothed) is zero bias.
     const scale = new Float64Array(rows);
@@ -311,6 +328,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
       const lo = Math.max(0, Math.round((0.5 - CONDUCTANCE_BAND / 2) * (rows - 1)));
       const hi = Math.min(rows - 1, Math.round((0.5 + CONDUCTANCE_BAND / 2) * (rows - 1)));
       zeroBiasRow = lo + subPixelArgMin(profile.subarray(lo, hi + 1));
+      candidates = [zeroBiasRow];
     }
     level.set(evidence);
   } else {
@@ -346,6 +364,44 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
     }
   }
 
+  if (candidates.length <= 1) return edgesFromZeroBias({ rows, cols, readout, smooth, offset, evidence, level, zeroBiasRow, signalScale: hi + lo });
+  // Several zero-bias candidates (conductance maps): the walk from the true zero-bias row meets an edge on both sides
+  // in (nearly) every column, from a row where one bias polarity is faint it runs out of the window. The row with the
+  // fewest lines stands unless another closes CANDIDATE_MARGIN more of the columns.
+  let best: BlockadeEdges | null = null;
+  let bestScore = -Infinity;
+  for (const y of candidates) {
+    const found = edgesFromZeroBias({ rows, cols, readout, smooth, offset, evidence, level, zeroBiasRow: y, signalScale: hi + lo });
+    const score = closedColumns(found);
+    if (score > bestScore + (best ? CANDIDATE_MARGIN * cols : 0)) [best, bestScore] = [found, score];
+  }
+  return best!;
+}
+
+/** Columns with both edges found. */
+function closedColumns(edges: BlockadeEdges): number {
+  let both = 0;
+  for (let x = 0; x < edges.cols; x++) if (edges.lower[x]! - edges.upper[x]! > 0) both++;
+  return both;
+}
+
+interface ZeroBiasStart {
+  rows: number;
+  cols: number;
+  readout: DiamondReadoutGuess;
+  smooth: Float64Array;
+  offset: number;
+  evidence: Float64Array;
+  level: Float64Array;
+  zeroBiasRow: number;
+  /** Scale of the signal (noise floor of the level estimate). */
+  signalScale: number;
+}
+
+/** The per-column edges walking out from a given zero-bias row. */
+function edgesFromZeroBias(start: ZeroBiasStart): BlockadeEdges {
+  const { rows, cols, readout, smooth, offset, evidence, level, zeroBiasRow, signalScale } = start;
+  const n = rows * cols;
   // Noise of the level map on the zero-bias rows (blockade almost everywhere there), MAD.
   const y0 = Math.max(0, Math.min(rows - 1, Math.round(zeroBiasRow)));
   const band = new Float64Array(cols * 5);
@@ -355,7 +411,7 @@ export function findBlockadeEdges(data: Float64Array, rows: number, cols: number
   const bandValues = band.subarray(0, k);
   const centre = median(bandValues);
   for (let i = 0; i < k; i++) bandValues[i] = Math.abs(bandValues[i]! - centre);
-  const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * (hi + lo), Number.MIN_VALUE);
+  const levelNoise = Math.max(median(bandValues) * MAD_TO_SIGMA, 1e-12 * signalScale, Number.MIN_VALUE);
   // Noise of the evidence map: MAD on the same zero-bias rows (blockade almost everywhere there; over the whole map
   // the MAD would measure the signal of maps whose current keeps rising with bias).
   k = 0;
