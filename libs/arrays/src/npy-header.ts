@@ -26,8 +26,24 @@ function fail(message: string): never {
   throw new ArrayDecodeError(message, NPY_ERROR);
 }
 
+/**
+ * The header exactly as NumPy writes it (`numpy.lib.format._write_array_header`: these keys in this order, `repr`
+ * spacing, a trailing `, }`, space padding and a newline), read with one regular expression: the general literal
+ * parser below costs ~0.1 ms per header, a tenth of a small run's gateway CPU. Anything spelled otherwise goes
+ * through that parser, which gives the same answer or the error.
+ */
+const DIM = '(?:0|[1-9]\\d{0,14})';
+const NUMPY_WRITTEN = new RegExp(
+  `^\\{'descr': '([^'\\\\]*)', 'fortran_order': (True|False), 'shape': \\((|${DIM},|${DIM}(?:, ${DIM})+)\\), \\} *\\n?$`,
+);
+
 /** Parses the header dict of a .npy file: `{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }`. */
 export function parseNpyHeader(text: string): NpyHeader {
+  const written = NUMPY_WRITTEN.exec(text);
+  if (written) {
+    const dims = written[3]!.split(',').filter((d) => d !== '').map(Number);
+    return { ...parseDescr({ kind: 'str', value: written[1]! }), fortranOrder: written[2] === 'True', shape: boundedShape(dims) };
+  }
   let literal: PyLiteral;
   try {
     literal = parsePyLiteral(text);
@@ -75,14 +91,18 @@ function parseDescr(descr: PyLiteral): { dtype: DType; littleEndian: boolean } {
 
 function parseShape(shape: PyLiteral, text: string): number[] {
   if (shape.kind !== 'tuple') fail(`expected 'shape' to be a tuple of non-negative integers in the .npy header; got ${snippet(text.trim())}`);
-  let count = 1;
   const dims = shape.items.map((item) => {
     if (item.kind !== 'int' || item.value < 0) {
       fail(`expected 'shape' to be a tuple of non-negative integers in the .npy header; got ${snippet(text.trim())}`);
     }
-    count *= item.value;
     return item.value;
   });
+  return boundedShape(dims);
+}
+
+function boundedShape(dims: number[]): number[] {
+  let count = 1;
+  for (const d of dims) count *= d;
   // The per-dimension check keeps the product finite enough to compare (no Infinity * 0 = NaN).
   if (dims.some((d) => d > MAX_ELEMENTS) || count > MAX_ELEMENTS) {
     fail(`expected at most ${MAX_ELEMENTS} elements; got shape (${dims.join(', ')})`);

@@ -1,6 +1,7 @@
 import { expectedValues, manifest, readFixture } from '../test/fixture-manifest.js';
 import { ArrayDecodeError } from './array-decode-error.js';
 import { DTYPES, type DType } from './nd-array.js';
+import { parseNpyHeader } from './npy-header.js';
 import { decodeNpy } from './npy.decode.js';
 import { encodeNpy } from './npy.encode.js';
 
@@ -183,5 +184,27 @@ describe(encodeNpy.name, () => {
 
   it('refuses data that does not match the shape', () => {
     expect(() => encodeNpy({ shape: [2, 2], data: [1, 2, 3] })).toThrow('expected 4 values for shape [2, 2]; got 3');
+  });
+});
+
+describe(parseNpyHeader.name, () => {
+  // NumPy's own spelling takes the quick path; every other spelling the general literal parser: the answers must agree.
+  it.each([
+    ["{'descr': '<f8', 'fortran_order': False, 'shape': (128,), }", { dtype: 'f8', littleEndian: true, fortranOrder: false, shape: [128] }],
+    ["{'descr': '>i4', 'fortran_order': True, 'shape': (3, 4), }     \n", { dtype: 'i4', littleEndian: false, fortranOrder: true, shape: [3, 4] }],
+    ["{'descr': '|u1', 'fortran_order': False, 'shape': (), }", { dtype: 'u1', littleEndian: true, fortranOrder: false, shape: [] }],
+    ['{"descr": "<f8", "fortran_order": False, "shape": (128,)}', { dtype: 'f8', littleEndian: true, fortranOrder: false, shape: [128] }],
+    ["{'shape': (2,3), 'descr': '<f4', 'fortran_order': False}", { dtype: 'f4', littleEndian: true, fortranOrder: false, shape: [2, 3] }],
+  ])('reads %j', (text, header) => {
+    expect(parseNpyHeader(text)).toEqual(header);
+  });
+
+  it.each([
+    ["{'descr': '<f8', 'fortran_order': False, 'shape': (128), }", "expected 'shape' to be a tuple"],
+    ["{'descr': '<f8', 'fortran_order': False, 'shape': (65536, 65536), }", 'expected at most 2147483648 elements'],
+    ["{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", "got object dtype '|O'"],
+    ["{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }", 'integer 99999999999999999999 is too large'],
+  ])('refuses %j as the general parser does', (text, message) => {
+    expect(() => parseNpyHeader(text)).toThrow(message);
   });
 });
