@@ -33,15 +33,16 @@ function fail(message: string): never {
  * through that parser, which gives the same answer or the error.
  */
 const DIM = '(?:0|[1-9]\\d{0,14})';
-const NUMPY_WRITTEN = new RegExp(
-  `^\\{'descr': '([^'\\\\]*)', 'fortran_order': (True|False), 'shape': \\((|${DIM},|${DIM}(?:, ${DIM})+)\\), \\} *\\n?$`,
-);
+const NUMPY_WRITTEN = new RegExp(`^\\{'descr': '([^'\\\\]*)', 'fortran_order': (True|False), 'shape': \\((|${DIM},|${DIM}(?:, ${DIM})+)\\), \\} *\\n?$`);
 
 /** Parses the header dict of a .npy file: `{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }`. */
 export function parseNpyHeader(text: string): NpyHeader {
   const written = NUMPY_WRITTEN.exec(text);
   if (written) {
-    const dims = written[3]!.split(',').filter((d) => d !== '').map(Number);
+    const dims = written[3]!
+      .split(',')
+      .filter((d) => d !== '')
+      .map(Number);
     return { ...parseDescr({ kind: 'str', value: written[1]! }), fortranOrder: written[2] === 'True', shape: boundedShape(dims) };
   }
   let literal: PyLiteral;

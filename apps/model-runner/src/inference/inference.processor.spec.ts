@@ -15,7 +15,7 @@ import {
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
 import { InputBlobStore, NatsConnection, PayloadStore, RpcClient, loadConfig, type JobWorkerHost } from '#qdc/platform';
 import { InferenceProcessor } from './inference.processor.js';
-import { ResultsWriter } from './results-writer.js';
+import { PERSIST_ATTEMPT_FIRST_MS, ResultsWriter } from './results-writer.js';
 
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 const trace = (seed: number) => generateCoulombPeakTrace(seed, { length: 128, kind: 'peaks' }).trace;
@@ -171,6 +171,20 @@ describe(InferenceProcessor.name, () => {
       message: expect.stringMatching(/^the results service did not store the result \(tried for \d+\.\d s: no service/),
     });
     expect(mocks.request.mock.calls.filter(([subject]) => subject === ResultsRpc.create).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('sends a store that got no answer again after PERSIST_ATTEMPT_FIRST_MS, then waits twice as long (a request lost in a killed results)', async () => {
+    const { sut, mocks } = newProcessor();
+    const timeouts: number[] = [];
+    mocks.request.mockImplementation(async (subject: RpcContract, _payload: unknown, options?: { timeoutMs?: number }) => {
+      if (subject !== ResultsRpc.create) return {} as never;
+      timeouts.push(options!.timeoutMs!);
+      if (timeouts.length === 1) throw new RpcError('timeout', 'results.result.create.v1 did not answer');
+      return mocks.answer as never;
+    });
+    const outcome = await sut.process(...job({ input: inline(encodeNpy({ shape: [128], data: trace(7) })), deadline: Date.now() + 300_000 }));
+    expect(outcome).toMatchObject({ ok: true, response: { resultId: mocks.answer.id } });
+    expect(timeouts).toEqual([PERSIST_ATTEMPT_FIRST_MS, 2 * PERSIST_ATTEMPT_FIRST_MS]);
   });
 
   it('does not retry a persist that results refused', async () => {
