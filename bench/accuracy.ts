@@ -22,6 +22,7 @@ import { accuracySections as electronUnloadingSections } from './accuracy/electr
 import { accuracySections as decodingSections } from './accuracy/decoding.js';
 import { accuracySections as resonatorSections } from './accuracy/resonators.js';
 import { realDataSections } from './accuracy/real-data.js';
+import { accuracySections as calibrationSections } from './accuracy/calibration.js';
 
 const F1_TARGET = 0.97;
 const TRACES_PER_DATASET = Number(process.env.BENCH_TRACES ?? 1000);
@@ -96,6 +97,7 @@ function main(): void {
     ['decoding', decodingSections],
     ['resonators', resonatorSections],
     ['real', () => realDataSections()],
+    ['calibration', calibrationSections],
   ];
   for (const [family, run] of families) {
     if (!wanted(family)) continue;

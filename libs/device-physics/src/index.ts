@@ -50,6 +50,7 @@ export {
   type CalibrationTraceFamily,
   type CalibrationTraceOptions,
 } from './calibration/calibration-trace.generator.js';
+export { generateLabCalibrationTrace, type LabCalibrationTrace } from './calibration/lab-calibration-trace.generator.js';
 export {
   generateCoulombEdgeTrace,
   EDGE_TRACE_SNR_RANGE,
