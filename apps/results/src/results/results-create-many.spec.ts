@@ -94,6 +94,7 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
       },
     ]);
     expect(answer.results.map((r) => [r.jobId, r.id, r.createdAt])).toEqual(items.map((i) => [i.jobId, i.id, AT.toISOString()]));
+    await afterReply();
     expect(mocks.nats.publish.mock.calls).toEqual([
       [ResultsEvents.runRecorded, { model: 'clf', numberOfRuns: 2 }],
       [ResultsEvents.runRecorded, { model: 'ext', numberOfRuns: 1 }],
@@ -104,6 +105,7 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
   it('answers items stored before (a redelivered frame) from their rows, in item order, without counting them again', async () => {
     const { sut, mocks } = newService();
     const first = await sut.createMany(request([['a-clf', 'clf', 0]]));
+    await afterReply();
     mocks.nats.publish.mockClear();
     const again = await sut.createMany(
       request([
@@ -115,6 +117,7 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
     expect(again.results[1]!.jobId).toBe('b-clf');
     expect(mocks.rows.size).toBe(2);
     expect(mocks.repository.findManyByJobId).toHaveBeenCalledWith(['a-clf']);
+    await afterReply();
     expect(mocks.nats.publish.mock.calls).toEqual([[ResultsEvents.runRecorded, { model: 'clf', numberOfRuns: 2 }]]);
   });
 
@@ -124,3 +127,8 @@ describe('ResultsService.createMany (the results of analyse-frame jobs, one inse
     expect(mocks.repository.createManyWithRuns).not.toHaveBeenCalled();
   });
 });
+
+/** The run-count event goes after the reply (ResultsService.announceRuns). */
+function afterReply(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

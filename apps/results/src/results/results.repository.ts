@@ -87,8 +87,10 @@ export class ResultsRepository {
    */
   private async createWithInputAndRun(result: NewResult, input: StoredInput): Promise<{ createdAt: Date; numberOfRuns: number }> {
     const bytes = 'bytes' in input ? Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength) : null;
-    const row = await this.prisma.pool.query<{ created_at: Date; runs: number }>(
-      `WITH created AS (
+    const row = await this.prisma.pool.query<{ created_at: Date; runs: number }>({
+      // Named: prepared once per connection, so Postgres plans the four-table statement once, not at every run.
+      name: 'results.create-with-input',
+      text: `WITH created AS (
          INSERT INTO model_results (id, owner_id, job_id, model, input_file_name, input_file_size, batch_size, output)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING created_at
        ), stored AS (
@@ -99,7 +101,7 @@ export class ResultsRepository {
          ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + 1 RETURNING runs
        )
        SELECT created.created_at, counted.runs FROM created, counted`,
-      [
+      values: [
         result.id,
         result.ownerId,
         result.jobId,
@@ -112,7 +114,7 @@ export class ResultsRepository {
         'blobKey' in input ? input.blobKey : null,
         'blobKey' in input ? input.sha256 : null,
       ],
-    );
+    });
     return { createdAt: row.rows[0]!.created_at, numberOfRuns: Number(row.rows[0]!.runs) };
   }
 
@@ -126,8 +128,9 @@ export class ResultsRepository {
     ownerId: string,
     items: readonly { id: string; jobId: string; model: string; outputJson: string; inputFileName: string; inputFileSize: number; inputBytes: Uint8Array }[],
   ): Promise<{ jobId: string; id: string; model: string; createdAt: Date; runs: number }[]> {
-    const { rows } = await this.prisma.pool.query<{ id: string; job_id: string; model: string; created_at: Date; runs: number }>(
-      `WITH item AS (
+    const { rows } = await this.prisma.pool.query<{ id: string; job_id: string; model: string; created_at: Date; runs: number }>({
+      name: 'results.create-many',
+      text: `WITH item AS (
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $6::text[], $7::int[], $8::bytea[])
            AS t(id, job_id, model, output, input_file_name, input_file_size, bytes)
        ), created AS (
@@ -144,7 +147,7 @@ export class ResultsRepository {
          ON CONFLICT (model_id) DO UPDATE SET runs = model_run_counters.runs + EXCLUDED.runs RETURNING model_id, runs
        )
        SELECT created.id, created.job_id, created.model, created.created_at, counted.runs FROM created JOIN counted ON counted.model_id = created.model`,
-      [
+      values: [
         items.map((i) => i.id),
         items.map((i) => i.jobId),
         items.map((i) => i.model),
@@ -154,7 +157,7 @@ export class ResultsRepository {
         items.map((i) => i.inputFileSize),
         items.map((i) => Buffer.from(i.inputBytes.buffer, i.inputBytes.byteOffset, i.inputBytes.byteLength)),
       ],
-    );
+    });
     return rows.map((r) => ({ jobId: r.job_id, id: r.id, model: r.model, createdAt: r.created_at, runs: Number(r.runs) }));
   }
 

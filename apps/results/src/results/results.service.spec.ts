@@ -64,6 +64,7 @@ describe(ResultsService.name, () => {
         expect.objectContaining({ id: answer.id, jobId: 'run-1', outputJson: output, input: { bytes: new Uint8Array(Buffer.from('bytes')) } }),
       );
       expect(mocks.repository.hasStagedInput).not.toHaveBeenCalled();
+      await afterReply();
       expect(mocks.nats.publish).toHaveBeenCalledWith(ResultsEvents.runRecorded, { model: 'coulomb-blockade-peak-detector-v2', numberOfRuns: 3 });
     });
 
@@ -83,6 +84,7 @@ describe(ResultsService.name, () => {
       expect(await sut.create(request({ objectKey: 'expired', size: 10 }))).toEqual({ id: stored.id, createdAt: '2026-01-01T00:00:00.000Z', userVote: 1 });
       expect(mocks.repository.createWithRun).not.toHaveBeenCalled();
       expect(mocks.nats.fromBinaryRef).not.toHaveBeenCalled();
+      await afterReply();
       expect(mocks.nats.publish).not.toHaveBeenCalled();
     });
 
@@ -186,3 +188,8 @@ describe(ResultsService.name, () => {
     });
   });
 });
+
+/** The run-count event goes after the reply (ResultsService.announceRuns). */
+function afterReply(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -94,7 +94,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
           outputJson,
           input,
         });
-        void this.events.publish(ResultsEvents.runRecorded, { model: request.model, numberOfRuns });
+        this.announceRuns([[request.model, numberOfRuns]]);
         const stored = !input ? 'staged input' : 'bytes' in input ? `${input.bytes.length} input bytes` : `input ${input.blobKey}`;
         this.logger.debug(
           `stored result ${id} (${stored}, ${outputJson.length} output characters): fetch ${(fetched - started).toFixed(1)} ms, insert ${(performance.now() - fetched).toFixed(1)} ms`,
@@ -139,7 +139,7 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
     });
     const created = await this.repository.createManyWithRuns(request.ownerId, items);
     const counters = new Map(created.map((c) => [c.model, c.runs]));
-    for (const [model, numberOfRuns] of counters) void this.events.publish(ResultsEvents.runRecorded, { model, numberOfRuns });
+    this.announceRuns(counters);
     const byJob = new Map<string, { id: string; createdAt: Date }>(created.map((c) => [c.jobId, c]));
     const missing = items.filter((i) => !byJob.has(i.jobId)).map((i) => i.jobId);
     if (missing.length) {
@@ -154,6 +154,16 @@ export class ResultsService implements OnApplicationBootstrap, OnModuleDestroy {
         return { jobId: item.jobId, id: row.id, createdAt: row.createdAt.toISOString() };
       }),
     };
+  }
+
+  /**
+   * Tells the gateways a model's new run count (GET /models shows it) after the reply to the store has left: the
+   * run's caller waits for that reply, nobody waits for the count.
+   */
+  private announceRuns(counters: Iterable<[string, number]>): void {
+    setImmediate(() => {
+      for (const [model, numberOfRuns] of counters) void this.events.publish(ResultsEvents.runRecorded, { model, numberOfRuns });
+    });
   }
 
   /** Stores a job's input file while its model runs (see ResultsStageInputRequest); idempotent by job id. */
