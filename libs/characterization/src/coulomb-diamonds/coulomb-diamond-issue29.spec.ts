@@ -5,6 +5,7 @@
 import { countDiamondMatches, diamondF1, emptyDiamondCounts, addDiamondCounts, type DiamondVertices, type TrueDiamond } from './diamond-score.js';
 import { runModel } from '../model-runner.js';
 import { generateRealisticDiamondMap, tuningSeeds, type RealisticDiamondMap, type RealisticDiamondOptions } from '#qdc/device-physics';
+import { findBlockadeEdges } from './blockade-edges.js';
 
 const PLAIN: RealisticDiamondOptions = { powerLaw: false, broadening: false, cotunnelling: false, saturation: false, gateJump: false, heightDrift: 0 };
 const V2 = 'coulomb-diamond-detector-v2';
@@ -60,6 +61,15 @@ describe('Coulomb-diamond detectors, issue 29 failures', () => {
     expect(s.truth).toBe(2);
     expect(s.recall).toBe(1);
     expect(s.precision).toBe(1);
+  });
+
+  it('conductance maps: the zero-bias row within 2 rows where a faint bias polarity crosses fewer lines (was 31 rows off), and where a tip row closes a few more columns', () => {
+    for (const offset of [7339, 7328]) {
+      const m = generateRealisticDiamondMap(tuningSeeds(1, offset)[0]!, { slopeRatioMax: 10 });
+      const edges = findBlockadeEdges(m.data, m.rows, m.cols);
+      expect(edges.readout).toBe('conductance');
+      expect(Math.abs(edges.zeroBiasRow - m.diamonds[0]!.left[1])).toBeLessThanOrEqual(2);
+    }
   });
 
   it('wide maps (100 bias × 700 gate points, 6 diamonds across): every complete diamond found', () => {
