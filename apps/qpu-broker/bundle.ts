@@ -107,6 +107,9 @@ export async function bundleEntry(entry: string): Promise<{ entry: string; modul
     metafile: true,
     logLevel: 'warning',
   });
+  // A warning here (an import that will always be undefined, a require esbuild cannot follow) is a bundle that would
+  // fail at run time: the build fails and tsc's unbundled entry stays.
+  if (result.warnings.length) throw new Error(`bundling ${entry}: ${result.warnings.length} warning(s), see above; ${entry} left unbundled`);
   const output = result.outputFiles[0]!;
   writeFileSync(file, output.contents);
   return { entry, modules: Object.keys(result.metafile.inputs).length, bytes: output.contents.byteLength };
