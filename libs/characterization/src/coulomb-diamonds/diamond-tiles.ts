@@ -4,8 +4,9 @@
 // measure the median diamond width w, then read again in overlapping gate windows of TILE_WIDTHS·w columns (all bias
 // rows, stride STRIDE_WIDTHS·w, the last window flush with the map's end), each resampled to the working grid: about
 // 2–3 diamonds per window, as on the maps the models were tuned on, and every diamond narrower than
-// (TILE_WIDTHS − STRIDE_WIDTHS)·w lies whole in some window. A diamond seen by several windows is kept once: from the
-// window whose centre is nearest to it (furthest from the window's cut sides).
+// (TILE_WIDTHS − STRIDE_WIDTHS)·w lies whole in some window. A diamond seen by several windows is kept once: the
+// medoid of the windows' reads when MIN_VOTES or more read it (a robust consensus: one window's wrong read is
+// outvoted), else the read of the window whose centre is nearest to it (furthest from the window's cut sides).
 import type { DiamondVertices } from './diamond-score.js';
 
 export interface TileDiamond {
@@ -23,6 +24,8 @@ const MAX_TILE_FRACTION = 0.75;
 const MIN_TILE = 32;
 /** Maps at least this many times wider than tall are probed in windows when the whole map gives nothing. */
 const PROBE_ASPECT = 2;
+/** A diamond read by at least this many windows is reported as their medoid. */
+const MIN_VOTES = 3;
 
 function columns(data: Float64Array, rows: number, cols: number, from: number, width: number): Float64Array {
   const out = new Float64Array(rows * width);
@@ -74,20 +77,31 @@ export function detectInGateTiles(data: Float64Array, rows: number, cols: number
     }
   }
   candidates.sort((a, b) => a.offCentre - b.offCentre);
-  const kept: TileDiamond[] = [];
+  const sameDiamond = (p: DiamondVertices, q: DiamondVertices): boolean => {
+    const pc = (p[0][0] + p[2][0]) / 2;
+    const qc = (q[0][0] + q[2][0]) / 2;
+    return (pc > q[0][0] && pc < q[2][0]) || (qc > p[0][0] && qc < p[2][0]);
+  };
+  const groups: TileDiamond[][] = [];
   for (const { d } of candidates) {
-    const [l, , r] = d.vertices;
-    const centre = (l[0] + r[0]) / 2;
-    // The same diamond: its centre inside a kept one (or a kept one's centre inside it).
-    if (
-      kept.some(
-        (k) =>
-          (centre > k.vertices[0][0] && centre < k.vertices[2][0]) ||
-          ((k.vertices[0][0] + k.vertices[2][0]) / 2 > l[0] && (k.vertices[0][0] + k.vertices[2][0]) / 2 < r[0]),
-      )
-    )
-      continue;
-    kept.push(d);
+    // The same diamond: its centre inside a kept one (or a kept one's centre inside it); the group's first member
+    // comes from the window whose centre is nearest.
+    const group = groups.find((g) => sameDiamond(g[0]!.vertices, d.vertices));
+    if (group) group.push(d);
+    else groups.push([d]);
   }
+  // Seen by MIN_VOTES windows or more: the medoid (smallest summed vertex distance to the others), so one window's
+  // wrong read (a cut neighbour, a lattice that merged two diamonds) is outvoted; else the most central window's.
+  const distance = (p: DiamondVertices, q: DiamondVertices): number => p.reduce((s, v, i) => s + Math.hypot(v[0] - q[i]![0], v[1] - q[i]![1]), 0);
+  const kept = groups.map((g) => {
+    if (g.length < MIN_VOTES) return g[0]!;
+    let best = g[0]!;
+    let bestSum = Infinity;
+    for (const d of g) {
+      const sum = g.reduce((s, o) => s + distance(d.vertices, o.vertices), 0);
+      if (sum < bestSum) [best, bestSum] = [d, sum];
+    }
+    return best;
+  });
   return kept.sort((a, b) => a.vertices[0][0] - b.vertices[0][0]);
 }
