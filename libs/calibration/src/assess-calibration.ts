@@ -4,8 +4,9 @@
 // range right, what next) are what `experiment`, `status`, `fit`, `next_step` and `content` answer.
 import type { AssessmentStatus, CalibrationAssessment, CalibrationContext, CalibrationFamily, CalibrationSeries, FitSummary } from './calibration.types.js';
 import { detectFamily } from './family-detection.js';
-import { fitDragLines, fitExponentialDecay, fitLorentzian, fitOscillation, type FamilyFit } from './fit/family-fits.js';
+import { fitDragLines, fitOscillation, type FamilyFit } from './fit/family-fits.js';
 import { typicalStep } from './fit/initial-guesses.js';
+import { fitDecayWithFloor, fitResonatorLine, fitSpectroscopyLines } from './fit/lab-fits.js';
 
 /** Signal-to-noise ratio (fitted amplitude / residual σ) below which nothing is called a signal. */
 export const MIN_SNR = 3;
@@ -61,14 +62,15 @@ function fitFamily(family: CalibrationFamily, series: CalibrationSeries[], xUnit
     case 'ramsey':
       return fitOscillation(main, { damped: true, keyName: 'detuning', xUnit, yUnit, kind: 'ramsey' });
     case 't1':
-      return fitExponentialDecay(main, 't1', xUnit, yUnit);
+      return fitDecayWithFloor(main, 't1', xUnit, yUnit);
     case 't2-echo':
-      return fitExponentialDecay(main, 't2', xUnit, yUnit);
+      return fitDecayWithFloor(main, 't2', xUnit, yUnit);
     case 'drag':
       return fitDragLines(series, xUnit, yUnit);
     case 'resonator-spectroscopy':
+      return fitResonatorLine(main, xUnit, yUnit);
     case 'qubit-spectroscopy':
-      return fitLorentzian(main, xUnit, yUnit);
+      return fitSpectroscopyLines(main, xUnit, yUnit);
   }
 }
 
