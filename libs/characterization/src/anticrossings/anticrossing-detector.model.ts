@@ -17,6 +17,10 @@
 //    x = x₀, y = f_r, splitting_px = 2g (up to 180 rows). Grid search, then a finer grid. Fits of one line closer
 //    than 3 columns are one crossing (near a large splitting the tracked branch can flip back and forth): the
 //    best-fitting one is reported.
+// 5. Large splittings: where both dressed modes E± are tracked in the same columns, (E₊ − f_r)(f_r − E₋) = g² holds
+//    in every column whatever f_q (product of the roots of the 2×2 JC block), i.e. E₊E₋ = f_r·(E₊ + E₋) − (f_r² + g²):
+//    a straight-line fit over the columns gives f_r and g without a model of the qubit's (curved) flux dependence,
+//    and x₀ is where E₊ + E₋ = 2 f_r. It replaces the hyperbola fit's f_r, g, x₀ when g ≥ 15 rows and well determined.
 import { MAD_TO_SIGMA, medianAbsoluteDeviation, medianInPlace, runningMedian, selectInPlace } from '../signal/order-statistics.js';
 
 /** Running-median window of the flux-independent baseline, rows. */
@@ -25,6 +29,13 @@ const BASELINE_HALF_WINDOW_ROWS = 30;
 const LINE_SIGMA = 6;
 /** Lines are also sought in this quantile over flux of each frequency row (a line present in ≥ ¼ of the columns). */
 const LOW_QUANTILE = 0.25;
+/** Lines are also sought in the low quantile of the per-column minimum over ± this many rows (a narrow line that
+ * drifts by a few rows). */
+const SPREAD_LINE_HALF_ROWS = 4;
+/** Largest FWHM of such a line (less the spread), rows. */
+const SPREAD_LINE_MAX_FWHM = 4;
+/** … and least depth of such a line in pixel-noise σ. */
+const SPREAD_LINE_MIN_DEPTH_SIGMA = 1.5;
 /** Minimal line depth relative to the baseline level (when the baseline is not near zero). */
 const LINE_MIN_RELATIVE_DEPTH = 0.02;
 /** Clamp of the measured line FWHM, rows. */
@@ -61,6 +72,18 @@ const FIT_CENTRE_RANGE_ROWS = 10;
 const CENTRE_PRIOR_WEIGHT = 1;
 /** A jump of the resonator-like branch whose midpoint is this far from the line also centres a fit there, rows. */
 const JUMP_CENTRE_MIN_ROWS = 4;
+/** Two-branch estimate (step 5): columns each side of the flip used, rows of g from which it applies, fewest columns,
+ * least spread (std) of E₊ + E₋ over them (rows), largest standard error of f_r (rows), largest shift of x₀ from the
+ * flip (columns), outliers beyond this many robust σ of the line fit dropped. */
+const TWO_BRANCH_HALF_COLUMNS = 10;
+const TWO_BRANCH_MIN_COUPLING_ROWS = 15;
+const TWO_BRANCH_MIN_COLUMNS = 4;
+const TWO_BRANCH_MIN_SUM_SPREAD_ROWS = 2;
+const TWO_BRANCH_MAX_CENTRE_ERROR_ROWS = 1;
+const TWO_BRANCH_MAX_SHIFT_COLUMNS = 4;
+const TWO_BRANCH_OUTLIER_SIGMA = 3;
+/** A fit without the two-branch estimate closer than this to one with it is dropped, columns. */
+const TWO_BRANCH_EXCLUSION_COLUMNS = 8;
 /** Crossings of one line closer than this many columns are one crossing (the tracked branch can flip back and forth
  * across f_r near a large splitting): the fit with the smallest cost per point stands. */
 const MERGE_COLUMNS = 3;
@@ -217,12 +240,21 @@ export function detectAnticrossings(data: Float64Array, rows: number, cols: numb
     const far = kept.every((k, i) => Math.abs(k.row - line.row) > (i < medianKept ? TRACK_HALF_WINDOW_ROWS : 2 * OTHER_LINE_GUARD_ROWS));
     if (far) kept.push(line);
   }
-  if (!kept.length) return { anticrossings: [], line_rows: [] };
-
+  // A narrow resonator pulled by g²/Δ drifts a few rows across its plateaus, so no single row holds it in ¼ of the
+  // columns: the low quantile of the per-column minimum over ±SPREAD_LINE_HALF_ROWS finds it (only where no line is in
+  // reach, narrow and deep against the pixel noise: the minimum also lowers the noise, so broad standing-wave troughs
+  // and noise would pass its 6 σ too).
   // Pixel noise from frequency differences (the lines are a small fraction of the rows).
   const differences = new Float64Array((rows - 1) * cols);
   for (let r = 0; r < rows - 1; r++) for (let c = 0; c < cols; c++) differences[r * cols + c] = magnitude[(r + 1) * cols + c]! - magnitude[r * cols + c]!;
   const pixelSigma = robustSigma(differences) / Math.SQRT2;
+  const spreadLow = spreadLowSpectrum(magnitude, rows, cols, lowRank);
+  for (const line of spectrumLines(spreadLow, runningMedian(spreadLow, BASELINE_HALF_WINDOW_ROWS), level)) {
+    const narrow = line.width - 2 * SPREAD_LINE_HALF_ROWS <= SPREAD_LINE_MAX_FWHM;
+    if (narrow && line.depth >= SPREAD_LINE_MIN_DEPTH_SIGMA * pixelSigma && kept.every((k) => Math.abs(k.row - line.row) > TRACK_HALF_WINDOW_ROWS))
+      kept.push({ ...line, width: Math.max(MIN_LINE_FWHM, line.width - 2 * SPREAD_LINE_HALF_ROWS) });
+  }
+  if (!kept.length) return { anticrossings: [], line_rows: [] };
 
   const anticrossings: Anticrossing[] = [];
   for (const line of kept) {
@@ -252,6 +284,23 @@ function spectrumLines(spectrum: Float64Array, baseline: Float64Array, level: nu
     lines.push({ row, depth: v, width: lineWidth(lineDepth, row) });
   }
   return lines.sort((a, b) => b.depth - a.depth);
+}
+
+/** Per row, the `lowRank`-th smallest over flux of each column's minimum over ±SPREAD_LINE_HALF_ROWS rows. */
+function spreadLowSpectrum(magnitude: Float64Array, rows: number, cols: number, lowRank: number): Float64Array {
+  const spectrum = new Float64Array(rows);
+  const values = new Float64Array(cols);
+  for (let r = 0; r < rows; r++) {
+    const first = Math.max(0, r - SPREAD_LINE_HALF_ROWS);
+    const last = Math.min(rows - 1, r + SPREAD_LINE_HALF_ROWS);
+    for (let c = 0; c < cols; c++) {
+      let lowest = Infinity;
+      for (let k = first; k <= last; k++) lowest = Math.min(lowest, magnitude[k * cols + c]!);
+      values[c] = lowest;
+    }
+    spectrum[r] = selectInPlace(values, cols, lowRank);
+  }
+  return spectrum;
 }
 
 /** FWHM (rows) of the flux-median line at `row`, by half-depth crossings, clamped to [MIN_LINE_FWHM, MAX_LINE_FWHM]. */
@@ -390,7 +439,7 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
     else merged.push({ ...e });
   }
 
-  const fits: { crossing: Anticrossing; costPerPoint: number }[] = [];
+  const fits: { crossing: Anticrossing; costPerPoint: number; twoBranch: boolean }[] = [];
   for (const e of merged) {
     const points: FitPoint[] = [];
     for (let c = Math.max(0, e.a - FIT_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + FIT_HALF_COLUMNS); c++) {
@@ -408,23 +457,100 @@ function crossingsOfLine(track: Track, cols: number, lineRow: number): Anticross
       const shifted = fitCrossing(points, e.a, e.b, e.sign, jumpMidpoint);
       if (shifted.cost < fit.cost) fit = shifted;
     }
+    const twoBranch = twoBranchCentre(track, cols, e);
+    const confirmed =
+      twoBranch !== null && twoBranch.g >= TWO_BRANCH_MIN_COUPLING_ROWS && Math.abs(twoBranch.x0 - 0.5 * (e.a + e.b)) <= TWO_BRANCH_MAX_SHIFT_COLUMNS;
+    if (confirmed) fit = { ...fit, x0: twoBranch.x0, dy: twoBranch.dy, g: twoBranch.g };
     fits.push({
       crossing: { x: round2(fit.x0), y: round2(lineRow + fit.dy), splitting_px: round2(2 * fit.g), qubit_slope: round2(fit.slope) },
       costPerPoint: fit.cost / Math.max(1, points.length),
+      twoBranch: confirmed,
     });
   }
-  // Chains of fits closer than MERGE_COLUMNS: one crossing, the best-fitting one.
-  const found: Anticrossing[] = [];
+  // Chains of fits closer than MERGE_COLUMNS: one crossing, the two-branch one, else the best-fitting one.
+  const chained: (typeof fits)[number][] = [];
   fits.sort((p, q) => p.crossing.x - q.crossing.x);
   for (let i = 0; i < fits.length; ) {
     let j = i;
     let best = fits[i]!;
     while (j + 1 < fits.length && fits[j + 1]!.crossing.x - fits[j]!.crossing.x < MERGE_COLUMNS) {
       j++;
-      if (fits[j]!.costPerPoint < best.costPerPoint) best = fits[j]!;
+      const next = fits[j]!;
+      if (next.twoBranch !== best.twoBranch ? next.twoBranch : next.costPerPoint < best.costPerPoint) best = next;
     }
-    found.push(best.crossing);
+    chained.push(best);
     i = j + 1;
   }
-  return found;
+  // A line pulled by g²/Δ is crossed by the resonator-like branch a few columns from a large splitting: a fit without
+  // the two-branch estimate that close to one with it is that, not a second crossing.
+  const near = (p: (typeof fits)[number], q: (typeof fits)[number]): boolean => Math.abs(p.crossing.x - q.crossing.x) < TWO_BRANCH_EXCLUSION_COLUMNS;
+  return chained.filter((p) => p.twoBranch || !chained.some((q) => q.twoBranch && near(p, q))).map((p) => p.crossing);
+}
+
+interface BranchPair {
+  column: number;
+  /** E₊ + E₋ and E₊·E₋, offsets from the line row. */
+  sum: number;
+  product: number;
+}
+
+/** Least squares product = dy·sum + k; null when the sums barely vary. */
+function productLine(pairs: BranchPair[]): { dy: number; k: number; centreError: number } | null {
+  const n = pairs.length;
+  if (n < 3) return null;
+  let meanSum = 0;
+  let meanProduct = 0;
+  for (const p of pairs) {
+    meanSum += p.sum / n;
+    meanProduct += p.product / n;
+  }
+  let sxx = 0;
+  let sxy = 0;
+  for (const p of pairs) {
+    sxx += (p.sum - meanSum) ** 2;
+    sxy += (p.sum - meanSum) * (p.product - meanProduct);
+  }
+  if (sxx / n < TWO_BRANCH_MIN_SUM_SPREAD_ROWS ** 2) return null;
+  const dy = sxy / sxx;
+  const k = meanProduct - dy * meanSum;
+  let rss = 0;
+  for (const p of pairs) rss += (p.product - dy * p.sum - k) ** 2;
+  return { dy, k, centreError: Math.sqrt(rss / (n - 2) / sxx) };
+}
+
+/**
+ * Bare-resonator row (offset dy from the line), g and x₀ from the columns near a flip where both dressed modes are
+ * tracked (step 5 of the header): E₊E₋ = f_r(E₊ + E₋) − (f_r² + g²) whatever the qubit frequency.
+ */
+function twoBranchCentre(track: Track, cols: number, e: { a: number; b: number }): { dy: number; g: number; x0: number } | null {
+  const pairs: BranchPair[] = [];
+  for (let c = Math.max(0, e.a - TWO_BRANCH_HALF_COLUMNS); c <= Math.min(cols - 1, e.b + TWO_BRANCH_HALF_COLUMNS); c++) {
+    const main = track.offset[c]!;
+    const second = track.secondOffset[c]!;
+    if (!Number.isFinite(main) || !Number.isFinite(second) || track.secondDepth[c]! < SECOND_BRANCH_MIN_FRACTION * track.depth[c]!) continue;
+    pairs.push({ column: c, sum: main + second, product: main * second });
+  }
+  const first = productLine(pairs);
+  if (!first) return null;
+  const residuals = Float64Array.from(pairs, (p) => Math.abs(p.product - first.dy * p.sum - first.k));
+  const limit = TWO_BRANCH_OUTLIER_SIGMA * MAD_TO_SIGMA * medianInPlace(Float64Array.from(residuals), residuals.length);
+  const kept = pairs.filter((_, i) => residuals[i]! <= limit);
+  if (kept.length < TWO_BRANCH_MIN_COLUMNS) return null;
+  const line = productLine(kept);
+  if (!line || line.centreError > TWO_BRANCH_MAX_CENTRE_ERROR_ROWS) return null;
+  const g2 = -line.k - line.dy * line.dy;
+  if (!(g2 > 0)) return null;
+  // x₀: E₊ + E₋ − 2·dy changes sign between neighbouring kept columns (≤ 3 apart), the change nearest the flip.
+  const centre = 0.5 * (e.a + e.b);
+  let x0 = NaN;
+  for (let i = 0; i + 1 < kept.length; i++) {
+    const p = kept[i]!;
+    const q = kept[i + 1]!;
+    const fp = p.sum - 2 * line.dy;
+    const fq = q.sum - 2 * line.dy;
+    if (q.column - p.column > 3 || Math.sign(fp) === Math.sign(fq)) continue;
+    const x = p.column + ((q.column - p.column) * fp) / (fp - fq);
+    if (Number.isNaN(x0) || Math.abs(x - centre) < Math.abs(x0 - centre)) x0 = x;
+  }
+  return Number.isFinite(x0) ? { dy: line.dy, g: Math.sqrt(g2), x0 } : null;
 }
