@@ -21,6 +21,8 @@ import { ModelsService } from './models.service.js';
  */
 /** Room for the text fields and the multipart framing besides the file itself (16 fields of ≤ 64 KiB). */
 const MULTIPART_ALLOWANCE_BYTES = 16 * 64 * 1024 + 64 * 1024;
+/** Forms up to this size are read whole and split without busboy (readMultipart): every small run's is. */
+const SMALL_FORM_BYTES = 64 * 1024;
 
 @Injectable()
 export class ModelsRunRoute implements OnModuleInit {
@@ -63,7 +65,13 @@ export class ModelsRunRoute implements OnModuleInit {
       const sent = request.headers['x-request-id'];
       const fresh = (Array.isArray(sent) ? sent[0] : sent) !== request.id;
       // The file streams into the input store as it arrives (a small one stays inline), hashed on the way.
-      const upload = await readMultipart(request, 'data', (chunks) => this.inputs.receive(chunks), this.inspector(batch));
+      const upload = await readMultipart(
+        request,
+        'data',
+        (chunks) => this.inputs.receive(chunks),
+        this.inspector(batch),
+        Math.min(SMALL_FORM_BYTES, this.config.QDC_UPLOAD_LIMIT_BYTES),
+      );
       const result = await this.models.run(principal, upload, batch, fresh);
       return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(result);
     } catch (exception) {
