@@ -4,9 +4,9 @@
 // range right, what next) are what `experiment`, `status`, `fit`, `next_step` and `content` answer.
 import type { AssessmentStatus, CalibrationAssessment, CalibrationContext, CalibrationFamily, CalibrationSeries, FitSummary } from './calibration.types.js';
 import { detectFamily } from './family-detection.js';
-import { fitDragLines, fitOscillation, type FamilyFit } from './fit/family-fits.js';
+import { fitOscillation, type FamilyFit } from './fit/family-fits.js';
 import { typicalStep } from './fit/initial-guesses.js';
-import { fitDecayWithFloor, fitResonatorLine, fitSpectroscopyLines } from './fit/lab-fits.js';
+import { fitDecayWithFloor, fitDragCrossing, fitResonatorLine, fitSpectroscopyLines } from './fit/lab-fits.js';
 
 /** Signal-to-noise ratio (fitted amplitude / residual σ) below which nothing is called a signal. */
 export const MIN_SNR = 3;
@@ -66,7 +66,7 @@ function fitFamily(family: CalibrationFamily, series: CalibrationSeries[], xUnit
     case 't2-echo':
       return fitDecayWithFloor(main, 't2', xUnit, yUnit);
     case 'drag':
-      return fitDragLines(series, xUnit, yUnit);
+      return fitDragCrossing(series, xUnit, yUnit);
     case 'resonator-spectroscopy':
       return fitResonatorLine(main, xUnit, yUnit);
     case 'qubit-spectroscopy':

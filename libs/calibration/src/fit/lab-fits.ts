@@ -264,3 +264,87 @@ export function fitResonatorLine(series: CalibrationSeries, xUnit: string, yUnit
     curves: [(v) => model(v, p)],
   };
 }
+
+// ---------- DRAG: lines through one crossing ----------
+
+/** DRAG from every series: y_i = y* + m_i (x − x*) [+ q_i (x − x*)³], one crossing (x*, y*) for all. */
+export function fitDragCrossing(series: CalibrationSeries[], xUnit: string, yUnit: string): FamilyFit | null {
+  const used = series.filter((s) => s.x.length >= 3);
+  const k = used.length;
+  if (k < 2) return null;
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const which: number[] = [];
+  used.forEach((s, j) => {
+    for (let i = 0; i < s.x.length; i++) {
+      xs.push(s.x[i]!);
+      ys.push(s.y[i]!);
+      which.push(j);
+    }
+  });
+  const n = xs.length;
+  const lines = used.map((s) => {
+    const mx = mean(s.x);
+    const my = mean(s.y);
+    let sxx = 0;
+    let sxy = 0;
+    for (let i = 0; i < s.x.length; i++) {
+      sxx += (s.x[i]! - mx) ** 2;
+      sxy += (s.x[i]! - mx) * (s.y[i]! - my);
+    }
+    const m = sxx > 0 ? sxy / sxx : 0;
+    return { m, c: my - m * mx };
+  });
+  // Start at the crossing of the two lines with the most different slopes.
+  let pair: [number, number] = [0, 1];
+  for (let a = 0; a < k; a++)
+    for (let b = a + 1; b < k; b++) if (Math.abs(lines[a]!.m - lines[b]!.m) > Math.abs(lines[pair[0]]!.m - lines[pair[1]]!.m)) pair = [a, b];
+  const [l1, l2] = [lines[pair[0]]!, lines[pair[1]]!];
+  const x0 = l1.m !== l2.m ? (l2.c - l1.c) / (l1.m - l2.m) : mean(xs);
+  const y0 = l1.m * x0 + l1.c;
+  const idx = xs.map((_, i) => i);
+  const linear: ModelFunction = (i, p) => p[1]! + p[2 + which[i]!]! * (xs[i]! - p[0]!);
+  const cubic: ModelFunction = (i, p) => {
+    const u = xs[i]! - p[0]!;
+    return p[1]! + p[2 + which[i]!]! * u + p[2 + k + which[i]!]! * u * u * u;
+  };
+  const start = [x0, y0, ...lines.map((l) => l.m)];
+  const lin = robustFit(linear, idx, ys, start);
+  let fit = lin;
+  let bend = false;
+  if (n >= 4 * k + 4) {
+    const cub = robustFit(cubic, idx, ys, [...lin.parameters, ...lines.map(() => 0)]);
+    if (cub.parameters.every(Number.isFinite) && bic(cub.ssr, n, 2 + 2 * k) < bic(lin.ssr, n, 2 + k)) {
+      fit = cub;
+      bend = true;
+    }
+  }
+  const p = fit.parameters.slice();
+  const e = fit.stderr;
+  if (!p.every(Number.isFinite)) return null;
+  const [xc, yc] = p as [number, number];
+  const slopes = used.map((_, j) => p[2 + j]!);
+  const slopeUnit = xUnit ? `${yUnit || 'y'}/${xUnit}` : '';
+  const parameters: Record<string, FitParameter> = { crossing: param(xc, e[0]!, xUnit), crossing_level: param(yc, e[1]!, yUnit) };
+  slopes.forEach((m, j) => {
+    parameters[`slope_${j + 1}`] = param(m, e[2 + j]!, slopeUnit);
+    parameters[`intercept_${j + 1}`] = param(yc - m * xc, Math.hypot(e[1]!, xc * e[2 + j]!, m * e[0]!), yUnit);
+  });
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const spread = Math.max(...slopes) - Math.min(...slopes);
+  const curveOf = (j: number) => (t: number) => {
+    const u = t - xc;
+    return yc + slopes[j]! * u + (bend ? p[2 + k + j]! * u * u * u : 0);
+  };
+  return {
+    summary: {
+      model: bend ? 'y_i = y* + m_i (x − x*) + q_i (x − x*)³, common crossing x* (robust)' : 'y_i = y* + m_i (x − x*), common crossing x* (robust)',
+      parameters,
+      r_squared: fit.rSquared,
+    },
+    noise: noiseOf(fit, n),
+    amplitude: Math.abs(spread) * (hi - lo),
+    curves: used.map((_, j) => curveOf(j)),
+  };
+}
