@@ -35,8 +35,14 @@ function readHeaderText(bytes: Uint8Array): { text: string; dataStart: number } 
   }
 }
 
+/** WHATWG's 'latin1' is windows-1252, which is Latin-1 wherever a byte is below 0x80 (every header NumPy writes). */
+const ASCII_TEXT = new TextDecoder('latin1');
+
 /** Latin-1 text, converted in chunks so a hostile multi-megabyte header stays within argument limits. */
 function latin1(raw: Uint8Array): string {
+  let ascii = true;
+  for (let i = 0; i < raw.length && ascii; i++) ascii = raw[i]! < 0x80;
+  if (ascii) return ASCII_TEXT.decode(raw);
   let text = '';
   for (let i = 0; i < raw.length; i += 8192) text += String.fromCharCode(...raw.subarray(i, i + 8192));
   return text;
