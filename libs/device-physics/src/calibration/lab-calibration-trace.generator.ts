@@ -154,7 +154,13 @@ export function generateLabCalibrationTrace(family: CalibrationTraceFamily, seed
         family,
         series: [{ x, y, label: 'data' }],
         truth: { name: echo ? 't2' : 't1', value: t },
-        extra: { floor: pTh, snr: 1 / rel },
+        extra: {
+          floor: pTh,
+          snr: 1 / rel,
+          // y = A e^{−t/T} + B before noise and drift: the start of the noise-ceiling fit.
+          amplitude: contrast * (echo ? 0.5 : 1 - 2 * pTh),
+          baseline: offset + contrast * (echo ? 0.5 : pTh),
+        },
         features,
         xUnit: 'µs',
       };
