@@ -7,7 +7,9 @@
 // current has signal of both signs, conductance peaks of one sign); offset
 // (histogram mode, refined on the zero-bias rows) and noise (MAD of the zero-bias rows, Hampel 1974); the
 // zero-bias row (current: |I − median| summed over a row is smallest there; conductance: the two edge families
-// meet pairwise at the degeneracy points there, so a row crosses the fewest lines); per column the first significant rise on each side, located at the
+// meet pairwise at the degeneracy points there, so a row crosses the fewest lines; up to 3 such rows are walked and one
+// that closes clearly more columns replaces the fewest-lines row — tip rows and a faint bias polarity also cross few
+// lines); per column the first significant rise on each side, located at the
 // conductance maximum with a parabolic sub-pixel fit (conductance maps), or at the half-rise of the step once each row
 // is divided by its own scale (current maps: bias-dependent tunnel rates multiply the current by a function of the bias
 // alone; halfRiseEdge).

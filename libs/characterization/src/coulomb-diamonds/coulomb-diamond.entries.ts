@@ -66,7 +66,7 @@ export const COULOMB_DIAMOND_MODEL_ENTRIES: readonly ArrayModelEntry[] = [
       name: 'Coulomb diamond segmenter v0',
       description:
         'Binary blockade mask (1 inside Coulomb diamonds). Classical: binomial smoothing, read-out detection (current: plateaus of both signs; ' +
-        'conductance: one-signed lines), zero-bias row (current: smallest row sum of |I|; conductance: fewest lines crossed), per gate column the ' +
+        'conductance: one-signed lines), zero-bias row (current: smallest row sum of |I|; conductance: fewest lines crossed, among up to 3 such rows the one whose walk closes clearly more columns), per gate column the ' +
         'first conductance peak on each side of zero bias (orthodox theory: dI/dV peaks at the T = 0 edge), regularised by a constant-interaction ' +
         'lattice fit (shared zero-bias row and slopes, diamonds touching at degeneracy points) and rasterised. Output: segmentation (int array of the ' +
         'input shape), readout, zero_bias_row.',
