@@ -269,7 +269,9 @@ export function fitResonatorLine(series: CalibrationSeries, xUnit: string, yUnit
 
 /** DRAG from every series: y_i = y* + m_i (x − x*) [+ q_i (x − x*)³], one crossing (x*, y*) for all. */
 export function fitDragCrossing(series: CalibrationSeries[], xUnit: string, yUnit: string): FamilyFit | null {
-  const used = series.filter((s) => s.x.length >= 3);
+  // Sequences of at least half the longest one's points (a stray short series read from a plot does not vote).
+  const longest = Math.max(...series.map((s) => s.x.length));
+  const used = series.filter((s) => s.x.length >= Math.max(3, longest / 2));
   const k = used.length;
   if (k < 2) return null;
   const xs: number[] = [];
