@@ -9,8 +9,10 @@
 //   spectroscopy              y = A / (1 + ((x − f₀)/γ)²) + B             (γ = half width at half maximum)
 // The π-pulse (amplitude or duration) is the extremum of the fitted cosine nearest to half a period, which is
 // qiskit's 1/(2f) when the oscillation starts at x = 0 with zero phase.
+// Oscillation fits end with a robust (Huber IRLS) refinement, as the lab fits do (lab-fits.ts).
 import type { CalibrationSeries, FitParameter, FitSummary } from '../calibration.types.js';
 import { levenbergMarquardt, type LeastSquaresFit, type ModelFunction } from './levenberg-marquardt.js';
+import { robustFit } from './lab-fits.js';
 import { candidateFrequencies, decayTimeGuess, linearLeastSquares, mean, median, smooth, typicalStep } from './initial-guesses.js';
 
 export interface FamilyFit {
@@ -96,8 +98,10 @@ export function fitOscillation(
   const { x, y } = series;
   const span = Math.abs(x[x.length - 1]! - x[0]!) || 1;
   const starts = cosineStarts(x, y).flatMap((start) => (options.damped ? [0.3 / span, 1 / span, 3 / span].map((rate) => [...start, rate]) : [start]));
-  const fit = multiStart(options.damped ? dampedCosine : cosine, x, y, starts, (p) => p[1]! > 0);
-  if (!fit) return null;
+  const screened = multiStart(options.damped ? dampedCosine : cosine, x, y, starts, (p) => p[1]! > 0);
+  if (!screened) return null;
+  // Robust refinement (Huber IRLS, lab-fits.ts): a readout glitch or drift excursion does not pull the decay.
+  const fit = robustFit(options.damped ? dampedCosine : cosine, x, y, screened.parameters);
   const [rawA, f, rawPhi, b] = fit.parameters as [number, number, number, number];
   const [a, phi] = canonicalPhase(rawA, rawPhi);
   const [aErr, fErr, phiErr, bErr] = fit.stderr as [number, number, number, number];
