@@ -2,7 +2,8 @@
 // (2, frequency, flux) spectroscopy map (channel 0 = |S21|, channel 1 = phase, unused by v0).
 // 1. Background: per-column offset (median over frequency) removed; the flux-median of every frequency row gives
 //    the flux-independent spectrum, whose running median (61 rows) is the baseline; flux-independent lines are
-//    its dips ≥ 6 robust σ (resonator and spurious modes alike).
+//    its dips ≥ 6 robust σ (resonator and spurious modes alike); also dips of low quantiles over flux (a resonator
+//    pulled by g²/Δ over much of the window), of each row and of each column's minimum over ±4 rows (a narrow one).
 // 2. Per-column dip tracking near each line, after a Gaussian matched filter along frequency (FWHM of the line):
 //    deepest dip within ±50 rows = the resonator-like dressed mode (its photon weight, hence its notch depth, is
 //    ≥ ½), sub-row position by a parabola.
