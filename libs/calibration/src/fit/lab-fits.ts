@@ -17,6 +17,10 @@ import { levenbergMarquardt, type LeastSquaresFit, type ModelFunction, rSquared 
 import { mean, median, smooth, typicalStep } from './initial-guesses.js';
 
 const HUBER_C = 2.5;
+/** Iterations of a screening run (as family-fits.ts): starts are compared after it, the best is refined. */
+const SCREENING_ITERATIONS = 12;
+/** Iterations of a reweighted refit (it starts at the previous optimum). */
+const REFIT_ITERATIONS = 40;
 
 const param = (value: number, stderr: number, unit: string): FitParameter => ({
   value,
@@ -48,7 +52,7 @@ export function robustFit(model: ModelFunction, x: number[], y: number[], p0: re
       index,
       y.map((v, i) => w[i]! * v),
       fit.parameters,
-      maxIterations,
+      maxIterations ?? REFIT_ITERATIONS,
     );
     if (!next.parameters.every(Number.isFinite)) break;
     fit = next;
@@ -137,7 +141,7 @@ function lineStart(x: number[], r: number[]): { a: number; x0: number; g: number
 
 const lorentz = (x: number, a: number, x0: number, g: number) => a / (1 + ((x - x0) / g) ** 2);
 
-export function fitSpectroscopyLines(series: CalibrationSeries, xUnit: string, yUnit: string): FamilyFit | null {
+export function fitSpectroscopyLines(series: CalibrationSeries, xUnit: string, yUnit: string, maxLines: 1 | 2 = 2): FamilyFit | null {
   const { x, y } = series;
   const n = x.length;
   const xc = (x[0]! + x[n - 1]!) / 2;
@@ -149,13 +153,14 @@ export function fitSpectroscopyLines(series: CalibrationSeries, xUnit: string, y
   );
   let single: LeastSquaresFit | null = null;
   for (const scale of [1, 3]) {
-    const f = robustFit(one, x, y, [first.a, first.x0, first.g * scale, base, 0]);
+    const f = levenbergMarquardt(one, x, y, [first.a, first.x0, first.g * scale, base, 0], SCREENING_ITERATIONS);
     if (f.parameters.every(Number.isFinite) && (!single || f.ssr < single.ssr)) single = f;
   }
   if (!single) return null;
+  single = robustFit(one, x, y, single.parameters);
   let best = single;
   let lines = 1;
-  if (n >= 20) {
+  if (maxLines === 2 && n >= 20) {
     const two: ModelFunction = (v, [a, x0, g, b, m, a2, x2, g2]) => lorentz(v, a!, x0!, g!) + lorentz(v, a2!, x2!, g2!) + b! + m! * (v - xc);
     const residual = y.map((v, i) => v - one(x[i]!, single!.parameters));
     const second = lineStart(x, residual);
@@ -166,7 +171,7 @@ export function fitSpectroscopyLines(series: CalibrationSeries, xUnit: string, y
       [a, x0 - g, g / 2, b, m, a, x0 + g, g / 2],
     ];
     for (const p0 of starts) {
-      const f = robustFit(two, x, y, p0);
+      const f = robustFit(two, x, y, levenbergMarquardt(two, x, y, p0, SCREENING_ITERATIONS).parameters);
       if (
         !f.parameters.every(Number.isFinite) ||
         Math.abs(f.parameters[2]!) > Math.abs(x[n - 1]! - x[0]!) ||
@@ -226,7 +231,7 @@ function notchMagnitude(xc: number): ModelFunction {
 }
 
 export function fitResonatorLine(series: CalibrationSeries, xUnit: string, yUnit: string): FamilyFit | null {
-  const lorentzian = fitSpectroscopyLines(series, xUnit, yUnit);
+  const lorentzian = fitSpectroscopyLines(series, xUnit, yUnit, 1);
   if (!lorentzian) return null;
   const { x, y } = series;
   const n = x.length;
@@ -236,11 +241,13 @@ export function fitResonatorLine(series: CalibrationSeries, xUnit: string, yUnit
   const b = lp.offset!.value;
   if (!(b !== 0) || n < 12) return lorentzian;
   const model = notchMagnitude(xc);
-  let fano: LeastSquaresFit | null = null;
+  // Screen the Fano-phase starts with short runs; refine only the best.
+  let screened: LeastSquaresFit | null = null;
   for (const phi of [-0.6, 0, 0.6]) {
-    const f = robustFit(model, x, y, [b, 0, -a / b, phi, lp.frequency!.value, lp.fwhm!.value]);
-    if (f.parameters.every(Number.isFinite) && f.parameters[5]! !== 0 && (!fano || f.ssr < fano.ssr)) fano = f;
+    const f = levenbergMarquardt(model, x, y, [b, 0, -a / b, phi, lp.frequency!.value, lp.fwhm!.value], SCREENING_ITERATIONS);
+    if (f.parameters.every(Number.isFinite) && f.parameters[5]! !== 0 && (!screened || f.ssr < screened.ssr)) screened = f;
   }
+  const fano = screened ? robustFit(model, x, y, screened.parameters) : null;
   const lorentzianSsr = x.reduce((sum, v, i) => sum + (y[i]! - lorentzian.curves[0]!(v)) ** 2, 0);
   const lorentzianK = lp.frequency_2 ? 8 : 5;
   if (!fano || !(fano.parameters[4]! > Math.min(x[0]!, x[n - 1]!) && fano.parameters[4]! < Math.max(x[0]!, x[n - 1]!))) return lorentzian;
