@@ -32,7 +32,8 @@ export class EarlyRefusal extends Error {
  * Reads a multipart/form-data body: text fields plus the one file field, whose bytes go to `receive` as they arrive
  * (not buffered here). Files over the upload limit make @fastify/multipart throw a 413 error, which the exception
  * filter answers. With an `inspect`or, a file is refused as soon as its first bytes show it will be (EarlyRefusal):
- * not buffered, stored or queued; see drainAfterRefusal for the rest of the body.
+ * not buffered, stored or queued; see drainAfterRefusal for the rest of the body. A body declaring at most
+ * `smallFormBytes` is read whole first and, when it is a plain form, split here (splitPlainForm) instead.
  */
 export async function readMultipart<F>(
   request: FastifyRequest,
