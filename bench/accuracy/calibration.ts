@@ -205,39 +205,20 @@ interface RealCheck {
   toleranceText: string;
 }
 
+/** A resonator case: its authors' fitted f_r and loaded Q, so the tolerance is a quarter linewidth (κ = f_r / Q). */
+function resonatorCase(name: string, fr: number, loadedQ: number): RealCheck {
+  return { name, family: 'resonator-spectroscopy', truth: fr, tolerance: 0.25 * (fr / loadedQ), toleranceText: '±¼ κ' };
+}
+
 const REAL_CHECKS: RealCheck[] = [
   { name: 'quantify_rabi', family: 'rabi-amplitude', truth: 0.4988, tolerance: 0.005, toleranceText: '±0.005 V (test)' },
   { name: 'quantify_t1', family: 't1', truth: 1.07e-5, tolerance: 0.1 * 1.07e-5, toleranceText: '±10 %' },
   { name: 'quantify_echo', family: 't2-echo', truth: 1.0e-5, tolerance: 0.1e-5, toleranceText: '±10 %' },
   { name: 'quantify_ramsey', family: 'ramsey', truth: 260217.48, tolerance: 0.03 * 260217.48, toleranceText: '±3 %' },
-  {
-    name: 'quantify_resonator_id2_a',
-    family: 'resonator-spectroscopy',
-    truth: 4482667411.33,
-    tolerance: 0.25 * (4482667411.33 / 4949.63),
-    toleranceText: '±¼ κ',
-  },
-  {
-    name: 'quantify_resonator_id2_b',
-    family: 'resonator-spectroscopy',
-    truth: 4482704759.65,
-    tolerance: 0.25 * (4482704759.65 / 4148.42),
-    toleranceText: '±¼ κ',
-  },
-  {
-    name: 'quantify_resonator_id4',
-    family: 'resonator-spectroscopy',
-    truth: 4540265849.63,
-    tolerance: 0.25 * (4540265849.63 / 4917.42),
-    toleranceText: '±¼ κ',
-  },
-  {
-    name: 'quantify_resonator_id5',
-    family: 'resonator-spectroscopy',
-    truth: 4576407330.09,
-    tolerance: 0.25 * (4576407330.09 / 6475.14),
-    toleranceText: '±¼ κ',
-  },
+  resonatorCase('quantify_resonator_id2_a', 4482667411.33, 4949.63),
+  resonatorCase('quantify_resonator_id2_b', 4482704759.65, 4148.42),
+  resonatorCase('quantify_resonator_id4', 4540265849.63, 4917.42),
+  resonatorCase('quantify_resonator_id5', 4576407330.09, 6475.14),
   {
     name: 'qutilities_s21_3powers',
     row: 1,
