@@ -47,6 +47,14 @@ describe('Coulomb-diamond detectors, issue 29 failures', () => {
     expect(offsets.reduce((s, o) => s + Math.abs(o), 0) / offsets.length).toBeLessThanOrEqual(2);
   });
 
+  it('hot maps (kT/E_C 0.02–0.08): the tip test uses the low-bias first step, so tips near which the step is still rising are not cut 4–5 px short (3 tuning maps, every complete diamond found)', () => {
+    // Tuning seeds 7421, 7422, 7456: the row's own first step (3 rows past the edges) was on the thermal rise near the
+    // tips, top/bottom came out 4–5 px inside the visible tip and 4 of these 7 diamonds were missed.
+    const s = score([7421, 7422, 7456], { ...PLAIN, kTOverEc: [0.02, 0.08], readout: 'current' });
+    expect(s.truth).toBe(7);
+    expect(s.recall).toBe(1);
+  });
+
   it('leaning diamonds (edge-slope ratio up to 10): found with F1 ≥ 0.9 (3 maps, slope ratios 6–9)', () => {
     const s = score(tuningSeeds(3, 7600), { ...PLAIN, slopeRatioMax: 10, readout: 'current' });
     expect(s.truth).toBeGreaterThanOrEqual(6);

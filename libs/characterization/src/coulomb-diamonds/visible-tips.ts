@@ -15,6 +15,9 @@
 // looked blockaded too long (tips 4–9 px outward on warm and five-diamond maps). In each tested row the limit is now
 // half of that row's own first step, the mean current just outside the diamond's two edge lines (STEP_ROWS beyond
 // them in bias: one channel open, same bias so the same growth), when both sides conduct by the diamond-wide test.
+// The row's step is at least the sequential current at low bias (FIRST_STEP_QUANTILE of the level within FIRST_STEP_BAND
+// of the height around zero bias: only ground-state transitions open, no growth): on warm maps the points STEP_ROWS past
+// the edges near a tip are still on the thermal rise (a Fermi step reaches 95 % only 3 kT past its edge).
 import type { BlockadeEdges } from './blockade-edges.js';
 import type { DiamondVertices, Vertex } from './diamond-score.js';
 
@@ -22,6 +25,10 @@ import type { DiamondVertices, Vertex } from './diamond-score.js';
 export const VISIBLE_FRACTION = 0.5;
 /** The step reference: normalised current this many rows beyond the measured edge, median over the diamond's columns. */
 const STEP_ROWS = 3;
+/** Low-bias first step: this quantile of the level (all columns) … */
+const FIRST_STEP_QUANTILE = 0.95;
+/** … over the rows within this fraction of the diamond's height of the zero-bias row (below the excited-state lines, ≥ 0.2 E_C). */
+const FIRST_STEP_BAND = 0.25;
 /** Rows within this many of the zero-bias row are not tested (the degeneracy region). */
 const START_FRACTION = 0.3;
 
@@ -45,6 +52,15 @@ export function visibleTips(d: DiamondVertices, edges: BlockadeEdges): DiamondVe
     v.sort((a, b) => a - b);
     return v[Math.floor(v.length / 2)]!;
   };
+  /** The sequential current at low bias: FIRST_STEP_QUANTILE of the level within FIRST_STEP_BAND · height of zero bias. */
+  const lowBiasFirstStep = (y0: number, height: number): number => {
+    const band = Math.max(1, Math.round(FIRST_STEP_BAND * height));
+    const v: number[] = [];
+    for (let y = Math.max(0, Math.round(y0) - band); y <= Math.min(rows - 1, Math.round(y0) + band); y++)
+      for (let x = 0; x < cols; x++) v.push(level[y * cols + x]!);
+    v.sort((a, b) => a - b);
+    return v[Math.floor(FIRST_STEP_QUANTILE * (v.length - 1))] ?? 0;
+  };
   const tip = (vertex: Vertex, measured: Float64Array, side: -1 | 1): Vertex => {
     const y0 = (left[1] + right[1]) / 2;
     const height = side * (vertex[1] - y0);
@@ -62,6 +78,7 @@ export function visibleTips(d: DiamondVertices, edges: BlockadeEdges): DiamondVe
     const step = refs[Math.floor(refs.length / 2)]!;
     if (!(step > 0)) return vertex;
     const limit = VISIBLE_FRACTION * step;
+    const lowBiasStep = lowBiasFirstStep(y0, height);
     let previous = -Infinity;
     const start = Math.round(y0 + side * START_FRACTION * height);
     for (let y = start; side * (y - vertex[1]) <= 0; y += side) {
@@ -78,7 +95,8 @@ export function visibleTips(d: DiamondVertices, edges: BlockadeEdges): DiamondVe
         (sideLevel(y, xl, -1, Math.abs((vertex[1] - left[1]) / (vertex[0] - left[0] || 1e-9))) +
           sideLevel(y, xr, 1, Math.abs((vertex[1] - right[1]) / (vertex[0] - right[0] || 1e-9)))) /
         2;
-      const rowLimit = Number.isFinite(local) && local / rowLevelScale[y]! > limit ? (VISIBLE_FRACTION * local) / rowLevelScale[y]! : limit;
+      const rowStep = Math.max(local, lowBiasStep);
+      const rowLimit = Number.isFinite(rowStep) && rowStep / rowLevelScale[y]! > limit ? (VISIBLE_FRACTION * rowStep) / rowLevelScale[y]! : limit;
       if (smallest >= rowLimit) {
         // Between the last blockaded row (y − side, value `previous`) and this one.
         const t = Number.isFinite(previous) ? Math.max(0, Math.min(1, (limit - previous) / Math.max(smallest - previous, Number.MIN_VALUE))) : 0;
