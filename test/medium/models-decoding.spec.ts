@@ -1,14 +1,17 @@
 // API tests of the surface-code decoders through the real system (gateway → NATS → worker → results): tensors made
 // by our own Pauli-frame sampler (libs/qec), uploaded as .npy (float32 and uint8), decoded and checked against the
 // sampler's ground truth; the official client's all-zero (1, 4, 3, 3, 3) float32 fixture (TestIsingDecodingModels).
+import { Redis } from 'ioredis';
 import { encodeNpy } from '#qdc/arrays';
-import { rotatedSurfaceCode, sampleMemoryExperiment } from '#qdc/qec';
+import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
+import { rotatedSurfaceCode, sampleMemoryExperiment, seededRandom } from '#qdc/qec';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 const IDS = ['ising-decoding-v1-fast', 'ising-decoding-v1-accurate'] as const;
 
 describe('ising decoding models through the control API', () => {
   let sut: TestSystem;
+  let redis: Redis;
   let token: string;
   const post = (model: string, bytes: Uint8Array, extra: Record<string, string> = {}) =>
     fetch(`${sut.baseUrl}/v0/models`, {
@@ -19,9 +22,11 @@ describe('ising decoding models through the control API', () => {
 
   beforeAll(async () => {
     sut = await startSystem();
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     token = await sut.createKey('issue15-lab', 'control');
   });
   afterAll(async () => {
+    await redis?.quit();
     await sut?.stop();
   });
 
@@ -99,6 +104,53 @@ describe('ising decoding models through the control API', () => {
       const res = await post(id, encodeNpy({ shape: [...shape], data: new Float32Array(count) }, { dtype: 'f4' }));
       expect(res.status).toBe(422);
       expect((await res.json()).detail[0].msg).toContain(message);
+    }
+  });
+
+  it('decodes a batch that takes seconds on a model thread: the same worker answers small runs meanwhile (20 or more; 4 when it decoded on its event loop), and every correction clears its syndrome', async () => {
+    // 40 shots of pure noise at d = 25, T = 1 (100 000 elements; ≈ 2 s for matching on this machine): before, the
+    // decode held the worker's event loop, so nothing else on that worker (the small run's group job, BullMQ's lock
+    // renewal, the probes) moved until it ended.
+    const d = 25;
+    const shots = 40;
+    const syndromes = sampleMemoryExperiment({ distance: d, rounds: 1, noise: { kind: 'code-capacity', p: 0 }, shots, seed: 29_001 }).syndromes;
+    const code = rotatedSurfaceCode(d);
+    const random = seededRandom(29_001);
+    for (let b = 0; b < shots; b++)
+      for (const type of [0, 1] as const) for (const s of code.stabilizers[type]) syndromes[(b * 4 + type) * d * d + s.cell] = random() < 0.5 ? 1 : 0;
+    const decoding = post('ising-decoding-v1-accurate', encodeNpy({ shape: [shots, 4, 1, d, d], data: syndromes }, { dtype: 'u1' }));
+    let decoded = false;
+    void decoding.then(() => (decoded = true));
+
+    const activeKey = `${sut.namespace}:bull:inference:active`;
+    while ((await redis.llen(activeKey)) === 0) {
+      if (decoded) throw new Error('the decode ended before it was seen active: it is too small for this test');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    // Small runs one after the other until the decode answers: the worker keeps serving them while it decodes. On the
+    // main thread only those in the moments after the decode, while its result is being stored, could slip through.
+    const trace = generateCoulombPeakTrace(tuningSeeds(1, 2_902)[0]!, { length: 128, kind: 'peaks' }).trace;
+    const smallBytes = encodeNpy({ shape: [128], data: trace });
+    let answeredDuringDecode = 0;
+    while (!decoded) {
+      const small = await post('coulomb-blockade-peak-detector-v2', smallBytes);
+      expect(small.status).toBe(200);
+      await small.arrayBuffer();
+      if (!decoded) answeredDuringDecode++;
+    }
+    expect(answeredDuringDecode).toBeGreaterThanOrEqual(20);
+
+    const res = await decoding;
+    expect(res.status).toBe(200);
+    const out = (await res.json()).output;
+    expect(out.batch_size).toBe(shots);
+    for (let b = 0; b < shots; b++) {
+      for (const type of [0, 1] as const) {
+        for (const s of code.stabilizers[type]) {
+          const parity = s.qubits.reduce((a, q) => a ^ (out.logits[b][type][Math.floor(q / d)][q % d] > 0 ? 1 : 0), 0);
+          expect(parity).toBe(syndromes[(b * 4 + type) * d * d + s.cell]);
+        }
+      }
     }
   });
 });

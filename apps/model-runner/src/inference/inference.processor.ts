@@ -29,7 +29,7 @@ import {
   type JobOutcome,
   type QdcConfig,
 } from '#qdc/platform';
-import { BatchThreadPool, MIN_THREADED_BATCH_SAMPLES, defaultBatchThreads } from './batch-thread-pool.js';
+import { MIN_THREADED_BATCH_SAMPLES, MIN_THREADED_RUN_ELEMENTS, ModelThreadPool, defaultModelThreads } from './model-thread-pool.js';
 import type { InferenceOutcome } from './inference-outcome.js';
 import { ResultsWriter } from './results-writer.js';
 
@@ -50,8 +50,11 @@ const invalid = (message: string, type: string): InferenceOutcome => ({ ok: fals
 @Injectable()
 export class InferenceProcessor implements OnApplicationShutdown {
   private readonly logger = new Logger(InferenceProcessor.name);
-  /** Threads for large batches; none when the worker has one CPU (or QDC_INFERENCE_THREADS=1). */
-  private readonly batchThreads?: BatchThreadPool;
+  /**
+   * Threads for large single runs (always: they keep the event loop free) and for the slices of large batches (only
+   * with two or more: one thread would only add copies).
+   */
+  private readonly threads: ModelThreadPool;
 
   constructor(
     private readonly payloads: PayloadStore,
@@ -61,8 +64,7 @@ export class InferenceProcessor implements OnApplicationShutdown {
     host: JobWorkerHost,
     @Inject(QDC_CONFIG) private readonly config: QdcConfig,
   ) {
-    const threads = config.QDC_INFERENCE_THREADS ?? defaultBatchThreads();
-    if (threads > 1) this.batchThreads = new BatchThreadPool(threads);
+    this.threads = new ModelThreadPool(config.QDC_INFERENCE_THREADS ?? defaultModelThreads());
     host.register(InferenceJobs.runModel, {
       what: 'inference',
       run: (data, job) => this.process(data, job.id),
@@ -108,7 +110,7 @@ export class InferenceProcessor implements OnApplicationShutdown {
     const staging = 'objectKey' in data.input ? this.stageInput(jobId, data, data.input) : undefined;
     let outputJson: string;
     try {
-      outputJson = data.batch ? `{"outputs":${await this.runBatchJson(data.model, array)}}` : JSON.stringify(this.runOne(data, array));
+      outputJson = data.batch ? `{"outputs":${await this.runBatchJson(data.model, array)}}` : await this.runOneJson(data, array);
     } catch (error) {
       await staging;
       if (error instanceof ModelInputError) return invalid(error.message, 'value_error');
@@ -217,9 +219,20 @@ export class InferenceProcessor implements OnApplicationShutdown {
     return this.results.store(ResultsRpc.create, create, deadline);
   }
 
-  private runOne(data: InferenceJobData, array: NdArray): Record<string, unknown> {
-    const output = runModel(data.model, array);
-    return data.plot ? { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) } : output;
+  /**
+   * One run's output as JSON text (with its plot when asked). A large input runs on a model thread, so a model that
+   * takes seconds (a decoder's syndrome tensor, an anticrossing map) does not hold this event loop; the array's
+   * buffer moves there unless the plot still needs it here.
+   */
+  private async runOneJson(data: InferenceJobData, array: NdArray): Promise<string> {
+    if (array.data.length < MIN_THREADED_RUN_ELEMENTS) {
+      const output = runModel(data.model, array);
+      return JSON.stringify(data.plot ? { ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) } : output);
+    }
+    const json = await this.threads.runOneJson(data.model, array.shape, array.data, !data.plot);
+    if (!data.plot) return json;
+    const output = JSON.parse(json) as Record<string, unknown>;
+    return JSON.stringify({ ...output, plot: renderPlot(data.model, array, output, { darkMode: data.darkMode }) });
   }
 
   /** Hands the input to results (idempotent by job id); a failure only means results stores it with the result. */
@@ -245,16 +258,16 @@ export class InferenceProcessor implements OnApplicationShutdown {
    */
   private async runBatchJson(model: string, array: NdArray): Promise<string> {
     const [rows, length] = array.shape as [number, number];
-    if (!this.batchThreads || array.shape.length !== 2 || rows * length < MIN_THREADED_BATCH_SAMPLES) {
+    if (this.threads.size < 2 || array.shape.length !== 2 || rows * length < MIN_THREADED_BATCH_SAMPLES) {
       return JSON.stringify(await runBatchInSlices(model, array));
     }
     runModelBatch(model, { shape: [1, length], data: array.data.subarray(0, length) });
-    return this.batchThreads.runJson(model, array.data, rows, length);
+    return this.threads.runBatchJson(model, array.data, rows, length);
   }
 
-  /** SIGTERM: the batch threads go after JobWorkerHost's workers have finished their jobs (onModuleDestroy). */
+  /** SIGTERM: the model threads go after JobWorkerHost's workers have finished their jobs (onModuleDestroy). */
   async onApplicationShutdown(): Promise<void> {
-    await this.batchThreads?.close();
+    await this.threads.close();
   }
 }
 

@@ -119,7 +119,10 @@ const PLATFORM_SETTING_DOCS: Readonly<Record<string, SettingDoc>> = {
   QDC_RUN_GROUP_MAX: 'gateway: most small runs sent as one inference job by dynamic batching (1 = off)',
   QDC_RUN_GROUP_WAIT_MS: 'gateway: longest a small run waits for a worker slot while its group forms (a run that finds a slot free never waits)',
   QDC_RUN_GROUP_CONCURRENCY: 'run groups (queue inference-groups) each inference worker process runs at once; the gateway counts its slots with it',
-  QDC_INFERENCE_THREADS: { meaning: 'threads an inference worker splits a large batch (>= 65536 samples) across; unset = its CPUs, at most 4', example: '2' },
+  QDC_INFERENCE_THREADS: {
+    meaning: 'threads for large batches (>= 65536 samples, split) and large single runs (>= 65536 elements); unset = CPUs, at most 4',
+    example: '2',
+  },
   QDC_JOB_LOCK_MS: 'BullMQ job lock, ms; a job whose worker stops renewing it is handed to another worker',
   QDC_JOB_ATTEMPTS: 'attempts per inference job (retried with exponential backoff)',
   QDC_AUTH_CACHE_MS: 'how long the gateway caches a verified API key, ms (0 = no cache)',
