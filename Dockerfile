@@ -3,11 +3,11 @@
 # One image for every QDC process (the seven of SERVICE_PROCESSES, libs/platform/src/service/service-processes.ts);
 # the command picks the service (default: the gateway).
 #   gateway            node dist/apps/gateway/src/main.js                  HTTP on PORT (8000): /livez, /readyz
-#   inference worker   node dist/apps/model-runner/src/worker.js           probes on QDC_HEALTH_PORT (9111)
+#   inference worker   node dist/apps/inference-worker/src/main.js         probes on QDC_HEALTH_PORT (9111)
 #   results            node dist/apps/results/src/main.js                  probes on QDC_HEALTH_PORT (9102); migrates on boot
 #   qpu-broker         node dist/apps/qpu-broker/src/main.js               probes on QDC_HEALTH_PORT (9103)
 #   simulation worker  node dist/apps/qpu-broker/src/simulation-worker.js  probes on QDC_HEALTH_PORT (9121)
-#   lab-streams        node dist/apps/model-runner/src/streams-main.js     probes on QDC_HEALTH_PORT (9131)
+#   lab-streams        node dist/apps/lab-streams/src/main.js              probes on QDC_HEALTH_PORT (9131)
 #   assistant          node dist/apps/assistant/src/main.js                probes on QDC_HEALTH_PORT (9104)
 # and the CLI (API keys, lab nodes):
 #   node dist/apps/cli/src/main.js keys create --name alice --owner lab --scopes control,coda,admin

@@ -8,7 +8,7 @@
  */
 import { runModel } from '#qdc/characterization';
 import { rotatedSurfaceCode, sampleMemoryExperiment, seededRandom } from '#qdc/qec';
-import { MIN_THREADED_RUN_ELEMENTS, ModelThreadPool } from '../apps/model-runner/src/inference/model-thread-pool.js';
+import { MIN_THREADED_RUN_ELEMENTS, ModelThreadPool } from '../apps/inference-worker/src/inference/model-thread-pool.js';
 import { perfInputs as anticrossingInputs } from './perf/anticrossings.inputs.js';
 import { perfInputs as diamondInputs } from './perf/coulomb-diamonds.inputs.js';
 import type { PerfInput } from './perf/model-latency.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CONFIG_KEYS, checkSettingDocs, renderEnvExample, SettingDocsError, type SettingGroup } from '#qdc/platform';
-import { STREAMS_CONFIG_KEYS } from '../apps/model-runner/src/streams/streams.config.js';
+import { STREAMS_CONFIG_KEYS } from '../apps/lab-streams/src/streams.config.js';
 import { QPU_CONFIG_KEYS } from '../apps/qpu-broker/src/qpu.config.js';
 import { SIMULATION_CONFIG_KEYS } from '../apps/qpu-broker/src/simulation/simulation.config.js';
 import { envExample } from './env-example.js';

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OUTSIDE_SETTINGS, platformSettings, renderEnvExample } from '#qdc/platform';
-import { streamsSettings } from '../apps/model-runner/src/streams/streams.settings.js';
+import { streamsSettings } from '../apps/lab-streams/src/streams.settings.js';
 import { qpuSettings } from '../apps/qpu-broker/src/qpu.settings.js';
 import { simulationSettings } from '../apps/qpu-broker/src/simulation/simulation.settings.js';
 

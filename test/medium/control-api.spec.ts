@@ -11,7 +11,7 @@ import { multipart, startSystem, type TestSystem } from './system.harness.js';
 const PEAK_V2 = 'coulomb-blockade-peak-detector-v2';
 const npy = (data: ArrayLike<number>, shape: number[] = [data.length]) => encodeNpy({ shape, data });
 
-describe('control API (real gateway, model-runner, worker, results, Postgres, Redis, NATS)', () => {
+describe('control API (real gateway, inference worker, results, Postgres, Redis, NATS)', () => {
   let sut: TestSystem;
   let alice: string;
   let bob: string;

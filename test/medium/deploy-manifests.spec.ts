@@ -255,7 +255,7 @@ describe('docker-compose.yml', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         'dist/apps/gateway/src/main.js',
-        'dist/apps/model-runner/src/worker.js',
+        'dist/apps/inference-worker/src/main.js',
         'dist/apps/results/src/main.js',
         'dist/apps/qpu-broker/src/main.js',
         'dist/apps/qpu-broker/src/simulation-worker.js',

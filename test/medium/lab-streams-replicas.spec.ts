@@ -9,7 +9,7 @@ import { labFrameStream, labStreamLeasesBucket, type LabStreamDto, type LabStrea
 import { killHard } from './lab-node.fixtures.js';
 import { startSystem, type TestSystem } from './system.harness.js';
 
-const STREAMS_ENTRY = 'dist/apps/model-runner/src/streams-main.js';
+const STREAMS_ENTRY = 'dist/apps/lab-streams/src/main.js';
 
 /**
  * Two lab-streams replicas share the live streams: one holds a stream's lease and answers its frames in order; when

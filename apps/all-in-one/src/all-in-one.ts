@@ -22,10 +22,10 @@ export const ALL_IN_ONE_PROBE_PORT = 9100;
 /** Each service's entry function (the same its own main.ts calls), from its module, imported once. */
 const ENTRY_MODULES: Record<ServiceName, () => Promise<() => Promise<INestApplicationContext>>> = {
   results: async () => (await import('../../results/src/results.start.js')).startResults,
-  'inference-worker': async () => (await import('../../model-runner/src/worker.start.js')).startInferenceWorker,
+  'inference-worker': async () => (await import('../../inference-worker/src/worker.start.js')).startInferenceWorker,
   'qpu-broker': async () => (await import('../../qpu-broker/src/qpu-broker.start.js')).startQpuBroker,
   'simulation-worker': async () => (await import('../../qpu-broker/src/simulation-worker.start.js')).startSimulationWorker,
-  'lab-streams': async () => (await import('../../model-runner/src/streams.start.js')).startLabStreams,
+  'lab-streams': async () => (await import('../../lab-streams/src/lab-streams.start.js')).startLabStreams,
   assistant: async () => (await import('../../assistant/src/assistant.start.js')).startAssistant,
   gateway: async () => (await import('../../gateway/src/gateway.start.js')).startGateway,
 };

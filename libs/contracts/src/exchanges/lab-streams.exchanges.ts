@@ -3,7 +3,7 @@ import { LabStreamCreateRequest, LabStreamDeleteRequest, LabStreamDeleteResponse
 import { Subjects } from '../subjects.js';
 import { defineRpc } from './define.js';
 
-/** The lab-streams service (apps/model-runner/src/streams): live instrument streams. */
+/** The lab-streams service (apps/lab-streams): live instrument streams. */
 export const LabStreamsRpc = {
   create: defineRpc({ subject: Subjects.LabStreamCreate, request: LabStreamCreateRequest, response: LabStreamDto }),
   list: defineRpc({ subject: Subjects.LabStreamList, request: LabStreamListRequest, response: z.array(LabStreamDto) }),

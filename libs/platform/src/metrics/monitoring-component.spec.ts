@@ -13,7 +13,7 @@ import {
 } from './metric-references.js';
 // The services' own series register on the same registry when their modules load.
 import '../../../../apps/assistant/src/assistant/assistant.metrics.js';
-import '../../../../apps/model-runner/src/streams/lab-stream.metrics.js';
+import '../../../../apps/lab-streams/src/lab-stream.metrics.js';
 import '../../../../apps/qpu-broker/src/jobs/qpu-job.metrics.js';
 import '../../../../apps/qpu-broker/src/webhooks/webhook.metrics.js';
 

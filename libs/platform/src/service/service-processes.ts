@@ -17,10 +17,10 @@ export interface ServiceProcess {
  */
 export const SERVICE_PROCESSES: readonly ServiceProcess[] = [
   { name: 'results', entry: 'dist/apps/results/src/main.js', probePort: 9102 },
-  { name: 'inference-worker', entry: 'dist/apps/model-runner/src/worker.js', probePort: 9111, replicasFrom: 'QDC_INFERENCE_WORKERS' },
+  { name: 'inference-worker', entry: 'dist/apps/inference-worker/src/main.js', probePort: 9111, replicasFrom: 'QDC_INFERENCE_WORKERS' },
   { name: 'qpu-broker', entry: 'dist/apps/qpu-broker/src/main.js', probePort: 9103 },
   { name: 'simulation-worker', entry: 'dist/apps/qpu-broker/src/simulation-worker.js', probePort: 9121 },
-  { name: 'lab-streams', entry: 'dist/apps/model-runner/src/streams-main.js', probePort: 9131 },
+  { name: 'lab-streams', entry: 'dist/apps/lab-streams/src/main.js', probePort: 9131 },
   { name: 'assistant', entry: 'dist/apps/assistant/src/main.js', probePort: 9104 },
   { name: 'gateway', entry: 'dist/apps/gateway/src/main.js' },
 ];

@@ -3,7 +3,7 @@ import { STREAMS_CONFIG_KEYS, loadStreamsConfig } from './streams.config.js';
 
 /** The lab-streams service's settings for `.env.example` (npm run env:example): its schema's keys and defaults, one line of meaning each. */
 export const streamsSettings = (): SettingGroup => ({
-  title: 'live lab streams: the lab-streams service (apps/model-runner/src/streams/streams.config.ts)',
+  title: 'live lab streams: the lab-streams service (apps/lab-streams/src/streams.config.ts)',
   schema: { keys: STREAMS_CONFIG_KEYS, defaults: loadStreamsConfig({}) },
   docs: {
     QDC_STREAM_MAX_IN_FLIGHT: 'frames of one stream analysed at once, unless the stream sets its own max_in_flight',

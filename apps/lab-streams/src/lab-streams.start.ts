@@ -1,6 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { FrameAnalysisProducer, NatsConnection, bootstrapService } from '#qdc/platform';
-import { LabStreamsModule } from './streams/lab-streams.module.js';
+import { LabStreamsModule } from './lab-streams.module.js';
 
 /** The lab-streams process: consumes live instrument streams and queues their frames on the inference queue (analyse-frame jobs). */
 export async function startLabStreams(): Promise<INestApplicationContext> {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { exitOnStartupError } from '#qdc/platform';
-import { startLabStreams } from './streams.start.js';
+import { startLabStreams } from './lab-streams.start.js';
 
 startLabStreams().catch(exitOnStartupError('lab-streams'));
