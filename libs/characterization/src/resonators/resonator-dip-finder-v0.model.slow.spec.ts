@@ -9,6 +9,7 @@ import {
   type RealisticResonatorTraceOptions,
 } from '#qdc/device-physics';
 import { runModel } from '../model-runner.js';
+import { WIDE_DIP_DEPTH_FLOORS } from './resonator-dip-finder-v0.model.js';
 import { ModelInputError } from '../model-input-error.js';
 import { countDetections, scoreDetections, type DetectionCounts } from '../evaluation/detection-score.js';
 import { scoreResonatorDipFinder } from '../evaluation/synthetic-scores.js';
@@ -237,5 +238,21 @@ describe(ID, () => {
       }
     }
     expect({ atMostTwo: falseDips <= 2, confident }).toEqual({ atMostTwo: true, confident: 0 });
+  });
+
+  it('issue 29: ≤ 5 confident dips on 24 flat 800-point rows drifting by 1.5σ RMS (9 before the wide-dip floors), none below its floor', () => {
+    let confident = 0;
+    for (const seed of tuningSeeds(3, 9790)) {
+      for (const row of generateRepeatedDipSweep(seed, { rows: 8, length: 800, flatFraction: 1, driftSigma: 1.5 }).rows) {
+        const out = run(row.trace);
+        out.low_confidence.forEach((low, k) => {
+          if (low) return;
+          confident++;
+          const floor = WIDE_DIP_DEPTH_FLOORS.filter((f) => out.linewidths[k]! > f.spanFraction * 800).at(-1);
+          expect(out.significance[k]!).toBeGreaterThanOrEqual(floor?.minDepthSigma ?? 0);
+        });
+      }
+    }
+    expect(confident).toBeLessThanOrEqual(5);
   });
 });

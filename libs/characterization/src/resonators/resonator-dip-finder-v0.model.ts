@@ -21,7 +21,8 @@
 //    threshold t with trials · Q(t) = 1 % (trials = independent positions × widths of the template bank), plus ½.
 //    The dip must be ≥ 4σ deep, shaped like a resonance, not better explained by a standing wave or a step, and no
 //    wider than 0.35 of the span (a faint dip wider than that is slow gain drift as far as one row can tell). It is
-//    reported with low_confidence: true. Dips fitted wider than the whole span are accepted only when ≥ 8σ deep.
+//    reported with low_confidence: true. Wide dips must clear depth floors (WIDE_DIP_DEPTH_FLOORS:
+//    ≥ 4σ beyond 0.1 of the span, 6σ beyond 0.4, 12σ beyond 0.7): shallower, they are slow gain drift on one row.
 // Format: a trace with any negative value is read as dB (a linear magnitude is never negative), else linear.
 import { MAD_TO_SIGMA, medianInPlace } from '../signal/order-statistics.js';
 import { fitResonanceMagnitude, resonanceFactorMagnitude, resonanceFitValue, type ResonanceFit } from '../signal/resonance-magnitude-fit.js';
@@ -58,13 +59,18 @@ export const FAINT_CANDIDATE_MARGIN = 1;
 export const FAINT_FIT_MARGIN = 0.5;
 /** Faint dips wider than this fraction of the span are not told apart from slow drift. */
 export const FAINT_MAX_SPAN_FRACTION = 0.35;
-/** A dip fitted wider than this fraction of the span must be ≥ WIDE_MIN_DEPTH_SIGMA deep (else: baseline drift). */
-export const WIDE_MAX_SPAN_FRACTION = 1;
-export const WIDE_MIN_DEPTH_SIGMA = 8;
+/** Depth floors for wide dips (else: baseline drift): a dip fitted wider than `spanFraction` of the span must be at
+ * least `minDepthSigma` deep. Slow gain drift within a row (1/f, harmonics 1–4 of the row, up to 2σ RMS) makes troughs
+ * 3–5σ deep a tenth of the span wide and 8–14σ "deep" against a straight line when the fit spans the whole row. */
+export const WIDE_DIP_DEPTH_FLOORS: readonly { spanFraction: number; minDepthSigma: number }[] = [
+  { spanFraction: 0.1, minDepthSigma: 4 },
+  { spanFraction: 0.4, minDepthSigma: 6 },
+  { spanFraction: 0.7, minDepthSigma: 12 },
+];
 /** Faint dips: fitted depth ≥ this many σ. */
 export const FAINT_MIN_DEPTH_SIGMA = 4;
 export const FALLBACK_DETECTION_SIGMA = 3.5;
-export const FALLBACK_CANDIDATES = 6;
+export const FALLBACK_CANDIDATES = 12;
 export const FALLBACK_HYPOTHESIS_RATIO = 0.9;
 /** Fit window half-width, in dip FWHM (plus 3 samples). */
 export const FIT_HALF_WINDOW_FWHM = 4;
@@ -378,9 +384,8 @@ function judge(fit: ResonanceFit, sigma: number, n: number): { accept: boolean; 
     significant &&
     ((relative >= RIPPLE_MAX_RELATIVE_DEPTH && fit.rssRipple() >= FALLBACK_HYPOTHESIS_RATIO * fit.rss) ||
       (fit.rssRipple() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin && fit.rssStep() >= HYPOTHESIS_RSS_RATIO * fit.rss + margin));
-  // A dip wider than FAINT_MAX_SPAN_FRACTION of the span and shallower than WIDE_MIN_DEPTH_SIGMA is what slow gain
-  // drift (1/f) makes of a flat row: not accepted.
-  const wideFaint = fit.linewidth > WIDE_MAX_SPAN_FRACTION * n && significance < WIDE_MIN_DEPTH_SIGMA;
+  // A wide dip shallower than its floor is what slow gain drift (1/f) makes of a flat row: not accepted.
+  const wideFaint = WIDE_DIP_DEPTH_FLOORS.some((f) => fit.linewidth > f.spanFraction * n && significance < f.minDepthSigma);
   const accept = gain >= FIT_SIGNIFICANCE_SIGMA ** 2 && notRipple && !wideFaint;
   // Faint dip: a resonance shape at least MIN_DEPTH_SIGMA deep that a standing wave or a step does not explain better;
   // its significance (the gain, against the look-elsewhere threshold) is judged by the caller.
