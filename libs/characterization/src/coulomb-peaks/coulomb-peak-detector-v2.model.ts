@@ -26,8 +26,6 @@ import { fitEdgePeak } from '../signal/edge-peak-centre.js';
 import { V1_EDGE_INSIDE_EVIDENCE_SIGMA2, V1_SIDE_NEEDED_FWHM } from './coulomb-peak-detector-v1.model.js';
 import {
   createPeakDetectorV2Workspace,
-  DISTANCE_BINS,
-  DISTANCE_BINS_PER_WIDTH,
   filterScale,
   kernelOf,
   PEAK_FWHM,
@@ -44,8 +42,12 @@ export const V2_WIDE_THRESHOLD_FACTOR = 3;
 /** Detection threshold, and threshold of the provisional detections kept out of the noise estimates, σ. */
 export const V2_THRESHOLD_SIGMA = 5;
 export const V2_PROVISIONAL_THRESHOLD_SIGMA = 3;
-/** Fraction of first differences, farthest from provisional peaks, that measure the white noise. */
+/** Rounds of (provisional detections → noise re-estimate), as v1's V1_NOISE_PASSES. */
+export const V2_NOISE_PASSES = 2;
+/** Fraction of first differences, farthest from provisional peaks, that measure the white noise… */
 export const V2_QUIET_FRACTION = 0.4;
+/** …or all those this far from every provisional peak (peak FWHM) if more: a cosh⁻² peak is below 0.1 % there. */
+export const V2_QUIET_DISTANCE_FWHM = 2.5;
 /** Response samples needed away from provisional peaks to estimate a scale's own noise. */
 export const V2_MIN_NOISE_SAMPLES = 16;
 /** Each side of a peak must fall by this much (σ of the kernel-smoothed trace). */
@@ -130,7 +132,7 @@ function pick(ws: PeakDetectorV2Workspace, n: number, threshold: number): void {
   ws.keptCount = kept;
 }
 
-/** White σ from the quietest V2_QUIET_FRACTION of first differences (farthest from provisional peaks, in widths). */
+/** White σ from the quiet first differences, far from provisional peaks (distances in peak widths). */
 function quietNoise(ws: PeakDetectorV2Workspace, n: number, provisional: number): number {
   const { x, distance, scratch, provIndex, provWidth } = ws;
   const pairs = n - 1;
@@ -157,16 +159,21 @@ function quietNoise(ws: PeakDetectorV2Workspace, n: number, provisional: number)
     }
     distance[i] = d;
   }
-  // The farthest ≥ V2_QUIET_FRACTION of the differences, at a distance resolution of 1/8 peak width (histogram, no sort).
+  // Every difference ≥ V2_QUIET_DISTANCE_FWHM from all provisional peaks, or, if they are fewer, exactly the farthest
+  // V2_QUIET_FRACTION (quickselect of the cut, ties in index order, as v1). Issue 29: a 1/8-width histogram took the
+  // whole bin at the cut, peak flanks included, and σ came out high in dense short traces.
   const keep = Math.min(pairs, Math.max(2, Math.ceil(V2_QUIET_FRACTION * pairs)));
-  const bins = ws.distanceHistogram;
-  bins.fill(0);
-  for (let i = 0; i < pairs; i++) bins[Math.min(DISTANCE_BINS - 1, (distance[i]! * DISTANCE_BINS_PER_WIDTH) | 0)]!++;
-  let cutBin = DISTANCE_BINS - 1;
-  for (let total = bins[cutBin]!; total < keep && cutBin > 0; ) total += bins[--cutBin]!;
-  const cut = provisional > 0 ? cutBin / DISTANCE_BINS_PER_WIDTH : -Infinity;
+  let far = 0;
+  for (let i = 0; i < pairs; i++) if (distance[i]! >= V2_QUIET_DISTANCE_FWHM) far++;
   let count = 0;
-  for (let i = 0; i < pairs; i++) if (distance[i]! >= cut) scratch[count++] = Math.abs(x[i + 1]! - x[i]!);
+  if (far >= keep) {
+    for (let i = 0; i < pairs; i++) if (distance[i]! >= V2_QUIET_DISTANCE_FWHM) scratch[count++] = Math.abs(x[i + 1]! - x[i]!);
+  } else {
+    scratch.set(distance.subarray(0, pairs));
+    const cut = selectInPlace(scratch, pairs, pairs - keep);
+    for (let i = 0; i < pairs; i++) if (distance[i]! > cut) scratch[count++] = Math.abs(x[i + 1]! - x[i]!);
+    for (let i = 0; i < pairs && count < keep; i++) if (distance[i] === cut) scratch[count++] = Math.abs(x[i + 1]! - x[i]!);
+  }
   return selectInPlace(scratch, count, (count - 1) >> 1) / (Math.SQRT2 * HALF_NORMAL_MEDIAN);
 }
 
@@ -305,17 +312,20 @@ export function detectCoulombPeaksV2(trace: Float64Array, offset = 0, length = t
     if (!ws.wide[k]) filterScale(ws, n, k);
   }
 
-  // Provisional detections → white noise from the quiet differences, each scale's noise away from the peaks.
-  pick(ws, n, V2_PROVISIONAL_THRESHOLD_SIGMA);
-  const provisional = ws.keptCount;
-  for (let p = 0; p < provisional; p++) {
-    const c = ws.kept[p]!;
-    ws.provIndex[p] = ws.candFull[c]!;
-    ws.provWidth[p] = PEAK_FWHM[ws.candScale[c]!]!;
+  // Provisional detections → white noise from the quiet differences, each scale's noise away from the peaks; twice,
+  // as v1 (the first σ, from the lower quartile of all differences, misses faint peaks of dense trains).
+  for (let pass = 0; pass < V2_NOISE_PASSES; pass++) {
+    pick(ws, n, V2_PROVISIONAL_THRESHOLD_SIGMA);
+    const provisional = ws.keptCount;
+    for (let p = 0; p < provisional; p++) {
+      const c = ws.kept[p]!;
+      ws.provIndex[p] = ws.candFull[c]!;
+      ws.provWidth[p] = PEAK_FWHM[ws.candScale[c]!]!;
+    }
+    maskCandidates(ws, n);
+    sigma = Math.max(floor, quietNoise(ws, n, provisional));
+    scaleNoise(ws, sigma);
   }
-  maskCandidates(ws, n);
-  sigma = Math.max(floor, quietNoise(ws, n, provisional));
-  scaleNoise(ws, sigma);
 
   pick(ws, n, V2_THRESHOLD_SIGMA);
   // Width consensus among strong peaks.

@@ -18,9 +18,6 @@ export const V2_MIN_SEPARATION_FWHM = 1;
 export const V2_MIN_SEPARATION_SAMPLES = 3;
 /** Largest number of octaves in the bank (kernel FWHM up to 1.5 · 2^19 samples). */
 const MAX_SCALES = 20;
-/** Histogram of distances to provisional peaks (the white-noise estimate): bins of 1/8 peak width up to 8 widths. */
-export const DISTANCE_BINS_PER_WIDTH = 8;
-export const DISTANCE_BINS = 64;
 
 export interface Kernel {
   fwhm: number;
@@ -89,7 +86,6 @@ export interface PeakDetectorV2Workspace {
   wide: Uint8Array;
   scratch: Float64Array;
   distance: Float64Array;
-  distanceHistogram: Int32Array;
   mask: Uint8Array;
   candFull: Int32Array;
   candScale: Int32Array;
@@ -131,7 +127,6 @@ export function createPeakDetectorV2Workspace(length: number): PeakDetectorV2Wor
     wide: Uint8Array.from({ length: scaleCount }, (_, k) => (V2_MIN_KERNEL_FWHM_SAMPLES * 2 ** k > V2_WIDE_KERNEL_FWHM_PER_LENGTH * n ? 1 : 0)),
     scratch: new Float64Array(capacity),
     distance: new Float64Array(n),
-    distanceHistogram: new Int32Array(DISTANCE_BINS),
     mask: new Uint8Array(n),
     candFull: new Int32Array(capacity),
     candScale: new Int32Array(capacity),
