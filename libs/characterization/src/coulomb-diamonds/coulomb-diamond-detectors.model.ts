@@ -81,6 +81,11 @@ export function pinToZeroBias(d: DiamondVertices, y0: number): DiamondVertices {
  * a whole width away); peaks ≥ PEAK_SIGMA noise.
  */
 const PEAK_WINDOW_FRACTION = 0.25;
+/**
+ * Conductance maps: a tenth of the width. There v1's left/right come from the line maxima and are off by ≈ 5 % of the
+ * width (outward on wide maps resampled in gate windows); a wider window reaches other lines' zero-bias tails.
+ */
+const CONDUCTANCE_PEAK_WINDOW_FRACTION = 0.1;
 const PEAK_SIGMA = 4;
 
 /**
@@ -89,14 +94,14 @@ const PEAK_SIGMA = 4;
  * peak nearby. The linear-response conductance at zero bias is a peak centred on the degeneracy point,
  * G ∝ cosh⁻²(λ(x − x_k)/2kT) (Beenakker, Phys. Rev. B 44, 1646 (1991), Eq. 6.7), whatever the temperature, while the
  * blockade edges near x_k are rounded by kT and v1's parallelogram fit of them lands inward on warm maps. The peak
- * position is the centroid of the dI/dV profile (rows y0 ± 1) above half its maximum, around the maximum.
+ * position is the centroid of the dI/dV profile (rows y0 ± 1) above half its maximum, around the maximum. On
+ * conductance maps the profile is the measured conductance itself.
  */
 function refineDegeneracyPoints(d: DiamondVertices, edges: BlockadeEdges): DiamondVertices {
   const { rows, cols, evidence, evidenceNoise, zeroBiasRow } = edges;
-  if (edges.readout !== 'current') return d;
   const y0 = Math.max(1, Math.min(rows - 2, Math.round(zeroBiasRow)));
   const g = (x: number): number => (evidence[(y0 - 1) * cols + x]! + 2 * evidence[y0 * cols + x]! + evidence[(y0 + 1) * cols + x]!) / 4;
-  const half = Math.max(2, PEAK_WINDOW_FRACTION * (d[2][0] - d[0][0]));
+  const half = Math.max(2, (edges.readout === 'current' ? PEAK_WINDOW_FRACTION : CONDUCTANCE_PEAK_WINDOW_FRACTION) * (d[2][0] - d[0][0]));
   const refine = (v: Vertex): Vertex => {
     const from = Math.max(0, Math.ceil(v[0] - half));
     const to = Math.min(cols - 1, Math.floor(v[0] + half));

@@ -55,6 +55,13 @@ describe('Coulomb-diamond detectors, issue 29 failures', () => {
     expect(s.recall).toBe(1);
   });
 
+  it('a wide conductance map (100 × 700): v1 puts left/right on the zero-bias conductance peak (every complete diamond found)', () => {
+    // Tuning seed 7507: v1's left/right from the line maxima sat 4–6 caller px outward (0 of 4 found).
+    const s = score([7507], { rows: 100, cols: 700, diamonds: [4, 8] }, 'coulomb-diamond-detector-v1');
+    expect(s.truth).toBe(4);
+    expect(s.recall).toBe(1);
+  });
+
   it('leaning diamonds (edge-slope ratio up to 10): found with F1 ≥ 0.9 (3 maps, slope ratios 6–9)', () => {
     const s = score(tuningSeeds(3, 7600), { ...PLAIN, slopeRatioMax: 10, readout: 'current' });
     expect(s.truth).toBeGreaterThanOrEqual(6);
