@@ -30,6 +30,9 @@ function pureNoiseDecode(): PerfInput {
   };
 }
 
+/** A pause between measurements, so neither pays for V8's concurrent collection of the other's garbage (two cores). */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 150));
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -46,10 +49,12 @@ async function main(): Promise<void> {
       const m0 = performance.now();
       const mainJson = JSON.stringify(runModel(c.model, input));
       main.push(performance.now() - m0);
+      await settle();
       const t0 = performance.now();
       const threadJson = await pool.runOneJson(c.model, input.shape, input.data.slice(), true);
       thread.push(performance.now() - t0);
       if (threadJson !== mainJson) throw new Error(`${c.model}: the thread's answer differs from the main thread's`);
+      await settle();
     }
     const [m, t] = [median(main), median(thread)];
     rows.push([c.model, c.note, m.toFixed(1), t.toFixed(1), (t / m).toFixed(3)]);
