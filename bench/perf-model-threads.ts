@@ -7,7 +7,7 @@
  * pure-noise decode (the medium test's).
  */
 import { runModel } from '#qdc/characterization';
-import { rotatedSurfaceCode, sampleMemoryExperiment, seededRandom } from '#qdc/qec';
+import { pureNoiseSyndromes } from '#qdc/qec';
 import { MIN_THREADED_RUN_ELEMENTS, ModelThreadPool } from '../apps/inference-worker/src/inference/model-thread-pool.js';
 import { perfInputs as anticrossingInputs } from './perf/anticrossings.inputs.js';
 import { perfInputs as diamondInputs } from './perf/coulomb-diamonds.inputs.js';
@@ -16,18 +16,9 @@ import type { PerfInput } from './perf/model-latency.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 function pureNoiseDecode(): PerfInput {
-  const d = 25;
-  const shots = 40;
-  const syndromes = sampleMemoryExperiment({ distance: d, rounds: 1, noise: { kind: 'code-capacity', p: 0 }, shots, seed: 29_001 }).syndromes;
-  const code = rotatedSurfaceCode(d);
-  const random = seededRandom(29_001);
-  for (let b = 0; b < shots; b++)
-    for (const type of [0, 1] as const) for (const s of code.stabilizers[type]) syndromes[(b * 4 + type) * d * d + s.cell] = random() < 0.5 ? 1 : 0;
-  return {
-    model: 'ising-decoding-v1-accurate',
-    note: '40 pure-noise shots, d = 25, T = 1',
-    inputs: [{ shape: [shots, 4, 1, d, d], data: Float64Array.from(syndromes) }],
-  };
+  const [d, shots] = [25, 40];
+  const data = Float64Array.from(pureNoiseSyndromes(d, shots, 29_001));
+  return { model: 'ising-decoding-v1-accurate', note: '40 pure-noise shots, d = 25, T = 1', inputs: [{ shape: [shots, 4, 1, d, d], data }] };
 }
 
 /** A pause between measurements, so neither pays for V8's concurrent collection of the other's garbage (two cores). */

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { encodeNpy } from '#qdc/arrays';
 import { generateCoulombPeakTrace, tuningSeeds } from '#qdc/device-physics';
-import { rotatedSurfaceCode, sampleMemoryExperiment, seededRandom } from '#qdc/qec';
+import { pureNoiseSyndromes, rotatedSurfaceCode, sampleMemoryExperiment } from '#qdc/qec';
 import { multipart, startSystem, type TestSystem } from './system.harness.js';
 
 const IDS = ['ising-decoding-v1-fast', 'ising-decoding-v1-accurate'] as const;
@@ -113,11 +113,8 @@ describe('ising decoding models through the control API', () => {
     // renewal, the probes) moved until it ended.
     const d = 25;
     const shots = 40;
-    const syndromes = sampleMemoryExperiment({ distance: d, rounds: 1, noise: { kind: 'code-capacity', p: 0 }, shots, seed: 29_001 }).syndromes;
+    const syndromes = pureNoiseSyndromes(d, shots, 29_001);
     const code = rotatedSurfaceCode(d);
-    const random = seededRandom(29_001);
-    for (let b = 0; b < shots; b++)
-      for (const type of [0, 1] as const) for (const s of code.stabilizers[type]) syndromes[(b * 4 + type) * d * d + s.cell] = random() < 0.5 ? 1 : 0;
     const decoding = post('ising-decoding-v1-accurate', encodeNpy({ shape: [shots, 4, 1, d, d], data: syndromes }, { dtype: 'u1' }));
     let decoded = false;
     void decoding.then(() => (decoded = true));

@@ -2,6 +2,7 @@ export { rotatedSurfaceCode, standardMask, isValidDistance, type RotatedSurfaceC
 export { seededRandom, flipBernoulli, type Random } from './seeded-random.js';
 export {
   sampleMemoryExperiment,
+  pureNoiseSyndromes,
   writePhenomenologicalShot,
   emptyPhenomenologicalFaults,
   surfaceCodeCircuit,

@@ -61,6 +61,20 @@ function checkExperiment(e: MemoryExperiment): void {
   if (ps.some((p) => !(p >= 0 && p <= 1))) throw new RangeError(`expected probabilities in [0, 1]; got ${ps.join(', ')}`);
 }
 
+/**
+ * A (shots, 4, 1, d, d) syndrome tensor of pure noise: standard masks, each stabiliser's detection event a fair coin
+ * (the worst case for a decoder's time: half the detectors fire). Seeded; the same arguments give the same tensor.
+ */
+export function pureNoiseSyndromes(distance: number, shots: number, seed: number): Uint8Array {
+  const syndromes = sampleMemoryExperiment({ distance, rounds: 1, noise: { kind: 'code-capacity', p: 0 }, shots, seed }).syndromes;
+  const code = rotatedSurfaceCode(distance);
+  const random = seededRandom(seed);
+  const cells = distance * distance;
+  for (let b = 0; b < shots; b++)
+    for (const type of [0, 1] as const) for (const s of code.stabilizers[type]) syndromes[(b * 4 + type) * cells + s.cell] = random() < 0.5 ? 1 : 0;
+  return syndromes;
+}
+
 /** Samples `shots` memory experiments; the same arguments give the same samples. */
 export function sampleMemoryExperiment(experiment: MemoryExperiment): MemorySamples {
   checkExperiment(experiment);
